@@ -1,0 +1,776 @@
+/*
+ * libgamedb - read legacy chess and xiangqi game databases.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * @file gamedb.h
+ * @brief The public API of libgamedb: readers, games, move iterators, events, writers.
+ *
+ * Users write `#include <gamedb/gamedb.h>` and link with `pkg-config --libs gamedb`.
+ *
+ * Conventions that hold for every function below:
+ * - Status codes: ::GAMEDB_OK, ::GAMEDB_END, ::GAMEDB_WARN, ::GAMEDB_FAILED, ::GAMEDB_FATAL
+ *   (see ::gamedb_status). Detail codes (::gamedb_error) explain the last failure of a reader.
+ * - The caller frees only what it received from a `*_new`, `*_dup` or `*_iter_new` function,
+ *   with the matching `*_free`. `*_free(NULL)` does nothing.
+ * - Every `const char *` the library returns is NUL-terminated UTF-8, borrowed, and valid as
+ *   long as the object it came from, unless the function says otherwise.
+ * - There is no global state. One handle must not be used from two threads at once; different
+ *   handles may be used from different threads concurrently.
+ */
+#ifndef GAMEDB_GAMEDB_H
+#define GAMEDB_GAMEDB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gamedb/gamedb-version.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @cond PRIVATE */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(GAMEDB_BUILDING_LIBRARY)
+#define GAMEDB_EXPORT __declspec(dllexport)
+#else
+#define GAMEDB_EXPORT __declspec(dllimport)
+#endif
+#elif defined(__GNUC__) && __GNUC__ >= 4
+#define GAMEDB_EXPORT __attribute__((visibility("default")))
+#else
+#define GAMEDB_EXPORT
+#endif
+/** @endcond */
+
+/**
+ * @defgroup errors Status and error codes
+ * @{
+ */
+
+/**
+ * Status codes returned by most functions. The numbers are stable.
+ * @since 1.0
+ */
+enum gamedb_status {
+	/** Success. */
+	GAMEDB_OK = 0,
+	/** Iteration finished (no more games, no more events). Not an error. */
+	GAMEDB_END = 1,
+	/** The item was delivered but something was lost (charset fallback, a repaired field). */
+	GAMEDB_WARN = -20,
+	/** This game is unreadable; the reader stays usable and the next game can be read. */
+	GAMEDB_FAILED = -25,
+	/** The handle is unusable; only the matching free function may be called. */
+	GAMEDB_FATAL = -30
+};
+
+/**
+ * Detail codes, fetched with gamedb_reader_errcode(). The numbers are stable and are never
+ * reused; new codes may be added.
+ * @since 1.0
+ */
+enum gamedb_error {
+	GAMEDB_E_NONE = 0,                 /**< No error. */
+	GAMEDB_E_NOMEM = 1,                /**< Out of memory. */
+	GAMEDB_E_IO = 2,                   /**< A file could not be opened or read. */
+	GAMEDB_E_UNRECOGNIZED_FORMAT = 3,  /**< No format recognised the data. */
+	GAMEDB_E_CORRUPT = 4,              /**< The data contradicts the format. */
+	GAMEDB_E_UNSUPPORTED_VERSION = 5,  /**< A version of the format this library cannot read. */
+	GAMEDB_E_ENCODING = 6,             /**< Text could not be converted to UTF-8. */
+	GAMEDB_E_MISUSE = 7,               /**< A function was called out of order or with a bad handle. */
+	GAMEDB_E_RANGE = 8,                /**< An index or value out of range. */
+	GAMEDB_E_STRUCT_SIZE = 9,          /**< A caller-filled struct has a size the library cannot accept. */
+	GAMEDB_E_UNSUPPORTED = 10,         /**< The operation is not supported by this format or reader. */
+	GAMEDB_E_ILLEGAL_MOVE = 11,        /**< A decoded move is not legal in its position. */
+	GAMEDB_E_INVALID_ARGUMENT = 12,    /**< An argument is invalid (NULL, unknown name, bad value). */
+	GAMEDB_E_UNKNOWN_OPTION = 13       /**< No format recognises an option key. */
+};
+
+/**
+ * A short English description of a detail code (::gamedb_error) or of a negative status code
+ * (::GAMEDB_WARN, ::GAMEDB_FAILED, ::GAMEDB_FATAL). 0 gives "success". ::GAMEDB_END is not an
+ * error and shares its value with ::GAMEDB_E_NOMEM, so 1 is described as the detail code.
+ *
+ * @return a static string, never NULL.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_strerror(int32_t code);
+
+/** @} */
+
+/**
+ * @defgroup version Version
+ * @{
+ */
+
+/**
+ * The version of the library at run time, as MAJOR * 10000 + MINOR * 100 + PATCH.
+ * Compare with ::GAMEDB_VERSION_NUMBER, the version the caller was compiled against.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_version_number(void);
+
+/**
+ * The version of the library at run time as "MAJOR.MINOR.PATCH".
+ * @return a static string.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_version_string(void);
+
+/** @} */
+
+/**
+ * @defgroup reader Reader
+ * One open database of any format.
+ *
+ * The canonical loop:
+ * @code
+ * struct gamedb_reader *r = gamedb_reader_new();
+ * struct gamedb_game *g;
+ * int32_t rc;
+ * if (!r) return -1;
+ * gamedb_reader_support_format_all(r);
+ * if (gamedb_reader_open_filename(r, "base.si4") != GAMEDB_OK) {
+ *     fprintf(stderr, "%s\n", gamedb_reader_errmsg(r));
+ *     gamedb_reader_free(r);
+ *     return -1;
+ * }
+ * for (;;) {
+ *     rc = gamedb_reader_next_game(r, &g);
+ *     if (rc == GAMEDB_END || rc == GAMEDB_FATAL) break;
+ *     if (rc == GAMEDB_FAILED) { fprintf(stderr, "%s\n", gamedb_reader_errmsg(r)); continue; }
+ *     printf("%s - %s\n", gamedb_game_get_tag(g, "White"), gamedb_game_get_tag(g, "Black"));
+ * }
+ * gamedb_reader_free(r);
+ * @endcode
+ * @{
+ */
+
+/** An open database (opaque). @since 1.0 */
+struct gamedb_reader;
+/** One game of a database (opaque). @since 1.0 */
+struct gamedb_game;
+/** An iterator over the moves and annotations of a game (opaque). @since 1.0 */
+struct gamedb_move_iter;
+/** One item of a move iterator (opaque). @since 1.0 */
+struct gamedb_event;
+/** What only SCID databases have (opaque). @since 1.0 */
+struct gamedb_scid;
+
+/**
+ * Reader capabilities, from gamedb_reader_capabilities().
+ * @since 1.0
+ */
+enum gamedb_capability {
+	GAMEDB_CAP_SEEK = 1,       /**< gamedb_reader_seek_game() works. */
+	GAMEDB_CAP_COUNT = 2,      /**< gamedb_reader_game_count() works without reading every game. */
+	GAMEDB_CAP_MULTIFILE = 4,  /**< The database is made of several files. */
+	GAMEDB_CAP_VARIATIONS = 8, /**< Games may hold variations. */
+	GAMEDB_CAP_XIANGQI = 16    /**< Games are Chinese chess. */
+};
+
+/**
+ * Creates a reader. No format is enabled yet: call gamedb_reader_support_format_all() or
+ * gamedb_reader_set_format() before opening.
+ *
+ * @return a new reader the caller frees with gamedb_reader_free(), or NULL if out of memory.
+ * @since 1.0
+ */
+GAMEDB_EXPORT struct gamedb_reader *gamedb_reader_new(void);
+
+/**
+ * Closes the database and frees the reader, every game it handed out (but not games made
+ * with gamedb_game_dup()) and every message it returned. NULL does nothing.
+ * Move iterators made from the reader's games must be freed before.
+ * @since 1.0
+ */
+GAMEDB_EXPORT void gamedb_reader_free(struct gamedb_reader *r);
+
+/**
+ * Enables detection of every format this library knows, by content (bidding).
+ * @return ::GAMEDB_OK, or ::GAMEDB_FATAL with ::GAMEDB_E_MISUSE after an open.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_support_format_all(struct gamedb_reader *r);
+
+/**
+ * Enables detection of the SCID format (si4/si3 + sn4/sn3 + sg4/sg3).
+ * @return ::GAMEDB_OK, or ::GAMEDB_FATAL with ::GAMEDB_E_MISUSE after an open.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_support_format_scid(struct gamedb_reader *r);
+
+/**
+ * Skips detection: the next open uses the named format ("scid").
+ * @return ::GAMEDB_OK; ::GAMEDB_FATAL with ::GAMEDB_E_INVALID_ARGUMENT for an unknown name,
+ *         or ::GAMEDB_E_MISUSE after an open.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_set_format(struct gamedb_reader *r, const char *name);
+
+/**
+ * Sets an option, before or after opening (libarchive's `format:key=value` model).
+ *
+ * @param format a format name to address one format only, or NULL for all of them.
+ * @param key the option name. Options known now:
+ *   - `charset`: the source charset of the database's text (an iconv name such as
+ *     "CP1252", "ISO-8859-1", "UTF-8", "CP1251"), replacing the format's default.
+ *   - `fallback-charset`: for formats whose default is UTF-8 (SCID), the charset that invalid
+ *     UTF-8 is read as (default "CP1252").
+ * @param value the value, or NULL to restore the default.
+ * @return ::GAMEDB_OK; ::GAMEDB_WARN when the key is known but not to the addressed format;
+ *         ::GAMEDB_FAILED with ::GAMEDB_E_UNKNOWN_OPTION when no format knows the key, or
+ *         ::GAMEDB_E_INVALID_ARGUMENT for a bad value (e.g. a charset iconv does not know).
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_set_option(struct gamedb_reader *r, const char *format,
+					       const char *key, const char *value);
+
+/**
+ * A caller-supplied text converter, tried before the library's own (iconv) conversion.
+ *
+ * @param charset the source charset name the library would use (e.g. "CP1252").
+ * @param in the raw bytes (not NUL-terminated), @p in_len of them.
+ * @param out where to write UTF-8 (not NUL-terminated); room for @p out_cap bytes, always at
+ *        least 4 * in_len + 4.
+ * @param out_len set to the number of bytes written.
+ * @return ::GAMEDB_OK (converted), ::GAMEDB_WARN (converted with loss), or any other value to
+ *         decline, so that the library converts the text itself.
+ * @since 1.0
+ */
+typedef int32_t (*gamedb_text_converter_fn)(void *user_data, const char *charset,
+					     const char *in, size_t in_len, char *out,
+					     size_t out_cap, size_t *out_len);
+
+/**
+ * Installs a text converter hook (NULL removes it). @p user_data is passed back to every call
+ * and is never freed by the library.
+ * @return ::GAMEDB_OK.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_set_converter(struct gamedb_reader *r,
+						  gamedb_text_converter_fn fn, void *user_data);
+
+/**
+ * Opens a database by file name: the index file of a multi-file format ("base.si4") or its
+ * base name ("base"). Sibling files are found next to it. Files are opened read-only and are
+ * never written.
+ *
+ * @return ::GAMEDB_OK, ::GAMEDB_WARN (opened, something was repaired), or ::GAMEDB_FATAL with
+ *         a message (gamedb_reader_errmsg()) naming the file and the byte offset.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_open_filename(struct gamedb_reader *r, const char *path);
+
+/**
+ * Opens a database held in memory, for single-file formats. The memory is not copied and must
+ * stay valid and unchanged until gamedb_reader_free(). @p name (may be NULL) is used in
+ * messages and for detection by extension.
+ * @return as gamedb_reader_open_filename().
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_open_memory(struct gamedb_reader *r, const char *name,
+						const void *data, size_t size);
+
+/**
+ * Opens a multi-file database held in memory: @p count files given by parallel arrays of
+ * names ("base.si4", "base.sn4", "base.sg4"), data pointers and sizes. The first file is the
+ * one the database is opened by; siblings are found by name. Names are copied; the memory is
+ * not, and must outlive the reader.
+ * @return as gamedb_reader_open_filename().
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_open_memory_set(struct gamedb_reader *r,
+						    const char *const *names,
+						    const void *const *data, const size_t *sizes,
+						    size_t count);
+
+/**
+ * Caller I/O: how the library reaches the files of a database through the caller.
+ * A caller-filled struct: set @p size to sizeof(struct gamedb_io) (or call
+ * gamedb_io_init()) before filling it. Every callback receives the @p user_data given to
+ * gamedb_reader_open_io().
+ * @since 1.0
+ */
+struct gamedb_io {
+	/** sizeof(struct gamedb_io) as the caller was compiled. */
+	size_t size;
+	/**
+	 * Opens the file @p name read-only; sets *handle and *file_size.
+	 * Returns 0 on success, any other value if the file does not exist or cannot be opened.
+	 */
+	int32_t (*open)(void *user_data, const char *name, void **handle, uint64_t *file_size);
+	/**
+	 * Reads up to @p len bytes at @p offset into @p buf. Returns the number of bytes read
+	 * (fewer only at the end of the file), or -1 on error.
+	 */
+	int64_t (*read_at)(void *user_data, void *handle, uint64_t offset, void *buf, size_t len);
+	/** Closes a handle returned by open. */
+	void (*close)(void *user_data, void *handle);
+};
+
+/**
+ * Zeroes @p io and sets its size field. @p size must be sizeof(struct gamedb_io).
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED with ::GAMEDB_E_STRUCT_SIZE.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_io_init(struct gamedb_io *io, size_t size);
+
+/**
+ * Opens a database through caller I/O: @p name is the file the database is opened by
+ * ("base.si4"); siblings are asked for by name through io->open. The struct is copied;
+ * @p user_data must stay valid until gamedb_reader_free().
+ * @return as gamedb_reader_open_filename(); ::GAMEDB_FATAL with ::GAMEDB_E_STRUCT_SIZE if
+ *         io->size is not acceptable.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_open_io(struct gamedb_reader *r, const struct gamedb_io *io,
+					    const char *name, void *user_data);
+
+/**
+ * Reads the next game's header. The first call after an open gives game 0.
+ *
+ * @param out set to the game, **borrowed**: owned and reused by the reader, valid until the
+ *        next call of gamedb_reader_next_game(), gamedb_reader_seek_game() or
+ *        gamedb_reader_free() on @p r. Keep a game longer with gamedb_game_dup().
+ * @return ::GAMEDB_OK; ::GAMEDB_WARN (the game is delivered, something was lost or repaired:
+ *         see gamedb_reader_errmsg()); ::GAMEDB_END after the last game; ::GAMEDB_FAILED when
+ *         this game is unreadable (*out is NULL; the next call goes on with the next game);
+ *         ::GAMEDB_FATAL when the reader cannot go on.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_next_game(struct gamedb_reader *r, struct gamedb_game **out);
+
+/**
+ * Positions the reader so that the next gamedb_reader_next_game() gives game @p index
+ * (0-based). Needs ::GAMEDB_CAP_SEEK.
+ * @return ::GAMEDB_OK; ::GAMEDB_FAILED with ::GAMEDB_E_RANGE past the last game, or
+ *         ::GAMEDB_E_UNSUPPORTED without the capability.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_seek_game(struct gamedb_reader *r, uint64_t index);
+
+/**
+ * The number of games (deleted games included), for formats with ::GAMEDB_CAP_COUNT.
+ * @return ::GAMEDB_OK; ::GAMEDB_FAILED with ::GAMEDB_E_UNSUPPORTED for pure streams.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_game_count(struct gamedb_reader *r, uint64_t *out);
+
+/**
+ * The capabilities of the open database (::gamedb_capability bits), 0 before an open.
+ * @since 1.0
+ */
+GAMEDB_EXPORT uint32_t gamedb_reader_capabilities(const struct gamedb_reader *r);
+
+/**
+ * The name of the open database's format ("scid"), or NULL before an open.
+ * @return a static string.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_reader_format(const struct gamedb_reader *r);
+
+/**
+ * The message of the last warning or error on this reader, naming the file and the byte
+ * offset where it applies; "" if there was none.
+ * @return a string owned by the reader, valid until the next call on @p r.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_reader_errmsg(const struct gamedb_reader *r);
+
+/**
+ * The detail code (::gamedb_error) of the last warning or error on this reader.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_errcode(const struct gamedb_reader *r);
+
+/** @} */
+
+/**
+ * @defgroup game Game
+ * A game's headers, start position and moves.
+ * @{
+ */
+
+/**
+ * Game variants, from gamedb_game_get_variant().
+ * @since 1.0
+ */
+enum gamedb_variant {
+	GAMEDB_VARIANT_CHESS = 1,    /**< Standard chess (any start position). */
+	GAMEDB_VARIANT_CHESS960 = 2, /**< Chess960 / Fischer random castling rules. */
+	GAMEDB_VARIANT_XIANGQI = 3,  /**< Chinese chess. */
+	GAMEDB_VARIANT_BUGHOUSE = 4  /**< Bughouse (style 12 sessions). */
+};
+
+/**
+ * The game's 0-based position in its database.
+ * @since 1.0
+ */
+GAMEDB_EXPORT uint64_t gamedb_game_get_index(const struct gamedb_game *g);
+
+/**
+ * The number of tags (PGN-style header pairs) of the game.
+ *
+ * Tags come in PGN order: the Seven Tag Roster first (Event, Site, Date, Round, White, Black,
+ * Result), then the others. Formats that keep some tags outside their index (SCID's extra
+ * tags) read them on the first call of a tag function that needs them.
+ * @since 1.0
+ */
+GAMEDB_EXPORT size_t gamedb_game_get_tag_count(struct gamedb_game *g);
+
+/**
+ * The name and value of tag @p i (0-based, below gamedb_game_get_tag_count()).
+ * @param name set to the tag name (borrowed, valid as long as the game).
+ * @param value set to the value in UTF-8 (borrowed, valid as long as the game).
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED with ::GAMEDB_E_RANGE.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_game_get_tag_at(struct gamedb_game *g, size_t i, const char **name,
+					     const char **value);
+
+/**
+ * The value of the tag @p name (case-sensitive) in UTF-8, or NULL if the game has no such tag.
+ * @return a string owned by the game, valid as long as the game.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_game_get_tag(struct gamedb_game *g, const char *name);
+
+/**
+ * The original bytes of tag @p name as stored in the database, before conversion.
+ * @param len set to the number of bytes (the result is also NUL-terminated).
+ * @param charset set to the charset the library read them as (may be NULL).
+ * @return bytes owned by the game, valid as long as the game, or NULL if there is no such tag.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_game_get_tag_raw(struct gamedb_game *g, const char *name,
+						  size_t *len, const char **charset);
+
+/**
+ * The start position as FEN (the standard start for most games).
+ * @return a string owned by the game, valid as long as the game.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_game_get_fen(const struct gamedb_game *g);
+
+/**
+ * The variant (::gamedb_variant) of the game.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_game_get_variant(const struct gamedb_game *g);
+
+/**
+ * 1 if the game is marked deleted in its database (it is still readable), else 0.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_game_is_deleted(const struct gamedb_game *g);
+
+/**
+ * The message of the last warning or error that concerns this game ("" if none): a tag that
+ * could not be converted, an illegal move with its place.
+ * @return a string owned by the game, valid until the next call on the game.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_game_errmsg(const struct gamedb_game *g);
+
+/**
+ * Copies a game so that it outlives the reader's next call. The moves are decoded first, so
+ * the copy does not need the reader: it stays valid after gamedb_reader_free().
+ * @param out set to the copy, owned by the caller, freed with gamedb_game_free().
+ * @return ::GAMEDB_OK; ::GAMEDB_WARN when the moves could not all be decoded (the copy holds
+ *         the legal part; its move iterator reports the failure); ::GAMEDB_FAILED with
+ *         ::GAMEDB_E_NOMEM.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_game_dup(struct gamedb_game *g, struct gamedb_game **out);
+
+/**
+ * Frees a game made by gamedb_game_dup(). NULL does nothing. Games handed out by
+ * gamedb_reader_next_game() belong to the reader and must not be passed here.
+ * @since 1.0
+ */
+GAMEDB_EXPORT void gamedb_game_free(struct gamedb_game *g);
+
+/** @} */
+
+/**
+ * @defgroup moves Move iterator and events
+ *
+ * The canonical loop:
+ * @code
+ * struct gamedb_move_iter *it;
+ * const struct gamedb_event *ev;
+ * if (gamedb_move_iter_new(g, 0, &it) != GAMEDB_OK) {
+ *     fprintf(stderr, "%s\n", gamedb_game_errmsg(g));
+ *     return;
+ * }
+ * while (gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
+ *     if (gamedb_event_get_type(ev) == GAMEDB_EVENT_MOVE)
+ *         printf("%s ", gamedb_event_get_san(ev));
+ * }
+ * gamedb_move_iter_free(it);
+ * @endcode
+ * @{
+ */
+
+/**
+ * Event types, from gamedb_event_get_type().
+ * @since 1.0
+ */
+enum gamedb_event_type {
+	GAMEDB_EVENT_MOVE = 1,            /**< A move: gamedb_event_get_move(), _san(), _uci(), _fen(). */
+	GAMEDB_EVENT_VARIATION_BEGIN = 2, /**< An alternative to the move just given begins. */
+	GAMEDB_EVENT_VARIATION_END = 3,   /**< The innermost variation ends. */
+	GAMEDB_EVENT_COMMENT_BEFORE = 4,  /**< A comment before the next move (or before the game). */
+	GAMEDB_EVENT_COMMENT_AFTER = 5,   /**< A comment after the move just given. */
+	GAMEDB_EVENT_NAG = 6,             /**< A numeric annotation glyph for the move just given. */
+	GAMEDB_EVENT_CLOCK = 7,           /**< A clock reading (reserved for formats that store one). */
+	GAMEDB_EVENT_RESULT = 8           /**< The game result, last event of the main line. */
+};
+
+/**
+ * Move iterator flags, given to gamedb_move_iter_new().
+ * @since 1.0
+ */
+enum gamedb_iter_flags {
+	GAMEDB_ITER_MAINLINE_ONLY = 1,  /**< Skip variations. */
+	GAMEDB_ITER_SKIP_COMMENTS = 2,  /**< Skip comments. */
+	GAMEDB_ITER_FEN = 4,            /**< Make gamedb_event_get_fen() available on MOVE events. */
+	GAMEDB_ITER_PARTIAL = 8         /**< When decoding fails, iterate over the part before the
+					     failure instead of failing (the constructor then
+					     returns ::GAMEDB_WARN). */
+};
+
+/**
+ * Piece types, from gamedb_event_get_piece().
+ * @since 1.0
+ */
+enum gamedb_piece {
+	GAMEDB_PIECE_NONE = 0,
+	GAMEDB_PIECE_PAWN = 1,
+	GAMEDB_PIECE_KNIGHT = 2,
+	GAMEDB_PIECE_BISHOP = 3,
+	GAMEDB_PIECE_ROOK = 4,
+	GAMEDB_PIECE_QUEEN = 5,
+	GAMEDB_PIECE_KING = 6
+};
+
+/**
+ * Creates an iterator over the moves and annotations of @p g, decoding the moves on first use
+ * (listing headers never decodes moves). Each move is checked for legality.
+ *
+ * @param flags ::gamedb_iter_flags bits.
+ * @param out set to the iterator, owned by the caller, freed with gamedb_move_iter_free(),
+ *        which must happen before the game stops being valid.
+ * @return ::GAMEDB_OK; ::GAMEDB_FAILED when the moves cannot be decoded (*out is NULL and
+ *         gamedb_game_errmsg() tells where), unless ::GAMEDB_ITER_PARTIAL was given, in which
+ *         case ::GAMEDB_WARN with an iterator over the legal part.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_move_iter_new(struct gamedb_game *g, uint32_t flags,
+					   struct gamedb_move_iter **out);
+
+/**
+ * Gives the next event.
+ * @param out set to the event, borrowed: valid until the next call on @p it.
+ * @return ::GAMEDB_OK, or ::GAMEDB_END after the last event.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
+					    const struct gamedb_event **out);
+
+/**
+ * Frees an iterator. NULL does nothing.
+ * @since 1.0
+ */
+GAMEDB_EXPORT void gamedb_move_iter_free(struct gamedb_move_iter *it);
+
+/**
+ * The type (::gamedb_event_type) of an event.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_event_get_type(const struct gamedb_event *ev);
+
+/**
+ * The squares of a MOVE event. Chess squares are 0..63 (a1 = 0, h1 = 7, h8 = 63); castling is
+ * given as the king's move (e1 to g1). A null move has from == to.
+ * @param from, to, promo set (each may be NULL); promo is a ::gamedb_piece or 0.
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED with ::GAMEDB_E_MISUSE if the event is no move.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_event_get_move(const struct gamedb_event *ev, int32_t *from,
+					    int32_t *to, int32_t *promo);
+
+/**
+ * The moving piece (::gamedb_piece) of a MOVE event, 0 for other events and null moves.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_event_get_piece(const struct gamedb_event *ev);
+
+/**
+ * The SAN of a MOVE event ("Nbd7", "exd8=Q+", "O-O", "--"), computed on request.
+ * @return a string valid until the next call on the iterator, or NULL for other events.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_event_get_san(const struct gamedb_event *ev);
+
+/**
+ * The UCI form of a MOVE event ("e2e4", "e7e8q", "e1g1", "0000" for a null move).
+ * @return a string valid until the next call on the iterator, or NULL for other events.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev);
+
+/**
+ * The FEN after a MOVE event; needs ::GAMEDB_ITER_FEN.
+ * @return a string valid until the next call on the iterator, or NULL.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_event_get_fen(const struct gamedb_event *ev);
+
+/**
+ * The move number of a MOVE event (1 for the first move of a standard game) and whose move it
+ * was (0 white, 1 black) through @p colour (may be NULL). 0 for other events.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_event_get_move_number(const struct gamedb_event *ev,
+						   int32_t *colour);
+
+/**
+ * The variation depth of an event: 0 on the main line.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_event_get_depth(const struct gamedb_event *ev);
+
+/**
+ * The text of a COMMENT_BEFORE / COMMENT_AFTER event (UTF-8), or of a RESULT event ("1-0").
+ * @return a string valid until the next call on the iterator, or NULL for other events.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_event_get_text(const struct gamedb_event *ev);
+
+/**
+ * The NAG number (1 = "!", 2 = "?", ...) of a NAG event, or -1 for other events.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_event_get_nag(const struct gamedb_event *ev);
+
+/** @} */
+
+/**
+ * @defgroup write Writers
+ * PGN and JSON Lines, built from the public event stream only.
+ * @{
+ */
+
+/**
+ * Where a writer sends its bytes.
+ * @return 0 to go on, any other value to stop the writer (which then returns ::GAMEDB_FAILED
+ *         with ::GAMEDB_E_IO).
+ * @since 1.0
+ */
+typedef int32_t (*gamedb_write_fn)(void *user_data, const char *data, size_t len);
+
+/**
+ * Writer flags.
+ * @since 1.0
+ */
+enum gamedb_write_flags {
+	GAMEDB_WRITE_NO_COMMENTS = 1,   /**< Leave out comments. */
+	GAMEDB_WRITE_NO_VARIATIONS = 2, /**< Leave out variations. */
+	GAMEDB_WRITE_NO_NAGS = 4        /**< Leave out NAGs. */
+};
+
+/**
+ * Writes the game as PGN: tags, a blank line, the movetext wrapped at 75 columns in the layout
+ * of Scid's export, and a blank line after it.
+ * @param flags ::gamedb_write_flags bits.
+ * @return ::GAMEDB_OK; ::GAMEDB_WARN if text was converted with loss; ::GAMEDB_FAILED when
+ *         the moves cannot be decoded (nothing is written; gamedb_game_errmsg() says why) or
+ *         the sink stopped.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flags,
+					    gamedb_write_fn sink, void *user_data);
+
+/**
+ * Writes the game as one line of JSON (JSON Lines) ending in '\n':
+ * `{"index": 0, "tags": {...}, "variant": "chess", "fen": "...", "final_fen": "...",
+ * "deleted": false, "moves": [{"san": "e4", "uci": "e2e4", "nags": [1],
+ * "comment_before": "...", "comment": "...", "variations": [[...]]}]}`.
+ * Keys with nothing to say (no NAGs, no comment, no variations) are left out of a move.
+ * @return as gamedb_game_write_pgn().
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t flags,
+					     gamedb_write_fn sink, void *user_data);
+
+/** @} */
+
+/**
+ * @defgroup scid SCID databases
+ * What only SCID databases have.
+ * @{
+ */
+
+/**
+ * The SCID handle of a reader, or NULL when the open database is of another format.
+ * @return a pointer owned by the reader, valid until gamedb_reader_free().
+ * @since 1.0
+ */
+GAMEDB_EXPORT struct gamedb_scid *gamedb_reader_get_scid(struct gamedb_reader *r);
+
+/**
+ * The index version: 300 (si3) or 400 (si4).
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_scid_get_version(const struct gamedb_scid *s);
+
+/**
+ * The base description (UTF-8).
+ * @return a string owned by the reader, valid until gamedb_reader_free().
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_scid_get_description(const struct gamedb_scid *s);
+
+/**
+ * The base type number (0 unknown, 1 temporary, 2 tournament, ... as Scid numbers them).
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_scid_get_base_type(const struct gamedb_scid *s);
+
+/**
+ * The name of custom flag @p n (1..6), "" if unnamed (si3 bases have none).
+ * @return a string owned by the reader, valid until gamedb_reader_free(), or NULL if @p n is
+ *         out of range.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_scid_get_flag_name(const struct gamedb_scid *s, int32_t n);
+
+/**
+ * The game number Scid loads when the base is opened (0 none).
+ * @since 1.0
+ */
+GAMEDB_EXPORT int64_t gamedb_scid_get_autoload(const struct gamedb_scid *s);
+
+/**
+ * The SCID flags of a game of this base (bit 0 non-standard start, 1 promotions,
+ * 2 under-promotions, 3 deleted, 4 white opening, 5 black opening, 6 middlegame, 7 endgame,
+ * 8 novelty, 9 pawn structure, 10 tactics, 11 king side, 12 queen side, 13 brilliancy,
+ * 14 blunder, 15 user, 16..21 custom flags 1..6).
+ * @return the flags, or 0 if @p g does not come from this base.
+ * @since 1.0
+ */
+GAMEDB_EXPORT uint32_t gamedb_scid_get_game_flags(const struct gamedb_scid *s,
+						  const struct gamedb_game *g);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GAMEDB_GAMEDB_H */

@@ -1,0 +1,163 @@
+/*
+ * libgamedb - internal board engine (chess now; xiangqi joins in board-xiangqi.c).
+ *
+ * Knows the rules and the piece-numbering schemes of the formats, nothing of files.
+ * Every function here is internal (hidden visibility, gamedb__ prefix).
+ *
+ * Squares: chess a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63.
+ */
+#ifndef GAMEDB_BOARD_H
+#define GAMEDB_BOARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Piece types (colourless). Values are also the public gamedb_piece values. */
+enum {
+	GAMEDB__EMPTY = 0,
+	GAMEDB__PAWN = 1,
+	GAMEDB__KNIGHT = 2,
+	GAMEDB__BISHOP = 3,
+	GAMEDB__ROOK = 4,
+	GAMEDB__QUEEN = 5,
+	GAMEDB__KING = 6
+};
+
+/* A coloured piece on a square: type | (colour << 3); colour 0 = white, 1 = black. */
+#define GAMEDB__PC(type, colour) ((uint8_t)((type) | ((colour) << 3)))
+#define GAMEDB__PC_TYPE(pc) ((pc) & 7)
+#define GAMEDB__PC_COLOUR(pc) (((pc) >> 3) & 1)
+
+#define GAMEDB__NO_SQ 0xFF
+
+/* Move flags. */
+enum {
+	GAMEDB__MF_CAPTURE = 1,    /* a piece is captured (incl. en passant) */
+	GAMEDB__MF_EP = 2,         /* en-passant capture */
+	GAMEDB__MF_CASTLE_K = 4,   /* castling king side (h-side) */
+	GAMEDB__MF_CASTLE_Q = 8,   /* castling queen side (a-side) */
+	GAMEDB__MF_NULL = 16,      /* null move ("--"): board unchanged; side to move, clocks and ep as after any move */
+	GAMEDB__MF_DOUBLE = 32     /* pawn double push */
+};
+
+/*
+ * A chess move. For castling, from = king square and to = the king's destination square
+ * (g1/c1/g8/c8), in Chess960 too; rook_from holds the castling rook's square.
+ * For a null move from = to = the king square.
+ */
+struct gamedb__move {
+	uint8_t from;
+	uint8_t to;
+	uint8_t promo;     /* GAMEDB__KNIGHT..GAMEDB__QUEEN, or 0 */
+	uint8_t flags;     /* GAMEDB__MF_* */
+	uint8_t piece;     /* moving piece type (GAMEDB__PAWN..GAMEDB__KING) */
+	uint8_t captured;  /* captured piece type, or 0 */
+	uint8_t rook_from; /* castling only: the rook's square; else GAMEDB__NO_SQ */
+	uint8_t reserved;
+};
+
+/* A chess position. Plain data: copy it with '='. */
+struct gamedb__pos {
+	uint8_t sq[64];            /* GAMEDB__PC(type, colour) or GAMEDB__EMPTY */
+	uint8_t king[2];           /* king square per colour, GAMEDB__NO_SQ if none */
+	uint8_t stm;               /* side to move: 0 white, 1 black */
+	uint8_t ep;                /* en-passant target or GAMEDB__NO_SQ: set after a double push when an enemy pawn
+	                              stands beside it (pseudo-legal ep, as Scid); from a FEN as written if consistent */
+	uint8_t castle_rook[2][2]; /* [colour][0 = queen side, 1 = king side]: rook square, or NO_SQ */
+	uint8_t chess960;          /* 1 if a castling king or rook started off its classical square (Scid's variant
+	                              flag); FEN output uses X-FEN letters when a castling rook is not the outermost */
+	uint8_t reserved;
+	uint16_t halfmove;         /* half-move clock */
+	uint32_t fullmove;         /* full move number, >= 1 */
+};
+
+/* Maximum number of legal moves in any chess position (218 is the known maximum). */
+#define GAMEDB__MAX_MOVES 256
+
+void gamedb__pos_startpos(struct gamedb__pos *pos);
+
+/*
+ * Parses a FEN (also the forms with missing half-move/full-move fields, X-FEN and Shredder-FEN
+ * castling letters). Returns 0, or -1 with a short reason in *why (static string) on error.
+ * Rejects positions that are not playable: not exactly one king per side, pawns on the first or
+ * last rank, side not to move in check.
+ */
+int gamedb__pos_from_fen(struct gamedb__pos *pos, const char *fen, const char **why);
+
+/*
+ * Writes the FEN (NUL-terminated) into buf; returns its length. cap >= 100 always suffices
+ * (a smaller cap truncates; the return value is still the full length, as snprintf).
+ */
+size_t gamedb__pos_to_fen(const struct gamedb__pos *pos, char *buf, size_t cap);
+
+/* Generates all legal moves into out (room for GAMEDB__MAX_MOVES); returns the count. */
+int gamedb__gen_legal(const struct gamedb__pos *pos, struct gamedb__move *out);
+
+/* 1 if the side to move is in check. */
+int gamedb__in_check(const struct gamedb__pos *pos);
+
+/*
+ * Completes and checks a move given by from/to/promo (castling given as king from -> king
+ * destination, or king -> own rook square for Chess960): fills piece, captured, flags,
+ * rook_from. Returns 0 if the move is legal in pos, -1 otherwise. Fast path: no full
+ * generation for ordinary moves.
+ */
+int gamedb__move_complete(const struct gamedb__pos *pos, struct gamedb__move *m);
+
+/* Builds a castling move for the side to move (side 0 = queen side, 1 = king side); 0 or -1 if illegal. */
+int gamedb__move_castle(const struct gamedb__pos *pos, int side, struct gamedb__move *m);
+
+/* Null move for the side to move (legal only when not in check; returns -1 if in check). */
+int gamedb__move_null(const struct gamedb__pos *pos, struct gamedb__move *m);
+
+/* Applies a completed legal move. */
+void gamedb__pos_make(struct gamedb__pos *pos, const struct gamedb__move *m);
+
+/*
+ * SAN of a completed legal move in pos (before it is made): piece letter, minimal
+ * disambiguation (file, else rank, else both), 'x', promotion "=Q", "O-O"/"O-O-O", "--" for a
+ * null move, and '+' or '#'. Writes a NUL-terminated string (<= 16 bytes) into buf and
+ * returns its length.
+ */
+size_t gamedb__move_san(const struct gamedb__pos *pos, const struct gamedb__move *m, char *buf);
+
+/* UCI of a move: e2e4, e7e8q; castling as king from -> king destination (e1g1), "0000" for null. */
+size_t gamedb__move_uci(const struct gamedb__move *m, char *buf);
+
+/* Parses SAN (also with '+', '#', '!?' suffixes, "0-0", "--") into a completed legal move. 0 or -1. */
+int gamedb__parse_san(const struct gamedb__pos *pos, const char *san, struct gamedb__move *m);
+
+/* Perft: number of leaf nodes at depth. */
+uint64_t gamedb__perft(const struct gamedb__pos *pos, int depth);
+
+/*
+ * SCID piece slots. Per colour, 16 slots; slot 0 is always the king. Numbering from the
+ * start position: 0 K, 1 a-rook, 2 b-knight, 3 c-bishop, 4 queen, 5 f-bishop, 6 g-knight,
+ * 7 h-rook, 8..15 pawns a..h. From a FEN: pieces in FEN scan order (a8..h8, a7.., ..h1) per
+ * colour, then the king is swapped into slot 0 (whatever held slot 0 goes to the king's old
+ * slot). On capture the captured piece's slot receives its side's last slot; promotion
+ * keeps the slot; castling keeps both slots.
+ */
+struct gamedb__slots {
+	uint8_t sq[2][16];  /* square of slot i, GAMEDB__NO_SQ if unused */
+	uint8_t count[2];   /* slots in use per colour */
+	uint8_t slot[64];   /* slot index of the piece on a square, 0xFF if empty */
+};
+
+/*
+ * Sets up SCID slots for pos; -1 if a side has more than 16 pieces or not exactly one king.
+ * Uses the start-position numbering when pos has the standard start board, else FEN order.
+ */
+int gamedb__slots_init_scid(struct gamedb__slots *s, const struct gamedb__pos *pos);
+
+/*
+ * Always FEN order. Scid numbers every game that stores a start FEN this way, even when that
+ * FEN is the standard start position, so decoders use this one for games with a FEN.
+ */
+int gamedb__slots_init_scid_fen(struct gamedb__slots *s, const struct gamedb__pos *pos);
+
+/* Updates SCID slots for a completed move about to be made in pos (call before pos_make). */
+void gamedb__slots_move_scid(struct gamedb__slots *s, const struct gamedb__pos *pos,
+			     const struct gamedb__move *m);
+
+#endif /* GAMEDB_BOARD_H */

@@ -1,0 +1,427 @@
+/*
+ * libgamedb - games: tags, start position, lazy move decoding, copies.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gamedb-private.h"
+#include "formats/format.h"
+
+/* ---- move buffer ---------------------------------------------------------------------- */
+
+/* A game record is at most a few hundred KiB; no decoded game may hold more nodes than this. */
+#define GAMEDB__MAX_NODES ((size_t)1 << 22)
+
+static int mb_grow(struct gamedb__movebuf *mb)
+{
+	size_t cap;
+	struct gamedb__node *p;
+
+	if (mb->n < mb->cap)
+		return 0;
+	if (mb->cap >= GAMEDB__MAX_NODES)
+		return -1;
+	cap = mb->cap ? mb->cap * 2 : 256;
+	p = realloc(mb->nodes, cap * sizeof *p);
+	if (!p)
+		return -1;
+	mb->nodes = p;
+	mb->cap = cap;
+	return 0;
+}
+
+int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m)
+{
+	struct gamedb__node *nd;
+
+	if (mb_grow(mb) != 0)
+		return -1;
+	nd = &mb->nodes[mb->n++];
+	memset(nd, 0, sizeof *nd);
+	nd->m = *m;
+	nd->type = GAMEDB_EVENT_MOVE;
+	return 0;
+}
+
+int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_t val)
+{
+	struct gamedb__node *nd;
+
+	if (mb_grow(mb) != 0)
+		return -1;
+	nd = &mb->nodes[mb->n++];
+	memset(nd, 0, sizeof *nd);
+	nd->type = (uint8_t)type;
+	nd->val = val;
+	return 0;
+}
+
+int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, size_t len)
+{
+	size_t off = mb->text.len;
+
+	if (off > UINT32_MAX - len - 1 || gamedb__buf_append(&mb->text, utf8, len) != 0 ||
+	    gamedb__buf_putc(&mb->text, 0) != 0)
+		return -1;
+	return gamedb__mb_event(mb, type, (uint32_t)off);
+}
+
+void gamedb__mb_reset(struct gamedb__movebuf *mb)
+{
+	mb->n = 0;
+	gamedb__buf_clear(&mb->text);
+	mb->status = GAMEDB_OK;
+}
+
+void gamedb__mb_free(struct gamedb__movebuf *mb)
+{
+	free(mb->nodes);
+	mb->nodes = NULL;
+	mb->n = mb->cap = 0;
+	gamedb__buf_free(&mb->text);
+}
+
+/* ---- tags ----------------------------------------------------------------------------- */
+
+static void tagset_reset(struct gamedb__tagset *ts)
+{
+	ts->n = 0;
+	gamedb__buf_clear(&ts->pool);
+}
+
+static void tagset_free(struct gamedb__tagset *ts)
+{
+	free(ts->v);
+	ts->v = NULL;
+	ts->n = ts->cap = 0;
+	gamedb__buf_free(&ts->pool);
+}
+
+static int pool_add(struct gamedb__buf *pool, const char *s, size_t len, uint32_t *off)
+{
+	if (pool->len > UINT32_MAX - len - 1)
+		return -1;
+	*off = (uint32_t)pool->len;
+	if (gamedb__buf_append(pool, s, len) != 0 || gamedb__buf_putc(pool, 0) != 0)
+		return -1;
+	return 0;
+}
+
+int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *value, size_t vlen,
+		     const char *raw, size_t raw_len, const char *charset)
+{
+	struct gamedb__tag *t;
+
+	if (ts->n == ts->cap) {
+		size_t cap = ts->cap ? ts->cap * 2 : 16;
+		struct gamedb__tag *v;
+		if (cap > 65536)
+			return -1;
+		v = realloc(ts->v, cap * sizeof *v);
+		if (!v)
+			return -1;
+		ts->v = v;
+		ts->cap = cap;
+	}
+	t = &ts->v[ts->n];
+	if (pool_add(&ts->pool, name, strlen(name), &t->name) != 0 ||
+	    pool_add(&ts->pool, value, vlen, &t->value) != 0)
+		return -1;
+	if (raw) {
+		if (pool_add(&ts->pool, raw, raw_len, &t->raw) != 0)
+			return -1;
+		t->raw_len = (uint32_t)raw_len;
+	} else {
+		t->raw = t->value;
+		t->raw_len = (uint32_t)vlen;
+	}
+	t->charset = charset;
+	ts->n++;
+	return 0;
+}
+
+int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *ts,
+				 const char *name, const char *raw, size_t raw_len,
+				 const char *charset)
+{
+	struct gamedb_reader *r = g->reader;
+	struct gamedb__buf tmp = { 0 };
+	int32_t rc;
+	int same;
+
+	rc = gamedb__text_to_utf8(&r->text, charset, gamedb__reader_fallback(r), raw, raw_len, &tmp);
+	if (rc == GAMEDB_FAILED) {
+		gamedb__buf_free(&tmp);
+		return GAMEDB_FAILED;
+	}
+	if (rc == GAMEDB_WARN) {
+		g->text_status = GAMEDB_WARN;
+		gamedb__game_seterr(g, "tag %s could not be converted from %s without loss", name,
+				    charset);
+	}
+	same = tmp.len == raw_len && (raw_len == 0 || memcmp(tmp.p, raw, raw_len) == 0);
+	if (gamedb__tags_add(ts, name, tmp.p ? tmp.p : "", tmp.len, same ? NULL : raw, raw_len,
+			     charset) != 0)
+		rc = GAMEDB_FAILED;
+	gamedb__buf_free(&tmp);
+	return rc;
+}
+
+void gamedb__game_seterr(struct gamedb_game *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(g->errmsg, sizeof g->errmsg, fmt, ap);
+	va_end(ap);
+}
+
+void gamedb__game_reset(struct gamedb_game *g)
+{
+	g->index = 0;
+	g->variant = GAMEDB_VARIANT_CHESS;
+	g->deleted = 0;
+	g->fmt_flags = 0;
+	g->loc[0] = g->loc[1] = 0;
+	strcpy(g->fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+	tagset_reset(&g->head);
+	tagset_reset(&g->extra);
+	g->extra_loaded = 0;
+	g->moves_state = GAMEDB__MOVES_NONE;
+	gamedb__mb_reset(&g->mb);
+	g->text_status = GAMEDB_OK;
+	g->errmsg[0] = 0;
+}
+
+void gamedb__game_release(struct gamedb_game *g)
+{
+	tagset_free(&g->head);
+	tagset_free(&g->extra);
+	gamedb__mb_free(&g->mb);
+}
+
+static int game_ok(const struct gamedb_game *g)
+{
+	return g && g->magic == GAMEDB__GAME_MAGIC;
+}
+
+/* Loads the tags the format keeps outside its index, once. */
+static void load_extra(struct gamedb_game *g)
+{
+	struct gamedb_reader *r = g->reader;
+	int32_t rc;
+
+	if (g->extra_loaded)
+		return;
+	g->extra_loaded = 1;
+	if (!r || !r->fmt || !r->fmt->load_tags || r->state != GAMEDB__RS_OPEN)
+		return;
+	rc = r->fmt->load_tags(r->fmt_state, g);
+	if (rc != GAMEDB_OK && rc != GAMEDB_WARN)
+		g->extra_loaded = -1;
+}
+
+int32_t gamedb__game_decode(struct gamedb_game *g)
+{
+	struct gamedb_reader *r = g->reader;
+
+	if (g->moves_state == GAMEDB__MOVES_DONE)
+		return g->mb.status;
+	load_extra(g);
+	gamedb__mb_reset(&g->mb);
+	if (!r || !r->fmt || r->state != GAMEDB__RS_OPEN) {
+		g->mb.status = GAMEDB_FAILED;
+		gamedb__game_seterr(g, "game %llu: the reader is closed",
+				    (unsigned long long)g->index + 1);
+	} else {
+		g->mb.status = r->fmt->decode_moves(r->fmt_state, g, &g->mb);
+		if (g->mb.status == GAMEDB_FAILED && r)
+			gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s", g->errmsg);
+	}
+	g->moves_state = GAMEDB__MOVES_DONE;
+	return g->mb.status;
+}
+
+GAMEDB_EXPORT uint64_t gamedb_game_get_index(const struct gamedb_game *g)
+{
+	return game_ok(g) ? g->index : 0;
+}
+
+GAMEDB_EXPORT size_t gamedb_game_get_tag_count(struct gamedb_game *g)
+{
+	if (!game_ok(g))
+		return 0;
+	load_extra(g);
+	return g->head.n + g->extra.n;
+}
+
+static const struct gamedb__tag *tag_at(const struct gamedb_game *g, size_t i,
+					const struct gamedb__tagset **ts)
+{
+	if (i < g->head.n) {
+		*ts = &g->head;
+		return &g->head.v[i];
+	}
+	i -= g->head.n;
+	if (i < g->extra.n) {
+		*ts = &g->extra;
+		return &g->extra.v[i];
+	}
+	return NULL;
+}
+
+GAMEDB_EXPORT int32_t gamedb_game_get_tag_at(struct gamedb_game *g, size_t i, const char **name,
+					     const char **value)
+{
+	const struct gamedb__tagset *ts;
+	const struct gamedb__tag *t;
+
+	if (!game_ok(g))
+		return GAMEDB_FAILED;
+	load_extra(g);
+	t = tag_at(g, i, &ts);
+	if (!t)
+		return GAMEDB_FAILED;
+	if (name)
+		*name = ts->pool.p + t->name;
+	if (value)
+		*value = ts->pool.p + t->value;
+	return GAMEDB_OK;
+}
+
+static const struct gamedb__tag *find_tag(struct gamedb_game *g, const char *name,
+					  const struct gamedb__tagset **ts)
+{
+	size_t i;
+
+	for (i = 0; i < g->head.n; i++) {
+		if (strcmp(g->head.pool.p + g->head.v[i].name, name) == 0) {
+			*ts = &g->head;
+			return &g->head.v[i];
+		}
+	}
+	load_extra(g);
+	for (i = 0; i < g->extra.n; i++) {
+		if (strcmp(g->extra.pool.p + g->extra.v[i].name, name) == 0) {
+			*ts = &g->extra;
+			return &g->extra.v[i];
+		}
+	}
+	return NULL;
+}
+
+GAMEDB_EXPORT const char *gamedb_game_get_tag(struct gamedb_game *g, const char *name)
+{
+	const struct gamedb__tagset *ts;
+	const struct gamedb__tag *t;
+
+	if (!game_ok(g) || !name)
+		return NULL;
+	t = find_tag(g, name, &ts);
+	return t ? ts->pool.p + t->value : NULL;
+}
+
+GAMEDB_EXPORT const char *gamedb_game_get_tag_raw(struct gamedb_game *g, const char *name,
+						  size_t *len, const char **charset)
+{
+	const struct gamedb__tagset *ts;
+	const struct gamedb__tag *t;
+
+	if (len)
+		*len = 0;
+	if (charset)
+		*charset = NULL;
+	if (!game_ok(g) || !name)
+		return NULL;
+	t = find_tag(g, name, &ts);
+	if (!t)
+		return NULL;
+	if (len)
+		*len = t->raw_len;
+	if (charset)
+		*charset = t->charset;
+	return ts->pool.p + t->raw;
+}
+
+GAMEDB_EXPORT const char *gamedb_game_get_fen(const struct gamedb_game *g)
+{
+	return game_ok(g) ? g->fen : NULL;
+}
+
+GAMEDB_EXPORT int32_t gamedb_game_get_variant(const struct gamedb_game *g)
+{
+	return game_ok(g) ? g->variant : 0;
+}
+
+GAMEDB_EXPORT int32_t gamedb_game_is_deleted(const struct gamedb_game *g)
+{
+	return game_ok(g) ? (g->deleted ? 1 : 0) : 0;
+}
+
+GAMEDB_EXPORT const char *gamedb_game_errmsg(const struct gamedb_game *g)
+{
+	return game_ok(g) ? g->errmsg : "invalid game handle";
+}
+
+static int tagset_copy(struct gamedb__tagset *dst, const struct gamedb__tagset *src)
+{
+	if (src->n) {
+		dst->v = malloc(src->n * sizeof *dst->v);
+		if (!dst->v)
+			return -1;
+		memcpy(dst->v, src->v, src->n * sizeof *dst->v);
+		dst->n = dst->cap = src->n;
+	}
+	if (src->pool.len && gamedb__buf_append(&dst->pool, src->pool.p, src->pool.len) != 0)
+		return -1;
+	return 0;
+}
+
+GAMEDB_EXPORT int32_t gamedb_game_dup(struct gamedb_game *g, struct gamedb_game **out)
+{
+	struct gamedb_game *c;
+	int32_t st;
+
+	if (out)
+		*out = NULL;
+	if (!game_ok(g) || !out)
+		return GAMEDB_FAILED;
+	load_extra(g);
+	st = gamedb__game_decode(g);
+	c = calloc(1, sizeof *c);
+	if (!c)
+		return GAMEDB_FAILED;
+	*c = *g;
+	c->reader = NULL;
+	memset(&c->head, 0, sizeof c->head);
+	memset(&c->extra, 0, sizeof c->extra);
+	memset(&c->mb, 0, sizeof c->mb);
+	c->mb.status = g->mb.status;
+	if (tagset_copy(&c->head, &g->head) != 0 || tagset_copy(&c->extra, &g->extra) != 0)
+		goto nomem;
+	if (g->mb.n) {
+		c->mb.nodes = malloc(g->mb.n * sizeof *c->mb.nodes);
+		if (!c->mb.nodes)
+			goto nomem;
+		memcpy(c->mb.nodes, g->mb.nodes, g->mb.n * sizeof *c->mb.nodes);
+		c->mb.n = c->mb.cap = g->mb.n;
+	}
+	if (g->mb.text.len && gamedb__buf_append(&c->mb.text, g->mb.text.p, g->mb.text.len) != 0)
+		goto nomem;
+	*out = c;
+	return st == GAMEDB_FAILED ? GAMEDB_WARN : GAMEDB_OK;
+nomem:
+	gamedb__game_release(c);
+	free(c);
+	return GAMEDB_FAILED;
+}
+
+GAMEDB_EXPORT void gamedb_game_free(struct gamedb_game *g)
+{
+	if (!game_ok(g) || g->reader)
+		return; /* NULL, or a game that belongs to a reader */
+	gamedb__game_release(g);
+	g->magic = 0;
+	free(g);
+}

@@ -1,0 +1,293 @@
+/*
+ * libgamedb - the move iterator and its events.
+ *
+ * A decoded game is a flat list of nodes (moves already checked legal by the format's decoder
+ * through the board engine). The iterator replays them on a stack of positions, one level per
+ * open variation, and computes SAN, UCI and FEN only when asked.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gamedb-private.h"
+
+#define GAMEDB__ITER_MAGIC 0x49544552u /* "ITER" */
+
+struct gamedb_event {
+	const struct gamedb__node *nd;
+	struct gamedb_move_iter *it;
+	int32_t depth;
+	int32_t movenum;
+	int32_t colour;
+	const char *text; /* comment or result text */
+};
+
+struct level {
+	struct gamedb__pos cur;  /* position after the last move of this line */
+	struct gamedb__pos prev; /* position before it */
+};
+
+struct gamedb_move_iter {
+	uint32_t magic;
+	uint32_t flags;
+	struct gamedb_game *g;
+	size_t i;
+	int result_done;
+	struct level *stack;
+	size_t depth;
+	size_t cap;
+	struct gamedb_event ev;
+	char san[24];
+	char uci[8];
+	char fen[128];
+	int have_san, have_uci, have_fen;
+};
+
+GAMEDB_EXPORT int32_t gamedb_move_iter_new(struct gamedb_game *g, uint32_t flags,
+					   struct gamedb_move_iter **out)
+{
+	struct gamedb_move_iter *it;
+	const char *why = NULL;
+	int32_t st;
+
+	if (out)
+		*out = NULL;
+	if (!g || g->magic != GAMEDB__GAME_MAGIC || !out)
+		return GAMEDB_FAILED;
+	st = gamedb__game_decode(g);
+	if (st == GAMEDB_FAILED && !(flags & GAMEDB_ITER_PARTIAL))
+		return GAMEDB_FAILED;
+	it = calloc(1, sizeof *it);
+	if (!it)
+		return GAMEDB_FAILED;
+	it->cap = 8;
+	it->stack = malloc(it->cap * sizeof *it->stack);
+	if (!it->stack) {
+		free(it);
+		return GAMEDB_FAILED;
+	}
+	if (gamedb__pos_from_fen(&it->stack[0].cur, g->fen, &why) != 0) {
+		gamedb__game_seterr(g, "game %llu: bad start position \"%s\": %s",
+				    (unsigned long long)g->index + 1, g->fen, why ? why : "");
+		free(it->stack);
+		free(it);
+		return GAMEDB_FAILED;
+	}
+	it->stack[0].prev = it->stack[0].cur;
+	it->magic = GAMEDB__ITER_MAGIC;
+	it->flags = flags;
+	it->g = g;
+	it->ev.it = it;
+	*out = it;
+	return st == GAMEDB_FAILED ? GAMEDB_WARN : GAMEDB_OK;
+}
+
+GAMEDB_EXPORT void gamedb_move_iter_free(struct gamedb_move_iter *it)
+{
+	if (!it || it->magic != GAMEDB__ITER_MAGIC)
+		return;
+	it->magic = 0;
+	free(it->stack);
+	free(it);
+}
+
+/* Skips from a VARIATION_BEGIN at node i to just past its VARIATION_END. */
+static size_t skip_variation(const struct gamedb__movebuf *mb, size_t i)
+{
+	size_t depth = 0;
+
+	for (; i < mb->n; i++) {
+		if (mb->nodes[i].type == GAMEDB_EVENT_VARIATION_BEGIN)
+			depth++;
+		else if (mb->nodes[i].type == GAMEDB_EVENT_VARIATION_END && --depth == 0)
+			return i + 1;
+	}
+	return i;
+}
+
+GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
+					    const struct gamedb_event **out)
+{
+	const struct gamedb__movebuf *mb;
+	const struct gamedb__node *nd;
+	struct gamedb_event *ev;
+
+	if (out)
+		*out = NULL;
+	if (!it || it->magic != GAMEDB__ITER_MAGIC || !out)
+		return GAMEDB_FAILED;
+	mb = &it->g->mb;
+	ev = &it->ev;
+	it->have_san = it->have_uci = it->have_fen = 0;
+	for (;;) {
+		if (it->i >= mb->n) {
+			const char *res;
+			if (it->result_done)
+				return GAMEDB_END;
+			it->result_done = 1;
+			res = gamedb_game_get_tag(it->g, "Result");
+			ev->nd = NULL;
+			ev->depth = 0;
+			ev->movenum = 0;
+			ev->text = res ? res : "*";
+			*out = ev;
+			return GAMEDB_OK;
+		}
+		nd = &mb->nodes[it->i];
+		if (nd->type == GAMEDB_EVENT_VARIATION_BEGIN && (it->flags & GAMEDB_ITER_MAINLINE_ONLY)) {
+			it->i = skip_variation(mb, it->i);
+			continue;
+		}
+		if ((nd->type == GAMEDB_EVENT_COMMENT_BEFORE || nd->type == GAMEDB_EVENT_COMMENT_AFTER) &&
+		    (it->flags & GAMEDB_ITER_SKIP_COMMENTS)) {
+			it->i++;
+			continue;
+		}
+		it->i++;
+		break;
+	}
+	ev->nd = nd;
+	ev->text = NULL;
+	ev->movenum = 0;
+	switch (nd->type) {
+	case GAMEDB_EVENT_MOVE: {
+		struct level *lv = &it->stack[it->depth];
+		lv->prev = lv->cur;
+		ev->movenum = (int32_t)lv->prev.fullmove;
+		ev->colour = lv->prev.stm;
+		gamedb__pos_make(&lv->cur, &nd->m);
+		break;
+	}
+	case GAMEDB_EVENT_VARIATION_BEGIN:
+		if (it->depth + 1 == it->cap) {
+			size_t cap = it->cap * 2;
+			struct level *s = realloc(it->stack, cap * sizeof *s);
+			if (!s)
+				return GAMEDB_FAILED;
+			it->stack = s;
+			it->cap = cap;
+		}
+		/* The variation replaces the move just played on the enclosing line. */
+		it->stack[it->depth + 1].cur = it->stack[it->depth].prev;
+		it->stack[it->depth + 1].prev = it->stack[it->depth].prev;
+		it->depth++;
+		break;
+	case GAMEDB_EVENT_VARIATION_END:
+		if (it->depth > 0)
+			it->depth--;
+		break;
+	case GAMEDB_EVENT_COMMENT_BEFORE:
+	case GAMEDB_EVENT_COMMENT_AFTER:
+		ev->text = mb->text.p + nd->val;
+		break;
+	default:
+		break;
+	}
+	/* VARIATION_BEGIN reports the depth of the variation it opens; END the depth it closes. */
+	ev->depth = (int32_t)(nd->type == GAMEDB_EVENT_VARIATION_END ? it->depth + 1 : it->depth);
+	*out = ev;
+	return GAMEDB_OK;
+}
+
+GAMEDB_EXPORT int32_t gamedb_event_get_type(const struct gamedb_event *ev)
+{
+	if (!ev)
+		return 0;
+	return ev->nd ? ev->nd->type : GAMEDB_EVENT_RESULT;
+}
+
+static int is_move(const struct gamedb_event *ev)
+{
+	return ev && ev->nd && ev->nd->type == GAMEDB_EVENT_MOVE;
+}
+
+GAMEDB_EXPORT int32_t gamedb_event_get_move(const struct gamedb_event *ev, int32_t *from,
+					    int32_t *to, int32_t *promo)
+{
+	if (!is_move(ev))
+		return GAMEDB_FAILED;
+	if (from)
+		*from = ev->nd->m.from;
+	if (to)
+		*to = ev->nd->m.to;
+	if (promo)
+		*promo = ev->nd->m.promo;
+	return GAMEDB_OK;
+}
+
+GAMEDB_EXPORT int32_t gamedb_event_get_piece(const struct gamedb_event *ev)
+{
+	if (!is_move(ev) || (ev->nd->m.flags & GAMEDB__MF_NULL))
+		return 0;
+	return ev->nd->m.piece;
+}
+
+GAMEDB_EXPORT const char *gamedb_event_get_san(const struct gamedb_event *ev)
+{
+	struct gamedb_move_iter *it;
+
+	if (!is_move(ev))
+		return NULL;
+	it = ev->it;
+	if (!it->have_san) {
+		gamedb__move_san(&it->stack[it->depth].prev, &ev->nd->m, it->san);
+		it->have_san = 1;
+	}
+	return it->san;
+}
+
+GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev)
+{
+	struct gamedb_move_iter *it;
+
+	if (!is_move(ev))
+		return NULL;
+	it = ev->it;
+	if (!it->have_uci) {
+		gamedb__move_uci(&ev->nd->m, it->uci);
+		it->have_uci = 1;
+	}
+	return it->uci;
+}
+
+GAMEDB_EXPORT const char *gamedb_event_get_fen(const struct gamedb_event *ev)
+{
+	struct gamedb_move_iter *it;
+
+	if (!is_move(ev) || !(ev->it->flags & GAMEDB_ITER_FEN))
+		return NULL;
+	it = ev->it;
+	if (!it->have_fen) {
+		gamedb__pos_to_fen(&it->stack[it->depth].cur, it->fen, sizeof it->fen);
+		it->have_fen = 1;
+	}
+	return it->fen;
+}
+
+GAMEDB_EXPORT int32_t gamedb_event_get_move_number(const struct gamedb_event *ev,
+						   int32_t *colour)
+{
+	if (colour)
+		*colour = 0;
+	if (!is_move(ev))
+		return 0;
+	if (colour)
+		*colour = ev->colour;
+	return ev->movenum;
+}
+
+GAMEDB_EXPORT int32_t gamedb_event_get_depth(const struct gamedb_event *ev)
+{
+	return ev ? ev->depth : 0;
+}
+
+GAMEDB_EXPORT const char *gamedb_event_get_text(const struct gamedb_event *ev)
+{
+	return ev ? ev->text : NULL;
+}
+
+GAMEDB_EXPORT int32_t gamedb_event_get_nag(const struct gamedb_event *ev)
+{
+	if (!ev || !ev->nd || ev->nd->type != GAMEDB_EVENT_NAG)
+		return -1;
+	return (int32_t)ev->nd->val;
+}

@@ -1,0 +1,479 @@
+/*
+ * libgamedb - the reader: opening, format bidding, options, the game iterator.
+ * Knows no format: it calls them through the vtable only.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gamedb-private.h"
+#include "formats/format.h"
+
+/* Every format this library knows, cheap bidders first (each bid only peeks at magic bytes). */
+static const struct gamedb__format *const all_formats[] = {
+	&gamedb__format_scid,
+};
+
+int32_t gamedb__error(struct gamedb_reader *r, int32_t status, int32_t code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r)
+		return status;
+	r->errcode = code;
+	va_start(ap, fmt);
+	vsnprintf(r->errmsg, sizeof r->errmsg, fmt, ap);
+	va_end(ap);
+	if (status == GAMEDB_FATAL && r->state == GAMEDB__RS_OPEN)
+		r->state = GAMEDB__RS_FATAL;
+	return status;
+}
+
+void gamedb__clear_error(struct gamedb_reader *r)
+{
+	r->errcode = GAMEDB_E_NONE;
+	r->errmsg[0] = 0;
+}
+
+const char *gamedb__reader_charset(const struct gamedb_reader *r)
+{
+	if (r->text.charset[0])
+		return r->text.charset;
+	return r->fmt ? r->fmt->default_charset : "UTF-8";
+}
+
+const char *gamedb__reader_fallback(const struct gamedb_reader *r)
+{
+	if (r->text.fallback[0])
+		return r->text.fallback;
+	return r->fmt && r->fmt->default_fallback ? r->fmt->default_fallback : "CP1252";
+}
+
+/* Checks a handle passed to a public function; on misuse returns the status to return. */
+static int32_t check(struct gamedb_reader *r, const char *fn, int need_open)
+{
+	if (!r || r->magic != GAMEDB__READER_MAGIC)
+		return GAMEDB_FATAL;
+	if (r->state == GAMEDB__RS_FATAL)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_MISUSE,
+				     "%s: the reader had a fatal error: only gamedb_reader_free() is valid",
+				     fn);
+	if (need_open && r->state != GAMEDB__RS_OPEN)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_MISUSE, "%s: no database is open", fn);
+	if (!need_open && r->state != GAMEDB__RS_NEW)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_MISUSE,
+				     "%s: must be called before the database is opened", fn);
+	return GAMEDB_OK;
+}
+
+GAMEDB_EXPORT struct gamedb_reader *gamedb_reader_new(void)
+{
+	struct gamedb_reader *r = calloc(1, sizeof *r);
+
+	if (!r)
+		return NULL;
+	r->magic = GAMEDB__READER_MAGIC;
+	r->state = GAMEDB__RS_NEW;
+	r->src.reader = r;
+	r->game.magic = GAMEDB__GAME_MAGIC;
+	r->game.reader = r;
+	return r;
+}
+
+GAMEDB_EXPORT void gamedb_reader_free(struct gamedb_reader *r)
+{
+	if (!r || r->magic != GAMEDB__READER_MAGIC)
+		return;
+	gamedb__game_release(&r->game);
+	if (r->fmt && r->fmt_state)
+		r->fmt->close(r->fmt_state);
+	gamedb__src_close(&r->src);
+	gamedb__text_close(&r->text);
+	r->magic = 0;
+	free(r);
+}
+
+static int32_t add_format(struct gamedb_reader *r, const struct gamedb__format *f)
+{
+	size_t i;
+
+	for (i = 0; i < r->nformats; i++)
+		if (r->formats[i] == f)
+			return GAMEDB_OK;
+	if (r->nformats == GAMEDB__MAX_FORMATS)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_MISUSE, "too many formats");
+	r->formats[r->nformats++] = f;
+	return GAMEDB_OK;
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_support_format_all(struct gamedb_reader *r)
+{
+	size_t i;
+	int32_t rc = check(r, "gamedb_reader_support_format_all", 0);
+
+	for (i = 0; rc == GAMEDB_OK && i < sizeof all_formats / sizeof all_formats[0]; i++)
+		rc = add_format(r, all_formats[i]);
+	return rc;
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_support_format_scid(struct gamedb_reader *r)
+{
+	int32_t rc = check(r, "gamedb_reader_support_format_scid", 0);
+	return rc == GAMEDB_OK ? add_format(r, &gamedb__format_scid) : rc;
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_set_format(struct gamedb_reader *r, const char *name)
+{
+	size_t i;
+	int32_t rc = check(r, "gamedb_reader_set_format", 0);
+
+	if (rc != GAMEDB_OK)
+		return rc;
+	for (i = 0; name && i < sizeof all_formats / sizeof all_formats[0]; i++) {
+		if (strcmp(all_formats[i]->name, name) == 0) {
+			r->forced = all_formats[i];
+			return GAMEDB_OK;
+		}
+	}
+	return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_INVALID_ARGUMENT,
+			     "gamedb_reader_set_format: unknown format \"%s\"", name ? name : "(null)");
+}
+
+static int32_t set_charset_field(struct gamedb_reader *r, char *field, size_t cap,
+				 const char *key, const char *value)
+{
+	if (!value || !*value) {
+		field[0] = 0;
+		return GAMEDB_OK;
+	}
+	if (strlen(value) >= cap || !gamedb__text_charset_known(&r->text, value))
+		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
+				     "option %s: charset \"%s\" is not known to iconv", key, value);
+	strcpy(field, value);
+	return GAMEDB_OK;
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_set_option(struct gamedb_reader *r, const char *format,
+					       const char *key, const char *value)
+{
+	size_t i;
+
+	if (!r || r->magic != GAMEDB__READER_MAGIC)
+		return GAMEDB_FATAL;
+	if (r->state == GAMEDB__RS_FATAL)
+		return check(r, "gamedb_reader_set_option", 1);
+	if (!key)
+		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
+				     "gamedb_reader_set_option: key is NULL");
+	if (format) {
+		for (i = 0; i < sizeof all_formats / sizeof all_formats[0]; i++)
+			if (strcmp(all_formats[i]->name, format) == 0)
+				break;
+		if (i == sizeof all_formats / sizeof all_formats[0])
+			return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
+					     "gamedb_reader_set_option: unknown format \"%s\"", format);
+	}
+	/* Options every format shares live in the core. */
+	if (strcmp(key, "charset") == 0 || strcmp(key, "fallback-charset") == 0) {
+		if (format && r->fmt && strcmp(r->fmt->name, format) != 0)
+			return GAMEDB_WARN; /* addressed to a format that is not the open one */
+		if (key[0] == 'c')
+			return set_charset_field(r, r->text.charset, sizeof r->text.charset, key, value);
+		return set_charset_field(r, r->text.fallback, sizeof r->text.fallback, key, value);
+	}
+	/* Format options: only the open format can take them. */
+	if (r->fmt && r->fmt->set_option && (!format || strcmp(format, r->fmt->name) == 0)) {
+		int32_t rc = r->fmt->set_option(r->fmt_state, key, value);
+		if (rc != GAMEDB_WARN)
+			return rc;
+	}
+	return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_UNKNOWN_OPTION,
+			     "gamedb_reader_set_option: no format knows the option \"%s\"", key);
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_set_converter(struct gamedb_reader *r,
+						  gamedb_text_converter_fn fn, void *user_data)
+{
+	if (!r || r->magic != GAMEDB__READER_MAGIC)
+		return GAMEDB_FATAL;
+	r->text.hook = fn;
+	r->text.hook_user_data = fn ? user_data : NULL;
+	return GAMEDB_OK;
+}
+
+/* Picks the format (forced, or the best bid) and opens the database. */
+static int32_t open_source(struct gamedb_reader *r)
+{
+	const struct gamedb__format *best = NULL;
+	int best_bid = 0;
+	size_t i;
+	int32_t rc;
+
+	if (r->forced) {
+		best = r->forced;
+	} else {
+		struct gamedb__file *f;
+		if (r->nformats == 0)
+			gamedb_reader_support_format_all(r);
+		if (gamedb__src_open(&r->src, NULL, 0, &f) != 0)
+			goto fatal;
+		for (i = 0; i < r->nformats; i++) {
+			int bid = r->formats[i]->bid(&r->src);
+			if (bid > best_bid) {
+				best_bid = bid;
+				best = r->formats[i];
+			}
+		}
+		if (!best) {
+			gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNRECOGNIZED_FORMAT,
+				      "%s: not a database of any format this library reads",
+				      r->src.primary);
+			goto fatal;
+		}
+	}
+	r->fmt = best;
+	r->state = GAMEDB__RS_OPEN;
+	rc = best->open(r, &r->fmt_state);
+	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
+		r->fmt_state = NULL;
+		r->fmt = NULL;
+		goto fatal;
+	}
+	return rc;
+fatal:
+	r->state = GAMEDB__RS_FATAL;
+	gamedb__src_close(&r->src);
+	return GAMEDB_FATAL;
+}
+
+static char *dupstr(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_open_filename(struct gamedb_reader *r, const char *path)
+{
+	static const char *const index_exts[] = { ".si4", ".si3" };
+	struct stat st;
+	int32_t rc = check(r, "gamedb_reader_open_filename", 0);
+	size_t i;
+
+	if (rc != GAMEDB_OK)
+		return rc;
+	if (!path)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_INVALID_ARGUMENT,
+				     "gamedb_reader_open_filename: path is NULL");
+	r->src.kind = GAMEDB__SRC_PATH;
+	if (stat(path, &st) != 0) {
+		/* A base name: look for an index file next to it. */
+		for (i = 0; i < sizeof index_exts / sizeof index_exts[0]; i++) {
+			size_t n = strlen(path), e = strlen(index_exts[i]);
+			char *cand = malloc(n + e + 1);
+			if (!cand)
+				return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+			memcpy(cand, path, n);
+			memcpy(cand + n, index_exts[i], e + 1);
+			if (stat(cand, &st) == 0) {
+				r->src.primary = cand;
+				break;
+			}
+			free(cand);
+		}
+	}
+	if (!r->src.primary)
+		r->src.primary = dupstr(path);
+	if (!r->src.primary)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	return open_source(r);
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_open_memory(struct gamedb_reader *r, const char *name,
+						const void *data, size_t size)
+{
+	const char *names[1];
+	const void *datas[1];
+	size_t sizes[1];
+
+	names[0] = name ? name : "memory";
+	datas[0] = data;
+	sizes[0] = size;
+	return gamedb_reader_open_memory_set(r, names, datas, sizes, 1);
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_open_memory_set(struct gamedb_reader *r,
+						    const char *const *names,
+						    const void *const *data, const size_t *sizes,
+						    size_t count)
+{
+	struct gamedb__src *src;
+	size_t i;
+	int32_t rc = check(r, "gamedb_reader_open_memory_set", 0);
+
+	if (rc != GAMEDB_OK)
+		return rc;
+	if (!names || !data || !sizes || count == 0 || count > 64)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_INVALID_ARGUMENT,
+				     "gamedb_reader_open_memory_set: no files given");
+	src = &r->src;
+	src->kind = GAMEDB__SRC_MEMSET;
+	src->mem_names = calloc(count, sizeof *src->mem_names);
+	src->mem_data = calloc(count, sizeof *src->mem_data);
+	src->mem_sizes = calloc(count, sizeof *src->mem_sizes);
+	if (!src->mem_names || !src->mem_data || !src->mem_sizes)
+		goto nomem;
+	src->nmem = count;
+	for (i = 0; i < count; i++) {
+		if (!names[i] || (!data[i] && sizes[i]))
+			return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_INVALID_ARGUMENT,
+					     "gamedb_reader_open_memory_set: file %zu has no name or data", i);
+		src->mem_names[i] = dupstr(names[i]);
+		if (!src->mem_names[i])
+			goto nomem;
+		src->mem_data[i] = data[i];
+		src->mem_sizes[i] = sizes[i];
+	}
+	src->primary = dupstr(names[0]);
+	if (!src->primary)
+		goto nomem;
+	return open_source(r);
+nomem:
+	r->state = GAMEDB__RS_FATAL;
+	return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+}
+
+GAMEDB_EXPORT int32_t gamedb_io_init(struct gamedb_io *io, size_t size)
+{
+	if (!io || size != sizeof *io)
+		return GAMEDB_FAILED;
+	memset(io, 0, sizeof *io);
+	io->size = size;
+	return GAMEDB_OK;
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_open_io(struct gamedb_reader *r, const struct gamedb_io *io,
+					    const char *name, void *user_data)
+{
+	int32_t rc = check(r, "gamedb_reader_open_io", 0);
+
+	if (rc != GAMEDB_OK)
+		return rc;
+	if (!io || !name)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_INVALID_ARGUMENT,
+				     "gamedb_reader_open_io: io or name is NULL");
+	/* Version 1 of the struct is the only one so far: older is impossible, newer unknown. */
+	if (io->size != sizeof *io)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_STRUCT_SIZE,
+				     "gamedb_reader_open_io: struct gamedb_io has size %zu, expected %zu",
+				     io->size, sizeof *io);
+	if (!io->open || !io->read_at)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_INVALID_ARGUMENT,
+				     "gamedb_reader_open_io: open and read_at are required");
+	r->src.kind = GAMEDB__SRC_CALLER;
+	r->src.io = *io;
+	r->src.io_user_data = user_data;
+	r->src.primary = dupstr(name);
+	if (!r->src.primary)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	return open_source(r);
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_next_game(struct gamedb_reader *r, struct gamedb_game **out)
+{
+	int32_t rc = check(r, "gamedb_reader_next_game", 1);
+
+	if (out)
+		*out = NULL;
+	if (rc != GAMEDB_OK)
+		return rc;
+	if (!out)
+		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
+				     "gamedb_reader_next_game: out is NULL");
+	gamedb__clear_error(r);
+	gamedb__game_reset(&r->game);
+	rc = r->fmt->next_game(r->fmt_state, &r->game);
+	if (rc == GAMEDB_OK || rc == GAMEDB_WARN) {
+		if (r->game.text_status == GAMEDB_WARN && rc == GAMEDB_OK) {
+			rc = GAMEDB_WARN;
+			if (!r->errmsg[0])
+				gamedb__error(r, GAMEDB_WARN, GAMEDB_E_ENCODING,
+					      "game %llu: text converted with loss: %s",
+					      (unsigned long long)r->game.index + 1, r->game.errmsg);
+		}
+		*out = &r->game;
+	}
+	if (rc == GAMEDB_FATAL)
+		r->state = GAMEDB__RS_FATAL;
+	return rc;
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_seek_game(struct gamedb_reader *r, uint64_t index)
+{
+	int32_t rc = check(r, "gamedb_reader_seek_game", 1);
+
+	if (rc != GAMEDB_OK)
+		return rc;
+	if (!r->fmt->seek_game)
+		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_UNSUPPORTED,
+				     "gamedb_reader_seek_game: the %s format cannot seek", r->fmt->name);
+	gamedb__clear_error(r);
+	gamedb__game_reset(&r->game);
+	return r->fmt->seek_game(r->fmt_state, index);
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_game_count(struct gamedb_reader *r, uint64_t *out)
+{
+	int32_t rc = check(r, "gamedb_reader_game_count", 1);
+
+	if (rc != GAMEDB_OK)
+		return rc;
+	if (!out)
+		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
+				     "gamedb_reader_game_count: out is NULL");
+	if (!r->fmt->game_count)
+		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_UNSUPPORTED,
+				     "gamedb_reader_game_count: the %s format cannot count games",
+				     r->fmt->name);
+	return r->fmt->game_count(r->fmt_state, out);
+}
+
+GAMEDB_EXPORT uint32_t gamedb_reader_capabilities(const struct gamedb_reader *r)
+{
+	if (!r || r->magic != GAMEDB__READER_MAGIC || !r->fmt)
+		return 0;
+	return r->fmt->caps;
+}
+
+GAMEDB_EXPORT const char *gamedb_reader_format(const struct gamedb_reader *r)
+{
+	if (!r || r->magic != GAMEDB__READER_MAGIC || !r->fmt)
+		return NULL;
+	return r->fmt->name;
+}
+
+GAMEDB_EXPORT const char *gamedb_reader_errmsg(const struct gamedb_reader *r)
+{
+	if (!r || r->magic != GAMEDB__READER_MAGIC)
+		return "invalid reader handle";
+	return r->errmsg;
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_errcode(const struct gamedb_reader *r)
+{
+	if (!r || r->magic != GAMEDB__READER_MAGIC)
+		return GAMEDB_E_MISUSE;
+	return r->errcode;
+}
+
+void *gamedb__reader_handle(struct gamedb_reader *r, const struct gamedb__format *f)
+{
+	if (!r || r->magic != GAMEDB__READER_MAGIC || r->fmt != f || !f->handle ||
+	    r->state != GAMEDB__RS_OPEN)
+		return NULL;
+	return f->handle(r->fmt_state);
+}

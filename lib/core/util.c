@@ -1,0 +1,110 @@
+/*
+ * libgamedb - small shared helpers: growable buffers, status strings, version.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gamedb-private.h"
+
+/* No single buffer may grow past this: a hostile file cannot make us allocate more. */
+#define GAMEDB__BUF_MAX ((size_t)1 << 30)
+
+int gamedb__buf_reserve(struct gamedb__buf *b, size_t extra)
+{
+	size_t need, cap;
+	char *p;
+
+	if (extra > GAMEDB__BUF_MAX || b->len > GAMEDB__BUF_MAX - extra - 1)
+		return -1;
+	need = b->len + extra + 1;
+	if (need <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p)
+		return -1;
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+int gamedb__buf_append(struct gamedb__buf *b, const void *data, size_t len)
+{
+	if (gamedb__buf_reserve(b, len) != 0)
+		return -1;
+	if (len)
+		memcpy(b->p + b->len, data, len);
+	b->len += len;
+	b->p[b->len] = 0;
+	return 0;
+}
+
+int gamedb__buf_putc(struct gamedb__buf *b, char c)
+{
+	if (b->len + 1 >= b->cap && gamedb__buf_reserve(b, 1) != 0)
+		return -1;
+	b->p[b->len++] = c;
+	b->p[b->len] = 0;
+	return 0;
+}
+
+int gamedb__buf_printf(struct gamedb__buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || gamedb__buf_reserve(b, (size_t)n) != 0)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+	return 0;
+}
+
+void gamedb__buf_free(struct gamedb__buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+GAMEDB_EXPORT const char *gamedb_strerror(int32_t code)
+{
+	switch (code) {
+	case GAMEDB_OK: return "success";
+	case GAMEDB_WARN: return "warning: delivered with loss";
+	case GAMEDB_FAILED: return "failed: this item is unreadable";
+	case GAMEDB_FATAL: return "fatal: the handle is unusable";
+	case GAMEDB_E_NOMEM: return "out of memory";
+	case GAMEDB_E_IO: return "input/output error";
+	case GAMEDB_E_UNRECOGNIZED_FORMAT: return "unrecognized database format";
+	case GAMEDB_E_CORRUPT: return "corrupt data";
+	case GAMEDB_E_UNSUPPORTED_VERSION: return "unsupported format version";
+	case GAMEDB_E_ENCODING: return "text encoding error";
+	case GAMEDB_E_MISUSE: return "library misuse";
+	case GAMEDB_E_RANGE: return "out of range";
+	case GAMEDB_E_STRUCT_SIZE: return "unsupported struct size";
+	case GAMEDB_E_UNSUPPORTED: return "operation not supported";
+	case GAMEDB_E_ILLEGAL_MOVE: return "illegal move";
+	case GAMEDB_E_INVALID_ARGUMENT: return "invalid argument";
+	case GAMEDB_E_UNKNOWN_OPTION: return "unknown option";
+	default: return "unknown code";
+	}
+}
+
+GAMEDB_EXPORT int32_t gamedb_version_number(void)
+{
+	return GAMEDB_VERSION_NUMBER;
+}
+
+GAMEDB_EXPORT const char *gamedb_version_string(void)
+{
+	return GAMEDB_VERSION_STRING;
+}

@@ -1,0 +1,933 @@
+/*
+ * libgamedb - the SCID format: si4/si3 index, sn4/sn3 names, sg4/sg3 games.
+ *
+ * Layout facts are in doc/formats/scid.md. All multi-byte integers are big-endian.
+ * Header listing reads the index and the name file only; a game record (.sg4) is read when
+ * the caller asks for a tag kept there or for the moves.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/format.h"
+
+#define SI_MAGIC "Scid.si\0"
+#define SN_MAGIC "Scid.sn\0"
+#define SI_HEADER_V400 182
+#define SI_HEADER_V300 128
+#define SI_RECORD_V400 47
+#define SI_RECORD_V300 46
+#define SN_HEADER 36
+#define SG_MAX_RECORD 131071u
+
+enum { NAME_PLAYER, NAME_EVENT, NAME_SITE, NAME_ROUND, NAME_TYPES };
+
+struct gamedb_scid {
+	int32_t version;
+	int32_t base_type;
+	int64_t autoload;
+	char description[4 * 108 + 4];
+	char flag_names[6][4 * 9 + 4];
+};
+
+struct scid_names {
+	uint32_t count;
+	uint32_t *off;      /* by id: offset of the UTF-8 name in pool, UINT32_MAX if unused */
+	uint32_t *raw_off;  /* by id: offset of the raw bytes in raw pool */
+	uint16_t *raw_len;
+	struct gamedb__buf pool;
+	struct gamedb__buf raw;
+};
+
+struct scid {
+	struct gamedb_reader *r;
+	struct gamedb__file *si, *sn, *sg;
+	int version;
+	uint32_t ngames;
+	size_t hdr_size, rec_size;
+	uint64_t next;
+	struct scid_names names[NAME_TYPES];
+	int names_lossy;
+	struct gamedb_scid handle;
+	/* decoder scratch, kept to avoid an allocation per game */
+	struct scid_level *levels;
+	size_t levels_cap;
+	struct gamedb__buf text;
+};
+
+static uint32_t be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
+static uint32_t be24(const uint8_t *p) { return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2]; }
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* ---- bidding and opening -------------------------------------------------------------- */
+
+static int scid_bid(struct gamedb__src *src)
+{
+	struct gamedb__file *f = src->nfiles ? src->files[0] : NULL;
+	const uint8_t *p;
+	uint32_t version;
+
+	if (!f || gamedb__file_view(f, 0, 10, &p) != 10 || memcmp(p, SI_MAGIC, 8) != 0)
+		return -1;
+	version = be16(p + 8);
+	return (version == 300 || version == 400) ? 100 : 50;
+}
+
+static void names_free(struct scid_names *n)
+{
+	free(n->off);
+	free(n->raw_off);
+	free(n->raw_len);
+	gamedb__buf_free(&n->pool);
+	gamedb__buf_free(&n->raw);
+}
+
+/*
+ * Reads the name file: per type, `count` front-coded records {id, frequency, length, prefix,
+ * suffix bytes}. Names are converted to UTF-8 once, here.
+ */
+static int32_t load_names(struct scid *s)
+{
+	struct gamedb_reader *r = s->r;
+	const uint8_t *p;
+	int64_t size;
+	uint64_t pos = SN_HEADER;
+	uint32_t counts[NAME_TYPES], maxfreq[NAME_TYPES];
+	int t;
+	char prev[256];
+	const char *cs = gamedb__reader_charset(r), *fb = gamedb__reader_fallback(r);
+
+	size = gamedb__file_view(s->sn, 0, (size_t)s->sn->size, &p);
+	if (size < 0)
+		return GAMEDB_FATAL;
+	if (size < SN_HEADER || memcmp(p, SN_MAGIC, 8) != 0)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
+				     "%s: offset 0: not a SCID name file (bad magic or too short)",
+				     s->sn->name);
+	for (t = 0; t < NAME_TYPES; t++) {
+		counts[t] = be24(p + 12 + 3 * t);
+		maxfreq[t] = be24(p + 24 + 3 * t);
+	}
+	for (t = 0; t < NAME_TYPES; t++) {
+		struct scid_names *n = &s->names[t];
+		uint32_t i, idbytes = counts[t] >= 65536 ? 3 : 2;
+		uint32_t fbytes = maxfreq[t] >= 65536 ? 3 : (maxfreq[t] >= 256 ? 2 : 1);
+		size_t prevlen = 0;
+
+		/* Every record takes at least idbytes + fbytes + 1 bytes: a count the file cannot
+		 * hold is corrupt, and we never allocate for more names than the file could hold. */
+		if ((uint64_t)counts[t] * (idbytes + fbytes + 1) > (uint64_t)size - pos)
+			return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
+					     "%s: offset %u: name count %u larger than the file",
+					     s->sn->name, 12 + 3 * t, counts[t]);
+		n->count = counts[t];
+		n->off = malloc((counts[t] ? counts[t] : 1) * sizeof *n->off);
+		n->raw_off = malloc((counts[t] ? counts[t] : 1) * sizeof *n->raw_off);
+		n->raw_len = malloc((counts[t] ? counts[t] : 1) * sizeof *n->raw_len);
+		if (!n->off || !n->raw_off || !n->raw_len)
+			return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+		for (i = 0; i < counts[t]; i++)
+			n->off[i] = UINT32_MAX;
+		for (i = 0; i < counts[t]; i++) {
+			uint32_t id, len, prefix = 0;
+			uint64_t rec = pos;
+			int32_t rc;
+
+			if (pos + idbytes + fbytes + 1 > (uint64_t)size)
+				goto truncated;
+			id = idbytes == 3 ? be24(p + pos) : be16(p + pos);
+			pos += idbytes + fbytes;
+			len = p[pos++];
+			if (i > 0) {
+				if (pos >= (uint64_t)size)
+					goto truncated;
+				prefix = p[pos++];
+			}
+			if (prefix > len || prefix > prevlen)
+				return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
+						     "%s: offset %llu: name prefix %u longer than the name",
+						     s->sn->name, (unsigned long long)rec, prefix);
+			if (pos + (len - prefix) > (uint64_t)size)
+				goto truncated;
+			memcpy(prev + prefix, p + pos, len - prefix);
+			pos += len - prefix;
+			prevlen = len;
+			if (id >= counts[t])
+				return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
+						     "%s: offset %llu: name id %u out of range (%u names)",
+						     s->sn->name, (unsigned long long)rec, id, counts[t]);
+			if (n->off[id] != UINT32_MAX)
+				continue; /* duplicate id (old Scid bug): keep the first */
+			n->raw_off[id] = (uint32_t)n->raw.len;
+			n->raw_len[id] = (uint16_t)len;
+			if (gamedb__buf_append(&n->raw, prev, len) != 0 || gamedb__buf_putc(&n->raw, 0) != 0)
+				return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+			n->off[id] = (uint32_t)n->pool.len;
+			rc = gamedb__text_to_utf8(&r->text, cs, fb, prev, len, &n->pool);
+			if (rc == GAMEDB_FAILED || gamedb__buf_putc(&n->pool, 0) != 0)
+				return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+			if (rc == GAMEDB_WARN)
+				s->names_lossy = 1;
+		}
+	}
+	return GAMEDB_OK;
+truncated:
+	return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT, "%s: offset %llu: truncated name file",
+			     s->sn->name, (unsigned long long)pos);
+}
+
+static void header_text(struct scid *s, const uint8_t *raw, size_t cap, char *out, size_t outcap)
+{
+	struct gamedb__buf b = { 0 };
+	size_t len = 0;
+
+	while (len < cap && raw[len])
+		len++;
+	out[0] = 0;
+	if (gamedb__text_to_utf8(&s->r->text, gamedb__reader_charset(s->r),
+				 gamedb__reader_fallback(s->r), (const char *)raw, len, &b) != GAMEDB_FAILED &&
+	    b.p && b.len < outcap)
+		memcpy(out, b.p, b.len + 1);
+	gamedb__buf_free(&b);
+}
+
+static void scid_close(void *state);
+
+static int32_t scid_open(struct gamedb_reader *r, void **state)
+{
+	struct scid *s = calloc(1, sizeof *s);
+	const uint8_t *p;
+	const char *gext, *next;
+	int64_t got;
+	int32_t rc;
+	uint64_t need;
+	int i;
+
+	if (!s)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	s->r = r;
+	*state = s;
+	if (gamedb__src_open(&r->src, NULL, 0, &s->si) != 0)
+		goto fail;
+	got = gamedb__file_view(s->si, 0, SI_HEADER_V400, &p);
+	if (got < 0)
+		goto fail;
+	if (got < SI_HEADER_V300 || memcmp(p, SI_MAGIC, 8) != 0) {
+		gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
+			      "%s: offset 0: not a SCID index (bad magic or shorter than its header)",
+			      s->si->name);
+		goto fail;
+	}
+	s->version = (int)be16(p + 8);
+	if (s->version != 300 && s->version != 400) {
+		gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNSUPPORTED_VERSION,
+			      "%s: offset 8: SCID index version %d (this library reads 300 and 400)",
+			      s->si->name, s->version);
+		goto fail;
+	}
+	s->hdr_size = s->version == 400 ? SI_HEADER_V400 : SI_HEADER_V300;
+	s->rec_size = s->version == 400 ? SI_RECORD_V400 : SI_RECORD_V300;
+	if ((uint64_t)got < s->hdr_size) {
+		gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT, "%s: offset %lld: truncated header",
+			      s->si->name, (long long)got);
+		goto fail;
+	}
+	s->handle.version = s->version;
+	s->handle.base_type = (int32_t)be32(p + 10);
+	s->ngames = be24(p + 14);
+	s->handle.autoload = be24(p + 17);
+	header_text(s, p + 20, 108, s->handle.description, sizeof s->handle.description);
+	for (i = 0; i < 6; i++) {
+		if (s->version == 400)
+			header_text(s, p + 128 + 9 * i, 9, s->handle.flag_names[i],
+				    sizeof s->handle.flag_names[i]);
+	}
+	need = s->hdr_size + (uint64_t)s->ngames * s->rec_size;
+	rc = GAMEDB_OK;
+	if (need > s->si->size) {
+		uint32_t have = (uint32_t)((s->si->size - s->hdr_size) / s->rec_size);
+		gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
+			      "%s: offset %llu: index truncated: header says %u games, the file holds %u",
+			      s->si->name, (unsigned long long)s->si->size, s->ngames, have);
+		s->ngames = have;
+		rc = GAMEDB_WARN;
+	}
+
+	gext = s->version == 400 ? ".sg4" : ".sg3";
+	next = s->version == 400 ? ".sn4" : ".sn3";
+	if (gamedb__src_open(&r->src, next, 0, &s->sn) != 0 ||
+	    gamedb__src_open(&r->src, gext, 0, &s->sg) != 0)
+		goto fail;
+	if (load_names(s) != GAMEDB_OK)
+		goto fail;
+	return rc;
+fail:
+	scid_close(s);
+	*state = NULL;
+	return GAMEDB_FATAL;
+}
+
+static void scid_close(void *state)
+{
+	struct scid *s = state;
+	int t;
+
+	if (!s)
+		return;
+	for (t = 0; t < NAME_TYPES; t++)
+		names_free(&s->names[t]);
+	free(s->levels);
+	gamedb__buf_free(&s->text);
+	free(s);
+}
+
+/* ---- headers -------------------------------------------------------------------------- */
+
+static void format_date(char *out, uint32_t d)
+{
+	uint32_t y = (d >> 9) & 0x7FF, m = (d >> 5) & 15, day = d & 31;
+	char ys[8] = "????", ms[4] = "??", ds[4] = "??";
+
+	if (y)
+		snprintf(ys, sizeof ys, "%04u", y);
+	if (m)
+		snprintf(ms, sizeof ms, "%02u", m);
+	if (day)
+		snprintf(ds, sizeof ds, "%02u", day);
+	snprintf(out, 16, "%s.%s.%s", ys, ms, ds);
+}
+
+/* ECO: 0 none; else letter*13100 + d1*1310 + d2*131 + ext + 1, ext 0 or 1 + 5*subletter + digit. */
+static int format_eco(char *out, uint32_t eco)
+{
+	uint32_t x, basic, ext;
+
+	if (eco == 0)
+		return 0;
+	x = eco - 1;
+	basic = x / 131;
+	ext = x % 131;
+	if (basic >= 500)
+		return 0;
+	out[0] = (char)('A' + basic / 100);
+	out[1] = (char)('0' + (basic / 10) % 10);
+	out[2] = (char)('0' + basic % 10);
+	out[3] = 0;
+	if (ext) {
+		uint32_t e = ext - 1;
+		out[3] = (char)('a' + e / 5);
+		out[4] = 0;
+		if (e % 5) {
+			out[4] = (char)('0' + e % 5);
+			out[5] = 0;
+		}
+	}
+	return 1;
+}
+
+static const char *name_of(struct scid *s, int type, uint32_t id, const char **raw, size_t *raw_len)
+{
+	struct scid_names *n = &s->names[type];
+
+	if (id >= n->count || n->off[id] == UINT32_MAX) {
+		*raw = "?";
+		*raw_len = 1;
+		return "?";
+	}
+	*raw = n->raw.p + n->raw_off[id];
+	*raw_len = n->raw_len[id];
+	return n->pool.p + n->off[id];
+}
+
+static int add_name_tag(struct scid *s, struct gamedb_game *g, const char *tag, int type, uint32_t id)
+{
+	const char *raw, *v = NULL;
+	size_t raw_len, vlen;
+
+	v = name_of(s, type, id, &raw, &raw_len);
+	vlen = strlen(v);
+	return gamedb__tags_add(&g->head, tag, v, vlen,
+				(vlen == raw_len && memcmp(v, raw, raw_len) == 0) ? NULL : raw, raw_len,
+				gamedb__reader_charset(s->r));
+}
+
+static const char *const rating_suffix[8] = { "Elo", "Rating", "Rapid", "ICCF", "USCF", "DWZ", "BCF", "Elo" };
+
+static int32_t scid_next_game(void *state, struct gamedb_game *g)
+{
+	struct scid *s = state;
+	struct gamedb_reader *r = s->r;
+	const uint8_t *p;
+	uint64_t off;
+	uint32_t flags, len, wid, bid, eid, sid, rid, misc, date, edate, wr, br, eco;
+	int k = s->version == 400 ? 1 : 0; /* v400 records have one more byte after the length */
+	char buf[32];
+	int bad_ids = 0;
+	static const char *const results[4] = { "*", "1-0", "0-1", "1/2-1/2" };
+
+	if (s->next >= s->ngames)
+		return GAMEDB_END;
+	g->index = s->next++;
+	off = s->hdr_size + g->index * s->rec_size;
+	if (gamedb__file_view(s->si, off, s->rec_size, &p) != (int64_t)s->rec_size)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_IO, "%s: offset %llu: cannot read record",
+				     s->si->name, (unsigned long long)off);
+	len = be16(p + 4);
+	flags = be16(p + 6 + k);
+	if (k) {
+		if (p[6] & 0x80)
+			len |= 0x10000;
+		flags |= (uint32_t)(p[6] & 0x3F) << 16;
+	}
+	g->loc[0] = be32(p);
+	g->loc[1] = len;
+	g->fmt_flags = flags;
+	g->deleted = (flags >> 3) & 1;
+	wid = (uint32_t)(p[8 + k] >> 4) << 16 | be16(p + 9 + k);
+	bid = (uint32_t)(p[8 + k] & 15) << 16 | be16(p + 11 + k);
+	eid = (uint32_t)(p[13 + k] >> 5) << 16 | be16(p + 14 + k);
+	sid = (uint32_t)((p[13 + k] >> 2) & 7) << 16 | be16(p + 16 + k);
+	rid = (uint32_t)(p[13 + k] & 3) << 16 | be16(p + 18 + k);
+	misc = be16(p + 20 + k);
+	eco = be16(p + 22 + k);
+	date = be32(p + 24 + k);
+	wr = be16(p + 28 + k);
+	br = be16(p + 30 + k);
+	edate = date >> 20;
+	date &= 0xFFFFF;
+
+	bad_ids = wid >= s->names[NAME_PLAYER].count || bid >= s->names[NAME_PLAYER].count ||
+		  eid >= s->names[NAME_EVENT].count || sid >= s->names[NAME_SITE].count ||
+		  rid >= s->names[NAME_ROUND].count;
+	if (add_name_tag(s, g, "Event", NAME_EVENT, eid) || add_name_tag(s, g, "Site", NAME_SITE, sid))
+		goto nomem;
+	format_date(buf, date);
+	if (gamedb__tags_add(&g->head, "Date", buf, strlen(buf), NULL, 0, NULL) ||
+	    add_name_tag(s, g, "Round", NAME_ROUND, rid) ||
+	    add_name_tag(s, g, "White", NAME_PLAYER, wid) ||
+	    add_name_tag(s, g, "Black", NAME_PLAYER, bid) ||
+	    gamedb__tags_add(&g->head, "Result", results[misc >> 12 & 3],
+			     strlen(results[misc >> 12 & 3]), NULL, 0, NULL))
+		goto nomem;
+	if (wr & 0xFFF) {
+		char name[16];
+		snprintf(name, sizeof name, "White%s", rating_suffix[(wr >> 12) & 7]);
+		snprintf(buf, sizeof buf, "%u", wr & 0xFFF);
+		if (gamedb__tags_add(&g->head, name, buf, strlen(buf), NULL, 0, NULL))
+			goto nomem;
+	}
+	if (br & 0xFFF) {
+		char name[16];
+		snprintf(name, sizeof name, "Black%s", rating_suffix[(br >> 12) & 7]);
+		snprintf(buf, sizeof buf, "%u", br & 0xFFF);
+		if (gamedb__tags_add(&g->head, name, buf, strlen(buf), NULL, 0, NULL))
+			goto nomem;
+	}
+	if (format_eco(buf, eco) && gamedb__tags_add(&g->head, "ECO", buf, strlen(buf), NULL, 0, NULL))
+		goto nomem;
+	if (edate >> 9) {
+		uint32_t y = (date >> 9) & 0x7FF, ey;
+		if (y) {
+			ey = y + (edate >> 9) - 4;
+			format_date(buf, (ey << 9) | (edate & 0x1FF));
+			if (gamedb__tags_add(&g->head, "EventDate", buf, strlen(buf), NULL, 0, NULL))
+				goto nomem;
+		}
+	}
+	if (s->names_lossy)
+		g->text_status = GAMEDB_WARN;
+	if (bad_ids) {
+		gamedb__game_seterr(g, "a name id is out of range and was replaced by \"?\"");
+		return gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
+				     "%s: offset %llu: game %llu: a name id is out of range, replaced by \"?\"",
+				     s->si->name, (unsigned long long)off,
+				     (unsigned long long)g->index + 1);
+	}
+	return GAMEDB_OK;
+nomem:
+	return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+}
+
+static int32_t scid_seek(void *state, uint64_t index)
+{
+	struct scid *s = state;
+
+	if (index >= s->ngames)
+		return gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_RANGE,
+				     "gamedb_reader_seek_game: game %llu of %u",
+				     (unsigned long long)index, s->ngames);
+	s->next = index;
+	return GAMEDB_OK;
+}
+
+static int32_t scid_count(void *state, uint64_t *out)
+{
+	*out = ((struct scid *)state)->ngames;
+	return GAMEDB_OK;
+}
+
+/* ---- game records --------------------------------------------------------------------- */
+
+struct rec {
+	const uint8_t *p;
+	uint32_t len;
+	uint32_t pos;
+};
+
+static int32_t rec_load(struct scid *s, struct gamedb_game *g, struct rec *rc)
+{
+	int64_t got;
+
+	rc->pos = 0;
+	rc->len = 0;
+	if (g->loc[1] > SG_MAX_RECORD || g->loc[0] + g->loc[1] > s->sg->size) {
+		gamedb__game_seterr(g, "%s: offset %llu: game %llu: record of %llu bytes runs past the end of the file",
+				    s->sg->name, (unsigned long long)g->loc[0],
+				    (unsigned long long)g->index + 1, (unsigned long long)g->loc[1]);
+		return GAMEDB_FAILED;
+	}
+	got = gamedb__file_view(s->sg, g->loc[0], (size_t)g->loc[1], &rc->p);
+	if (got != (int64_t)g->loc[1]) {
+		gamedb__game_seterr(g, "%s: offset %llu: game %llu: cannot read the record",
+				    s->sg->name, (unsigned long long)g->loc[0],
+				    (unsigned long long)g->index + 1);
+		return GAMEDB_FAILED;
+	}
+	rc->len = (uint32_t)got;
+	return GAMEDB_OK;
+}
+
+static const char *const common_tags[] = {
+	"WhiteCountry", "BlackCountry", "Annotator", "PlyCount", "EventDate",
+	"Opening", "Variation", "Setup", "Source", "SetUp"
+};
+
+/* Parses the extra tags at the start of a record into g->extra (if want) and skips them. */
+static int32_t parse_tags(struct scid *s, struct gamedb_game *g, struct rec *rc, int want)
+{
+	const char *cs = gamedb__reader_charset(s->r);
+
+	for (;;) {
+		uint32_t tl, vl;
+		char name[256];
+		const char *tname;
+
+		if (rc->pos >= rc->len)
+			goto truncated;
+		tl = rc->p[rc->pos++];
+		if (tl == 0)
+			return GAMEDB_OK;
+		if (tl == 255) { /* legacy compact event date: three bytes, no length */
+			if (rc->pos + 3 > rc->len)
+				goto truncated;
+			rc->pos += 3;
+			continue;
+		}
+		if (tl <= 240) {
+			if (rc->pos + tl > rc->len)
+				goto truncated;
+			memcpy(name, rc->p + rc->pos, tl);
+			name[tl] = 0;
+			rc->pos += tl;
+			tname = name;
+		} else {
+			tname = tl <= 250 ? common_tags[tl - 241] : NULL;
+		}
+		if (rc->pos >= rc->len)
+			goto truncated;
+		vl = rc->p[rc->pos++];
+		if (rc->pos + vl > rc->len)
+			goto truncated;
+		if (want && tname && memchr(name, 0, tl <= 240 ? tl : 0) == NULL) {
+			if (gamedb__game_add_tag_raw(g, &g->extra, tname, (const char *)rc->p + rc->pos,
+						     vl, cs) == GAMEDB_FAILED)
+				return GAMEDB_FAILED;
+		}
+		rc->pos += vl;
+	}
+truncated:
+	gamedb__game_seterr(g, "%s: offset %llu: game %llu: tag section runs past the record end",
+			    s->sg->name, (unsigned long long)(g->loc[0] + rc->pos),
+			    (unsigned long long)g->index + 1);
+	return GAMEDB_FAILED;
+}
+
+static int32_t scid_load_tags(void *state, struct gamedb_game *g)
+{
+	struct scid *s = state;
+	struct rec rc;
+	int32_t st = rec_load(s, g, &rc);
+
+	if (st == GAMEDB_OK)
+		st = parse_tags(s, g, &rc, 1);
+	if (st == GAMEDB_FAILED)
+		gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s", g->errmsg);
+	return st;
+}
+
+/* One line of play while decoding: the position and slots now, and before the last move. */
+struct scid_level {
+	struct gamedb__pos pos, prev;
+	struct gamedb__slots slots, prev_slots;
+	int moves; /* moves decoded on this line so far */
+};
+
+static const int king_delta[9] = { 0, -9, -8, -7, -1, 1, 7, 8, 9 };
+static const int knight_delta[9] = { 0, -17, -15, -10, -6, 6, 10, 15, 17 };
+
+static int sq_file(int sq) { return sq & 7; }
+static int sq_rank(int sq) { return sq >> 3; }
+
+/* Decodes one move byte (and a second one for queen diagonals). 0 ok, -1 invalid. */
+static int decode_move(struct rec *rc, const struct scid_level *lv, uint8_t b,
+		       struct gamedb__move *m, const char **why)
+{
+	const struct gamedb__pos *pos = &lv->pos;
+	int stm = pos->stm, slot = b >> 4, code = b & 15, from, to = -1, type;
+
+	memset(m, 0, sizeof *m);
+	m->rook_from = GAMEDB__NO_SQ;
+	if (slot >= lv->slots.count[stm] || lv->slots.sq[stm][slot] == GAMEDB__NO_SQ) {
+		*why = "the piece number is not in use";
+		return -1;
+	}
+	from = lv->slots.sq[stm][slot];
+	type = GAMEDB__PC_TYPE(pos->sq[from]);
+	switch (type) {
+	case GAMEDB__KING:
+		if (code == 0) {
+			if (gamedb__move_null(pos, m) != 0) {
+				*why = "null move while in check";
+				return -1;
+			}
+			return 0;
+		}
+		if (code == 9 || code == 10) {
+			if (gamedb__move_castle(pos, code == 10, m) != 0) {
+				*why = "castling not allowed";
+				return -1;
+			}
+			return 0;
+		}
+		if (code > 8) {
+			*why = "bad king move code";
+			return -1;
+		}
+		to = from + king_delta[code];
+		if (to < 0 || to > 63 || abs(sq_file(to) - sq_file(from)) > 1) {
+			*why = "king moves off the board";
+			return -1;
+		}
+		break;
+	case GAMEDB__QUEEN:
+		if (code >= 8) {
+			to = (code - 8) * 8 + sq_file(from);
+		} else if (code != sq_file(from)) {
+			to = sq_rank(from) * 8 + code;
+		} else {
+			if (rc->pos >= rc->len) {
+				*why = "queen diagonal move lacks its second byte";
+				return -1;
+			}
+			to = (int)rc->p[rc->pos++] - 64;
+			if (to < 0 || to > 63) {
+				*why = "bad queen diagonal destination";
+				return -1;
+			}
+		}
+		break;
+	case GAMEDB__ROOK:
+		to = code >= 8 ? (code - 8) * 8 + sq_file(from) : sq_rank(from) * 8 + code;
+		break;
+	case GAMEDB__BISHOP: {
+		int d = (code & 7) - sq_file(from);
+		to = (code & 8) ? from - 7 * d : from + 9 * d;
+		if (to < 0 || to > 63) {
+			*why = "bishop moves off the board";
+			return -1;
+		}
+		break;
+	}
+	case GAMEDB__KNIGHT:
+		if (code == 0 || code > 8) {
+			*why = "bad knight move code";
+			return -1;
+		}
+		to = from + knight_delta[code];
+		if (to < 0 || to > 63 || abs(sq_file(to) - sq_file(from)) > 2) {
+			*why = "knight moves off the board";
+			return -1;
+		}
+		break;
+	case GAMEDB__PAWN: {
+		static const int dir[3] = { 7, 8, 9 };
+		static const uint8_t promo[5] = { 0, GAMEDB__QUEEN, GAMEDB__ROOK, GAMEDB__BISHOP,
+						  GAMEDB__KNIGHT };
+		int d;
+		if (code == 15) {
+			d = 16;
+		} else {
+			d = dir[code % 3];
+			m->promo = promo[code / 3];
+		}
+		to = stm == 0 ? from + d : from - d;
+		if (to < 0 || to > 63 || abs(sq_file(to) - sq_file(from)) > 1) {
+			*why = "pawn moves off the board";
+			return -1;
+		}
+		break;
+	}
+	default:
+		*why = "no piece on the square of that piece number";
+		return -1;
+	}
+	m->from = (uint8_t)from;
+	m->to = (uint8_t)to;
+	if (gamedb__move_complete(pos, m) != 0) {
+		*why = "illegal move";
+		return -1;
+	}
+	return 0;
+}
+
+static int32_t decode_fail(struct scid *s, struct gamedb_game *g, const struct rec *rc,
+			   const char *what)
+{
+	gamedb__game_seterr(g, "%s: offset %llu: game %llu: %s", s->sg->name,
+			    (unsigned long long)(g->loc[0] + (rc->pos ? rc->pos - 1 : 0)),
+			    (unsigned long long)g->index + 1, what);
+	return GAMEDB_FAILED;
+}
+
+static int32_t scid_decode(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
+{
+	struct scid *s = state;
+	struct rec rc;
+	struct scid_level *lv;
+	size_t depth = 0, ncomments = 0, i;
+	int32_t st;
+	uint8_t startflags;
+	const char *why = NULL;
+	char msg[160];
+
+	st = rec_load(s, g, &rc);
+	if (st != GAMEDB_OK)
+		return st;
+	st = parse_tags(s, g, &rc, 0);
+	if (st != GAMEDB_OK)
+		return st;
+	if (rc.pos >= rc.len)
+		return decode_fail(s, g, &rc, "record ends before the start position");
+	startflags = rc.p[rc.pos++];
+	if (!s->levels) {
+		s->levels_cap = 16;
+		s->levels = malloc(s->levels_cap * sizeof *s->levels);
+		if (!s->levels)
+			return decode_fail(s, g, &rc, "out of memory");
+	}
+	lv = &s->levels[0];
+	if (startflags & 1) {
+		const uint8_t *nul = memchr(rc.p + rc.pos, 0, rc.len - rc.pos);
+		size_t flen;
+		if (!nul)
+			return decode_fail(s, g, &rc, "start position FEN is not terminated");
+		flen = (size_t)(nul - (rc.p + rc.pos));
+		if (flen >= sizeof g->fen)
+			return decode_fail(s, g, &rc, "start position FEN too long");
+		memcpy(g->fen, rc.p + rc.pos, flen);
+		g->fen[flen] = 0;
+		rc.pos += (uint32_t)flen + 1;
+		if (gamedb__pos_from_fen(&lv->pos, g->fen, &why) != 0) {
+			snprintf(msg, sizeof msg, "bad start position \"%s\": %s", g->fen,
+				 why ? why : "");
+			return decode_fail(s, g, &rc, msg);
+		}
+		/* Keep the library's canonical spelling of the FEN. */
+		gamedb__pos_to_fen(&lv->pos, g->fen, sizeof g->fen);
+	} else {
+		gamedb__pos_startpos(&lv->pos);
+	}
+	if (gamedb__slots_init_scid(&lv->slots, &lv->pos) != 0)
+		return decode_fail(s, g, &rc, "start position has more than 16 pieces of a side");
+	lv->prev = lv->pos;
+	lv->prev_slots = lv->slots;
+	lv->moves = 0;
+
+	for (;;) {
+		uint8_t b;
+		struct gamedb__move m;
+
+		if (rc.pos >= rc.len)
+			return decode_fail(s, g, &rc, "move data ends without the end-of-game marker");
+		b = rc.p[rc.pos++];
+		if ((b >> 4) == 0 && (b & 15) >= 11) {
+			switch (b & 15) {
+			case 11: /* NAG */
+				if (rc.pos >= rc.len)
+					return decode_fail(s, g, &rc, "NAG marker at the record end");
+				if (gamedb__mb_event(mb, GAMEDB_EVENT_NAG, rc.p[rc.pos++]) != 0)
+					return decode_fail(s, g, &rc, "out of memory");
+				continue;
+			case 12: /* comment: text comes after the move data */
+				if (gamedb__mb_event(mb, lv->moves ? GAMEDB_EVENT_COMMENT_AFTER
+								   : GAMEDB_EVENT_COMMENT_BEFORE,
+						     (uint32_t)ncomments++) != 0)
+					return decode_fail(s, g, &rc, "out of memory");
+				continue;
+			case 13: /* variation: an alternative to the move just decoded */
+				if (lv->moves == 0)
+					return decode_fail(s, g, &rc, "variation before any move");
+				if (depth + 1 >= s->levels_cap) {
+					size_t cap = s->levels_cap * 2;
+					struct scid_level *nl = realloc(s->levels, cap * sizeof *nl);
+					if (!nl)
+						return decode_fail(s, g, &rc, "out of memory");
+					s->levels = nl;
+					s->levels_cap = cap;
+					lv = &s->levels[depth];
+				}
+				lv[1].pos = lv[1].prev = lv->prev;
+				lv[1].slots = lv[1].prev_slots = lv->prev_slots;
+				lv[1].moves = 0;
+				depth++;
+				lv++;
+				if (gamedb__mb_event(mb, GAMEDB_EVENT_VARIATION_BEGIN, 0) != 0)
+					return decode_fail(s, g, &rc, "out of memory");
+				continue;
+			case 14:
+				if (depth == 0)
+					return decode_fail(s, g, &rc, "end of variation outside any variation");
+				depth--;
+				lv--;
+				if (gamedb__mb_event(mb, GAMEDB_EVENT_VARIATION_END, 0) != 0)
+					return decode_fail(s, g, &rc, "out of memory");
+				continue;
+			default: /* 15: end of game */
+				if (depth != 0)
+					return decode_fail(s, g, &rc, "end of game inside a variation");
+				goto moves_done;
+			}
+		}
+		if (decode_move(&rc, lv, b, &m, &why) != 0) {
+			char san[24] = "";
+			snprintf(msg, sizeof msg, "move %u%s: %s (byte 0x%02x)",
+				 (unsigned)lv->pos.fullmove, lv->pos.stm ? "..." : ".", why, b);
+			(void)san;
+			return decode_fail(s, g, &rc, msg);
+		}
+		lv->prev = lv->pos;
+		lv->prev_slots = lv->slots;
+		gamedb__slots_move_scid(&lv->slots, &lv->pos, &m);
+		gamedb__pos_make(&lv->pos, &m);
+		lv->moves++;
+		if (gamedb__mb_move(mb, &m) != 0)
+			return decode_fail(s, g, &rc, "out of memory");
+	}
+moves_done:
+	/* Comments follow the move data, NUL-terminated, in the order of their markers. */
+	if (ncomments) {
+		uint32_t *offs = malloc(ncomments * sizeof *offs);
+		size_t k = 0;
+		int32_t result = GAMEDB_OK;
+		if (!offs)
+			return decode_fail(s, g, &rc, "out of memory");
+		for (k = 0; k < ncomments; k++) {
+			const uint8_t *nul;
+			size_t clen;
+			int32_t trc;
+			if (rc.pos >= rc.len) {
+				free(offs);
+				return decode_fail(s, g, &rc, "fewer comments than comment markers");
+			}
+			nul = memchr(rc.p + rc.pos, 0, rc.len - rc.pos);
+			clen = nul ? (size_t)(nul - (rc.p + rc.pos)) : rc.len - rc.pos;
+			offs[k] = (uint32_t)mb->text.len;
+			trc = gamedb__text_to_utf8(&s->r->text, gamedb__reader_charset(s->r),
+						   gamedb__reader_fallback(s->r),
+						   (const char *)rc.p + rc.pos, clen, &mb->text);
+			if (trc == GAMEDB_FAILED || gamedb__buf_putc(&mb->text, 0) != 0) {
+				free(offs);
+				return decode_fail(s, g, &rc, "out of memory");
+			}
+			if (trc == GAMEDB_WARN)
+				result = GAMEDB_WARN;
+			rc.pos += (uint32_t)clen + (nul ? 1 : 0);
+		}
+		for (i = 0; i < mb->n; i++) {
+			struct gamedb__node *nd = &mb->nodes[i];
+			if (nd->type == GAMEDB_EVENT_COMMENT_BEFORE || nd->type == GAMEDB_EVENT_COMMENT_AFTER)
+				nd->val = offs[nd->val];
+		}
+		free(offs);
+		return result;
+	}
+	return GAMEDB_OK;
+}
+
+static void *scid_handle(void *state)
+{
+	return &((struct scid *)state)->handle;
+}
+
+const struct gamedb__format gamedb__format_scid = {
+	.abi = GAMEDB__FORMAT_ABI_1,
+	.name = "scid",
+	.caps = GAMEDB_CAP_SEEK | GAMEDB_CAP_COUNT | GAMEDB_CAP_MULTIFILE | GAMEDB_CAP_VARIATIONS,
+	.default_charset = "UTF-8",
+	.default_fallback = "ISO-8859-1",
+	.bid = scid_bid,
+	.open = scid_open,
+	.set_option = NULL,
+	.next_game = scid_next_game,
+	.seek_game = scid_seek,
+	.game_count = scid_count,
+	.load_tags = scid_load_tags,
+	.decode_moves = scid_decode,
+	.handle = scid_handle,
+	.close = scid_close,
+};
+
+/* ---- the public SCID handle ----------------------------------------------------------- */
+
+GAMEDB_EXPORT struct gamedb_scid *gamedb_reader_get_scid(struct gamedb_reader *r)
+{
+	return gamedb__reader_handle(r, &gamedb__format_scid);
+}
+
+GAMEDB_EXPORT int32_t gamedb_scid_get_version(const struct gamedb_scid *s)
+{
+	return s ? s->version : 0;
+}
+
+GAMEDB_EXPORT const char *gamedb_scid_get_description(const struct gamedb_scid *s)
+{
+	return s ? s->description : NULL;
+}
+
+GAMEDB_EXPORT int32_t gamedb_scid_get_base_type(const struct gamedb_scid *s)
+{
+	return s ? s->base_type : 0;
+}
+
+GAMEDB_EXPORT const char *gamedb_scid_get_flag_name(const struct gamedb_scid *s, int32_t n)
+{
+	if (!s || n < 1 || n > 6)
+		return NULL;
+	return s->flag_names[n - 1];
+}
+
+GAMEDB_EXPORT int64_t gamedb_scid_get_autoload(const struct gamedb_scid *s)
+{
+	return s ? s->autoload : 0;
+}
+
+GAMEDB_EXPORT uint32_t gamedb_scid_get_game_flags(const struct gamedb_scid *s,
+						  const struct gamedb_game *g)
+{
+	if (!s || !g || g->magic != GAMEDB__GAME_MAGIC)
+		return 0;
+	return g->fmt_flags;
+}

@@ -1,0 +1,47 @@
+/*
+ * libgamedb - the private format vtable. One `format-<name>.c` per format defines a
+ * `const struct gamedb__format` and registers it in formats-all.c.
+ */
+#ifndef GAMEDB_FORMAT_H
+#define GAMEDB_FORMAT_H
+
+#include "gamedb-private.h"
+
+#define GAMEDB__FORMAT_ABI_1 1
+
+struct gamedb__format {
+	uint32_t abi;                /* GAMEDB__FORMAT_ABI_1 */
+	const char *name;            /* "scid" */
+	uint32_t caps;               /* GAMEDB_CAP_* */
+	const char *default_charset; /* "UTF-8", "CP1252", ... */
+	const char *default_fallback;/* for UTF-8 text: what invalid bytes are read as */
+	/* How sure the format is that the source is its own: -1 no, 0..100. Peek only. */
+	int (*bid)(struct gamedb__src *src);
+	/* Opens the database; sets *state. OK/WARN, or FATAL with the reader's error set. */
+	int32_t (*open)(struct gamedb_reader *r, void **state);
+	/* A format's own option: OK, or GAMEDB_WARN when the key is not the format's. May be NULL. */
+	int32_t (*set_option)(void *state, const char *key, const char *value);
+	/* Fills the header of the next game into g (already reset). OK/WARN/END/FAILED/FATAL. */
+	int32_t (*next_game)(void *state, struct gamedb_game *g);
+	/* NULL unless GAMEDB_CAP_SEEK. */
+	int32_t (*seek_game)(void *state, uint64_t index);
+	/* NULL unless GAMEDB_CAP_COUNT. */
+	int32_t (*game_count)(void *state, uint64_t *out);
+	/* Loads the tags kept outside the index into g->extra. May be NULL (no such tags). */
+	int32_t (*load_tags)(void *state, struct gamedb_game *g);
+	/*
+	 * Decodes the moves of g into mb, checking each with the board engine. Returns OK, WARN, or
+	 * FAILED with g's message set (mb then holds the legal part).
+	 */
+	int32_t (*decode_moves)(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb);
+	/* The per-format handle for gamedb_reader_get_<name>(). May be NULL. */
+	void *(*handle)(void *state);
+	void (*close)(void *state);
+};
+
+extern const struct gamedb__format gamedb__format_scid;
+
+/* The per-format handle of r when its open database is of format f, else NULL. */
+void *gamedb__reader_handle(struct gamedb_reader *r, const struct gamedb__format *f);
+
+#endif /* GAMEDB_FORMAT_H */

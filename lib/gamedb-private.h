@@ -1,0 +1,232 @@
+/*
+ * libgamedb - definitions shared by the library's own files. Never installed.
+ */
+#ifndef GAMEDB_PRIVATE_H
+#define GAMEDB_PRIVATE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gamedb/gamedb.h"
+#include "board/board.h"
+
+#if defined(__GNUC__)
+#define GAMEDB__PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define GAMEDB__PRINTF(a, b)
+#endif
+
+/* ---- growable byte buffer ------------------------------------------------------------- */
+
+struct gamedb__buf {
+	char *p;
+	size_t len;
+	size_t cap;
+};
+
+/* Ensures room for len + extra + 1 bytes; 0 or -1 (out of memory, or over the size cap). */
+int gamedb__buf_reserve(struct gamedb__buf *b, size_t extra);
+int gamedb__buf_append(struct gamedb__buf *b, const void *data, size_t len);
+int gamedb__buf_putc(struct gamedb__buf *b, char c);
+int gamedb__buf_printf(struct gamedb__buf *b, const char *fmt, ...) GAMEDB__PRINTF(2, 3);
+void gamedb__buf_free(struct gamedb__buf *b);
+/* Keeps the memory, forgets the content. */
+static inline void gamedb__buf_clear(struct gamedb__buf *b) { b->len = 0; if (b->p) b->p[0] = 0; }
+
+/* ---- I/O layer (lib/io) --------------------------------------------------------------- */
+
+/* One open file of a database. Formats read it only through gamedb__file_view(). */
+struct gamedb__file {
+	char *name;           /* as given or derived ("dir/base.sg4"), for messages */
+	uint64_t size;
+	const uint8_t *map;   /* whole file when mapped or in memory, else NULL */
+	int kind;             /* GAMEDB__FILE_* */
+	int fd;               /* read() fallback */
+	void *handle;         /* caller I/O */
+	struct gamedb__src *src;
+	struct gamedb__buf scratch; /* read() / caller-I/O views land here */
+};
+
+enum { GAMEDB__FILE_MMAP = 1, GAMEDB__FILE_MEM = 2, GAMEDB__FILE_FD = 3, GAMEDB__FILE_CALLER = 4 };
+
+enum { GAMEDB__SRC_NONE = 0, GAMEDB__SRC_PATH = 1, GAMEDB__SRC_MEMSET = 2, GAMEDB__SRC_CALLER = 3 };
+
+/* Where a database's files come from: a path, a set of memory files, or caller I/O. */
+struct gamedb__src {
+	int kind;
+	char *primary;               /* the name the database was opened by */
+	/* memory set */
+	size_t nmem;
+	char **mem_names;
+	const void **mem_data;
+	size_t *mem_sizes;
+	/* caller I/O */
+	struct gamedb_io io;
+	void *io_user_data;
+	struct gamedb_reader *reader; /* for error messages */
+	struct gamedb__file *files[8];
+	size_t nfiles;
+};
+
+/*
+ * Opens a file of the database: name NULL = the primary file; otherwise the primary name with
+ * its extension replaced by ext (".sg4"). Returns 0, or -1 with the reader's error set (E_IO,
+ * naming the file) unless quiet is set. Files stay open until the source is closed.
+ */
+int gamedb__src_open(struct gamedb__src *src, const char *ext, int quiet, struct gamedb__file **out);
+/* The primary name with its extension replaced by ext (malloc'd), or NULL. */
+char *gamedb__src_sibling_name(const struct gamedb__src *src, const char *ext);
+void gamedb__src_close(struct gamedb__src *src);
+
+/*
+ * A view of len bytes at off. On success *out points at the bytes, valid until the next view
+ * of the same file (mapped files: until the source is closed). Returns the number of bytes
+ * available (len, or fewer at the end of the file), or -1 on an I/O error (error set).
+ */
+int64_t gamedb__file_view(struct gamedb__file *f, uint64_t off, size_t len, const uint8_t **out);
+
+/* ---- text layer (lib/text) ------------------------------------------------------------ */
+
+#define GAMEDB__TEXT_CACHE 4
+
+struct gamedb__text {
+	char charset[48];  /* caller override ("" = the format's default) */
+	char fallback[48]; /* caller override of the fallback for invalid UTF-8 ("" = default) */
+	gamedb_text_converter_fn hook;
+	void *hook_user_data;
+	struct {
+		char name[48];
+		void *cd; /* iconv_t */
+	} cache[GAMEDB__TEXT_CACHE];
+	unsigned next_slot;
+};
+
+/*
+ * Converts raw bytes in charset (NULL or "UTF-8": UTF-8, invalid bytes read one by one as
+ * fallback) to UTF-8, appended to out and NUL-terminated. Returns GAMEDB_OK, GAMEDB_WARN
+ * (something became U+FFFD), or GAMEDB_FAILED (out of memory).
+ */
+int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const char *fallback,
+			     const char *in, size_t len, struct gamedb__buf *out);
+/* 1 if the bytes are valid UTF-8. */
+int gamedb__utf8_valid(const char *s, size_t len);
+/* 1 if iconv can convert from this charset. */
+int gamedb__text_charset_known(struct gamedb__text *t, const char *charset);
+void gamedb__text_close(struct gamedb__text *t);
+
+/* ---- games and the move buffer --------------------------------------------------------- */
+
+/* One event of a decoded game, in iteration order. */
+struct gamedb__node {
+	struct gamedb__move m; /* MOVE: the completed legal move */
+	uint8_t type;          /* GAMEDB_EVENT_* */
+	uint8_t reserved[3];
+	uint32_t val;          /* NAG number; COMMENT: offset of the UTF-8 text in text pool */
+};
+
+struct gamedb__movebuf {
+	struct gamedb__node *nodes;
+	size_t n;
+	size_t cap;
+	struct gamedb__buf text; /* NUL-separated comment texts */
+	int32_t status;          /* GAMEDB_OK, GAMEDB_WARN (lossy text), GAMEDB_FAILED (decode error) */
+};
+
+int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m);
+int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_t val);
+/* Adds a comment given as UTF-8. */
+int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, size_t len);
+void gamedb__mb_reset(struct gamedb__movebuf *mb);
+void gamedb__mb_free(struct gamedb__movebuf *mb);
+
+struct gamedb__tag {
+	uint32_t name;   /* offsets into the game's pool */
+	uint32_t value;
+	uint32_t raw;
+	uint32_t raw_len;
+	const char *charset; /* static or owned by the reader */
+};
+
+struct gamedb__tagset {
+	struct gamedb__tag *v;
+	size_t n, cap;
+	struct gamedb__buf pool;
+};
+
+#define GAMEDB__GAME_MAGIC 0x47414d45u /* "GAME" */
+
+enum { GAMEDB__MOVES_NONE = 0, GAMEDB__MOVES_DONE = 1 };
+
+struct gamedb_game {
+	uint32_t magic;
+	struct gamedb_reader *reader; /* NULL for a copy made by gamedb_game_dup() */
+	uint64_t index;
+	int32_t variant;
+	int32_t deleted;
+	uint32_t fmt_flags;   /* format's own per-game flags (SCID flags) */
+	uint64_t loc[2];      /* format's locator (e.g. offset and length of the record) */
+	char fen[128];
+	/*
+	 * Tags: the ones the format gives at next_game() in head; the ones it keeps outside its
+	 * index (loaded on demand) in extra. Two pools, so that pointers handed out stay valid.
+	 */
+	struct gamedb__tagset head;
+	struct gamedb__tagset extra;
+	int extra_loaded;     /* 0 not yet, 1 loaded (or none), -1 failed */
+	int moves_state;
+	struct gamedb__movebuf mb;
+	int32_t text_status;  /* GAMEDB_WARN if a tag was converted with loss */
+	char errmsg[320];
+};
+
+/* Adds a tag (value already UTF-8) to a tag set; raw bytes may be NULL (then raw = value). */
+int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *value, size_t vlen,
+		     const char *raw, size_t raw_len, const char *charset);
+/* Adds a tag converting raw bytes through the reader's text layer. */
+int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *ts,
+				 const char *name, const char *raw, size_t raw_len,
+				 const char *charset);
+void gamedb__game_reset(struct gamedb_game *g);
+void gamedb__game_release(struct gamedb_game *g);
+/* Decodes the moves of g once (lazily); returns the decode status (OK, WARN, FAILED). */
+int32_t gamedb__game_decode(struct gamedb_game *g);
+void gamedb__game_seterr(struct gamedb_game *g, const char *fmt, ...) GAMEDB__PRINTF(2, 3);
+
+/* ---- formats (lib/formats/format.h has the vtable) ------------------------------------- */
+
+struct gamedb__format;
+
+#define GAMEDB__READER_MAGIC 0x52454144u /* "READ" */
+#define GAMEDB__MAX_FORMATS 8
+
+enum { GAMEDB__RS_NEW = 0, GAMEDB__RS_OPEN = 1, GAMEDB__RS_FATAL = 2 };
+
+struct gamedb_reader {
+	uint32_t magic;
+	int state;
+	const struct gamedb__format *formats[GAMEDB__MAX_FORMATS];
+	size_t nformats;
+	const struct gamedb__format *forced;
+	const struct gamedb__format *fmt;
+	void *fmt_state;
+	struct gamedb__src src;
+	struct gamedb__text text;
+	struct gamedb_game game;   /* the borrowed game handed out by next_game */
+	int32_t errcode;
+	char errmsg[512];
+};
+
+/*
+ * Sets the reader's error (detail code and message) and returns status, so that a format can
+ * write `return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "...")`.
+ */
+int32_t gamedb__error(struct gamedb_reader *r, int32_t status, int32_t code, const char *fmt, ...)
+	GAMEDB__PRINTF(4, 5);
+void gamedb__clear_error(struct gamedb_reader *r);
+
+/* The charset a format's text is read as, honouring the caller's override. */
+const char *gamedb__reader_charset(const struct gamedb_reader *r);
+const char *gamedb__reader_fallback(const struct gamedb_reader *r);
+
+#endif /* GAMEDB_PRIVATE_H */

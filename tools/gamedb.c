@@ -1,0 +1,351 @@
+/*
+ * gamedb - convert legacy game databases to PGN or JSON Lines, or describe them.
+ *
+ *   gamedb info DB...
+ *   gamedb pgn  DB... [-o FILE] [--range A:B] [--include-deleted] [--no-comments]
+ *                     [--no-variations] [--charset CS]
+ *   gamedb json DB... (same options)
+ *
+ * Exit status: 0 all good, 1 some games failed, 2 a database cannot be opened or bad usage.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gamedb/gamedb.h>
+
+struct opts {
+	const char *cmd;
+	const char *out;
+	const char *charset;
+	uint64_t from, to; /* games [from, to), 0-based */
+	int include_deleted;
+	uint32_t wflags;
+	const char **dbs;
+	int ndbs;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: gamedb info DB...\n"
+	      "       gamedb pgn DB... [-o FILE] [--range A:B] [--include-deleted]\n"
+	      "                        [--no-comments] [--no-variations] [--charset CS]\n"
+	      "       gamedb json DB... (the same options as pgn)\n"
+	      "       gamedb --version\n"
+	      "\n"
+	      "DB is a database file (base.si4) or its base name (base).\n"
+	      "--range A:B converts games A to B-1, counted from 0 (either side may be empty).\n"
+	      "Deleted games are skipped unless --include-deleted is given.\n"
+	      "Exit status: 0 all good, 1 some games failed, 2 a database could not be opened.\n",
+	      f);
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_range(const char *arg, struct opts *o)
+{
+	const char *colon = strchr(arg, ':');
+	char a[32];
+	size_t alen;
+
+	if (!colon)
+		return -1;
+	alen = (size_t)(colon - arg);
+	if (alen >= sizeof a)
+		return -1;
+	memcpy(a, arg, alen);
+	a[alen] = 0;
+	o->from = 0;
+	o->to = UINT64_MAX;
+	if (alen && parse_u64(a, &o->from) != 0)
+		return -1;
+	if (colon[1] && parse_u64(colon + 1, &o->to) != 0)
+		return -1;
+	return o->from <= o->to ? 0 : -1;
+}
+
+static int32_t sink_file(void *user_data, const char *data, size_t len)
+{
+	return fwrite(data, 1, len, (FILE *)user_data) == len ? 0 : 1;
+}
+
+struct progress {
+	int on;
+	uint64_t total, last;
+};
+
+static void progress_show(struct progress *p, uint64_t done, int final)
+{
+	char bar[41];
+	unsigned pct, i, fill;
+
+	if (!p->on || p->total == 0)
+		return;
+	if (!final && done - p->last < p->total / 200 + 1)
+		return;
+	p->last = done;
+	pct = (unsigned)(done * 100 / p->total);
+	fill = pct * 40 / 100;
+	for (i = 0; i < 40; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[40] = 0;
+	fprintf(stderr, "\r[%s] %3u%% %" PRIu64 "/%" PRIu64, bar, pct, done, p->total);
+	if (final)
+		fputc('\n', stderr);
+	fflush(stderr);
+}
+
+static struct gamedb_reader *open_db(const char *path, const struct opts *o)
+{
+	struct gamedb_reader *r = gamedb_reader_new();
+	int32_t rc;
+
+	if (!r) {
+		fprintf(stderr, "gamedb: out of memory\n");
+		return NULL;
+	}
+	gamedb_reader_support_format_all(r);
+	if (o->charset && gamedb_reader_set_option(r, NULL, "charset", o->charset) != GAMEDB_OK) {
+		fprintf(stderr, "gamedb: %s\n", gamedb_reader_errmsg(r));
+		gamedb_reader_free(r);
+		return NULL;
+	}
+	rc = gamedb_reader_open_filename(r, path);
+	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
+		fprintf(stderr, "gamedb: %s\n", gamedb_reader_errmsg(r));
+		gamedb_reader_free(r);
+		return NULL;
+	}
+	if (rc == GAMEDB_WARN)
+		fprintf(stderr, "gamedb: warning: %s\n", gamedb_reader_errmsg(r));
+	return r;
+}
+
+static int cmd_info(const struct opts *o)
+{
+	int i, status = 0;
+
+	for (i = 0; i < o->ndbs; i++) {
+		struct gamedb_reader *r = open_db(o->dbs[i], o);
+		struct gamedb_scid *s;
+		struct gamedb_game *g;
+		uint64_t count = 0, deleted = 0, failed = 0;
+		int32_t rc;
+
+		if (!r) {
+			status = 2;
+			continue;
+		}
+		printf("file: %s\n", o->dbs[i]);
+		printf("format: %s\n", gamedb_reader_format(r));
+		if (gamedb_reader_game_count(r, &count) == GAMEDB_OK)
+			printf("games: %" PRIu64 "\n", count);
+		while ((rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL) {
+			if (rc == GAMEDB_FAILED)
+				failed++;
+			else if (gamedb_game_is_deleted(g))
+				deleted++;
+		}
+		printf("deleted: %" PRIu64 "\n", deleted);
+		if (failed)
+			printf("unreadable headers: %" PRIu64 "\n", failed);
+		if (rc == GAMEDB_FATAL) {
+			fprintf(stderr, "gamedb: %s\n", gamedb_reader_errmsg(r));
+			status = 2;
+		}
+		s = gamedb_reader_get_scid(r);
+		if (s) {
+			int32_t k;
+			printf("scid version: %d\n", (int)gamedb_scid_get_version(s));
+			printf("description: %s\n", gamedb_scid_get_description(s));
+			printf("base type: %d\n", (int)gamedb_scid_get_base_type(s));
+			for (k = 1; k <= 6; k++) {
+				const char *fn = gamedb_scid_get_flag_name(s, k);
+				if (fn && *fn)
+					printf("custom flag %d: %s\n", (int)k, fn);
+			}
+		}
+		if (i + 1 < o->ndbs)
+			putchar('\n');
+		gamedb_reader_free(r);
+	}
+	return status;
+}
+
+static int cmd_convert(const struct opts *o, int json)
+{
+	FILE *out = stdout;
+	int i, status = 0;
+	static char outbuf[1 << 16];
+
+	if (o->out && !(out = fopen(o->out, "w"))) {
+		fprintf(stderr, "gamedb: %s: %s\n", o->out, strerror(errno));
+		return 2;
+	}
+	setvbuf(out, outbuf, _IOFBF, sizeof outbuf);
+	for (i = 0; i < o->ndbs; i++) {
+		struct gamedb_reader *r = open_db(o->dbs[i], o);
+		struct gamedb_game *g;
+		struct progress pr = { 0, 0, 0 };
+		uint64_t done = 0, count = 0;
+		int32_t rc;
+
+		if (!r) {
+			status = 2;
+			continue;
+		}
+		pr.on = isatty(STDERR_FILENO);
+		if (gamedb_reader_game_count(r, &count) == GAMEDB_OK) {
+			uint64_t end = o->to < count ? o->to : count;
+			pr.total = end > o->from ? end - o->from : 0;
+		}
+		if (o->from > 0) {
+			if (gamedb_reader_capabilities(r) & GAMEDB_CAP_SEEK) {
+				if (o->from >= count) {
+					gamedb_reader_free(r);
+					continue;
+				}
+				gamedb_reader_seek_game(r, o->from);
+			}
+		}
+		for (;;) {
+			uint64_t idx;
+			rc = gamedb_reader_next_game(r, &g);
+			if (rc == GAMEDB_END)
+				break;
+			if (rc == GAMEDB_FATAL) {
+				fprintf(stderr, "gamedb: %s: %s\n", o->dbs[i], gamedb_reader_errmsg(r));
+				status = 2;
+				break;
+			}
+			if (rc == GAMEDB_FAILED) {
+				fprintf(stderr, "gamedb: %s: %s\n", o->dbs[i], gamedb_reader_errmsg(r));
+				status = status ? status : 1;
+				continue;
+			}
+			idx = gamedb_game_get_index(g);
+			if (idx < o->from)
+				continue; /* formats that cannot seek */
+			if (idx >= o->to)
+				break;
+			progress_show(&pr, ++done, 0);
+			if (gamedb_game_is_deleted(g) && !o->include_deleted)
+				continue;
+			rc = json ? gamedb_game_write_json(g, o->wflags, sink_file, out)
+				  : gamedb_game_write_pgn(g, o->wflags, sink_file, out);
+			if (rc == GAMEDB_FAILED) {
+				if (ferror(out)) {
+					fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
+					gamedb_reader_free(r);
+					return 2;
+				}
+				fprintf(stderr, "gamedb: %s: game %" PRIu64 ": %s\n", o->dbs[i], idx + 1,
+					gamedb_game_errmsg(g));
+				status = status ? status : 1;
+			}
+		}
+		progress_show(&pr, done, 1);
+		gamedb_reader_free(r);
+	}
+	if (fflush(out) != 0 || (o->out && fclose(out) != 0)) {
+		fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
+		return 2;
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	int i;
+
+	memset(&o, 0, sizeof o);
+	o.to = UINT64_MAX;
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("gamedb %s\n", gamedb_version_string());
+		return 0;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	o.cmd = argv[1];
+	if (strcmp(o.cmd, "info") != 0 && strcmp(o.cmd, "pgn") != 0 && strcmp(o.cmd, "json") != 0) {
+		fprintf(stderr, "gamedb: unknown command \"%s\"\n", o.cmd);
+		usage(stderr);
+		return 2;
+	}
+	o.dbs = calloc((size_t)argc, sizeof *o.dbs);
+	if (!o.dbs)
+		return 2;
+	for (i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			if (++i == argc)
+				goto missing;
+			o.out = argv[i];
+		} else if (strcmp(a, "--range") == 0) {
+			if (++i == argc)
+				goto missing;
+			if (parse_range(argv[i], &o) != 0) {
+				fprintf(stderr, "gamedb: --range wants A:B with A <= B, got \"%s\"\n", argv[i]);
+				return 2;
+			}
+		} else if (strncmp(a, "--range=", 8) == 0) {
+			if (parse_range(a + 8, &o) != 0) {
+				fprintf(stderr, "gamedb: --range wants A:B with A <= B, got \"%s\"\n", a + 8);
+				return 2;
+			}
+		} else if (strcmp(a, "--charset") == 0) {
+			if (++i == argc)
+				goto missing;
+			o.charset = argv[i];
+		} else if (strcmp(a, "--include-deleted") == 0) {
+			o.include_deleted = 1;
+		} else if (strcmp(a, "--no-comments") == 0) {
+			o.wflags |= GAMEDB_WRITE_NO_COMMENTS;
+		} else if (strcmp(a, "--no-variations") == 0) {
+			o.wflags |= GAMEDB_WRITE_NO_VARIATIONS;
+		} else if (strcmp(a, "--no-nags") == 0) {
+			o.wflags |= GAMEDB_WRITE_NO_NAGS;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "gamedb: unknown option \"%s\"\n", a);
+			usage(stderr);
+			return 2;
+		} else {
+			o.dbs[o.ndbs++] = a;
+		}
+	}
+	if (o.ndbs == 0) {
+		fprintf(stderr, "gamedb: no database given\n");
+		usage(stderr);
+		return 2;
+	}
+	i = strcmp(o.cmd, "info") == 0 ? cmd_info(&o) : cmd_convert(&o, strcmp(o.cmd, "json") == 0);
+	free(o.dbs);
+	return i;
+missing:
+	fprintf(stderr, "gamedb: %s needs a value\n", argv[i - 1]);
+	return 2;
+}
