@@ -454,7 +454,7 @@ GAMEDB_EXPORT const char *gamedb_game_get_tag_raw(struct gamedb_game *g, const c
  * @return a string owned by the game, valid as long as the game.
  * @since 1.0
  */
-GAMEDB_EXPORT const char *gamedb_game_get_fen(const struct gamedb_game *g);
+GAMEDB_EXPORT const char *gamedb_game_get_fen(struct gamedb_game *g);
 
 /**
  * The variant (::gamedb_variant) of the game.

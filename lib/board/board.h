@@ -36,7 +36,7 @@ enum {
 	GAMEDB__MF_EP = 2,         /* en-passant capture */
 	GAMEDB__MF_CASTLE_K = 4,   /* castling king side (h-side) */
 	GAMEDB__MF_CASTLE_Q = 8,   /* castling queen side (a-side) */
-	GAMEDB__MF_NULL = 16,      /* null move ("--"): board unchanged; side to move, clocks and ep as after any move */
+	GAMEDB__MF_NULL = 16,      /* null move ("--"): board unchanged; stm, clocks, ep as for a move */
 	GAMEDB__MF_DOUBLE = 32     /* pawn double push */
 };
 
@@ -56,16 +56,24 @@ struct gamedb__move {
 	uint8_t reserved;
 };
 
-/* A chess position. Plain data: copy it with '='. */
+/*
+ * A chess position. Plain data: copy it with '='.
+ *
+ * ep: set by pos_make after a double pawn push when an enemy pawn stands beside the pawn
+ * (a pseudo-legal en-passant capture, whether or not it is legal), which is what Scid does; from
+ * a FEN any third- or sixth-rank square is kept as written (as Scid), but en-passant captures
+ * are only generated when it is a real en-passant square for the side to move.
+ * chess960: 1 when a castling king or rook started off its classical square (Scid's variant
+ * flag). FEN output writes K/Q/k/q when the castling rook is the outermost rook on its side of
+ * the king, else the rook's file letter (X-FEN), as Scid's PrintFEN.
+ */
 struct gamedb__pos {
 	uint8_t sq[64];            /* GAMEDB__PC(type, colour) or GAMEDB__EMPTY */
 	uint8_t king[2];           /* king square per colour, GAMEDB__NO_SQ if none */
 	uint8_t stm;               /* side to move: 0 white, 1 black */
-	uint8_t ep;                /* en-passant target or GAMEDB__NO_SQ: set after a double push when an enemy pawn
-	                              stands beside it (pseudo-legal ep, as Scid); from a FEN as written if consistent */
+	uint8_t ep;                /* en-passant target square or GAMEDB__NO_SQ (see above) */
 	uint8_t castle_rook[2][2]; /* [colour][0 = queen side, 1 = king side]: rook square, or NO_SQ */
-	uint8_t chess960;          /* 1 if a castling king or rook started off its classical square (Scid's variant
-	                              flag); FEN output uses X-FEN letters when a castling rook is not the outermost */
+	uint8_t chess960;          /* see above */
 	uint8_t reserved;
 	uint16_t halfmove;         /* half-move clock */
 	uint32_t fullmove;         /* full move number, >= 1 */
@@ -80,7 +88,11 @@ void gamedb__pos_startpos(struct gamedb__pos *pos);
  * Parses a FEN (also the forms with missing half-move/full-move fields, X-FEN and Shredder-FEN
  * castling letters). Returns 0, or -1 with a short reason in *why (static string) on error.
  * Rejects positions that are not playable: not exactly one king per side, pawns on the first or
- * last rank, side not to move in check.
+ * last rank, side not to move in check, more than 16 men of one colour (as Scid).
+ * Tolerated: a missing castling field (rights guessed from kings and rooks on their home
+ * squares, as Scid), castling letters that don't match the board (dropped), an ep square on
+ * the third or sixth rank that means nothing (kept, as Scid; other ranks are an error),
+ * trailing EPD operations (ignored).
  */
 int gamedb__pos_from_fen(struct gamedb__pos *pos, const char *fen, const char **why);
 
@@ -90,7 +102,10 @@ int gamedb__pos_from_fen(struct gamedb__pos *pos, const char *fen, const char **
  */
 size_t gamedb__pos_to_fen(const struct gamedb__pos *pos, char *buf, size_t cap);
 
-/* Generates all legal moves into out (room for GAMEDB__MAX_MOVES); returns the count. */
+/*
+ * Generates all legal moves into out (room for GAMEDB__MAX_MOVES); returns the count. Order:
+ * king moves, castling, then the other pieces by square.
+ */
 int gamedb__gen_legal(const struct gamedb__pos *pos, struct gamedb__move *out);
 
 /* 1 if the side to move is in check. */
@@ -100,7 +115,8 @@ int gamedb__in_check(const struct gamedb__pos *pos);
  * Completes and checks a move given by from/to/promo (castling given as king from -> king
  * destination, or king -> own rook square for Chess960): fills piece, captured, flags,
  * rook_from. Returns 0 if the move is legal in pos, -1 otherwise. Fast path: no full
- * generation for ordinary moves.
+ * generation for ordinary moves. A king step of one file onto g1/c1 (Chess960) is an ordinary
+ * king move when that is legal, else castling; a promotion needs promo set, other moves 0.
  */
 int gamedb__move_complete(const struct gamedb__pos *pos, struct gamedb__move *m);
 
@@ -124,7 +140,12 @@ size_t gamedb__move_san(const struct gamedb__pos *pos, const struct gamedb__move
 /* UCI of a move: e2e4, e7e8q; castling as king from -> king destination (e1g1), "0000" for null. */
 size_t gamedb__move_uci(const struct gamedb__move *m, char *buf);
 
-/* Parses SAN (also with '+', '#', '!?' suffixes, "0-0", "--") into a completed legal move. 0 or -1. */
+/*
+ * Parses SAN into a completed legal move; 0, or -1 if illegal or ambiguous. Tolerant: '+', '#',
+ * '!', '?' suffixes and "e.p."; "O-O"/"0-0"/"o-o" (and the queen-side forms); "--", "Z0",
+ * "0000" for a null move; promotions as "e8=Q", "e8Q", "e8q", "e8(Q)"; over-specified or long
+ * forms ("Ng1f3", "Ng1-f3", "e2-e4") and UCI coordinates ("e2e4", "e7e8q", "e1g1").
+ */
 int gamedb__parse_san(const struct gamedb__pos *pos, const char *san, struct gamedb__move *m);
 
 /* Perft: number of leaf nodes at depth. */

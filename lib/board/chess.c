@@ -239,16 +239,21 @@ int gamedb__move_null(const struct gamedb__pos *pos, struct gamedb__move *m)
 /* ------------------------------------------------------------------------------------------ */
 /* Legal move generation */
 
+/*
+ * The cap can only bite in artificial FEN positions (say a king and 15 queens): no reachable
+ * position has more than 218 legal moves. It keeps such input from overrunning `out`.
+ */
 #define EMIT(from_, to_, promo_, flags_, piece_, cap_)                                        \
 	do {                                                                                   \
 		set_move(&out[n++], (from_), (to_), (promo_), (flags_), (piece_), (cap_));     \
-		if (first_only)                                                                \
+		if (first_only || n >= GAMEDB__MAX_MOVES)                                      \
 			return n;                                                              \
 	} while (0)
 
 /*
- * Generates the legal moves of pos into out; with first_only it stops at the first one (a
- * cheap "has a legal move" test; king moves come first since they are the likely evasions).
+ * Generates the legal moves of pos into out (room for GAMEDB__MAX_MOVES); with first_only it
+ * stops at the first one (a cheap "has a legal move" test; king moves come first since they
+ * are the likely evasions).
  */
 static int gen(const struct gamedb__pos *pos, struct gamedb__move *out, int first_only)
 {
@@ -353,7 +358,7 @@ static int gen(const struct gamedb__pos *pos, struct gamedb__move *out, int firs
 				continue;
 			if (castle_check(pos, side, &out[n]) == 0) {
 				n++;
-				if (first_only)
+				if (first_only || n >= GAMEDB__MAX_MOVES)
 					return n;
 			}
 		}
@@ -416,8 +421,10 @@ static int gen(const struct gamedb__pos *pos, struct gamedb__move *out, int firs
 					} else {
 						EMIT(s, t, 0, GAMEDB__MF_CAPTURE, GAMEDB__PAWN, TYPE(p));
 					}
-				} else if (t == pos->ep) {
-					/* Rare: verify on a copy (covers the two-pawn rank pin too). */
+				} else if (t == pos->ep && RANK_OF(t) == (us ? 2 : 5) &&
+					   b[us ? t + 8 : t - 8] == PC(GAMEDB__PAWN, them)) {
+					/* Rare: verify on a copy (covers the two-pawn rank pin too).
+					 * The checks above ignore a FEN ep square that means nothing. */
 					uint8_t be[64];
 					memcpy(be, b, 64);
 					be[t] = pc;
@@ -600,7 +607,8 @@ int gamedb__move_complete(const struct gamedb__pos *pos, struct gamedb__move *m)
 		} else if ((df == 1 || df == -1) && to == from + fwd + df) {
 			if (target == GAMEDB__EMPTY) {
 				const int cap = to - fwd;
-				if (to != pos->ep || b[cap] != PC(GAMEDB__PAWN, them))
+				if (to != pos->ep || RANK_OF(to) != (us ? 2 : 5) ||
+				    b[cap] != PC(GAMEDB__PAWN, them))
 					return -1;
 				flags |= GAMEDB__MF_CAPTURE | GAMEDB__MF_EP;
 				captured = GAMEDB__PAWN;
@@ -1047,7 +1055,7 @@ static int is_ws_or_end(char c)
 int gamedb__pos_from_fen(struct gamedb__pos *pos, const char *fen, const char **why)
 {
 	const char *p, *dummy;
-	int rank = 7, file = 0, kings[2] = {0, 0};
+	int rank = 7, file = 0, kings[2] = {0, 0}, pieces[2] = {0, 0};
 
 	if (!why)
 		why = &dummy;
@@ -1093,6 +1101,11 @@ int gamedb__pos_from_fen(struct gamedb__pos *pos, const char *fen, const char **
 			if (TYPE(pc) == GAMEDB__KING) {
 				kings[COLOUR(pc)]++;
 				pos->king[COLOUR(pc)] = (uint8_t)sq;
+			}
+			if (++pieces[COLOUR(pc)] > 16) {
+				/* as Scid: a side never has more than its 16 men */
+				*why = "more than 16 pieces of one colour";
+				return -1;
 			}
 			pos->sq[sq] = (uint8_t)pc;
 			file++;
@@ -1189,22 +1202,16 @@ int gamedb__pos_from_fen(struct gamedb__pos *pos, const char *fen, const char **
 	}
 
 	/*
-	 * En passant. Kept as written when it is consistent (right rank for the side to move, the
-	 * pushed pawn in front of it, the square and the one behind empty), as Scid keeps it;
-	 * silently dropped when it cannot be an en-passant square. A digit here means the field
-	 * was left out and the clocks follow.
+	 * En passant. Like Scid's ReadFromFEN: any square of the third or sixth rank is kept as
+	 * written (so the FEN writes back the same), other squares are an error. Move generation
+	 * only uses it when it is a real en-passant square for the side to move. A digit here
+	 * means the field was left out and the clocks follow.
 	 */
 	p = skip_ws(p);
 	if (*p == '-') {
 		p++;
-	} else if (is_file_ch(*p) && is_rank_ch(p[1])) {
-		const int ep = (p[0] - 'a') + 8 * (p[1] - '1');
-		const int us = pos->stm;
-		const int need_rank = us ? 2 : 5;
-		const int pawn_sq = us ? ep + 8 : ep - 8, origin = us ? ep - 8 : ep + 8;
-		if (RANK_OF(ep) == need_rank && pos->sq[ep] == GAMEDB__EMPTY &&
-		    pos->sq[origin] == GAMEDB__EMPTY && pos->sq[pawn_sq] == PC(GAMEDB__PAWN, us ^ 1))
-			pos->ep = (uint8_t)ep;
+	} else if (is_file_ch(*p) && (p[1] == '3' || p[1] == '6')) {
+		pos->ep = (uint8_t)((p[0] - 'a') + 8 * (p[1] - '1'));
 		p += 2;
 	} else if (*p != '\0' && !(*p >= '0' && *p <= '9')) {
 		*why = "bad en-passant square";

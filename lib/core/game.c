@@ -161,9 +161,23 @@ int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *t
 				    charset);
 	}
 	same = tmp.len == raw_len && (raw_len == 0 || memcmp(tmp.p, raw, raw_len) == 0);
-	if (gamedb__tags_add(ts, name, tmp.p ? tmp.p : "", tmp.len, same ? NULL : raw, raw_len,
-			     charset) != 0)
-		rc = GAMEDB_FAILED;
+	{
+		/* A repeated name keeps its first place and takes the last value. */
+		size_t i, n = ts->n;
+		for (i = 0; i < ts->n; i++)
+			if (strcmp(ts->pool.p + ts->v[i].name, name) == 0)
+				break;
+		if (gamedb__tags_add(ts, name, tmp.p ? tmp.p : "", tmp.len, same ? NULL : raw,
+				     raw_len, charset) != 0) {
+			rc = GAMEDB_FAILED;
+		} else if (i < n) {
+			ts->v[i].value = ts->v[n].value;
+			ts->v[i].raw = ts->v[n].raw;
+			ts->v[i].raw_len = ts->v[n].raw_len;
+			ts->v[i].charset = ts->v[n].charset;
+			ts->n--;
+		}
+	}
 	gamedb__buf_free(&tmp);
 	return rc;
 }
@@ -188,6 +202,7 @@ void gamedb__game_reset(struct gamedb_game *g)
 	tagset_reset(&g->head);
 	tagset_reset(&g->extra);
 	g->extra_loaded = 0;
+	g->fen_pending = 0;
 	g->moves_state = GAMEDB__MOVES_NONE;
 	gamedb__mb_reset(&g->mb);
 	g->text_status = GAMEDB_OK;
@@ -344,9 +359,15 @@ GAMEDB_EXPORT const char *gamedb_game_get_tag_raw(struct gamedb_game *g, const c
 	return ts->pool.p + t->raw;
 }
 
-GAMEDB_EXPORT const char *gamedb_game_get_fen(const struct gamedb_game *g)
+GAMEDB_EXPORT const char *gamedb_game_get_fen(struct gamedb_game *g)
 {
-	return game_ok(g) ? g->fen : NULL;
+	if (!game_ok(g))
+		return NULL;
+	if (g->fen_pending) {
+		load_extra(g);
+		g->fen_pending = 0;
+	}
+	return g->fen;
 }
 
 GAMEDB_EXPORT int32_t gamedb_game_get_variant(const struct gamedb_game *g)

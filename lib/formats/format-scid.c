@@ -354,7 +354,7 @@ static int add_name_tag(struct scid *s, struct gamedb_game *g, const char *tag, 
 				gamedb__reader_charset(s->r));
 }
 
-static const char *const rating_suffix[8] = { "Elo", "Rating", "Rapid", "ICCF", "USCF", "DWZ", "BCF", "Elo" };
+static const char *const rating_suffix[8] = { "Elo", "Rating", "Rapid", "ICCF", "USCF", "DWZ", "ECF", "Elo" };
 
 static int32_t scid_next_game(void *state, struct gamedb_game *g)
 {
@@ -429,14 +429,14 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 	if (format_eco(buf, eco) && gamedb__tags_add(&g->head, "ECO", buf, strlen(buf), NULL, 0, NULL))
 		goto nomem;
 	if (edate >> 9) {
-		uint32_t y = (date >> 9) & 0x7FF, ey;
-		if (y) {
-			ey = y + (edate >> 9) - 4;
-			format_date(buf, (ey << 9) | (edate & 0x1FF));
-			if (gamedb__tags_add(&g->head, "EventDate", buf, strlen(buf), NULL, 0, NULL))
-				goto nomem;
-		}
+		/* The event year is stored as an offset of -3..+3 from the game's year. */
+		int32_t ey = (int32_t)((date >> 9) & 0x7FF) + (int32_t)(edate >> 9) - 4;
+		uint32_t ed = ((uint32_t)(ey < 0 ? 0 : ey) << 9) | (edate & 0x1FF);
+		format_date(buf, ed);
+		if (ed && gamedb__tags_add(&g->head, "EventDate", buf, strlen(buf), NULL, 0, NULL))
+			goto nomem; /* an all-unknown event date is not written */
 	}
+	g->fen_pending = (flags & 1) != 0; /* non-standard start: the FEN is in the record */
 	if (s->names_lossy)
 		g->text_status = GAMEDB_WARN;
 	if (bad_ids) {
@@ -555,17 +555,105 @@ truncated:
 	return GAMEDB_FAILED;
 }
 
+/* Reads the start position of a record (after the tags): sets g->fen; 0 or -1 (message set). */
+static int read_start(struct scid *s, struct gamedb_game *g, struct rec *rc, int *nonstandard)
+{
+	const uint8_t *nul;
+	size_t flen;
+
+	*nonstandard = 0;
+	if (rc->pos >= rc->len) {
+		gamedb__game_seterr(g, "%s: offset %llu: game %llu: record ends before the start position",
+				    s->sg->name, (unsigned long long)(g->loc[0] + rc->pos),
+				    (unsigned long long)g->index + 1);
+		return -1;
+	}
+	if (!(rc->p[rc->pos++] & 1))
+		return 0;
+	*nonstandard = 1;
+	nul = memchr(rc->p + rc->pos, 0, rc->len - rc->pos);
+	flen = nul ? (size_t)(nul - (rc->p + rc->pos)) : 0;
+	if (!nul || flen >= sizeof g->fen) {
+		gamedb__game_seterr(g, "%s: offset %llu: game %llu: start position FEN %s",
+				    s->sg->name, (unsigned long long)(g->loc[0] + rc->pos),
+				    (unsigned long long)g->index + 1, nul ? "too long" : "not terminated");
+		return -1;
+	}
+	memcpy(g->fen, rc->p + rc->pos, flen);
+	g->fen[flen] = 0;
+	rc->pos += (uint32_t)flen + 1;
+	return 0;
+}
+
 static int32_t scid_load_tags(void *state, struct gamedb_game *g)
 {
 	struct scid *s = state;
 	struct rec rc;
+	int nonstandard = 0;
 	int32_t st = rec_load(s, g, &rc);
 
 	if (st == GAMEDB_OK)
 		st = parse_tags(s, g, &rc, 1);
+	if (st == GAMEDB_OK && read_start(s, g, &rc, &nonstandard) != 0)
+		st = GAMEDB_FAILED;
+	if (st == GAMEDB_OK && nonstandard) {
+		/* Scid writes the FEN last, after the extra tags, in its own normalised form. */
+		struct gamedb__pos pos;
+		const char *why;
+		if (gamedb__pos_from_fen(&pos, g->fen, &why) == 0)
+			gamedb__pos_to_fen(&pos, g->fen, sizeof g->fen);
+		if (gamedb__tags_add(&g->extra, "FEN", g->fen, strlen(g->fen), NULL, 0, NULL) != 0)
+			st = GAMEDB_FAILED;
+	}
 	if (st == GAMEDB_FAILED)
 		gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s", g->errmsg);
 	return st;
+}
+
+/* A move's NAG list, normalised as Scid normalises it when it loads a game. */
+struct nagset {
+	uint8_t v[8];
+	int n;
+};
+
+/* Adds a NAG; -1 when the move would have more than 7. */
+static int nag_add(struct nagset *ns, uint8_t nag)
+{
+	int i, lo = 0, hi = 0;
+
+	if (nag == 0)
+		return 0;
+	if (nag >= 1 && nag <= 6)
+		lo = 1, hi = 6; /* move assessments replace each other, and go first */
+	else if (nag >= 10 && nag <= 21)
+		lo = 10, hi = 21; /* position assessments replace each other */
+	for (i = 0; lo && i < ns->n; i++) {
+		if (ns->v[i] >= lo && ns->v[i] <= hi) {
+			ns->v[i] = nag;
+			return 0;
+		}
+	}
+	if (ns->n == 7)
+		return -1;
+	if (lo == 1) {
+		memmove(ns->v + 1, ns->v, (size_t)ns->n);
+		ns->v[0] = nag;
+	} else {
+		ns->v[ns->n] = nag;
+	}
+	ns->n++;
+	return 0;
+}
+
+static int nag_flush(struct nagset *ns, struct gamedb__movebuf *mb)
+{
+	int i;
+
+	for (i = 0; i < ns->n; i++)
+		if (gamedb__mb_event(mb, GAMEDB_EVENT_NAG, ns->v[i]) != 0)
+			return -1;
+	ns->n = 0;
+	return 0;
 }
 
 /* One line of play while decoding: the position and slots now, and before the last move. */
@@ -709,7 +797,8 @@ static int32_t scid_decode(void *state, struct gamedb_game *g, struct gamedb__mo
 	struct scid_level *lv;
 	size_t depth = 0, ncomments = 0, i;
 	int32_t st;
-	uint8_t startflags;
+	int nonstandard = 0;
+	struct nagset nags = { { 0 }, 0 };
 	const char *why = NULL;
 	char msg[160];
 
@@ -719,9 +808,6 @@ static int32_t scid_decode(void *state, struct gamedb_game *g, struct gamedb__mo
 	st = parse_tags(s, g, &rc, 0);
 	if (st != GAMEDB_OK)
 		return st;
-	if (rc.pos >= rc.len)
-		return decode_fail(s, g, &rc, "record ends before the start position");
-	startflags = rc.p[rc.pos++];
 	if (!s->levels) {
 		s->levels_cap = 16;
 		s->levels = malloc(s->levels_cap * sizeof *s->levels);
@@ -729,28 +815,21 @@ static int32_t scid_decode(void *state, struct gamedb_game *g, struct gamedb__mo
 			return decode_fail(s, g, &rc, "out of memory");
 	}
 	lv = &s->levels[0];
-	if (startflags & 1) {
-		const uint8_t *nul = memchr(rc.p + rc.pos, 0, rc.len - rc.pos);
-		size_t flen;
-		if (!nul)
-			return decode_fail(s, g, &rc, "start position FEN is not terminated");
-		flen = (size_t)(nul - (rc.p + rc.pos));
-		if (flen >= sizeof g->fen)
-			return decode_fail(s, g, &rc, "start position FEN too long");
-		memcpy(g->fen, rc.p + rc.pos, flen);
-		g->fen[flen] = 0;
-		rc.pos += (uint32_t)flen + 1;
+	if (read_start(s, g, &rc, &nonstandard) != 0)
+		return GAMEDB_FAILED;
+	if (nonstandard) {
 		if (gamedb__pos_from_fen(&lv->pos, g->fen, &why) != 0) {
 			snprintf(msg, sizeof msg, "bad start position \"%s\": %s", g->fen,
 				 why ? why : "");
 			return decode_fail(s, g, &rc, msg);
 		}
-		/* Keep the library's canonical spelling of the FEN. */
 		gamedb__pos_to_fen(&lv->pos, g->fen, sizeof g->fen);
 	} else {
 		gamedb__pos_startpos(&lv->pos);
 	}
-	if (gamedb__slots_init_scid(&lv->slots, &lv->pos) != 0)
+	/* A record with a FEN numbers its pieces in FEN order, even when the FEN is the start. */
+	if ((nonstandard ? gamedb__slots_init_scid_fen(&lv->slots, &lv->pos)
+			 : gamedb__slots_init_scid(&lv->slots, &lv->pos)) != 0)
 		return decode_fail(s, g, &rc, "start position has more than 16 pieces of a side");
 	lv->prev = lv->pos;
 	lv->prev_slots = lv->slots;
@@ -763,14 +842,19 @@ static int32_t scid_decode(void *state, struct gamedb_game *g, struct gamedb__mo
 		if (rc.pos >= rc.len)
 			return decode_fail(s, g, &rc, "move data ends without the end-of-game marker");
 		b = rc.p[rc.pos++];
-		if ((b >> 4) == 0 && (b & 15) >= 11) {
+		if (b == 11) { /* NAG: collected per move, normalised as Scid does on load */
+			if (rc.pos >= rc.len)
+				return decode_fail(s, g, &rc, "NAG marker at the record end");
+			b = rc.p[rc.pos++];
+			/* A NAG before the first move of a line belongs to no move: Scid drops it. */
+			if (lv->moves && nag_add(&nags, b) != 0)
+				return decode_fail(s, g, &rc, "more than 7 NAGs on one move");
+			continue;
+		}
+		if (nags.n && nag_flush(&nags, mb) != 0)
+			return decode_fail(s, g, &rc, "out of memory");
+		if ((b >> 4) == 0 && (b & 15) >= 12) {
 			switch (b & 15) {
-			case 11: /* NAG */
-				if (rc.pos >= rc.len)
-					return decode_fail(s, g, &rc, "NAG marker at the record end");
-				if (gamedb__mb_event(mb, GAMEDB_EVENT_NAG, rc.p[rc.pos++]) != 0)
-					return decode_fail(s, g, &rc, "out of memory");
-				continue;
 			case 12: /* comment: text comes after the move data */
 				if (gamedb__mb_event(mb, lv->moves ? GAMEDB_EVENT_COMMENT_AFTER
 								   : GAMEDB_EVENT_COMMENT_BEFORE,

@@ -55,7 +55,8 @@ static void space(struct pgnw *w)
 
 /*
  * Free text, word by word: every space and every newline ends a word (so runs of spaces are
- * kept), and is written as a space, or as a new line when it would reach the margin.
+ * kept, and a leading delimiter gives an empty word first); a space is written with space(),
+ * a newline as a line break.
  */
 static void text(struct pgnw *w, const char *s)
 {
@@ -65,7 +66,10 @@ static void text(struct pgnw *w, const char *s)
 		s += n;
 		if (!*s)
 			return;
-		space(w);
+		if (*s == '\n')
+			newline(w);
+		else
+			space(w);
 		s++;
 	}
 }
@@ -77,13 +81,54 @@ static void comment(struct pgnw *w, const char *s)
 	word(w, "}", 1);
 }
 
+/* A tag line; '"' and '\\' in the value are escaped as the PGN standard asks. */
 static void tag_line(struct pgnw *w, const char *name, const char *value)
 {
 	put(w, "[", 1);
 	put(w, name, strlen(name));
 	put(w, " \"", 2);
-	put(w, value, strlen(value));
+	for (;;) {
+		size_t n = strcspn(value, "\"\\");
+		put(w, value, n);
+		value += n;
+		if (!*value)
+			break;
+		put(w, "\\", 1);
+		put(w, value, 1);
+		value++;
+	}
 	put(w, "\"]\n", 3);
+}
+
+/* What follows a move until the next move or variation: its NAGs and its comment. */
+struct pending {
+	int have_move;
+	size_t nnags;
+	int32_t nags[16];
+	struct gamedb__buf comment;
+};
+
+static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
+{
+	size_t i;
+	char num[16];
+
+	if (!pm->have_move)
+		return;
+	for (i = 0; i < pm->nnags; i++) {
+		int k = snprintf(num, sizeof num, "$%d", (int)pm->nags[i]);
+		space(w);
+		word(w, num, (size_t)k);
+	}
+	space(w);
+	if (pm->comment.len) {
+		comment(w, pm->comment.p);
+		space(w);
+		*print_number = 1;
+	}
+	pm->have_move = 0;
+	pm->nnags = 0;
+	gamedb__buf_clear(&pm->comment);
 }
 
 static int32_t flush(struct pgnw *w, gamedb_write_fn sink, void *user_data)
@@ -106,11 +151,14 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	const struct gamedb_event *ev;
 	uint32_t iflags = 0;
 	size_t i, n;
-	int32_t rc, need_number = 1, moves_seen = 0;
+	int32_t rc;
+	int print_number = 1, moves_seen = 0;
+	struct pending pm;
 	char num[24];
 
 	if (!g || !sink)
 		return GAMEDB_FAILED;
+	memset(&pm, 0, sizeof pm);
 	if (flags & GAMEDB_WRITE_NO_COMMENTS)
 		iflags |= GAMEDB_ITER_SKIP_COMMENTS;
 	if (flags & GAMEDB_WRITE_NO_VARIATIONS)
@@ -133,54 +181,66 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 		case GAMEDB_EVENT_MOVE: {
 			int32_t colour, mn = gamedb_event_get_move_number(ev, &colour);
 			const char *san = gamedb_event_get_san(ev);
-			if (colour == 0 || need_number) {
+			flush_move(&w, &pm, &print_number);
+			if (colour == 0 || print_number) {
 				int k = snprintf(num, sizeof num, colour ? "%d..." : "%d.", (int)mn);
 				word(&w, num, (size_t)k);
 			}
 			word(&w, san, strlen(san));
-			space(&w);
-			need_number = 0;
-			moves_seen = 1;
+			print_number = 0;
+			pm.have_move = 1;
 			break;
 		}
-		case GAMEDB_EVENT_NAG: {
-			int k;
-			if (flags & GAMEDB_WRITE_NO_NAGS)
-				break;
-			k = snprintf(num, sizeof num, "$%d", (int)gamedb_event_get_nag(ev));
-			word(&w, num, (size_t)k);
-			space(&w);
+		case GAMEDB_EVENT_NAG:
+			if (!(flags & GAMEDB_WRITE_NO_NAGS) && pm.have_move &&
+			    pm.nnags < sizeof pm.nags / sizeof pm.nags[0])
+				pm.nags[pm.nnags++] = gamedb_event_get_nag(ev);
 			break;
-		}
-		case GAMEDB_EVENT_COMMENT_BEFORE:
 		case GAMEDB_EVENT_COMMENT_AFTER:
-			comment(&w, gamedb_event_get_text(ev));
+		case GAMEDB_EVENT_COMMENT_BEFORE: {
+			const char *t = gamedb_event_get_text(ev);
+			if (type == GAMEDB_EVENT_COMMENT_AFTER && pm.have_move) {
+				/* Several comments on one move are joined, as Scid joins them. */
+				if (gamedb__buf_append(&pm.comment, t, strlen(t)) != 0)
+					w.err = 1;
+				break;
+			}
+			flush_move(&w, &pm, &print_number);
+			if (!*t)
+				break;
+			comment(&w, t);
 			space(&w);
-			if (!moves_seen && gamedb_event_get_depth(ev) == 0 &&
-			    type == GAMEDB_EVENT_COMMENT_BEFORE && w.col > 0)
-				newline(&w); /* the pre-game comment stands on its own line */
-			need_number = 1;
+			if (!moves_seen && gamedb_event_get_depth(ev) == 0)
+				newline(&w); /* the pre-game comment ends its line */
+			print_number = 1;
 			break;
+		}
 		case GAMEDB_EVENT_VARIATION_BEGIN:
+			flush_move(&w, &pm, &print_number);
 			word(&w, "(", 1);
 			space(&w);
-			need_number = 1;
+			print_number = 1;
 			break;
 		case GAMEDB_EVENT_VARIATION_END:
+			flush_move(&w, &pm, &print_number);
 			word(&w, ")", 1);
 			space(&w);
-			need_number = 1;
+			print_number = 1;
 			break;
 		case GAMEDB_EVENT_RESULT: {
 			const char *res = gamedb_event_get_text(ev);
+			flush_move(&w, &pm, &print_number);
 			word(&w, res, strlen(res));
 			break;
 		}
 		default:
 			break;
 		}
+		if (type == GAMEDB_EVENT_MOVE)
+			moves_seen = 1;
 	}
 	gamedb_move_iter_free(it);
+	gamedb__buf_free(&pm.comment);
 	put(&w, "\n\n", 2);
 	rc = flush(&w, sink, user_data);
 	if (rc == GAMEDB_OK && g->text_status == GAMEDB_WARN)
