@@ -214,6 +214,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_format(struct gamedb_reader *r, const ch
 /**
  * Sets an option, before or after opening (libarchive's `format:key=value` model).
  *
+ * @param r the reader.
  * @param format a format name to address one format only, or NULL for all of them.
  * @param key the option name. Options known now:
  *   - `charset`: the source charset of the database's text (an iconv name such as
@@ -232,10 +233,12 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_option(struct gamedb_reader *r, const ch
 /**
  * A caller-supplied text converter, tried before the library's own (iconv) conversion.
  *
+ * @param user_data the pointer given to gamedb_reader_set_converter().
  * @param charset the source charset name the library would use (e.g. "CP1252").
- * @param in the raw bytes (not NUL-terminated), @p in_len of them.
- * @param out where to write UTF-8 (not NUL-terminated); room for @p out_cap bytes, always at
- *        least 4 * in_len + 4.
+ * @param in the raw bytes (not NUL-terminated).
+ * @param in_len the number of bytes at @p in.
+ * @param out where to write UTF-8 (not NUL-terminated).
+ * @param out_cap the room at @p out: always at least 4 * in_len + 4 bytes.
  * @param out_len set to the number of bytes written.
  * @return ::GAMEDB_OK (converted), ::GAMEDB_WARN (converted with loss), or any other value to
  *         decline, so that the library converts the text itself.
@@ -333,6 +336,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_io(struct gamedb_reader *r, const struc
 /**
  * Reads the next game's header. The first call after an open gives game 0.
  *
+ * @param r the reader.
  * @param out set to the game, **borrowed**: owned and reused by the reader, valid until the
  *        next call of gamedb_reader_next_game(), gamedb_reader_seek_game() or
  *        gamedb_reader_free() on @p r. Keep a game longer with gamedb_game_dup().
@@ -424,6 +428,8 @@ GAMEDB_EXPORT size_t gamedb_game_get_tag_count(struct gamedb_game *g);
 
 /**
  * The name and value of tag @p i (0-based, below gamedb_game_get_tag_count()).
+ * @param g the game.
+ * @param i the tag's position.
  * @param name set to the tag name (borrowed, valid as long as the game).
  * @param value set to the value in UTF-8 (borrowed, valid as long as the game).
  * @return ::GAMEDB_OK, or ::GAMEDB_FAILED with ::GAMEDB_E_RANGE.
@@ -441,6 +447,8 @@ GAMEDB_EXPORT const char *gamedb_game_get_tag(struct gamedb_game *g, const char 
 
 /**
  * The original bytes of tag @p name as stored in the database, before conversion.
+ * @param g the game.
+ * @param name the tag name.
  * @param len set to the number of bytes (the result is also NUL-terminated).
  * @param charset set to the charset the library read them as (may be NULL).
  * @return bytes owned by the game, valid as long as the game, or NULL if there is no such tag.
@@ -479,6 +487,7 @@ GAMEDB_EXPORT const char *gamedb_game_errmsg(const struct gamedb_game *g);
 /**
  * Copies a game so that it outlives the reader's next call. The moves are decoded first, so
  * the copy does not need the reader: it stays valid after gamedb_reader_free().
+ * @param g the game.
  * @param out set to the copy, owned by the caller, freed with gamedb_game_free().
  * @return ::GAMEDB_OK; ::GAMEDB_WARN when the moves could not all be decoded (the copy holds
  *         the legal part; its move iterator reports the failure); ::GAMEDB_FAILED with
@@ -562,6 +571,7 @@ enum gamedb_piece {
  * Creates an iterator over the moves and annotations of @p g, decoding the moves on first use
  * (listing headers never decodes moves). Each move is checked for legality.
  *
+ * @param g the game.
  * @param flags ::gamedb_iter_flags bits.
  * @param out set to the iterator, owned by the caller, freed with gamedb_move_iter_free(),
  *        which must happen before the game stops being valid.
@@ -575,6 +585,7 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_new(struct gamedb_game *g, uint32_t flags
 
 /**
  * Gives the next event.
+ * @param it the iterator.
  * @param out set to the event, borrowed: valid until the next call on @p it.
  * @return ::GAMEDB_OK, or ::GAMEDB_END after the last event.
  * @since 1.0
@@ -597,7 +608,10 @@ GAMEDB_EXPORT int32_t gamedb_event_get_type(const struct gamedb_event *ev);
 /**
  * The squares of a MOVE event. Chess squares are 0..63 (a1 = 0, h1 = 7, h8 = 63); castling is
  * given as the king's move (e1 to g1). A null move has from == to.
- * @param from, to, promo set (each may be NULL); promo is a ::gamedb_piece or 0.
+ * @param ev the event.
+ * @param from set to the origin square (may be NULL).
+ * @param to set to the destination square (may be NULL).
+ * @param promo set to the promotion piece, a ::gamedb_piece or 0 (may be NULL).
  * @return ::GAMEDB_OK, or ::GAMEDB_FAILED with ::GAMEDB_E_MISUSE if the event is no move.
  * @since 1.0
  */
@@ -686,8 +700,12 @@ enum gamedb_write_flags {
 
 /**
  * Writes the game as PGN: tags, a blank line, the movetext wrapped at 75 columns in the layout
- * of Scid's export, and a blank line after it.
+ * of Scid's export (lines of at most 74 bytes of ASCII text), and a blank line after it. Tag
+ * values are escaped as the PGN standard asks.
+ * @param g the game.
  * @param flags ::gamedb_write_flags bits.
+ * @param sink where the bytes go; called once per game.
+ * @param user_data passed to @p sink.
  * @return ::GAMEDB_OK; ::GAMEDB_WARN if text was converted with loss; ::GAMEDB_FAILED when
  *         the moves cannot be decoded (nothing is written; gamedb_game_errmsg() says why) or
  *         the sink stopped.
