@@ -272,9 +272,25 @@ static void test_fen(void)
 	}
 	/* castling rights that do not match the board are dropped */
 	fen_roundtrip("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
-	/* an inconsistent ep square is dropped, a consistent one kept */
-	fen_roundtrip("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+	/* ep squares on the 3rd/6th rank are kept as written (as Scid does), even meaningless ones,
+	 * but only real ones give en-passant captures */
+	fen_roundtrip("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", NULL);
 	fen_roundtrip("4k3/8/8/4p3/8/8/8/4K3 w - e6 0 1", NULL);
+	if (load(&pos, "4k3/8/8/8/8/8/3Pp3/4K3 w - e3 0 1") == 0) {
+		/* wrong rank for white to move: d2xe3 "en passant" must not appear */
+		struct gamedb__move moves[GAMEDB__MAX_MOVES], m;
+		CHECK_EQ_INT(gamedb__gen_legal(&pos, moves), 4); /* Kxe2, Kf2, d3, d4 */
+		CHECK_EQ_INT(gamedb__perft(&pos, 1), 4);
+		memset(&m, 0, sizeof m);
+		m.from = (uint8_t)sq_of("d2");
+		m.to = (uint8_t)sq_of("e3");
+		CHECK_EQ_INT(gamedb__move_complete(&pos, &m), -1);
+	}
+	if (load(&pos, "4k3/8/8/2P5/8/8/8/4K3 w - d6 0 1") == 0) {
+		/* no black pawn on d5: no capture either */
+		struct gamedb__move moves[GAMEDB__MAX_MOVES];
+		CHECK_EQ_INT(gamedb__gen_legal(&pos, moves), 6);
+	}
 
 	/* after a double push the ep square appears only with an enemy pawn beside it */
 	{
@@ -300,6 +316,12 @@ static void test_fen(void)
 		}
 	}
 
+	/* the position with the most legal moves known (218) */
+	if (load(&pos, "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1") == 0) {
+		struct gamedb__move moves[GAMEDB__MAX_MOVES];
+		CHECK_EQ_INT(gamedb__gen_legal(&pos, moves), 218);
+	}
+
 	/* truncation */
 	CHECK_EQ_INT(gamedb__pos_to_fen(&start, buf, 10), 56);
 	CHECK_EQ_STR(buf, "rnbqkbnr/");
@@ -318,6 +340,8 @@ static void test_fen(void)
 	fen_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1");
 	fen_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPXPPPP/RNBQKBNR w KQkq - 0 1");
 	fen_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1");
+	fen_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1");
+	fen_rejected("4k3/8/8/8/8/PPPPPPPP/PPPPPPPP/RN2K3 w - - 0 1"); /* 19 white men */
 	fen_rejected("");
 	/* accepted: in check is fine for the side to move, trailing slash, EPD operations */
 	fen_roundtrip("4k3/8/8/8/8/8/8/4K2r w - - 0 1", NULL);
@@ -875,9 +899,11 @@ static void test_slots(void)
 		}
 	}
 
-	/* more than 16 pieces for one side */
-	if (load(&pos, "4k3/8/8/8/8/PPPPPPPP/PPPPPPPP/RN2K3 w - - 0 1") == 0)
-		CHECK_EQ_INT(gamedb__slots_init_scid(&s, &pos), -1);
+	/* a position without its kings has no slot table */
+	gamedb__pos_startpos(&pos);
+	pos.sq[sq_of("e8")] = GAMEDB__EMPTY;
+	CHECK_EQ_INT(gamedb__slots_init_scid(&s, &pos), -1);
+	CHECK_EQ_INT(gamedb__slots_init_scid_fen(&s, &pos), -1);
 }
 
 /* ---------------------------------------------------------------------------------------- */

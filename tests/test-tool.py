@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Tests of the gamedb command: options, ranges, exit codes, deleted games, errors.
+
+Uses the real five-game SCID base (../shared/realdata) and the fixtures in testdata/scid.
+Expected facts are written by hand from the bases (not produced by gamedb).
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TOOL = os.environ["GAMEDB_TOOL"]
+REAL = os.environ.get("GAMEDB_REALDATA", "")
+FIVE = os.path.join(REAL, "scid", "scidtopgn", "five", "five")
+
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what, file=sys.stderr)
+
+
+def run(*args, stdin=None):
+    p = subprocess.run([TOOL, *args], capture_output=True, stdin=subprocess.DEVNULL)
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+def games(pgn_bytes):
+    return [g for g in pgn_bytes.decode("utf-8").split("\n\n[") if g.strip()]
+
+
+def main():
+    # Usage errors: exit 2 with a message.
+    rc, out, err = run()
+    check(rc == 2 and "usage" in err, "no arguments -> 2 + usage")
+    rc, out, err = run("frobnicate", "x")
+    check(rc == 2 and "unknown command" in err, "unknown command -> 2")
+    rc, out, err = run("pgn", "--bogus", "x")
+    check(rc == 2 and "unknown option" in err, "unknown option -> 2")
+    rc, out, err = run("pgn", "--range", "5:2", "x")
+    check(rc == 2 and "--range" in err, "reversed range -> 2")
+    rc, out, err = run("pgn", "--range", "abc", "x")
+    check(rc == 2, "bad range -> 2")
+    rc, out, err = run("pgn", "-o")
+    check(rc == 2 and "needs a value" in err, "-o without value -> 2")
+    rc, out, err = run("--version")
+    check(rc == 0 and out.startswith(b"gamedb "), "--version")
+    rc, out, err = run("--help")
+    check(rc == 0 and b"usage" in out, "--help")
+
+    # A database that does not exist: exit 2, the message names the file.
+    rc, out, err = run("pgn", "/nonexistent/base.si4")
+    check(rc == 2 and "/nonexistent/base.si4" in err, "missing database -> 2 naming the file")
+
+    # Not a database.
+    with tempfile.TemporaryDirectory() as tmp:
+        junk = os.path.join(tmp, "junk.si4")
+        with open(junk, "wb") as f:
+            f.write(b"this is not a chess database at all\n" * 10)
+        rc, out, err = run("info", junk)
+        check(rc == 2 and "junk.si4" in err, "junk file -> 2 naming the file")
+
+    if not os.path.exists(FIVE + ".si4"):
+        print("SKIP: real data not found; only usage tests ran")
+        print(f"{passed} passed, {failed} failed")
+        return 1 if failed else 0
+
+    # info: format, count, description.
+    rc, out, err = run("info", FIVE + ".si4")
+    text = out.decode()
+    check(rc == 0, "info exit 0")
+    check("format: scid" in text and "games: 5" in text and "description: Test" in text,
+          "info fields: " + text)
+
+    # Opening by base name equals opening by index file.
+    rc1, out1, _ = run("pgn", FIVE)
+    rc2, out2, _ = run("pgn", FIVE + ".si4")
+    check(rc1 == 0 and rc2 == 0 and out1 == out2 and len(games(out1)) == 5, "base name == .si4")
+
+    # First game facts (from the base itself: Hossain - Murshed, 1/2-1/2, 19.Nxe6).
+    first = games(out1)[0]
+    check('[White "Hossain, Enam"]' in first and '[Result "1/2-1/2"]' in first
+          and "19.Nxe6 1/2-1/2" in first, "first game content")
+
+    # --range picks games by 0-based half-open interval.
+    rc, out, _ = run("pgn", FIVE, "--range", "1:3")
+    g = games(out)
+    check(rc == 0 and len(g) == 2, "range 1:3 gives 2 games")
+    check(g and '[Round "5.2"]' in g[0], "range 1:3 starts at the second game")
+    rc, out, _ = run("pgn", FIVE, "--range", "3:")
+    check(len(games(out)) == 2, "range 3: gives 2 games")
+    rc, out, _ = run("pgn", FIVE, "--range", ":1")
+    check(len(games(out)) == 1, "range :1 gives 1 game")
+    rc, out, _ = run("pgn", FIVE, "--range", "10:20")
+    check(rc == 0 and out == b"", "range past the end gives nothing")
+    # Concatenated ranges give the whole base: the point of --range for batch splitting.
+    parts = b"".join(run("pgn", FIVE, "--range", r)[1] for r in ("0:2", "2:4", "4:"))
+    check(parts == out1, "ranges concatenate to the whole")
+
+    # -o writes a file; stdout stays empty; no progress output when stderr is not a tty.
+    with tempfile.TemporaryDirectory() as tmp:
+        dest = os.path.join(tmp, "out.pgn")
+        rc, out, err = run("pgn", FIVE, "-o", dest)
+        check(rc == 0 and out == b"" and err == "", "-o: quiet stdout/stderr")
+        check(open(dest, "rb").read() == out1, "-o content")
+        rc, out, err = run("pgn", FIVE, "-o", os.path.join(tmp, "no", "such", "dir.pgn"))
+        check(rc == 2 and "dir.pgn" in err, "unwritable -o -> 2")
+
+    # Filters.
+    rc, out, _ = run("pgn", FIVE, "--no-comments", "--no-variations")
+    check(rc == 0 and b"{" not in out and b"(" not in out.split(b"\n\n", 1)[1], "filters")
+
+    # JSON: one object per game, keys present.
+    rc, out, _ = run("json", FIVE)
+    lines = out.decode().splitlines()
+    check(rc == 0 and len(lines) == 5, "json: 5 lines")
+    objs = [json.loads(l) for l in lines]
+    o = objs[0]
+    check(o["index"] == 0 and o["variant"] == "chess" and o["deleted"] is False, "json keys")
+    check(o["tags"]["White"] == "Hossain, Enam" and o["moves"][0]["san"] == "e4"
+          and o["moves"][0]["uci"] == "e2e4", "json first move")
+    check(o["moves"][-1]["san"] == "Nxe6" and len(o["moves"]) == 37, "json main line length")
+    check(o["fen"].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq"), "json fen")
+    check([x["index"] for x in objs] == [0, 1, 2, 3, 4], "json indexes")
+
+    # Several databases in one run.
+    rc, out, _ = run("pgn", FIVE, FIVE)
+    check(rc == 0 and len(games(out)) == 10, "two databases")
+
+    # A corrupt game record: exit 1, the game is reported, the others are written.
+    with tempfile.TemporaryDirectory() as tmp:
+        for ext in ("si4", "sn4", "sg4"):
+            shutil.copy(FIVE + "." + ext, os.path.join(tmp, "b." + ext))
+        sg = os.path.join(tmp, "b.sg4")
+        data = bytearray(open(sg, "rb").read())
+        # The first index record (after the 182-byte si4 header) gives the record's offset
+        # and length; its last byte is the end-of-game marker (15) since it has no comments.
+        idx = open(os.path.join(tmp, "b.si4"), "rb").read()
+        off = int.from_bytes(idx[182:186], "big")
+        length = int.from_bytes(idx[186:188], "big")
+        check(data[off + length - 1] == 15, "first record ends with the end marker")
+        data[off + length - 1] = 14  # "end of variation" outside any variation
+        open(sg, "wb").write(bytes(data))
+        rc, out, err = run("pgn", os.path.join(tmp, "b"))
+        check(rc == 1, f"corrupt game -> exit 1 (got {rc})")
+        check("game 1" in err and "b.sg4" in err and "offset" in err, "error names game, file, offset: " + err)
+        check(len(games(out)) == 4, "the other four games are written")
+
+    # Deleted games: skipped unless --include-deleted (fixture built with the real Scid).
+    td = os.environ.get("GAMEDB_TESTDATA", "")
+    dels = [os.path.join(td, "scid", f[:-4]) for f in sorted(os.listdir(os.path.join(td, "scid")))
+            if f.endswith(".si4") and "delet" in f] if os.path.isdir(os.path.join(td, "scid")) else []
+    for base in dels:
+        rc, out_all, _ = run("pgn", base, "--include-deleted")
+        rc2, out_live, _ = run("pgn", base)
+        rc3, info, _ = run("info", base)
+        ndel = int([l for l in info.decode().splitlines() if l.startswith("deleted:")][0].split()[1])
+        check(ndel > 0, f"{base}: has deleted games")
+        check(len(games(out_all)) - len(games(out_live)) == ndel, f"{base}: deleted skipped by default")
+
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
