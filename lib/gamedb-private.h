@@ -121,9 +121,12 @@ void gamedb__text_close(struct gamedb__text *t);
 struct gamedb__node {
 	struct gamedb__move m; /* MOVE: the completed legal move */
 	uint8_t type;          /* GAMEDB_EVENT_* */
-	uint8_t reserved[3];
+	uint8_t reserved[3];   /* [0]: GAMEDB__NODE_RAW when the stored bytes follow the text */
 	uint32_t val;          /* NAG number; COMMENT: offset of the UTF-8 text in text pool */
 };
+
+/* A comment node whose stored (unconverted) bytes follow its UTF-8 text and its NUL. */
+#define GAMEDB__NODE_RAW 1
 
 struct gamedb__movebuf {
 	struct gamedb__node *nodes;

@@ -667,6 +667,17 @@ GAMEDB_EXPORT int32_t gamedb_event_get_depth(const struct gamedb_event *ev);
 GAMEDB_EXPORT const char *gamedb_event_get_text(const struct gamedb_event *ev);
 
 /**
+ * The stored bytes of a COMMENT_BEFORE / COMMENT_AFTER event, before charset conversion (up to
+ * the first NUL byte; the result is NUL-terminated).
+ * @param ev the event.
+ * @param len set to the number of bytes (may be NULL).
+ * @return bytes valid until the next call on the iterator, or NULL for other events. Formats
+ *         that store UTF-8 or do not keep the original give the UTF-8 text.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_event_get_text_raw(const struct gamedb_event *ev, size_t *len);
+
+/**
  * The NAG number (1 = "!", 2 = "?", ...) of a NAG event, or -1 for other events.
  * @since 1.0
  */

@@ -285,6 +285,23 @@ GAMEDB_EXPORT const char *gamedb_event_get_text(const struct gamedb_event *ev)
 	return ev ? ev->text : NULL;
 }
 
+GAMEDB_EXPORT const char *gamedb_event_get_text_raw(const struct gamedb_event *ev, size_t *len)
+{
+	const char *raw;
+
+	if (len)
+		*len = 0;
+	if (!ev || !ev->nd || (ev->nd->type != GAMEDB_EVENT_COMMENT_BEFORE &&
+			       ev->nd->type != GAMEDB_EVENT_COMMENT_AFTER))
+		return NULL;
+	raw = ev->text;
+	if (ev->nd->reserved[0] == GAMEDB__NODE_RAW)
+		raw += strlen(raw) + 1;
+	if (len)
+		*len = strlen(raw);
+	return raw;
+}
+
 GAMEDB_EXPORT int32_t gamedb_event_get_nag(const struct gamedb_event *ev)
 {
 	if (!ev || !ev->nd || ev->nd->type != GAMEDB_EVENT_NAG)

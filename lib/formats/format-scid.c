@@ -932,7 +932,10 @@ moves_done:
 			trc = gamedb__text_to_utf8(&s->r->text, gamedb__reader_charset(s->r),
 						   gamedb__reader_fallback(s->r),
 						   (const char *)rc.p + rc.pos, clen, &mb->text);
-			if (trc == GAMEDB_FAILED || gamedb__buf_putc(&mb->text, 0) != 0) {
+			/* The stored bytes follow the UTF-8 text, for gamedb_event_get_text_raw(). */
+			if (trc == GAMEDB_FAILED || gamedb__buf_putc(&mb->text, 0) != 0 ||
+			    gamedb__buf_append(&mb->text, rc.p + rc.pos, clen) != 0 ||
+			    gamedb__buf_putc(&mb->text, 0) != 0) {
 				free(offs);
 				return decode_fail(s, g, &rc, "out of memory");
 			}
@@ -942,8 +945,10 @@ moves_done:
 		}
 		for (i = 0; i < mb->n; i++) {
 			struct gamedb__node *nd = &mb->nodes[i];
-			if (nd->type == GAMEDB_EVENT_COMMENT_BEFORE || nd->type == GAMEDB_EVENT_COMMENT_AFTER)
+			if (nd->type == GAMEDB_EVENT_COMMENT_BEFORE || nd->type == GAMEDB_EVENT_COMMENT_AFTER) {
 				nd->val = offs[nd->val];
+				nd->reserved[0] = GAMEDB__NODE_RAW;
+			}
 		}
 		free(offs);
 		return result;

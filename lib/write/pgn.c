@@ -9,28 +9,93 @@
  * ends with the result, a newline and a blank line.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gamedb-private.h"
 
 #define PGN_WIDTH 75
+/* Most games fit in the writer's own buffer; a longer one moves to the heap. */
+#define PGN_INLINE 8192
+/* No game's PGN may grow past this (a game record is at most 128 KiB). */
+#define PGN_MAX ((size_t)1 << 30)
 
+/*
+ * The game's text is collected here and handed to the sink in one call. The buffer lives on
+ * the stack, so that writing a game costs no allocation (this loop runs once per game).
+ */
 struct pgnw {
-	struct gamedb__buf out;
+	char *p;
+	size_t len, cap;
 	size_t col;
 	int err;
+	char inline_buf[PGN_INLINE];
 };
+
+static void pgnw_init(struct pgnw *w)
+{
+	w->p = w->inline_buf;
+	w->len = 0;
+	w->cap = sizeof w->inline_buf;
+	w->col = 0;
+	w->err = 0;
+}
+
+/* Makes room for len more bytes; 0, or -1 (err set) when out of memory or too large. */
+static int grow(struct pgnw *w, size_t len)
+{
+	size_t cap = w->cap;
+	char *p;
+
+	if (len > PGN_MAX || w->len > PGN_MAX - len) {
+		w->err = 1;
+		return -1;
+	}
+	while (cap - w->len < len)
+		cap *= 2;
+	if (w->p == w->inline_buf) {
+		p = malloc(cap);
+		if (p)
+			memcpy(p, w->p, w->len);
+	} else {
+		p = realloc(w->p, cap);
+	}
+	if (!p) {
+		w->err = 1;
+		return -1;
+	}
+	w->p = p;
+	w->cap = cap;
+	return 0;
+}
 
 static void put(struct pgnw *w, const char *s, size_t len)
 {
-	if (gamedb__buf_append(&w->out, s, len) != 0)
-		w->err = 1;
+	if (w->cap - w->len < len && grow(w, len) != 0)
+		return;
+	memcpy(w->p + w->len, s, len);
+	w->len += len;
 }
 
 static void newline(struct pgnw *w)
 {
 	put(w, "\n", 1);
 	w->col = 0;
+}
+
+/* Writes v in decimal into out (at least 11 bytes); returns the number of digits. */
+static size_t put_uint(char *out, uint32_t v)
+{
+	char t[10];
+	size_t n = 0, i;
+
+	do {
+		t[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		out[i] = t[n - 1 - i];
+	return n;
 }
 
 /* A word: it starts a new line first when it would reach the margin. */
@@ -56,14 +121,21 @@ static void space(struct pgnw *w)
 /*
  * Free text, word by word: every space and every newline ends a word (so runs of spaces are
  * kept, and a leading delimiter gives an empty word first); a space is written with space(),
- * a newline as a line break.
+ * a newline as a line break. Scid measures columns on the stored bytes, not on the UTF-8
+ * it writes; raw (the stored bytes, which split into the same words since every supported
+ * charset keeps ASCII) gives those widths. Without raw, the UTF-8 bytes are counted.
  */
-static void text(struct pgnw *w, const char *s)
+static void text(struct pgnw *w, const char *s, const char *raw)
 {
 	for (;;) {
-		size_t n = strcspn(s, " \n");
-		word(w, s, n);
+		size_t n = strcspn(s, " \n"), rn = raw ? strcspn(raw, " \n") : n;
+		if (w->col + rn >= PGN_WIDTH)
+			newline(w);
+		put(w, s, n);
+		w->col += rn;
 		s += n;
+		if (raw)
+			raw += rn;
 		if (!*s)
 			return;
 		if (*s == '\n')
@@ -71,14 +143,37 @@ static void text(struct pgnw *w, const char *s)
 		else
 			space(w);
 		s++;
+		if (raw && *raw)
+			raw++;
 	}
 }
 
-static void comment(struct pgnw *w, const char *s)
+/* A comment: "{", its words, "}", each brace a word of its own as Scid writes them. */
+static void comment(struct pgnw *w, const char *s, const char *raw)
 {
 	word(w, "{", 1);
-	text(w, s);
+	text(w, s, raw);
 	word(w, "}", 1);
+}
+
+/* Splits a comment's stored bytes the same way as its text, or gives NULL if they differ. */
+static const char *raw_for(const char *s, const char *raw)
+{
+	const char *a = s, *b = raw;
+
+	if (!raw)
+		return NULL;
+	for (;;) {
+		size_t n = strcspn(a, " \n"), m = strcspn(b, " \n");
+		a += n;
+		b += m;
+		if (*a != *b)
+			return NULL;
+		if (!*a)
+			return raw;
+		a++;
+		b++;
+	}
 }
 
 /* A tag line; '"' and '\\' in the value are escaped as the PGN standard asks. */
@@ -106,6 +201,8 @@ struct pending {
 	size_t nnags;
 	int32_t nags[16];
 	struct gamedb__buf comment;
+	struct gamedb__buf raw;
+	int raw_ok;
 };
 
 static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
@@ -116,19 +213,21 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 	if (!pm->have_move)
 		return;
 	for (i = 0; i < pm->nnags; i++) {
-		int k = snprintf(num, sizeof num, "$%d", (int)pm->nags[i]);
+		num[0] = '$';
 		space(w);
-		word(w, num, (size_t)k);
+		word(w, num, 1 + put_uint(num + 1, (uint32_t)pm->nags[i]));
 	}
 	space(w);
 	if (pm->comment.len) {
-		comment(w, pm->comment.p);
+		comment(w, pm->comment.p, pm->raw_ok ? raw_for(pm->comment.p, pm->raw.p) : NULL);
 		space(w);
 		*print_number = 1;
 	}
 	pm->have_move = 0;
 	pm->nnags = 0;
 	gamedb__buf_clear(&pm->comment);
+	gamedb__buf_clear(&pm->raw);
+	pm->raw_ok = 1;
 }
 
 static int32_t flush(struct pgnw *w, gamedb_write_fn sink, void *user_data)
@@ -137,16 +236,20 @@ static int32_t flush(struct pgnw *w, gamedb_write_fn sink, void *user_data)
 
 	if (w->err)
 		rc = GAMEDB_FAILED;
-	else if (sink(user_data, w->out.p, w->out.len) != 0)
+	else if (sink(user_data, w->p, w->len) != 0)
 		rc = GAMEDB_FAILED;
-	gamedb__buf_free(&w->out);
+	if (w->p != w->inline_buf)
+		free(w->p);
+	w->p = w->inline_buf;
+	w->len = 0;
+	w->cap = sizeof w->inline_buf;
 	return rc;
 }
 
 GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flags,
 					    gamedb_write_fn sink, void *user_data)
 {
-	struct pgnw w = { { 0 }, 0, 0 };
+	struct pgnw w;
 	struct gamedb_move_iter *it = NULL;
 	const struct gamedb_event *ev;
 	uint32_t iflags = 0;
@@ -159,6 +262,8 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	if (!g || !sink)
 		return GAMEDB_FAILED;
 	memset(&pm, 0, sizeof pm);
+	pm.raw_ok = 1;
+	pgnw_init(&w);
 	if (flags & GAMEDB_WRITE_NO_COMMENTS)
 		iflags |= GAMEDB_ITER_SKIP_COMMENTS;
 	if (flags & GAMEDB_WRITE_NO_VARIATIONS)
@@ -183,8 +288,9 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 			const char *san = gamedb_event_get_san(ev);
 			flush_move(&w, &pm, &print_number);
 			if (colour == 0 || print_number) {
-				int k = snprintf(num, sizeof num, colour ? "%d..." : "%d.", (int)mn);
-				word(&w, num, (size_t)k);
+				size_t k = put_uint(num, (uint32_t)mn);
+				memcpy(num + k, "...", 4);
+				word(&w, num, k + (colour ? 3 : 1));
 			}
 			word(&w, san, strlen(san));
 			print_number = 0;
@@ -199,16 +305,18 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 		case GAMEDB_EVENT_COMMENT_AFTER:
 		case GAMEDB_EVENT_COMMENT_BEFORE: {
 			const char *t = gamedb_event_get_text(ev);
+			const char *raw = gamedb_event_get_text_raw(ev, NULL);
 			if (type == GAMEDB_EVENT_COMMENT_AFTER && pm.have_move) {
 				/* Several comments on one move are joined, as Scid joins them. */
-				if (gamedb__buf_append(&pm.comment, t, strlen(t)) != 0)
+				if (gamedb__buf_append(&pm.comment, t, strlen(t)) != 0 ||
+				    gamedb__buf_append(&pm.raw, raw ? raw : t, strlen(raw ? raw : t)) != 0)
 					w.err = 1;
 				break;
 			}
 			flush_move(&w, &pm, &print_number);
 			if (!*t)
 				break;
-			comment(&w, t);
+			comment(&w, t, raw_for(t, raw));
 			space(&w);
 			if (!moves_seen && gamedb_event_get_depth(ev) == 0)
 				newline(&w); /* the pre-game comment ends its line */
@@ -241,6 +349,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	}
 	gamedb_move_iter_free(it);
 	gamedb__buf_free(&pm.comment);
+	gamedb__buf_free(&pm.raw);
 	put(&w, "\n\n", 2);
 	rc = flush(&w, sink, user_data);
 	if (rc == GAMEDB_OK && g->text_status == GAMEDB_WARN)
