@@ -98,20 +98,13 @@ static void tagset_free(struct gamedb__tagset *ts)
 	gamedb__buf_free(&ts->pool);
 }
 
-static int pool_add(struct gamedb__buf *pool, const char *s, size_t len, uint32_t *off)
-{
-	if (pool->len > UINT32_MAX - len - 1)
-		return -1;
-	*off = (uint32_t)pool->len;
-	if (gamedb__buf_append(pool, s, len) != 0 || gamedb__buf_putc(pool, 0) != 0)
-		return -1;
-	return 0;
-}
-
 int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *value, size_t vlen,
 		     const char *raw, size_t raw_len, const char *charset)
 {
+	struct gamedb__buf *pool = &ts->pool;
 	struct gamedb__tag *t;
+	size_t nlen = strlen(name), need;
+	char *d;
 
 	if (ts->n == ts->cap) {
 		size_t cap = ts->cap ? ts->cap * 2 : 16;
@@ -124,18 +117,34 @@ int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *va
 		ts->v = v;
 		ts->cap = cap;
 	}
-	t = &ts->v[ts->n];
-	if (pool_add(&ts->pool, name, strlen(name), &t->name) != 0 ||
-	    pool_add(&ts->pool, value, vlen, &t->value) != 0)
+	/* Name, value and raw bytes go into the pool, each NUL-terminated, with one reservation
+	 * (this runs for every tag of every game). */
+	if (nlen > UINT32_MAX / 4 || vlen > UINT32_MAX / 4 || (raw && raw_len > UINT32_MAX / 4))
 		return -1;
+	need = nlen + 1 + vlen + 1 + (raw ? raw_len + 1 : 0);
+	if (pool->len > UINT32_MAX - need || gamedb__buf_reserve(pool, need) != 0)
+		return -1;
+	t = &ts->v[ts->n];
+	d = pool->p + pool->len;
+	t->name = (uint32_t)pool->len;
+	memcpy(d, name, nlen);
+	d[nlen] = 0;
+	t->value = t->name + (uint32_t)nlen + 1;
+	if (vlen)
+		memcpy(d + nlen + 1, value, vlen);
+	d[nlen + 1 + vlen] = 0;
 	if (raw) {
-		if (pool_add(&ts->pool, raw, raw_len, &t->raw) != 0)
-			return -1;
+		t->raw = t->value + (uint32_t)vlen + 1;
+		if (raw_len)
+			memcpy(d + nlen + 1 + vlen + 1, raw, raw_len);
+		d[nlen + 1 + vlen + 1 + raw_len] = 0;
 		t->raw_len = (uint32_t)raw_len;
 	} else {
 		t->raw = t->value;
 		t->raw_len = (uint32_t)vlen;
 	}
+	pool->len += need;
+	pool->p[pool->len] = 0;
 	t->charset = charset;
 	ts->n++;
 	return 0;
@@ -147,28 +156,43 @@ int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *t
 {
 	struct gamedb_reader *r = g->reader;
 	struct gamedb__buf tmp = { 0 };
-	int32_t rc;
+	const unsigned char *u = (const unsigned char *)raw;
+	const char *value;
+	size_t vlen, k;
+	int32_t rc = GAMEDB_OK;
 	int same;
 
-	rc = gamedb__text_to_utf8(&r->text, charset, gamedb__reader_fallback(r), raw, raw_len, &tmp);
-	if (rc == GAMEDB_FAILED) {
-		gamedb__buf_free(&tmp);
-		return GAMEDB_FAILED;
+	/* Pure ASCII without NUL is its own UTF-8 in every supported charset (the text layer
+	 * passes it through unchanged): no conversion, no temporary buffer. */
+	for (k = 0; k < raw_len && u[k] && u[k] < 0x80; k++)
+		;
+	if (k == raw_len) {
+		value = raw_len ? raw : "";
+		vlen = raw_len;
+		same = 1;
+	} else {
+		rc = gamedb__text_to_utf8(&r->text, charset, gamedb__reader_fallback(r), raw,
+					  raw_len, &tmp);
+		if (rc == GAMEDB_FAILED) {
+			gamedb__buf_free(&tmp);
+			return GAMEDB_FAILED;
+		}
+		if (rc == GAMEDB_WARN) {
+			g->text_status = GAMEDB_WARN;
+			gamedb__game_seterr(g, "tag %s could not be converted from %s without loss",
+					    name, charset);
+		}
+		value = tmp.p ? tmp.p : "";
+		vlen = tmp.len;
+		same = tmp.len == raw_len && (raw_len == 0 || memcmp(tmp.p, raw, raw_len) == 0);
 	}
-	if (rc == GAMEDB_WARN) {
-		g->text_status = GAMEDB_WARN;
-		gamedb__game_seterr(g, "tag %s could not be converted from %s without loss", name,
-				    charset);
-	}
-	same = tmp.len == raw_len && (raw_len == 0 || memcmp(tmp.p, raw, raw_len) == 0);
 	{
 		/* A repeated name keeps its first place and takes the last value. */
 		size_t i, n = ts->n;
 		for (i = 0; i < ts->n; i++)
 			if (strcmp(ts->pool.p + ts->v[i].name, name) == 0)
 				break;
-		if (gamedb__tags_add(ts, name, tmp.p ? tmp.p : "", tmp.len, same ? NULL : raw,
-				     raw_len, charset) != 0) {
+		if (gamedb__tags_add(ts, name, value, vlen, same ? NULL : raw, raw_len, charset) != 0) {
 			rc = GAMEDB_FAILED;
 		} else if (i < n) {
 			ts->v[i].value = ts->v[n].value;
@@ -316,6 +340,11 @@ static const struct gamedb__tag *find_tag(struct gamedb_game *g, const char *nam
 			return &g->head.v[i];
 		}
 	}
+	/* A tag the format knows is not among its extra tags needs no read of them. */
+	if (!g->extra_loaded && g->reader && g->reader->fmt && g->reader->state == GAMEDB__RS_OPEN &&
+	    g->reader->fmt->tag_surely_absent &&
+	    g->reader->fmt->tag_surely_absent(g->reader->fmt_state, g, name))
+		return NULL;
 	load_extra(g);
 	for (i = 0; i < g->extra.n; i++) {
 		if (strcmp(g->extra.pool.p + g->extra.v[i].name, name) == 0) {

@@ -53,6 +53,14 @@ struct scid {
 	struct scid_level *levels;
 	size_t levels_cap;
 	struct gamedb__buf text;
+	/*
+	 * The start position that load_tags parsed (to write the FEN tag), kept for the decode
+	 * of the same game, which follows at once: a FEN is then parsed once per game, not twice.
+	 */
+	int start_valid;
+	uint64_t start_index, start_loc;
+	struct gamedb__pos start_pos;
+	char start_fen[sizeof ((struct gamedb_game *)0)->fen];
 };
 
 static uint32_t be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
@@ -288,16 +296,24 @@ static void scid_close(void *state)
 
 static void format_date(char *out, uint32_t d)
 {
+	/* "%04u.%02u.%02u" with '?' for an unknown part, by hand: this runs for every game. */
 	uint32_t y = (d >> 9) & 0x7FF, m = (d >> 5) & 15, day = d & 31;
-	char ys[8] = "????", ms[4] = "??", ds[4] = "??";
 
-	if (y)
-		snprintf(ys, sizeof ys, "%04u", y);
-	if (m)
-		snprintf(ms, sizeof ms, "%02u", m);
-	if (day)
-		snprintf(ds, sizeof ds, "%02u", day);
-	snprintf(out, 16, "%s.%s.%s", ys, ms, ds);
+	memcpy(out, "????.??.??", 11);
+	if (y) {
+		out[0] = (char)('0' + y / 1000);
+		out[1] = (char)('0' + y / 100 % 10);
+		out[2] = (char)('0' + y / 10 % 10);
+		out[3] = (char)('0' + y % 10);
+	}
+	if (m) {
+		out[5] = (char)('0' + m / 10);
+		out[6] = (char)('0' + m % 10);
+	}
+	if (day) {
+		out[8] = (char)('0' + day / 10);
+		out[9] = (char)('0' + day % 10);
+	}
 }
 
 /* ECO: 0 none; else letter*13100 + d1*1310 + d2*131 + ext + 1, ext 0 or 1 + 5*subletter + digit. */
@@ -356,6 +372,27 @@ static int add_name_tag(struct scid *s, struct gamedb_game *g, const char *tag, 
 
 static const char *const rating_suffix[8] = { "Elo", "Rating", "Rapid", "ICCF", "USCF", "DWZ", "ECF", "Elo" };
 
+/* Adds "WhiteElo" (etc.) for a stored rating: type in the top 4 bits, value in the low 12. */
+static int add_rating_tag(struct gamedb_game *g, const char *side, uint32_t rating)
+{
+	const char *suffix = rating_suffix[(rating >> 12) & 7];
+	uint32_t v = rating & 0xFFF;
+	char name[16], num[8];
+	size_t n = 0, slen = strlen(side);
+
+	memcpy(name, side, slen);
+	memcpy(name + slen, suffix, strlen(suffix) + 1);
+	if (v >= 1000)
+		num[n++] = (char)('0' + v / 1000);
+	if (v >= 100)
+		num[n++] = (char)('0' + v / 100 % 10);
+	if (v >= 10)
+		num[n++] = (char)('0' + v / 10 % 10);
+	num[n++] = (char)('0' + v % 10);
+	num[n] = 0;
+	return gamedb__tags_add(&g->head, name, num, n, NULL, 0, NULL);
+}
+
 static int32_t scid_next_game(void *state, struct gamedb_game *g)
 {
 	struct scid *s = state;
@@ -412,20 +449,10 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 	    gamedb__tags_add(&g->head, "Result", results[misc >> 12 & 3],
 			     strlen(results[misc >> 12 & 3]), NULL, 0, NULL))
 		goto nomem;
-	if (wr & 0xFFF) {
-		char name[16];
-		snprintf(name, sizeof name, "White%s", rating_suffix[(wr >> 12) & 7]);
-		snprintf(buf, sizeof buf, "%u", wr & 0xFFF);
-		if (gamedb__tags_add(&g->head, name, buf, strlen(buf), NULL, 0, NULL))
-			goto nomem;
-	}
-	if (br & 0xFFF) {
-		char name[16];
-		snprintf(name, sizeof name, "Black%s", rating_suffix[(br >> 12) & 7]);
-		snprintf(buf, sizeof buf, "%u", br & 0xFFF);
-		if (gamedb__tags_add(&g->head, name, buf, strlen(buf), NULL, 0, NULL))
-			goto nomem;
-	}
+	if ((wr & 0xFFF) && add_rating_tag(g, "White", wr))
+		goto nomem;
+	if ((br & 0xFFF) && add_rating_tag(g, "Black", br))
+		goto nomem;
 	if (format_eco(buf, eco) && gamedb__tags_add(&g->head, "ECO", buf, strlen(buf), NULL, 0, NULL))
 		goto nomem;
 	if (edate >> 9) {
@@ -542,9 +569,23 @@ static int32_t parse_tags(struct scid *s, struct gamedb_game *g, struct rec *rc,
 		if (rc->pos + vl > rc->len)
 			goto truncated;
 		if (want && tname && memchr(name, 0, tl <= 240 ? tl : 0) == NULL) {
-			if (gamedb__game_add_tag_raw(g, &g->extra, tname, (const char *)rc->p + rc->pos,
-						     vl, cs) == GAMEDB_FAILED)
+			struct gamedb__buf conv = { 0 };
+			int32_t trc = GAMEDB_OK;
+			/* A stored tag name is bytes like its value: hand it out as UTF-8 too. */
+			if (tname == name && !gamedb__utf8_valid(name, tl)) {
+				trc = gamedb__text_to_utf8(&s->r->text, cs, gamedb__reader_fallback(s->r),
+							   name, tl, &conv);
+				tname = conv.p ? conv.p : "";
+				if (trc == GAMEDB_WARN)
+					g->text_status = GAMEDB_WARN;
+			}
+			if (trc == GAMEDB_FAILED ||
+			    gamedb__game_add_tag_raw(g, &g->extra, tname, (const char *)rc->p + rc->pos,
+						     vl, cs) == GAMEDB_FAILED) {
+				gamedb__buf_free(&conv);
 				return GAMEDB_FAILED;
+			}
+			gamedb__buf_free(&conv);
 		}
 		rc->pos += vl;
 	}
@@ -585,6 +626,48 @@ static int read_start(struct scid *s, struct gamedb_game *g, struct rec *rc, int
 	return 0;
 }
 
+/*
+ * Whether a tag the index lacks can be among a record's extra tags. Scid's PGN import keeps
+ * ECO and the Seven Tag Roster in the index only. A side's first rating tag (White or Black +
+ * Elo, Rating, Rapid, ICCF, USCF, DWZ, ECF) goes to the index while that side has no
+ * rating there; only later rating tags of the side become extra tags. So with no rating of a
+ * side in the index, no rating tag of that side is stored elsewhere, and asking for one needs
+ * no read of the game file.
+ */
+static int scid_tag_surely_absent(void *state, const struct gamedb_game *g, const char *name)
+{
+	static const char *const index_only[] = { "Event", "Site", "Date", "Round", "White",
+						  "Black", "Result", "ECO" };
+	/* Scid's seven rating types; "WhiteBCF" and the like are ordinary extra tags. */
+	static const char *const rating_names[] = { "Elo", "Rating", "Rapid", "ICCF", "USCF",
+						    "DWZ", "ECF" };
+	const size_t nr = sizeof rating_names / sizeof rating_names[0];
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof index_only / sizeof index_only[0]; i++)
+		if (strcmp(name, index_only[i]) == 0)
+			return 1;
+	if (strncmp(name, "White", 5) != 0 && strncmp(name, "Black", 5) != 0)
+		return 0;
+	for (k = 0; k < nr && strcmp(name + 5, rating_names[k]) != 0; k++)
+		;
+	if (k == nr)
+		return 0;
+	/* The index holds a rating for this side if the header has a rating tag of the side. */
+	for (i = 0; i < g->head.n; i++) {
+		const char *t = g->head.pool.p + g->head.v[i].name;
+		if (strncmp(t, name, 5) != 0)
+			continue;
+		for (k = 0; k < nr; k++)
+			if (strcmp(t + 5, rating_names[k]) == 0)
+				return 0;
+	}
+	return 1;
+}
+
+static const char scid_std_fen[] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
 static int32_t scid_load_tags(void *state, struct gamedb_game *g)
 {
 	struct scid *s = state;
@@ -600,10 +683,21 @@ static int32_t scid_load_tags(void *state, struct gamedb_game *g)
 		/* Scid writes the FEN last, after the extra tags, in its own normalised form. */
 		struct gamedb__pos pos;
 		const char *why;
-		if (gamedb__pos_from_fen(&pos, g->fen, &why) == 0)
+		s->start_valid = 0;
+		if (gamedb__pos_from_fen(&pos, g->fen, &why) == 0) {
 			gamedb__pos_to_fen(&pos, g->fen, sizeof g->fen);
-		if (gamedb__tags_add(&g->extra, "FEN", g->fen, strlen(g->fen), NULL, 0, NULL) != 0)
-			st = GAMEDB_FAILED;
+			s->start_valid = 1;
+			s->start_index = g->index;
+			s->start_loc = g->loc[0];
+			s->start_pos = pos;
+			memcpy(s->start_fen, g->fen, sizeof s->start_fen);
+			if (gamedb__tags_add(&g->extra, "FEN", g->fen, strlen(g->fen), NULL, 0, NULL) != 0)
+				st = GAMEDB_FAILED;
+		} else {
+			/* Not a position (the decode reports it): no FEN tag, and get_fen() must not
+			 * hand out the stored bytes, which need not even be UTF-8. */
+			strcpy(g->fen, scid_std_fen);
+		}
 	}
 	if (st == GAMEDB_FAILED)
 		gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s", g->errmsg);
@@ -790,7 +884,7 @@ static int32_t decode_fail(struct scid *s, struct gamedb_game *g, const struct r
 	return GAMEDB_FAILED;
 }
 
-static int32_t scid_decode(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
+static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
 {
 	struct scid *s = state;
 	struct rec rc;
@@ -817,9 +911,19 @@ static int32_t scid_decode(void *state, struct gamedb_game *g, struct gamedb__mo
 	lv = &s->levels[0];
 	if (read_start(s, g, &rc, &nonstandard) != 0)
 		return GAMEDB_FAILED;
-	if (nonstandard) {
+	if (nonstandard && s->start_valid && s->start_index == g->index &&
+	    s->start_loc == g->loc[0]) {
+		lv->pos = s->start_pos; /* parsed a moment ago by scid_load_tags */
+		memcpy(g->fen, s->start_fen, sizeof g->fen);
+	} else if (nonstandard) {
 		if (gamedb__pos_from_fen(&lv->pos, g->fen, &why) != 0) {
-			snprintf(msg, sizeof msg, "bad start position \"%s\": %s", g->fen,
+			/* the stored bytes need not be text: show them as ASCII in the message */
+			char shown[sizeof g->fen];
+			size_t k;
+			for (k = 0; g->fen[k] && k + 1 < sizeof shown; k++)
+				shown[k] = g->fen[k] >= 0x20 && g->fen[k] < 0x7F ? g->fen[k] : '?';
+			shown[k] = 0;
+			snprintf(msg, sizeof msg, "bad start position \"%s\": %s", shown,
 				 why ? why : "");
 			return decode_fail(s, g, &rc, msg);
 		}
@@ -956,6 +1060,42 @@ moves_done:
 	return GAMEDB_OK;
 }
 
+/*
+ * A comment node holds the index of its text until the texts after the move data are read;
+ * when decoding fails before that, those nodes would point nowhere (and GAMEDB_ITER_PARTIAL
+ * or gamedb_game_dup() would hand them out), so the legal part keeps no such comment.
+ */
+static int32_t scid_decode(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
+{
+	int32_t st = scid_decode_record(state, g, mb);
+	size_t i, n = 0, depth = 0;
+	struct gamedb__pos pos;
+	const char *why;
+
+	if (st != GAMEDB_FAILED)
+		return st;
+	for (i = 0; i < mb->n; i++) {
+		const struct gamedb__node *nd = &mb->nodes[i];
+		if ((nd->type == GAMEDB_EVENT_COMMENT_BEFORE || nd->type == GAMEDB_EVENT_COMMENT_AFTER) &&
+		    nd->reserved[0] != GAMEDB__NODE_RAW)
+			continue;
+		if (nd->type == GAMEDB_EVENT_VARIATION_BEGIN)
+			depth++;
+		else if (nd->type == GAMEDB_EVENT_VARIATION_END && depth > 0)
+			depth--;
+		mb->nodes[n++] = *nd;
+	}
+	mb->n = n;
+	/* The legal part stays a well-formed stream: close the variations it left open. */
+	while (depth-- > 0)
+		if (gamedb__mb_event(mb, GAMEDB_EVENT_VARIATION_END, 0) != 0)
+			break;
+	/* A start position that did not parse is not handed out (see scid_load_tags). */
+	if (gamedb__pos_from_fen(&pos, g->fen, &why) != 0)
+		strcpy(g->fen, scid_std_fen);
+	return st;
+}
+
 static void *scid_handle(void *state)
 {
 	return &((struct scid *)state)->handle;
@@ -974,6 +1114,7 @@ const struct gamedb__format gamedb__format_scid = {
 	.seek_game = scid_seek,
 	.game_count = scid_count,
 	.load_tags = scid_load_tags,
+	.tag_surely_absent = scid_tag_surely_absent,
 	.decode_moves = scid_decode,
 	.handle = scid_handle,
 	.close = scid_close,

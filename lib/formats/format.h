@@ -30,6 +30,12 @@ struct gamedb__format {
 	/* Loads the tags kept outside the index into g->extra. May be NULL (no such tags). */
 	int32_t (*load_tags)(void *state, struct gamedb_game *g);
 	/*
+	 * 1 if the tag `name`, which g's index tags (g->head) lack, cannot be among the tags
+	 * load_tags would add, so that looking it up need not read them (header listing then
+	 * stays in the index files); 0 if it might be. May be NULL (always 0).
+	 */
+	int (*tag_surely_absent)(void *state, const struct gamedb_game *g, const char *name);
+	/*
 	 * Decodes the moves of g into mb, checking each with the board engine. Returns OK, WARN, or
 	 * FAILED with g's message set (mb then holds the legal part).
 	 */
