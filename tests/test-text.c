@@ -1,0 +1,369 @@
+/*
+ * libgamedb - tests of the text layer (lib/text/textconv.c) through its internal API.
+ *
+ * Every expected string is written by hand from the charset tables (Unicode, Windows code pages,
+ * GB18030), never produced by the code under test.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gamedb-private.h"
+#include "testlib.h"
+
+#define U_FFFD "\xEF\xBF\xBD"
+
+static struct gamedb__text T;
+
+/* Converts (in, len) and compares the result with the expected bytes and status. */
+static void conv_check(int line, const char *charset, const char *fallback, const char *in,
+		       size_t len, const char *expect, size_t expect_len, int32_t expect_rc)
+{
+	struct gamedb__buf out = { 0 };
+	int32_t rc = gamedb__text_to_utf8(&T, charset, fallback, in, len, &out);
+
+	if (rc != expect_rc) {
+		testlib_failed++;
+		fprintf(stderr, "line %d: %s/%s: status %d, expected %d\n", line,
+			charset ? charset : "(null)", fallback ? fallback : "(null)", (int)rc,
+			(int)expect_rc);
+	} else {
+		testlib_passed++;
+	}
+	if (!out.p || out.len != expect_len || memcmp(out.p, expect, expect_len) != 0 ||
+	    out.p[out.len] != 0) {
+		size_t i;
+		testlib_failed++;
+		fprintf(stderr, "line %d: %s/%s: got %zu bytes:", line, charset ? charset : "(null)",
+			fallback ? fallback : "(null)", out.len);
+		for (i = 0; out.p && i < out.len && i < 64; i++)
+			fprintf(stderr, " %02x", (unsigned char)out.p[i]);
+		fprintf(stderr, "\n  expected %zu bytes:", expect_len);
+		for (i = 0; i < expect_len && i < 64; i++)
+			fprintf(stderr, " %02x", (unsigned char)expect[i]);
+		fputc('\n', stderr);
+	} else {
+		testlib_passed++;
+	}
+	gamedb__buf_free(&out);
+}
+
+/* For string literals: lengths from sizeof, so embedded NULs count. */
+#define CONV(cs, fb, in, expect, rc) \
+	conv_check(__LINE__, cs, fb, in, sizeof(in) - 1, expect, sizeof(expect) - 1, rc)
+
+static void test_ascii(void)
+{
+	CONV(NULL, NULL, "", "", GAMEDB_OK);
+	CONV(NULL, NULL, "Kasparov, Garry", "Kasparov, Garry", GAMEDB_OK);
+	CONV("UTF-8", "CP1252", "Carlsen, Magnus", "Carlsen, Magnus", GAMEDB_OK);
+	/* ASCII is the same in every charset the formats use, even unknown ones. */
+	CONV("CP1251", NULL, "Moscow 1985", "Moscow 1985", GAMEDB_OK);
+	CONV("GB18030", NULL, "Beijing", "Beijing", GAMEDB_OK);
+	CONV("NO-SUCH-CHARSET", NULL, "plain", "plain", GAMEDB_OK);
+	CONV(NULL, NULL, "\x01\x1f\x7f ~", "\x01\x1f\x7f ~", GAMEDB_OK);
+}
+
+static void test_utf8_valid(void)
+{
+	/* 2 bytes: U+00E9 e-acute, U+0416 Cyrillic Zhe. */
+	CONV(NULL, "CP1252", "Ren\xC3\xA9", "Ren\xC3\xA9", GAMEDB_OK);
+	CONV("UTF-8", "CP1252", "\xD0\x96", "\xD0\x96", GAMEDB_OK);
+	/* 3 bytes: U+20AC euro sign, U+4E2D (zhong), U+FFFD itself. */
+	CONV("utf-8", "CP1252", "\xE2\x82\xAC 5", "\xE2\x82\xAC 5", GAMEDB_OK);
+	CONV("UTF8", NULL, "\xE4\xB8\xAD", "\xE4\xB8\xAD", GAMEDB_OK);
+	CONV(NULL, NULL, U_FFFD, U_FFFD, GAMEDB_OK);
+	/* 4 bytes: U+1D11E musical G clef, U+10FFFF the last code point. */
+	CONV(NULL, "ISO-8859-1", "\xF0\x9D\x84\x9E", "\xF0\x9D\x84\x9E", GAMEDB_OK);
+	CONV(NULL, NULL, "\xF4\x8F\xBF\xBF", "\xF4\x8F\xBF\xBF", GAMEDB_OK);
+	/* The smallest of each length: U+0080, U+0800, U+10000. */
+	CONV(NULL, NULL, "\xC2\x80\xE0\xA0\x80\xF0\x90\x80\x80", "\xC2\x80\xE0\xA0\x80\xF0\x90\x80\x80",
+	     GAMEDB_OK);
+	/* The last before the surrogates and the first after them: U+D7FF, U+E000. */
+	CONV(NULL, NULL, "\xED\x9F\xBF\xEE\x80\x80", "\xED\x9F\xBF\xEE\x80\x80", GAMEDB_OK);
+
+	CHECK(gamedb__utf8_valid("", 0));
+	CHECK(gamedb__utf8_valid("abc", 3));
+	CHECK(gamedb__utf8_valid("\xC3\xA9\xE2\x82\xAC\xF0\x9D\x84\x9E", 9));
+}
+
+static void test_utf8_invalid(void)
+{
+	/* Latin-1 fallback: each invalid byte is the code point of the same number. */
+	CONV(NULL, "ISO-8859-1", "caf\xE9", "caf\xC3\xA9", GAMEDB_OK);
+	CONV(NULL, "ISO-8859-1", "\xC4\xD6\xDC", "\xC3\x84\xC3\x96\xC3\x9C", GAMEDB_OK);
+	CONV(NULL, "latin1", "\x80", "\xC2\x80", GAMEDB_OK); /* C1 control in Latin-1 */
+	/* Mixed: valid UTF-8 stays, the invalid byte alone is read in the fallback. */
+	CONV(NULL, "ISO-8859-1", "\xC3\xA9t\xE9", "\xC3\xA9t\xC3\xA9", GAMEDB_OK);
+	/* CP1252 fallback: 0x80 is the euro sign, 0x93/0x94 curly quotes, 0x8A S-caron. */
+	CONV(NULL, "CP1252", "\x80", "\xE2\x82\xAC", GAMEDB_OK);
+	CONV(NULL, "CP1252", "\x93Hi\x94", "\xE2\x80\x9CHi\xE2\x80\x9D", GAMEDB_OK);
+	CONV(NULL, "CP1252", "\x8Akoda", "\xC5\xA0koda", GAMEDB_OK);
+	CONV(NULL, "CP1252", "M\xFCller", "M\xC3\xBCller", GAMEDB_OK);
+	/* 0x81 has no character in CP1252: U+FFFD and a warning. */
+	CONV(NULL, "CP1252", "a\x81z", "a" U_FFFD "z", GAMEDB_WARN);
+	/* No fallback: every invalid byte becomes U+FFFD, with a warning. */
+	CONV(NULL, NULL, "caf\xE9", "caf" U_FFFD, GAMEDB_WARN);
+	CONV(NULL, "", "\xFF\xFE", U_FFFD U_FFFD, GAMEDB_WARN);
+	/* A truncated sequence at the end. */
+	CONV(NULL, NULL, "ab\xE2\x82", "ab" U_FFFD U_FFFD, GAMEDB_WARN);
+	CONV(NULL, "ISO-8859-1", "ab\xC3", "ab\xC3\x83", GAMEDB_OK);
+	/* Overlong forms are not UTF-8: "/" as C0 AF, E0 80 AF, F0 80 80 AF. */
+	CONV(NULL, "ISO-8859-1", "\xC0\xAF", "\xC3\x80\xC2\xAF", GAMEDB_OK);
+	CONV(NULL, NULL, "\xC0\xAF", U_FFFD U_FFFD, GAMEDB_WARN);
+	CONV(NULL, NULL, "\xC1\x81", U_FFFD U_FFFD, GAMEDB_WARN);
+	CONV(NULL, "ISO-8859-1", "\xE0\x80\xAF", "\xC3\xA0\xC2\x80\xC2\xAF", GAMEDB_OK);
+	CONV(NULL, NULL, "\xF0\x80\x80\xAF", U_FFFD U_FFFD U_FFFD U_FFFD, GAMEDB_WARN);
+	CONV(NULL, NULL, "\xE0\x9F\xBF", U_FFFD U_FFFD U_FFFD, GAMEDB_WARN); /* overlong U+07FF */
+	/* UTF-16 surrogates encoded in UTF-8 (U+D800, U+DFFF) are not UTF-8. */
+	CONV(NULL, "ISO-8859-1", "\xED\xA0\x80", "\xC3\xAD\xC2\xA0\xC2\x80", GAMEDB_OK);
+	CONV(NULL, NULL, "\xED\xBF\xBF", U_FFFD U_FFFD U_FFFD, GAMEDB_WARN);
+	/* Beyond U+10FFFF, and the bytes F5..FF that never start a sequence. */
+	CONV(NULL, NULL, "\xF4\x90\x80\x80", U_FFFD U_FFFD U_FFFD U_FFFD, GAMEDB_WARN);
+	CONV(NULL, NULL, "\xF5\x80\x80\x80", U_FFFD U_FFFD U_FFFD U_FFFD, GAMEDB_WARN);
+	/* A lone continuation byte. */
+	CONV(NULL, "CP1252", "\xA9 2024", "\xC2\xA9 2024", GAMEDB_OK);
+
+	CHECK(!gamedb__utf8_valid("\xC0\xAF", 2));
+	CHECK(!gamedb__utf8_valid("\xE0\x80\xAF", 3));
+	CHECK(!gamedb__utf8_valid("\xED\xA0\x80", 3));
+	CHECK(!gamedb__utf8_valid("\xF4\x90\x80\x80", 4));
+	CHECK(!gamedb__utf8_valid("\xE2\x82", 2));
+	CHECK(!gamedb__utf8_valid("\x80", 1));
+	CHECK(!gamedb__utf8_valid("ok\xFF", 3));
+}
+
+static void test_cp1251(void)
+{
+	/* "Privet" in CP1251. */
+	CONV("CP1251", NULL, "\xCF\xF0\xE8\xE2\xE5\xF2",
+	     "\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82", GAMEDB_OK);
+	/* Case-insensitive charset names; YO (0xA8, 0xB8) and the numero sign (0xB9). */
+	CONV("cp1251", NULL, "\xA8\xB8 \xB9" "5", "\xD0\x81\xD1\x91 \xE2\x84\x96" "5", GAMEDB_OK);
+	/* 0x98 is the one byte CP1251 leaves undefined: U+FFFD, a warning, and the rest kept. */
+	CONV("CP1251", NULL, "\xCF\x98\xF0", "\xD0\x9F" U_FFFD "\xD1\x80", GAMEDB_WARN);
+	/* The same bytes read as CP1252 are Latin letters. */
+	CONV("CP1252", NULL, "\xCF\xF0", "\xC3\x8F\xC3\xB0", GAMEDB_OK);
+	CONV("WINDOWS-1252", NULL, "\x80\x9F", "\xE2\x82\xAC\xC5\xB8", GAMEDB_OK);
+}
+
+static void test_gb18030(void)
+{
+	/* zhong guo (China): D6 D0 B9 FA. */
+	CONV("GB18030", NULL, "\xD6\xD0\xB9\xFA", "\xE4\xB8\xAD\xE5\x9B\xBD", GAMEDB_OK);
+	/* xiang qi (chess): CF F3 C6 E5 -> U+8C61 U+68CB. */
+	CONV("GB18030", NULL, "\xCF\xF3\xC6\xE5", "\xE8\xB1\xA1\xE6\xA3\x8B", GAMEDB_OK);
+	/* Four-byte sequences: 81 30 81 30 is U+0080, 90 30 81 30 is U+10000. */
+	CONV("GB18030", NULL, "\x81\x30\x81\x30", "\xC2\x80", GAMEDB_OK);
+	CONV("GB18030", NULL, "\x90\x30\x81\x30", "\xF0\x90\x80\x80", GAMEDB_OK);
+	/* 0xFF never starts a character: U+FFFD in place, the neighbours kept. */
+	CONV("GB18030", NULL, "\xD6\xD0\xFF\xB9\xFA", "\xE4\xB8\xAD" U_FFFD "\xE5\x9B\xBD", GAMEDB_WARN);
+	/* A sequence cut short at the end of the text. */
+	CONV("GB18030", NULL, "\xD6\xD0\xD6", "\xE4\xB8\xAD" U_FFFD, GAMEDB_WARN);
+}
+
+static void test_unknown_charset(void)
+{
+	CONV("NO-SUCH-CHARSET", NULL, "a\xE9z", "a" U_FFFD "z", GAMEDB_WARN);
+	CONV("X-UNKNOWN-42", "CP1252", "\xCF\xF0", U_FFFD U_FFFD, GAMEDB_WARN);
+	/* A charset name too long for the cache is treated as unknown, not overflowed. */
+	CONV("A-CHARSET-NAME-THAT-IS-MUCH-LONGER-THAN-ANY-REAL-ONE-XXXXXXXXXXXXXXXX", NULL, "\xE9",
+	     U_FFFD, GAMEDB_WARN);
+	CHECK(gamedb__text_charset_known(&T, "CP1251"));
+	CHECK(gamedb__text_charset_known(&T, "cp1252"));
+	CHECK(gamedb__text_charset_known(&T, "GB18030"));
+	CHECK(gamedb__text_charset_known(&T, "ISO-8859-1"));
+	CHECK(gamedb__text_charset_known(&T, "UTF-8"));
+	CHECK(!gamedb__text_charset_known(&T, "NO-SUCH-CHARSET"));
+}
+
+static void test_nul(void)
+{
+	/* A NUL inside text would cut the C string short: it becomes '?' with a warning. */
+	CONV(NULL, NULL, "a\0b", "a?b", GAMEDB_WARN);
+	CONV(NULL, "CP1252", "\0\xE9", "?\xC3\xA9", GAMEDB_WARN);
+	CONV("CP1251", NULL, "\xCF\0\xF0", "\xD0\x9F?\xD1\x80", GAMEDB_WARN);
+	CONV("GB18030", NULL, "\xD6\xD0\0", "\xE4\xB8\xAD?", GAMEDB_WARN);
+}
+
+static void test_append(void)
+{
+	struct gamedb__buf out = { 0 };
+
+	/* Conversions append to what the buffer holds. */
+	CHECK_EQ_INT(gamedb__buf_append(&out, "x=", 2), 0);
+	CHECK_EQ_INT(gamedb__text_to_utf8(&T, "CP1251", NULL, "\xE4\xE0", 2, &out), GAMEDB_OK);
+	CHECK_EQ_INT(gamedb__text_to_utf8(&T, NULL, "CP1252", ";\x80", 2, &out), GAMEDB_OK);
+	CHECK_EQ_STR(out.p, "x=\xD0\xB4\xD0\xB0;\xE2\x82\xAC");
+	gamedb__buf_free(&out);
+}
+
+/* More charsets than the per-reader cache holds, in turns: every conversion stays right. */
+static void test_cache(void)
+{
+	int round;
+
+	for (round = 0; round < 3; round++) {
+		CONV("CP1251", NULL, "\xC0", "\xD0\x90", GAMEDB_OK);                 /* A */
+		CONV("CP1252", NULL, "\x80", "\xE2\x82\xAC", GAMEDB_OK);             /* euro */
+		CONV("GB18030", NULL, "\xD6\xD0", "\xE4\xB8\xAD", GAMEDB_OK);        /* zhong */
+		CONV("ISO-8859-5", NULL, "\xB0", "\xD0\x90", GAMEDB_OK);             /* A */
+		CONV("KOI8-R", NULL, "\xE1", "\xD0\x90", GAMEDB_OK);                 /* A */
+		CONV("CP1250", NULL, "\x8A", "\xC5\xA0", GAMEDB_OK);                 /* S-caron */
+		CONV("ISO-8859-2", NULL, "\xA9", "\xC5\xA0", GAMEDB_OK);             /* S-caron */
+	}
+}
+
+static void test_long(void)
+{
+	const size_t n = (size_t)1 << 20;
+	struct gamedb__buf out = { 0 };
+	char *in = malloc(n);
+	size_t i;
+	int ok;
+
+	CHECK(in != NULL);
+	if (!in)
+		return;
+	/* 1 MiB of ASCII. */
+	for (i = 0; i < n; i++)
+		in[i] = (char)('a' + i % 26);
+	CHECK_EQ_INT(gamedb__text_to_utf8(&T, NULL, NULL, in, n, &out), GAMEDB_OK);
+	CHECK(out.len == n && memcmp(out.p, in, n) == 0 && out.p[n] == 0);
+	gamedb__buf_free(&out);
+
+	/* 1 MiB of CP1251 "pr" pairs: 2 MiB of UTF-8. */
+	for (i = 0; i < n; i += 2) {
+		in[i] = (char)0xCF;
+		in[i + 1] = (char)0xF0;
+	}
+	CHECK_EQ_INT(gamedb__text_to_utf8(&T, "CP1251", NULL, in, n, &out), GAMEDB_OK);
+	ok = out.len == 2 * n;
+	for (i = 0; ok && i < out.len; i += 4)
+		ok = memcmp(out.p + i, "\xD0\x9F\xD1\x80", 4) == 0;
+	CHECK_MSG(ok, "1 MiB of CP1251: %zu bytes out", out.len);
+	gamedb__buf_free(&out);
+
+	/* 1 MiB of UTF-8 e-acute with one Latin-1 byte in the middle of it. */
+	for (i = 0; i < n; i += 2) {
+		in[i] = (char)0xC3;
+		in[i + 1] = (char)0xA9;
+	}
+	in[n / 2] = (char)0xE9; /* replaces the lead byte of one pair: E9 A9 */
+	CHECK_EQ_INT(gamedb__text_to_utf8(&T, NULL, "ISO-8859-1", in, n, &out), GAMEDB_OK);
+	/* E9 -> C3 A9 (e-acute), then the lone A9 -> C2 A9 (copyright sign): 2 bytes more. */
+	CHECK_EQ_INT(out.len, n + 2);
+	CHECK(out.len == n + 2 && memcmp(out.p + n / 2, "\xC3\xA9\xC2\xA9\xC3\xA9", 6) == 0);
+	gamedb__buf_free(&out);
+
+	/* 1 MiB of bytes that are all invalid, no fallback: 3 MiB of U+FFFD. */
+	memset(in, 0xFF, n);
+	CHECK_EQ_INT(gamedb__text_to_utf8(&T, NULL, NULL, in, n, &out), GAMEDB_WARN);
+	ok = out.len == 3 * n;
+	for (i = 0; ok && i < out.len; i += 3)
+		ok = memcmp(out.p + i, U_FFFD, 3) == 0;
+	CHECK_MSG(ok, "1 MiB of 0xFF: %zu bytes out", out.len);
+	gamedb__buf_free(&out);
+
+	/* 1 MiB of GB18030 with a bad byte every 4 KiB. */
+	for (i = 0; i < n; i += 2) {
+		in[i] = (char)0xD6;
+		in[i + 1] = (char)0xD0;
+	}
+	for (i = 4096; i < n; i += 4096)
+		in[i] = (char)0xFF, in[i + 1] = 'x';
+	CHECK_EQ_INT(gamedb__text_to_utf8(&T, "GB18030", NULL, in, n, &out), GAMEDB_WARN);
+	/* Each damaged pair (FF 'x') gives U+FFFD 'x' (4 bytes) instead of 3. */
+	CHECK_EQ_INT(out.len, (n / 2) * 3 + (n / 4096 - 1));
+	gamedb__buf_free(&out);
+	free(in);
+}
+
+struct hook_state {
+	int calls;
+	int32_t answer;
+	char charset[32];
+	size_t last_len;
+};
+
+/* Replaces every byte >= 0x80 by '#', keeps the rest. */
+static int32_t hash_hook(void *user_data, const char *charset, const char *in, size_t in_len,
+			 char *out, size_t out_cap, size_t *out_len)
+{
+	struct hook_state *h = user_data;
+	size_t i;
+
+	h->calls++;
+	h->last_len = in_len;
+	snprintf(h->charset, sizeof h->charset, "%s", charset ? charset : "(null)");
+	/* The documented guarantee on room. */
+	if (out_cap < 4 * in_len + 4)
+		return GAMEDB_FAILED;
+	if (h->answer != GAMEDB_OK && h->answer != GAMEDB_WARN)
+		return h->answer;
+	for (i = 0; i < in_len; i++)
+		out[i] = (unsigned char)in[i] >= 0x80 ? '#' : in[i];
+	*out_len = in_len;
+	return h->answer;
+}
+
+static void test_hook(void)
+{
+	struct hook_state h;
+
+	memset(&h, 0, sizeof h);
+	h.answer = GAMEDB_OK;
+	T.hook = hash_hook;
+	T.hook_user_data = &h;
+	/* Pure ASCII never reaches the hook. */
+	CONV("CP1251", NULL, "Tal", "Tal", GAMEDB_OK);
+	CHECK_EQ_INT(h.calls, 0);
+	/* Non-ASCII text: the hook's output is used, and it sees the charset. */
+	CONV("CP1251", NULL, "\xD2\xE0\xEB", "###", GAMEDB_OK);
+	CHECK_EQ_INT(h.calls, 1);
+	CHECK_EQ_STR(h.charset, "CP1251");
+	CHECK_EQ_INT(h.last_len, 3);
+	/* Text in UTF-8 (NULL charset) is announced as "UTF-8", even when valid. */
+	CONV(NULL, "CP1252", "R\xC3\xA9ti", "R##ti", GAMEDB_OK);
+	CHECK_EQ_STR(h.charset, "UTF-8");
+	/* WARN from the hook is passed on. */
+	h.answer = GAMEDB_WARN;
+	CONV("GB18030", NULL, "\xD6\xD0", "##", GAMEDB_WARN);
+	CHECK_EQ_STR(h.charset, "GB18030");
+	/* Declining (FAILED, or anything but OK/WARN): the library converts. */
+	h.answer = GAMEDB_FAILED;
+	h.calls = 0;
+	CONV("CP1251", NULL, "\xCF\xF0\xE8\xE2\xE5\xF2",
+	     "\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82", GAMEDB_OK);
+	CONV(NULL, "CP1252", "\x80", "\xE2\x82\xAC", GAMEDB_OK);
+	CHECK_EQ_INT(h.calls, 2);
+	h.answer = GAMEDB_END;
+	CONV("CP1251", NULL, "\xCF", "\xD0\x9F", GAMEDB_OK);
+	CHECK_EQ_INT(h.calls, 3);
+	T.hook = NULL;
+	T.hook_user_data = NULL;
+	CONV("CP1251", NULL, "\xD2\xE0\xEB", "\xD0\xA2\xD0\xB0\xD0\xBB", GAMEDB_OK);
+	CHECK_EQ_INT(h.calls, 3);
+}
+
+int main(void)
+{
+	memset(&T, 0, sizeof T);
+	test_ascii();
+	test_utf8_valid();
+	test_utf8_invalid();
+	test_cp1251();
+	test_gb18030();
+	test_unknown_charset();
+	test_nul();
+	test_append();
+	test_cache();
+	test_long();
+	test_hook();
+	gamedb__text_close(&T);
+	gamedb__text_close(&T); /* twice is harmless */
+	return testlib_done();
+}
