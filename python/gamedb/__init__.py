@@ -1,0 +1,850 @@
+# libgamedb - the Pythonic layer of the ctypes binding.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Read legacy chess game databases with libgamedb.
+
+::
+
+    import gamedb
+
+    with gamedb.open("base.si4") as r:
+        print(r.format, r.game_count)
+        for game in r:
+            print(game.index, game.tags["White"], "-", game.tags["Black"])
+            for ev in game.moves(comments=False):
+                if ev.type == "move":
+                    print(ev.move_number, ev.colour, ev.san, ev.uci)
+
+Lifetimes (how the binding maps the C ownership rules):
+
+- A :class:`Game` is a snapshot: its index, tags, start FEN, variant and deleted mark are
+  copied when the reader hands the game out. The game the C reader hands out is borrowed and
+  reused by the next ``next_game``; the moves stay in the database until they are asked for.
+  The first call of :meth:`Game.moves`, :meth:`Game.pgn` or :meth:`Game.json` gives the game
+  its own copy (``gamedb_game_dup()``, which decodes the moves). While the reader is still on
+  that game the copy is taken from it directly; after the iteration has moved on the reader
+  seeks back to the game, copies it and returns to where it was (formats that can seek:
+  SCID). When the reader is closed, every :class:`Game` object still alive gets its copy
+  first, so games stay fully usable after the reader is closed. Listing headers therefore
+  never decodes a move, and a game kept around costs nothing until its moves are asked for.
+- An :class:`Event` is a snapshot too: every field is copied while the C event is valid.
+- All strings are copied out of the library and decoded as UTF-8 at once.
+- Memory given to :func:`open_memory` and objects given to :func:`open_io` are kept alive by
+  the reader until it is closed.
+
+Errors: a failing call raises :class:`GamedbError` with ``code`` (the status), ``detail`` (the
+reader's detail code, e.g. ``E_IO``) and ``message`` (the library's message, which names the
+file). The end of an iteration is ``StopIteration``.
+"""
+
+import ctypes
+import io as _io
+import json as _json
+import os
+import warnings
+import weakref
+from ctypes import byref, c_char_p, c_int32, c_size_t, c_uint64, c_void_p
+
+from . import _ffi
+from ._ffi import (E_CORRUPT, E_INVALID_ARGUMENT, E_IO, E_MISUSE, E_NOMEM, E_NONE, E_RANGE,
+                   E_STRUCT_SIZE, E_UNKNOWN_OPTION, E_UNRECOGNIZED_FORMAT, E_UNSUPPORTED,
+                   E_UNSUPPORTED_VERSION, E_ENCODING, E_ILLEGAL_MOVE, END, FAILED, FATAL, OK,
+                   WARN, GamedbError)
+
+__all__ = [
+    "open", "open_memory", "open_io", "version", "version_number",
+    "Reader", "Game", "Event", "MoveIterator", "ScidInfo",
+    "GamedbError", "GamedbWarning",
+    "OK", "END", "WARN", "FAILED", "FATAL",
+    "E_NONE", "E_NOMEM", "E_IO", "E_UNRECOGNIZED_FORMAT", "E_CORRUPT",
+    "E_UNSUPPORTED_VERSION", "E_ENCODING", "E_MISUSE", "E_RANGE", "E_STRUCT_SIZE",
+    "E_UNSUPPORTED", "E_ILLEGAL_MOVE", "E_INVALID_ARGUMENT", "E_UNKNOWN_OPTION",
+    "PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN", "KING", "square_name",
+]
+
+__version__ = "1.0.0"
+
+_lib = _ffi.lib
+
+#: Piece numbers of Event.piece and Event.promotion. They are libgamedb's ``gamedb_piece``
+#: values, which are also python-chess's piece types (chess.PAWN == 1 ... chess.KING == 6);
+#: squares are numbered as in python-chess too (a1 = 0, h1 = 7, h8 = 63).
+PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
+PIECE_SYMBOLS = {PAWN: "p", KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q", KING: "k"}
+
+_VARIANTS = {
+    _ffi.VARIANT_CHESS: "chess",
+    _ffi.VARIANT_CHESS960: "chess960",
+    _ffi.VARIANT_XIANGQI: "xiangqi",
+    _ffi.VARIANT_BUGHOUSE: "bughouse",
+}
+
+_EVENT_TYPES = {
+    _ffi.EVENT_MOVE: "move",
+    _ffi.EVENT_VARIATION_BEGIN: "variation_begin",
+    _ffi.EVENT_VARIATION_END: "variation_end",
+    _ffi.EVENT_COMMENT_BEFORE: "comment_before",
+    _ffi.EVENT_COMMENT_AFTER: "comment_after",
+    _ffi.EVENT_NAG: "nag",
+    _ffi.EVENT_CLOCK: "clock",
+    _ffi.EVENT_RESULT: "result",
+}
+
+_ERROR_POLICIES = ("raise", "warn", "skip")
+
+
+class GamedbWarning(UserWarning):
+    """An unreadable game skipped by a reader opened with ``errors="warn"``."""
+
+
+def version():
+    """The run-time library version as "MAJOR.MINOR.PATCH"."""
+    return _lib.gamedb_version_string()
+
+
+def version_number():
+    """The run-time library version as MAJOR * 10000 + MINOR * 100 + PATCH."""
+    return _lib.gamedb_version_number()
+
+
+def square_name(square):
+    """The name ("e4") of a chess square number (a1 = 0 ... h8 = 63)."""
+    return "abcdefgh"[square % 8] + str(square // 8 + 1)
+
+
+def _enc(s):
+    """A str or path as the bytes the C API takes (None stays None)."""
+    if s is None:
+        return None
+    if isinstance(s, bytes):
+        return s
+    if isinstance(s, str):
+        return s.encode("utf-8")
+    return os.fsencode(s)
+
+
+def _misuse(message):
+    return GamedbError(FAILED, E_MISUSE, message)
+
+
+# ---- SCID ---------------------------------------------------------------------------------
+
+class ScidInfo:
+    """What only SCID databases have, copied when the database is opened.
+
+    Attributes: ``version`` (300 or 400), ``description``, ``base_type``, ``flag_names`` (the
+    names of custom flags 1..6, "" when unnamed) and ``autoload`` (the game Scid loads first).
+    """
+
+    __slots__ = ("version", "description", "base_type", "flag_names", "autoload")
+
+    def __init__(self, sp):
+        self.version = _lib.gamedb_scid_get_version(sp)
+        self.description = _lib.gamedb_scid_get_description(sp) or ""
+        self.base_type = _lib.gamedb_scid_get_base_type(sp)
+        self.flag_names = [_lib.gamedb_scid_get_flag_name(sp, n) or "" for n in range(1, 7)]
+        self.autoload = _lib.gamedb_scid_get_autoload(sp)
+
+    def __repr__(self):
+        return "ScidInfo(version=%d, description=%r, base_type=%d, flag_names=%r, autoload=%d)" \
+            % (self.version, self.description, self.base_type, self.flag_names, self.autoload)
+
+
+# ---- events and the move iterator -----------------------------------------------------
+
+class Event:
+    """One item of a game's move stream, copied from the library.
+
+    ``type`` is one of "move", "variation_begin", "variation_end", "comment_before",
+    "comment_after", "nag", "clock", "result". Fields that do not apply to the type are None.
+
+    - move: ``san``, ``uci``, ``from_square``, ``to_square`` (0..63, a1 = 0), ``promotion``
+      (a piece number or None), ``piece`` (the moving piece, PAWN..KING; None for a null
+      move), ``move_number``, ``colour`` ("white" or "black"), ``fen`` (the position after
+      the move, only when the iterator was made with ``fen=True``);
+    - comment_before / comment_after: ``text``, and ``text_raw``, the stored bytes before
+      charset conversion; result: ``text`` ("1-0", "1/2-1/2", ...);
+    - nag: ``nag`` (1 = "!", 2 = "?", ...).
+
+    ``depth`` is the variation depth of every event (0 on the main line).
+    """
+
+    __slots__ = ("type", "depth", "san", "uci", "from_square", "to_square", "promotion",
+                 "piece", "fen", "text", "text_raw", "nag", "move_number", "colour")
+
+    def __init__(self, evp):
+        t = _lib.gamedb_event_get_type(evp)
+        self.type = _EVENT_TYPES.get(t, str(t))
+        self.depth = _lib.gamedb_event_get_depth(evp)
+        self.san = self.uci = self.fen = self.text = self.text_raw = None
+        self.from_square = self.to_square = self.promotion = self.piece = None
+        self.nag = self.move_number = self.colour = None
+        if t == _ffi.EVENT_MOVE:
+            frm, to, promo, colour = c_int32(), c_int32(), c_int32(), c_int32()
+            if _lib.gamedb_event_get_move(evp, byref(frm), byref(to), byref(promo)) == OK:
+                self.from_square, self.to_square = frm.value, to.value
+                self.promotion = promo.value or None
+            self.piece = _lib.gamedb_event_get_piece(evp) or None
+            self.san = _lib.gamedb_event_get_san(evp)
+            self.uci = _lib.gamedb_event_get_uci(evp)
+            self.fen = _lib.gamedb_event_get_fen(evp)
+            self.move_number = _lib.gamedb_event_get_move_number(evp, byref(colour))
+            self.colour = "black" if colour.value else "white"
+        elif t in (_ffi.EVENT_COMMENT_BEFORE, _ffi.EVENT_COMMENT_AFTER, _ffi.EVENT_RESULT,
+                   _ffi.EVENT_CLOCK):
+            self.text = _lib.gamedb_event_get_text(evp)
+            if t != _ffi.EVENT_RESULT:
+                n = c_size_t()
+                addr = _lib.gamedb_event_get_text_raw(evp, byref(n))
+                if addr:
+                    self.text_raw = ctypes.string_at(addr, n.value)
+        elif t == _ffi.EVENT_NAG:
+            self.nag = _lib.gamedb_event_get_nag(evp)
+
+    def __repr__(self):
+        fields = ", ".join("%s=%r" % (k, getattr(self, k)) for k in self.__slots__[1:]
+                           if getattr(self, k) is not None)
+        return "Event(%r%s)" % (self.type, ", " + fields if fields else "")
+
+
+class MoveIterator:
+    """Iterates over the events of a game (made by :meth:`Game.moves`).
+
+    It holds the game's own copy, so it stays valid whatever happens to the reader. The C
+    iterator is freed at the end of the iteration, by :meth:`close`, or by the garbage
+    collector.
+    """
+
+    def __init__(self, game, flags):
+        self._game = game  # keeps the game's copy alive while the iterator runs
+        self._ptr = None
+        it = _ffi.MoveIterP()
+        _lib.gamedb_move_iter_new(game._handle(), flags, byref(it))
+        self._ptr = it
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if not self._ptr:
+            raise StopIteration
+        ev = _ffi.EventP()
+        try:
+            _lib.gamedb_move_iter_next(self._ptr, byref(ev))
+        except StopIteration:
+            self.close()
+            raise
+        return Event(ev)
+
+    def close(self):
+        """Frees the C iterator; later iteration gives nothing."""
+        ptr, self._ptr = self._ptr, None
+        if ptr:
+            _lib.gamedb_move_iter_free(ptr)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+# ---- games ----------------------------------------------------------------------------
+
+class _Sink:
+    """A gamedb_write_fn that collects what a writer writes."""
+
+    def __init__(self):
+        self.chunks = []
+        self.error = None
+        self.fn = _ffi.WRITE_FN(self._write)
+
+    def _write(self, user_data, data, length):
+        try:
+            self.chunks.append(ctypes.string_at(data, length))
+            return 0
+        except BaseException as e:  # never let an exception cross the C frames
+            self.error = e
+            return 1
+
+    def text(self):
+        return b"".join(self.chunks).decode("utf-8", errors="replace")
+
+
+def _write_flags(comments, variations, nags):
+    flags = 0
+    if not comments:
+        flags |= _ffi.WRITE_NO_COMMENTS
+    if not variations:
+        flags |= _ffi.WRITE_NO_VARIATIONS
+    if not nags:
+        flags |= _ffi.WRITE_NO_NAGS
+    return flags
+
+
+class Game:
+    """One game: a snapshot of its headers, plus its moves on demand.
+
+    Attributes: ``index`` (0-based position in the database), ``tags`` (a dict in PGN order:
+    the Seven Tag Roster first; when a tag is repeated, the first value), ``tag_list`` (every
+    tag as (name, value) pairs, repeats included, in PGN order), ``fen`` (the start position), ``variant`` ("chess",
+    "chess960", "xiangqi" or "bughouse"), ``deleted`` (bool), ``warning`` (the reader's
+    message when the game was delivered with a warning, else None) and ``scid_flags`` (the
+    SCID flag bits, None for other formats).
+
+    See the module documentation for how long a game's moves stay available.
+    """
+
+    __slots__ = ("index", "tags", "tag_list", "fen", "variant", "deleted", "warning", "scid_flags",
+                 "_reader", "_ptr", "_lost", "__weakref__")
+
+    def __init__(self, reader, gp, warning=None):
+        self._ptr = None
+        self._lost = None
+        self._reader = reader
+        self.index = _lib.gamedb_game_get_index(gp)
+        pairs = []
+        name, value = c_char_p(), c_char_p()
+        for i in range(_lib.gamedb_game_get_tag_count(gp)):
+            _lib.gamedb_game_get_tag_at(gp, i, byref(name), byref(value))
+            pairs.append((_ffi._decode(name.value), _ffi._decode(value.value)))
+        self.tag_list = pairs
+        tags = {}
+        for key, val in pairs:
+            tags.setdefault(key, val)  # a repeated tag: the first one wins in the dict
+        self.tags = tags
+        # After the tags: formats that keep tags outside their index (SCID) read them on the
+        # first tag call, and with them a non-standard start position.
+        self.fen = _lib.gamedb_game_get_fen(gp)
+        v = _lib.gamedb_game_get_variant(gp)
+        self.variant = _VARIANTS.get(v, str(v))
+        self.deleted = bool(_lib.gamedb_game_is_deleted(gp))
+        if warning is None and reader is not None and \
+                _lib.gamedb_reader_errcode(reader._ptr) != E_NONE:
+            # Reading the tags kept outside the index failed: the headers are incomplete.
+            warning = _lib.gamedb_reader_errmsg(reader._ptr)
+        self.warning = warning
+        self.scid_flags = None
+        if reader is not None and reader._scid_ptr:
+            self.scid_flags = _lib.gamedb_scid_get_game_flags(reader._scid_ptr, gp)
+
+    def __repr__(self):
+        t = self.tags
+        return "<gamedb.Game %d: %s - %s %s>" % (self.index, t.get("White", "?"),
+                                                 t.get("Black", "?"), t.get("Result", "*"))
+
+    def __getitem__(self, tag):
+        return self.tags[tag]
+
+    def _adopt(self, gp):
+        """Makes the game's own copy from a valid C game (borrowed or not)."""
+        out = _ffi.GameP()
+        _lib.gamedb_game_dup(gp, byref(out))  # WARN: the copy holds the decodable part
+        self._ptr = out
+        self._reader = None
+
+    def _handle(self):
+        """The game's own C copy, made on first use."""
+        if self._ptr:
+            return self._ptr
+        if self._reader is None:
+            raise self._lost or _misuse("game %d: the game was closed" % (self.index + 1))
+        self._reader._materialize(self)
+        return self._ptr
+
+    def detach(self):
+        """Takes the game's own copy now (what moves()/pgn()/json() do on first use)."""
+        self._handle()
+        return self
+
+    def moves(self, mainline_only=False, comments=True, fen=False, partial=False):
+        """An iterator of :class:`Event` over the moves and annotations.
+
+        mainline_only: leave out variations. comments: include comments. fen: fill
+        ``Event.fen`` after each move. partial: when the moves cannot all be decoded, give
+        the part before the failure instead of raising :class:`GamedbError`.
+        """
+        flags = 0
+        if mainline_only:
+            flags |= _ffi.ITER_MAINLINE_ONLY
+        if not comments:
+            flags |= _ffi.ITER_SKIP_COMMENTS
+        if fen:
+            flags |= _ffi.ITER_FEN
+        if partial:
+            flags |= _ffi.ITER_PARTIAL
+        return MoveIterator(self, flags)
+
+    def _write(self, fn, flags):
+        sink = _Sink()
+        gp = self._handle()
+        try:
+            fn(gp, flags, sink.fn, None)
+        except GamedbError as e:
+            if sink.error is not None:
+                raise e from sink.error
+            raise
+        return sink.text()
+
+    def pgn(self, comments=True, variations=True, nags=True, flags=0):
+        """The game as PGN text (tags, a blank line, the movetext, a blank line).
+
+        The keyword switches map to GAMEDB_WRITE_NO_*; ``flags`` adds raw writer flags.
+        """
+        return self._write(_lib.gamedb_game_write_pgn,
+                           flags | _write_flags(comments, variations, nags))
+
+    def json(self, comments=True, variations=True, nags=True, flags=0):
+        """The game as one JSON document (the library's JSON Lines record, without its
+        final newline)."""
+        text = self._write(_lib.gamedb_game_write_json,
+                           flags | _write_flags(comments, variations, nags))
+        return text[:-1] if text.endswith("\n") else text
+
+    def to_dict(self, **kwargs):
+        """:meth:`json` parsed into Python objects."""
+        return _json.loads(self.json(**kwargs))
+
+    def tag_raw(self, name):
+        """(bytes, charset) of a tag as stored in the database, or None if there is none."""
+        gp = self._handle()
+        length, charset = c_size_t(), c_char_p()
+        addr = _lib.gamedb_game_get_tag_raw(gp, _enc(name), byref(length), byref(charset))
+        if not addr:
+            return None
+        return ctypes.string_at(addr, length.value), _ffi._decode(charset.value)
+
+    def close(self):
+        """Frees the game's copy; its moves are then unavailable (headers stay)."""
+        ptr, self._ptr = self._ptr, None
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            reader._pending.discard(self)
+        if ptr:
+            _lib.gamedb_game_free(ptr)
+
+    def __del__(self):
+        try:
+            ptr, self._ptr = self._ptr, None
+            if ptr:
+                _lib.gamedb_game_free(ptr)
+        except Exception:
+            pass
+
+
+# ---- readers --------------------------------------------------------------------------
+
+class Reader:
+    """An open database. Use :func:`open`, :func:`open_memory` or :func:`open_io`.
+
+    Iterating gives :class:`Game` objects from the current position; ``seek(0)`` starts
+    again. ``errors`` says what happens to a game the library cannot read: "raise" (the
+    default: :class:`GamedbError`; iterating again goes on with the next game), "warn" (skip
+    it with a :class:`GamedbWarning`) or "skip" (skip it silently). A fatal error always
+    raises.
+    """
+
+    def __init__(self, charset=None, format=None, errors="raise", converter=None,
+                 options=None):
+        if errors not in _ERROR_POLICIES:
+            raise ValueError("errors must be one of %s" % ", ".join(_ERROR_POLICIES))
+        self._ptr = None
+        self._keep = []          # objects the C reader points into: bytes, callbacks
+        self._pending = weakref.WeakSet()  # games without their own copy yet
+        self._current = None     # weakref to the game whose borrowed C game is still valid
+        self._current_ptr = None
+        self._pos = 0            # the index next_game would give
+        self._at_end = False
+        self._scid_ptr = None
+        self._callback_error = None
+        self.errors = errors
+        self.scid = None
+        self.open_warning = None
+        self._ptr = _lib.gamedb_reader_new()
+        if format is not None:
+            _lib.gamedb_reader_set_format(self._ptr, _enc(format))
+        else:
+            _lib.gamedb_reader_support_format_all(self._ptr)
+        if charset is not None:
+            self.set_option("charset", charset)
+        for key, value in (options or {}).items():
+            self.set_option(key, value)
+        if converter is not None:
+            self._set_converter(converter)
+
+    # -- opening
+
+    def _after_open(self, rc):
+        if rc == WARN:
+            self.open_warning = _lib.gamedb_reader_errmsg(self._ptr)
+        sp = _lib.gamedb_reader_get_scid(self._ptr)
+        if sp:
+            self._scid_ptr = sp
+            self.scid = ScidInfo(sp)
+        return self
+
+    def _opening(self, call, *args):
+        try:
+            rc = call(self._ptr, *args)
+        except GamedbError as e:
+            err, self._callback_error = self._callback_error, None
+            self.close()
+            if err is not None:
+                raise e from err
+            raise
+        except BaseException:
+            self.close()
+            raise
+        return self._after_open(rc)
+
+    def _set_converter(self, converter):
+        me = weakref.ref(self)  # no reference cycle through the callback
+
+        def hook(user_data, charset, data, in_len, out, out_cap, out_len):
+            try:
+                text = converter(_ffi._decode(charset), ctypes.string_at(data, in_len))
+                if text is None:
+                    return 1  # decline: the library converts the text itself
+                encoded = text.encode("utf-8")
+                if len(encoded) > out_cap:
+                    return 1
+                ctypes.memmove(out, encoded, len(encoded))
+                out_len[0] = len(encoded)
+                return OK
+            except BaseException as e:
+                reader = me()
+                if reader is not None:
+                    reader._callback_error = e
+                return 1
+
+        fn = _ffi.TEXT_CONVERTER_FN(hook)
+        self._keep.append(fn)
+        _lib.gamedb_reader_set_converter(self._ptr, fn, None)
+
+    def set_option(self, key, value, format=None):
+        """gamedb_reader_set_option(): e.g. ("charset", "CP1251"). Returns WARN when the
+        key is known but not to the addressed format, else OK."""
+        self._check_alive()
+        return _lib.gamedb_reader_set_option(self._ptr, _enc(format), _enc(key), _enc(value))
+
+    # -- state
+
+    def _check_alive(self):
+        if not self._ptr:
+            raise _misuse("the reader is closed")
+
+    @property
+    def closed(self):
+        return not self._ptr
+
+    @property
+    def format(self):
+        """The format name ("scid")."""
+        self._check_alive()
+        return _lib.gamedb_reader_format(self._ptr)
+
+    @property
+    def capabilities(self):
+        """The gamedb_capability bits (CAP_SEEK, CAP_COUNT, ...)."""
+        self._check_alive()
+        return _lib.gamedb_reader_capabilities(self._ptr)
+
+    @property
+    def game_count(self):
+        """The number of games (deleted ones included), or None for formats that cannot
+        count without reading everything."""
+        self._check_alive()
+        n = c_uint64()
+        try:
+            _lib.gamedb_reader_game_count(self._ptr, byref(n))
+        except GamedbError as e:
+            if e.detail == E_UNSUPPORTED:
+                return None
+            raise
+        return n.value
+
+    def __len__(self):
+        n = self.game_count
+        if n is None:
+            raise TypeError("this %s database cannot count its games" % self.format)
+        return n
+
+    # -- iteration
+
+    def _forget_current(self):
+        self._current = None
+        self._current_ptr = None
+
+    def _read(self, policy):
+        """Reads the next game under an error policy; StopIteration at the end."""
+        self._check_alive()
+        if self._at_end:
+            raise StopIteration
+        while True:
+            self._forget_current()
+            gp = _ffi.GameP()
+            try:
+                rc = _lib.gamedb_reader_next_game(self._ptr, byref(gp))
+            except StopIteration:
+                self._at_end = True
+                raise
+            except GamedbError as e:
+                err, self._callback_error = self._callback_error, None
+                if e.code == FAILED:
+                    self._pos += 1
+                    if policy == "warn":
+                        warnings.warn(GamedbWarning(e.message), stacklevel=3)
+                        continue
+                    if policy == "skip":
+                        continue
+                if err is not None:
+                    raise e from err
+                raise
+            warning = _lib.gamedb_reader_errmsg(self._ptr) if rc == WARN else None
+            game = Game(self, gp, warning)
+            self._pos = game.index + 1
+            self._current, self._current_ptr = weakref.ref(game), gp  # no reference cycle
+            self._pending.add(game)
+            return game
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self._read(self.errors)
+
+    def seek(self, index):
+        """Makes the next game read be game ``index`` (0-based)."""
+        self._check_alive()
+        self._forget_current()
+        _lib.gamedb_reader_seek_game(self._ptr, index)
+        self._pos = index
+        self._at_end = False
+
+    def __getitem__(self, index):
+        """Game ``index`` (negative counts from the end): seek, then read one game."""
+        if not isinstance(index, int):
+            raise TypeError("game indices must be integers")
+        if index < 0:
+            index += len(self)
+        try:
+            self.seek(index)
+        except GamedbError as e:
+            if e.detail == E_RANGE:
+                raise IndexError("game index out of range: " + e.message) from e
+            raise
+        try:
+            return self._read("raise")
+        except StopIteration:
+            raise IndexError("game index out of range") from None
+
+    def _materialize(self, game):
+        """Gives ``game`` its own C copy, going back for it if the reader moved on."""
+        if not self._ptr:
+            raise game._lost or _misuse("game %d: the reader is closed" % (game.index + 1))
+        if self._current is not None and self._current() is game:
+            game._adopt(self._current_ptr)
+            self._pending.discard(game)
+            return
+        if not self.capabilities & _ffi.CAP_SEEK:
+            raise GamedbError(FAILED, E_UNSUPPORTED,
+                              "game %d: the %s format cannot go back to a game the reader "
+                              "has passed; call game.detach() before reading on"
+                              % (game.index + 1, self.format))
+        saved, at_end = self._pos, self._at_end
+        self._forget_current()
+        _lib.gamedb_reader_seek_game(self._ptr, game.index)
+        gp = _ffi.GameP()
+        try:
+            _lib.gamedb_reader_next_game(self._ptr, byref(gp))
+            game._adopt(gp)
+            self._pending.discard(game)
+        finally:
+            self._forget_current()
+            self._pos, self._at_end = saved, at_end
+            count = self.game_count
+            if not at_end and count is not None and saved < count:
+                _lib.gamedb_reader_seek_game(self._ptr, saved)
+            else:
+                self._at_end = True
+
+    # -- closing
+
+    def close(self):
+        """Closes the database. Games still alive get their own copy first."""
+        if not self._ptr:
+            return
+        try:
+            for game in sorted(self._pending, key=lambda g: g.index):
+                try:
+                    self._materialize(game)
+                except GamedbError as e:
+                    game._reader = None
+                    game._lost = e
+        finally:
+            ptr, self._ptr = self._ptr, None
+            self._forget_current()
+            self._pending = weakref.WeakSet()
+            self._scid_ptr = None
+            _lib.gamedb_reader_free(ptr)
+            self._keep = []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self):
+        if not self._ptr:
+            return "<gamedb.Reader closed>"
+        return "<gamedb.Reader %s>" % self.format
+
+
+def open(path, charset=None, format=None, errors="raise", converter=None, options=None):
+    """Opens a database file (for SCID the .si4/.si3 file, or the base name without it).
+
+    charset: the source charset of the database's text (an iconv name), replacing the
+    format's default. format: a format name ("scid") to skip detection. errors: see
+    :class:`Reader`. converter: a callable (charset, raw_bytes) -> str or None (None lets
+    the library convert), tried before the library's own conversion. options: further
+    {key: value} for gamedb_reader_set_option().
+    """
+    r = Reader(charset, format, errors, converter, options)
+    return r._opening(_lib.gamedb_reader_open_filename, _enc(path))
+
+
+def open_memory(files, primary=None, **kwargs):
+    """Opens a database held in memory.
+
+    files: {name: bytes} with every file of the database ("base.si4", "base.sn4",
+    "base.sg4"); siblings are found by name. primary: the name the database is opened by
+    (default: the first name). The bytes are not copied; the reader keeps them alive.
+    Other keyword arguments are those of :func:`open`.
+    """
+    if not files:
+        raise ValueError("open_memory: no files given")
+    items = [(name, data if isinstance(data, bytes) else bytes(data))
+             for name, data in files.items()]
+    if primary is None:
+        primary = items[0][0]
+    items.sort(key=lambda item: item[0] != primary)  # the primary file first
+    if items[0][0] != primary:
+        raise KeyError(primary)
+    n = len(items)
+    names = (c_char_p * n)(*[_enc(name) for name, _ in items])
+    buffers = [c_char_p(data) for _, data in items]  # point into the bytes, no copy
+    datas = (c_void_p * n)(*[ctypes.cast(b, c_void_p).value for b in buffers])
+    sizes = (c_size_t * n)(*[len(data) for _, data in items])
+    r = Reader(**kwargs)
+    r._keep.extend([items, names, buffers, datas, sizes])
+    return r._opening(_lib.gamedb_reader_open_memory_set, names, datas, sizes, n)
+
+
+class _IoFiles:
+    """The Python side of struct gamedb_io: handles are small integers."""
+
+    def __init__(self, reader, source):
+        self.reader = weakref.ref(reader)  # the reader keeps this object, not the reverse
+        self.source = source
+        self.handles = {}
+        self.next_handle = 1
+        io = _ffi.Io()
+        _lib.gamedb_io_init(byref(io), ctypes.sizeof(io))
+        io.open = _ffi.IO_OPEN_FN(self._open)
+        io.read_at = _ffi.IO_READ_AT_FN(self._read_at)
+        io.close = _ffi.IO_CLOSE_FN(self._close)
+        self.io = io
+
+    def _failed(self, e):
+        reader = self.reader()
+        if reader is not None:
+            reader._callback_error = e
+
+    def _lookup(self, name):
+        """(object, owned) for a file name, or (None, False)."""
+        src = self.source
+        if callable(src):
+            obj = src(name)
+            return obj, not isinstance(obj, (bytes, bytearray, memoryview))
+        if name in src:
+            return src[name], False
+        base = os.path.basename(name)
+        for key, value in src.items():
+            if os.path.basename(key) == base:
+                return value, False
+        return None, False
+
+    def _open(self, user_data, name, handle, size):
+        try:
+            obj, owned = self._lookup(_ffi._decode(name))
+            if obj is None:
+                return 1
+            if isinstance(obj, (bytes, bytearray, memoryview)):
+                view = memoryview(obj).cast("B")
+                length = len(view)
+                entry = (view, None)
+            else:
+                length = obj.seek(0, _io.SEEK_END)
+                entry = (obj, obj if owned else None)
+            h = self.next_handle
+            self.next_handle += 1
+            self.handles[h] = entry
+            handle[0] = h
+            size[0] = length
+            return 0
+        except BaseException as e:
+            self._failed(e)
+            return 1
+
+    def _read_at(self, user_data, handle, offset, buf, length):
+        try:
+            obj = self.handles[handle][0]
+            if isinstance(obj, memoryview):
+                data = bytes(obj[offset:offset + length])
+            else:
+                obj.seek(offset)
+                data = obj.read(length)
+            if len(data) > length:
+                data = data[:length]
+            ctypes.memmove(buf, data, len(data))
+            return len(data)
+        except BaseException as e:
+            self._failed(e)
+            return -1
+
+    def _close(self, user_data, handle):
+        try:
+            _, owned = self.handles.pop(handle, (None, None))
+            if owned is not None:
+                owned.close()
+        except BaseException as e:
+            self._failed(e)
+
+
+def open_io(source, name, **kwargs):
+    """Opens a database through Python I/O.
+
+    source: either a dict {name: bytes-like or binary file object} or a callable that takes
+    a file name and returns bytes, a binary seekable file object (closed by the reader when
+    it is done with it) or None when there is no such file. name: the file the database is
+    opened by ("base.si4"); the library asks for siblings ("base.sg4") by name. Exceptions
+    raised by the callable are chained to the resulting :class:`GamedbError`.
+    Other keyword arguments are those of :func:`open`.
+    """
+    r = Reader(**kwargs)
+    files = _IoFiles(r, source)
+    r._keep.append(files)
+    return r._opening(_lib.gamedb_reader_open_io, byref(files.io), _enc(name), None)

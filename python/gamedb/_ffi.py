@@ -1,0 +1,373 @@
+# libgamedb - the raw ctypes layer: loading the library and one table entry per exported
+# function of include/gamedb/gamedb.h.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Raw ctypes declarations for libgamedb.
+
+Nothing here is Pythonic: it is the C API, one entry per exported function, with explicit
+argument and result types. The Pythonic layer is in ``gamedb/__init__.py``.
+
+Rules this table follows (STYLE.md, section Q):
+
+- every function has an explicit ``restype`` (the ctypes default, ``c_int``, would truncate a
+  64-bit pointer);
+- each opaque struct has its own pointer type (``ReaderP``, ``GameP``, ``MoveIterP``,
+  ``EventP``, ``ScidP``), so passing a game where a reader is expected fails in ctypes;
+- borrowed ``const char *`` results are declared ``c_char_p``, which ctypes copies into a
+  ``bytes`` object on return, and the ``errcheck`` hook decodes that copy to ``str`` at once;
+- functions that return a status code get an ``errcheck`` hook that turns a negative status
+  (other than ``WARN``) into :class:`GamedbError` and ``END`` into ``StopIteration``.
+"""
+
+import ctypes
+import ctypes.util
+import os
+from collections import namedtuple
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_int32, c_int64, c_size_t,
+                    c_uint32, c_uint64, c_void_p)
+
+#: The oldest library version (MAJOR * 10000 + MINOR * 100 + PATCH) this binding works with.
+REQUIRED_VERSION = 10000
+
+#: The soname this binding is written against.
+SONAME = "libgamedb.so.1"
+
+# ---- constants (the numbers are stable; see gamedb.h) -----------------------------------
+
+OK = 0
+END = 1
+WARN = -20
+FAILED = -25
+FATAL = -30
+
+E_NONE = 0
+E_NOMEM = 1
+E_IO = 2
+E_UNRECOGNIZED_FORMAT = 3
+E_CORRUPT = 4
+E_UNSUPPORTED_VERSION = 5
+E_ENCODING = 6
+E_MISUSE = 7
+E_RANGE = 8
+E_STRUCT_SIZE = 9
+E_UNSUPPORTED = 10
+E_ILLEGAL_MOVE = 11
+E_INVALID_ARGUMENT = 12
+E_UNKNOWN_OPTION = 13
+
+CAP_SEEK = 1
+CAP_COUNT = 2
+CAP_MULTIFILE = 4
+CAP_VARIATIONS = 8
+CAP_XIANGQI = 16
+
+VARIANT_CHESS = 1
+VARIANT_CHESS960 = 2
+VARIANT_XIANGQI = 3
+VARIANT_BUGHOUSE = 4
+
+EVENT_MOVE = 1
+EVENT_VARIATION_BEGIN = 2
+EVENT_VARIATION_END = 3
+EVENT_COMMENT_BEFORE = 4
+EVENT_COMMENT_AFTER = 5
+EVENT_NAG = 6
+EVENT_CLOCK = 7
+EVENT_RESULT = 8
+
+ITER_MAINLINE_ONLY = 1
+ITER_SKIP_COMMENTS = 2
+ITER_FEN = 4
+ITER_PARTIAL = 8
+
+PIECE_NONE = 0
+PIECE_PAWN = 1
+PIECE_KNIGHT = 2
+PIECE_BISHOP = 3
+PIECE_ROOK = 4
+PIECE_QUEEN = 5
+PIECE_KING = 6
+
+WRITE_NO_COMMENTS = 1
+WRITE_NO_VARIATIONS = 2
+WRITE_NO_NAGS = 4
+
+
+# ---- opaque handles ---------------------------------------------------------------------
+
+class _Reader(Structure):
+    """struct gamedb_reader (opaque)."""
+
+
+class _Game(Structure):
+    """struct gamedb_game (opaque)."""
+
+
+class _MoveIter(Structure):
+    """struct gamedb_move_iter (opaque)."""
+
+
+class _Event(Structure):
+    """struct gamedb_event (opaque)."""
+
+
+class _Scid(Structure):
+    """struct gamedb_scid (opaque)."""
+
+
+ReaderP = POINTER(_Reader)
+GameP = POINTER(_Game)
+MoveIterP = POINTER(_MoveIter)
+EventP = POINTER(_Event)
+ScidP = POINTER(_Scid)
+
+
+# ---- callback types and caller-filled structs -------------------------------------------
+
+#: gamedb_text_converter_fn: (user_data, charset, in, in_len, out, out_cap, out_len) -> status.
+#: ``in`` and ``out`` are declared ``c_void_p`` because they are not NUL-terminated.
+TEXT_CONVERTER_FN = CFUNCTYPE(c_int32, c_void_p, c_char_p, c_void_p, c_size_t, c_void_p,
+                              c_size_t, POINTER(c_size_t))
+
+#: gamedb_write_fn: (user_data, data, len) -> 0 to go on. ``data`` is not NUL-terminated.
+WRITE_FN = CFUNCTYPE(c_int32, c_void_p, c_void_p, c_size_t)
+
+#: struct gamedb_io callbacks.
+IO_OPEN_FN = CFUNCTYPE(c_int32, c_void_p, c_char_p, POINTER(c_void_p), POINTER(c_uint64))
+IO_READ_AT_FN = CFUNCTYPE(c_int64, c_void_p, c_void_p, c_uint64, c_void_p, c_size_t)
+IO_CLOSE_FN = CFUNCTYPE(None, c_void_p, c_void_p)
+
+
+class Io(Structure):
+    """struct gamedb_io: caller I/O. Fill ``size`` with ``ctypes.sizeof(Io)``."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("open", IO_OPEN_FN),
+        ("read_at", IO_READ_AT_FN),
+        ("close", IO_CLOSE_FN),
+    ]
+
+
+# ---- errors ------------------------------------------------------------------------------
+
+class GamedbError(Exception):
+    """A libgamedb call failed.
+
+    Attributes:
+        code: the status code the call returned (``FAILED`` = -25 or ``FATAL`` = -30).
+        detail: the detail code (``gamedb_reader_errcode()``: ``E_IO``, ``E_CORRUPT``, ...)
+            when a reader is involved, else ``None``.
+        message: the library's message (``gamedb_reader_errmsg()`` or
+            ``gamedb_game_errmsg()``), naming the file and the place where it applies.
+    """
+
+    def __init__(self, code, detail=None, message=""):
+        self.code = code
+        self.detail = detail
+        self.message = message or _describe(code, detail)
+        super().__init__(self.message)
+
+    def __repr__(self):
+        return "GamedbError(code=%r, detail=%r, message=%r)" % (self.code, self.detail,
+                                                                self.message)
+
+
+def _describe(code, detail):
+    """A fallback message made from gamedb_strerror() when the library gave none."""
+    try:
+        what = lib.gamedb_strerror(code)
+        if detail:
+            what += ": " + lib.gamedb_strerror(detail)
+        return what
+    except Exception:  # the library is not loaded (yet)
+        return "libgamedb status %d" % code
+
+
+def _decode(raw):
+    """A ``bytes`` copy made by ctypes (or None) as str."""
+    if raw is None:
+        return None
+    return raw.decode("utf-8", errors="replace")
+
+
+# errcheck hooks. Each receives (result, function, arguments).
+
+def _errcheck_str(result, func, args):
+    """Borrowed ``const char *`` results: ctypes already copied them; decode now."""
+    return _decode(result)
+
+
+def _errcheck_new(result, func, args):
+    """Constructors that return NULL only when out of memory."""
+    if not result:
+        raise MemoryError("%s: out of memory" % func.__name__)
+    return result
+
+
+def _raise_for(result, func, detail, message):
+    if result == END:
+        raise StopIteration
+    if result < 0 and result != WARN:
+        raise GamedbError(result, detail, message or "%s: %s" % (func.__name__,
+                                                                 _describe(result, detail)))
+    return result
+
+
+def _errcheck_reader(result, func, args):
+    """Status from a function whose first argument is a reader."""
+    if result == OK:
+        return result
+    r = args[0]
+    detail = message = None
+    if r and result != END:
+        detail = lib.gamedb_reader_errcode(r)
+        message = lib.gamedb_reader_errmsg(r)
+    return _raise_for(result, func, detail, message)
+
+
+def _errcheck_game(result, func, args):
+    """Status from a function whose first argument is a game (detail is not known)."""
+    if result == OK:
+        return result
+    g = args[0]
+    message = lib.gamedb_game_errmsg(g) if g and result != END else None
+    return _raise_for(result, func, None, message)
+
+
+def _errcheck_status(result, func, args):
+    """Status from a function with no handle to ask for a message."""
+    if result == OK:
+        return result
+    return _raise_for(result, func, None, None)
+
+
+_Api = namedtuple("_Api", "name argtypes restype errcheck")
+
+#: One entry per function exported by libgamedb (lib/libgamedb.map), in the header's order.
+API = (
+    # errors and version
+    _Api("gamedb_strerror", [c_int32], c_char_p, _errcheck_str),
+    _Api("gamedb_version_number", [], c_int32, None),
+    _Api("gamedb_version_string", [], c_char_p, _errcheck_str),
+    # reader
+    _Api("gamedb_reader_new", [], ReaderP, _errcheck_new),
+    _Api("gamedb_reader_free", [ReaderP], None, None),
+    _Api("gamedb_reader_support_format_all", [ReaderP], c_int32, _errcheck_reader),
+    _Api("gamedb_reader_support_format_scid", [ReaderP], c_int32, _errcheck_reader),
+    _Api("gamedb_reader_set_format", [ReaderP, c_char_p], c_int32, _errcheck_reader),
+    _Api("gamedb_reader_set_option", [ReaderP, c_char_p, c_char_p, c_char_p], c_int32,
+         _errcheck_reader),
+    _Api("gamedb_reader_set_converter", [ReaderP, TEXT_CONVERTER_FN, c_void_p], c_int32,
+         _errcheck_reader),
+    _Api("gamedb_reader_open_filename", [ReaderP, c_char_p], c_int32, _errcheck_reader),
+    _Api("gamedb_reader_open_memory", [ReaderP, c_char_p, c_void_p, c_size_t], c_int32,
+         _errcheck_reader),
+    _Api("gamedb_reader_open_memory_set",
+         [ReaderP, POINTER(c_char_p), POINTER(c_void_p), POINTER(c_size_t), c_size_t],
+         c_int32, _errcheck_reader),
+    _Api("gamedb_io_init", [POINTER(Io), c_size_t], c_int32, _errcheck_status),
+    _Api("gamedb_reader_open_io", [ReaderP, POINTER(Io), c_char_p, c_void_p], c_int32,
+         _errcheck_reader),
+    _Api("gamedb_reader_next_game", [ReaderP, POINTER(GameP)], c_int32, _errcheck_reader),
+    _Api("gamedb_reader_seek_game", [ReaderP, c_uint64], c_int32, _errcheck_reader),
+    _Api("gamedb_reader_game_count", [ReaderP, POINTER(c_uint64)], c_int32,
+         _errcheck_reader),
+    _Api("gamedb_reader_capabilities", [ReaderP], c_uint32, None),
+    _Api("gamedb_reader_format", [ReaderP], c_char_p, _errcheck_str),
+    _Api("gamedb_reader_errmsg", [ReaderP], c_char_p, _errcheck_str),
+    _Api("gamedb_reader_errcode", [ReaderP], c_int32, None),
+    # game
+    _Api("gamedb_game_get_index", [GameP], c_uint64, None),
+    _Api("gamedb_game_get_tag_count", [GameP], c_size_t, None),
+    _Api("gamedb_game_get_tag_at", [GameP, c_size_t, POINTER(c_char_p), POINTER(c_char_p)],
+         c_int32, _errcheck_status),
+    _Api("gamedb_game_get_tag", [GameP, c_char_p], c_char_p, _errcheck_str),
+    # The raw bytes may hold NULs: returned as an address, read with ctypes.string_at().
+    _Api("gamedb_game_get_tag_raw", [GameP, c_char_p, POINTER(c_size_t), POINTER(c_char_p)],
+         c_void_p, None),
+    _Api("gamedb_game_get_fen", [GameP], c_char_p, _errcheck_str),
+    _Api("gamedb_game_get_variant", [GameP], c_int32, None),
+    _Api("gamedb_game_is_deleted", [GameP], c_int32, None),
+    _Api("gamedb_game_errmsg", [GameP], c_char_p, _errcheck_str),
+    _Api("gamedb_game_dup", [GameP, POINTER(GameP)], c_int32, _errcheck_game),
+    _Api("gamedb_game_free", [GameP], None, None),
+    # move iterator and events
+    _Api("gamedb_move_iter_new", [GameP, c_uint32, POINTER(MoveIterP)], c_int32,
+         _errcheck_game),
+    _Api("gamedb_move_iter_next", [MoveIterP, POINTER(EventP)], c_int32, _errcheck_status),
+    _Api("gamedb_move_iter_free", [MoveIterP], None, None),
+    _Api("gamedb_event_get_type", [EventP], c_int32, None),
+    _Api("gamedb_event_get_move",
+         [EventP, POINTER(c_int32), POINTER(c_int32), POINTER(c_int32)], c_int32, None),
+    _Api("gamedb_event_get_piece", [EventP], c_int32, None),
+    _Api("gamedb_event_get_san", [EventP], c_char_p, _errcheck_str),
+    _Api("gamedb_event_get_uci", [EventP], c_char_p, _errcheck_str),
+    _Api("gamedb_event_get_fen", [EventP], c_char_p, _errcheck_str),
+    _Api("gamedb_event_get_move_number", [EventP, POINTER(c_int32)], c_int32, None),
+    _Api("gamedb_event_get_depth", [EventP], c_int32, None),
+    _Api("gamedb_event_get_text", [EventP], c_char_p, _errcheck_str),
+    # Stored bytes before conversion: returned as an address, read with ctypes.string_at().
+    _Api("gamedb_event_get_text_raw", [EventP, POINTER(c_size_t)], c_void_p, None),
+    _Api("gamedb_event_get_nag", [EventP], c_int32, None),
+    # writers
+    _Api("gamedb_game_write_pgn", [GameP, c_uint32, WRITE_FN, c_void_p], c_int32,
+         _errcheck_game),
+    _Api("gamedb_game_write_json", [GameP, c_uint32, WRITE_FN, c_void_p], c_int32,
+         _errcheck_game),
+    # SCID
+    _Api("gamedb_reader_get_scid", [ReaderP], ScidP, None),
+    _Api("gamedb_scid_get_version", [ScidP], c_int32, None),
+    _Api("gamedb_scid_get_description", [ScidP], c_char_p, _errcheck_str),
+    _Api("gamedb_scid_get_base_type", [ScidP], c_int32, None),
+    _Api("gamedb_scid_get_flag_name", [ScidP, c_int32], c_char_p, _errcheck_str),
+    _Api("gamedb_scid_get_autoload", [ScidP], c_int64, None),
+    _Api("gamedb_scid_get_game_flags", [ScidP, GameP], c_uint32, None),
+)
+
+
+# ---- loading -----------------------------------------------------------------------------
+
+def _candidates():
+    """Where to look for the library, in order, as (how, what) pairs."""
+    env = os.environ.get("GAMEDB_LIBRARY")
+    if env:
+        # An explicit choice is the only candidate: falling back would hide a broken setup.
+        return [("GAMEDB_LIBRARY", env)]
+    found = [("soname", SONAME)]
+    name = ctypes.util.find_library("gamedb")
+    if name:
+        found.append(("find_library", name))
+    return found
+
+
+def _load():
+    errors = []
+    for how, what in _candidates():
+        try:
+            return ctypes.CDLL(what)
+        except OSError as e:
+            errors.append("%s %s: %s" % (how, what, e))
+    raise ImportError("gamedb: cannot load libgamedb (" + "; ".join(errors) +
+                      "); set GAMEDB_LIBRARY to the path of libgamedb.so.1")
+
+
+def _bind(cdll):
+    for api in API:
+        try:
+            fn = getattr(cdll, api.name)
+        except AttributeError:
+            raise ImportError("gamedb: %s has no symbol %s" % (cdll._name, api.name)) from None
+        fn.argtypes = api.argtypes
+        fn.restype = api.restype
+        if api.errcheck is not None:
+            fn.errcheck = api.errcheck
+    return cdll
+
+
+lib = _bind(_load())
+
+_version = lib.gamedb_version_number()
+if _version < REQUIRED_VERSION:
+    raise ImportError("gamedb: %s is version %d, this binding needs %d or later" %
+                      (lib._name, _version, REQUIRED_VERSION))
