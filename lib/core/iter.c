@@ -32,9 +32,10 @@ struct gamedb_move_iter {
 	struct gamedb_game *g;
 	size_t i;
 	int result_done;
-	struct level *stack;
+	struct level *stack;   /* stack0, or the heap once variations nest deeper */
 	size_t depth;
 	size_t cap;
+	struct level stack0[8]; /* no allocation for the stack in the usual game */
 	struct gamedb_event ev;
 	char san[24];
 	char uci[8];
@@ -59,16 +60,14 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_new(struct gamedb_game *g, uint32_t flags
 	it = calloc(1, sizeof *it);
 	if (!it)
 		return GAMEDB_FAILED;
-	it->cap = 8;
-	it->stack = malloc(it->cap * sizeof *it->stack);
-	if (!it->stack) {
-		free(it);
-		return GAMEDB_FAILED;
-	}
-	if (gamedb__pos_from_fen(&it->stack[0].cur, g->fen, &why) != 0) {
+	it->cap = sizeof it->stack0 / sizeof it->stack0[0];
+	it->stack = it->stack0;
+	/* Most games start from the initial position: no FEN to parse for those. */
+	if (strcmp(g->fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1") == 0) {
+		gamedb__pos_startpos(&it->stack[0].cur);
+	} else if (gamedb__pos_from_fen(&it->stack[0].cur, g->fen, &why) != 0) {
 		gamedb__game_seterr(g, "game %llu: bad start position \"%s\": %s",
 				    (unsigned long long)g->index + 1, g->fen, why ? why : "");
-		free(it->stack);
 		free(it);
 		return GAMEDB_FAILED;
 	}
@@ -86,7 +85,8 @@ GAMEDB_EXPORT void gamedb_move_iter_free(struct gamedb_move_iter *it)
 	if (!it || it->magic != GAMEDB__ITER_MAGIC)
 		return;
 	it->magic = 0;
-	free(it->stack);
+	if (it->stack != it->stack0)
+		free(it->stack);
 	free(it);
 }
 
@@ -160,7 +160,14 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 	case GAMEDB_EVENT_VARIATION_BEGIN:
 		if (it->depth + 1 == it->cap) {
 			size_t cap = it->cap * 2;
-			struct level *s = realloc(it->stack, cap * sizeof *s);
+			struct level *s;
+			if (it->stack == it->stack0) {
+				s = malloc(cap * sizeof *s);
+				if (s)
+					memcpy(s, it->stack0, sizeof it->stack0);
+			} else {
+				s = realloc(it->stack, cap * sizeof *s);
+			}
 			if (!s)
 				return GAMEDB_FAILED;
 			it->stack = s;

@@ -89,49 +89,89 @@ static void add(struct jw *w, int32_t type, int32_t nag, uint32_t a, uint32_t b)
 	w->n++;
 }
 
-/*
- * Writes the line starting at event i as a JSON array of moves; returns the index after the
- * line (at its VARIATION_END, or the end). *orphan receives a comment that no move follows.
- */
-static size_t line(struct jw *w, size_t i, const char **orphan)
-{
-	const char *before = NULL;
-	int open = 0, first = 1, nags_open = 0, vars_open = 0;
+/* The state of one open line (the main line or a variation) while writing. */
+struct jline {
+	const char *before; /* a comment waiting for the next move */
+	int open, first, nags_open, vars_open;
+};
 
+/* Closes what a line has open and the line's array. */
+static void line_close(struct jw *w, const struct jline *l)
+{
+	if (l->nags_open)
+		put(w, "]", 1);
+	if (l->vars_open)
+		put(w, "]", 1);
+	if (l->open)
+		put(w, "}", 1);
+	put(w, "]", 1);
+}
+
+/*
+ * Writes the events from i on as a JSON array of moves, each variation nested in the move it
+ * replaces. *orphan receives a comment of the main line that no move follows.
+ *
+ * Variations are kept on an explicit stack, not by recursion: a hostile database can nest
+ * them tens of thousands deep, which would overflow the C stack.
+ */
+static void line(struct jw *w, size_t i, const char **orphan)
+{
+	struct jline *stack = NULL, *l;
+	size_t depth = 0, cap = 16;
+
+	*orphan = NULL;
+	stack = calloc(cap, sizeof *stack);
+	if (!stack) {
+		w->err = 1;
+		return;
+	}
+	stack[0].first = 1;
 	put(w, "[", 1);
-	while (i < w->n) {
-		struct jev *e = &w->ev[i];
-		if (e->type == GAMEDB_EVENT_VARIATION_END)
-			break;
+	for (;;) {
+		struct jev *e;
+		l = &stack[depth];
+		if (i >= w->n || w->ev[i].type == GAMEDB_EVENT_VARIATION_END) {
+			line_close(w, l);
+			if (depth == 0) {
+				*orphan = l->before;
+				break;
+			}
+			/* a comment before the end of a variation is lost, as before */
+			depth--;
+			if (i < w->n)
+				i++; /* the VARIATION_END */
+			continue;
+		}
+		e = &w->ev[i];
 		switch (e->type) {
 		case GAMEDB_EVENT_MOVE:
-			if (nags_open)
+			if (l->nags_open)
 				put(w, "]", 1);
-			if (vars_open)
+			if (l->vars_open)
 				put(w, "]", 1);
-			if (open)
+			if (l->open)
 				put(w, "}", 1);
-			nags_open = vars_open = 0;
-			if (!first)
+			l->nags_open = l->vars_open = 0;
+			if (!l->first)
 				put(w, ", ", 2);
-			first = 0;
+			l->first = 0;
 			puts_(w, "{\"san\": ");
 			jstr(w, w->text.p + e->a);
 			puts_(w, ", \"uci\": ");
 			jstr(w, w->text.p + e->b);
-			if (before) {
+			if (l->before) {
 				puts_(w, ", \"comment_before\": ");
-				jstr(w, before);
-				before = NULL;
+				jstr(w, l->before);
+				l->before = NULL;
 			}
-			open = 1;
+			l->open = 1;
 			i++;
 			break;
 		case GAMEDB_EVENT_NAG:
-			if (open && !vars_open) {
-				if (!nags_open) {
+			if (l->open && !l->vars_open) {
+				if (!l->nags_open) {
 					puts_(w, ", \"nags\": [");
-					nags_open = 1;
+					l->nags_open = 1;
 				} else {
 					put(w, ", ", 2);
 				}
@@ -144,67 +184,69 @@ static size_t line(struct jw *w, size_t i, const char **orphan)
 			i++;
 			break;
 		case GAMEDB_EVENT_COMMENT_BEFORE:
-			before = w->text.p + e->a;
+			l->before = w->text.p + e->a;
 			i++;
 			break;
 		case GAMEDB_EVENT_COMMENT_AFTER:
-			if (nags_open) {
+			if (l->nags_open) {
 				put(w, "]", 1);
-				nags_open = 0;
+				l->nags_open = 0;
 			}
-			if (open) {
-				if (vars_open) { /* a comment after the variations: close them first */
+			if (l->open) {
+				if (l->vars_open) { /* a comment after the variations: close them first */
 					put(w, "]", 1);
-					vars_open = 0;
+					l->vars_open = 0;
 				}
 				puts_(w, ", \"comment\": ");
 				jstr(w, w->text.p + e->a);
 			} else {
-				before = w->text.p + e->a;
+				l->before = w->text.p + e->a;
 			}
 			i++;
 			break;
-		case GAMEDB_EVENT_VARIATION_BEGIN: {
-			const char *lost = NULL;
-			if (nags_open) {
+		case GAMEDB_EVENT_VARIATION_BEGIN:
+			if (l->nags_open) {
 				put(w, "]", 1);
-				nags_open = 0;
+				l->nags_open = 0;
 			}
-			if (!open) { /* cannot happen in a well-formed stream: skip the variation */
-				size_t depth = 1;
-				for (i++; i < w->n && depth; i++) {
+			if (!l->open) { /* cannot happen in a well-formed stream: skip the variation */
+				size_t nest = 1;
+				for (i++; i < w->n && nest; i++) {
 					if (w->ev[i].type == GAMEDB_EVENT_VARIATION_BEGIN)
-						depth++;
+						nest++;
 					else if (w->ev[i].type == GAMEDB_EVENT_VARIATION_END)
-						depth--;
+						nest--;
 				}
 				break;
 			}
-			if (!vars_open) {
+			if (!l->vars_open) {
 				puts_(w, ", \"variations\": [");
-				vars_open = 1;
+				l->vars_open = 1;
 			} else {
 				put(w, ", ", 2);
 			}
-			i = line(w, i + 1, &lost);
-			if (i < w->n)
-				i++; /* the VARIATION_END */
+			if (depth + 1 == cap) {
+				struct jline *ns = realloc(stack, cap * 2 * sizeof *ns);
+				if (!ns) {
+					w->err = 1;
+					free(stack);
+					return;
+				}
+				stack = ns;
+				cap *= 2;
+			}
+			depth++;
+			memset(&stack[depth], 0, sizeof stack[depth]);
+			stack[depth].first = 1;
+			put(w, "[", 1);
+			i++;
 			break;
-		}
 		default:
 			i++;
 			break;
 		}
 	}
-	if (nags_open)
-		put(w, "]", 1);
-	if (vars_open)
-		put(w, "]", 1);
-	if (open)
-		put(w, "}", 1);
-	put(w, "]", 1);
-	*orphan = before;
-	return i;
+	free(stack);
 }
 
 GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t flags,

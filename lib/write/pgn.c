@@ -69,7 +69,7 @@ static int grow(struct pgnw *w, size_t len)
 	return 0;
 }
 
-static void put(struct pgnw *w, const char *s, size_t len)
+static inline void put(struct pgnw *w, const char *s, size_t len)
 {
 	if (w->cap - w->len < len && grow(w, len) != 0)
 		return;
@@ -179,20 +179,27 @@ static const char *raw_for(const char *s, const char *raw)
 /* A tag line; '"' and '\\' in the value are escaped as the PGN standard asks. */
 static void tag_line(struct pgnw *w, const char *name, const char *value)
 {
-	put(w, "[", 1);
-	put(w, name, strlen(name));
-	put(w, " \"", 2);
-	for (;;) {
-		size_t n = strcspn(value, "\"\\");
-		put(w, value, n);
-		value += n;
-		if (!*value)
-			break;
-		put(w, "\\", 1);
-		put(w, value, 1);
-		value++;
+	size_t nlen = strlen(name), vlen = strlen(value), i, most = nlen + 2 * vlen + 6;
+	char *d;
+
+	/* Room for the worst case (every value byte escaped), then one pass, no calls. */
+	if (w->cap - w->len < most && grow(w, most) != 0)
+		return;
+	d = w->p + w->len;
+	*d++ = '[';
+	memcpy(d, name, nlen);
+	d += nlen;
+	*d++ = ' ';
+	*d++ = '"';
+	for (i = 0; i < vlen; i++) {
+		if (value[i] == '"' || value[i] == '\\')
+			*d++ = '\\';
+		*d++ = value[i];
 	}
-	put(w, "\"]\n", 3);
+	*d++ = '"';
+	*d++ = ']';
+	*d++ = '\n';
+	w->len = (size_t)(d - w->p);
 }
 
 /* What follows a move until the next move or variation: its NAGs and its comment. */
