@@ -31,6 +31,8 @@ int gamedb__buf_append(struct gamedb__buf *b, const void *data, size_t len);
 int gamedb__buf_putc(struct gamedb__buf *b, char c);
 int gamedb__buf_printf(struct gamedb__buf *b, const char *fmt, ...) GAMEDB__PRINTF(2, 3);
 void gamedb__buf_free(struct gamedb__buf *b);
+/* strdup() (not in C11). NULL when out of memory. */
+char *gamedb__strdup(const char *s);
 /* Keeps the memory, forgets the content. */
 static inline void gamedb__buf_clear(struct gamedb__buf *b) { b->len = 0; if (b->p) b->p[0] = 0; }
 

@@ -248,15 +248,6 @@ fatal:
 	return GAMEDB_FATAL;
 }
 
-static char *dupstr(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p = malloc(n);
-	if (p)
-		memcpy(p, s, n);
-	return p;
-}
-
 GAMEDB_EXPORT int32_t gamedb_reader_open_filename(struct gamedb_reader *r, const char *path)
 {
 	static const char *const index_exts[] = { ".si4", ".si3" };
@@ -287,7 +278,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_filename(struct gamedb_reader *r, const
 		}
 	}
 	if (!r->src.primary)
-		r->src.primary = dupstr(path);
+		r->src.primary = gamedb__strdup(path);
 	if (!r->src.primary)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
 	return open_source(r);
@@ -332,13 +323,13 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_memory_set(struct gamedb_reader *r,
 		if (!names[i] || (!data[i] && sizes[i]))
 			return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_INVALID_ARGUMENT,
 					     "gamedb_reader_open_memory_set: file %zu has no name or data", i);
-		src->mem_names[i] = dupstr(names[i]);
+		src->mem_names[i] = gamedb__strdup(names[i]);
 		if (!src->mem_names[i])
 			goto nomem;
 		src->mem_data[i] = data[i];
 		src->mem_sizes[i] = sizes[i];
 	}
-	src->primary = dupstr(names[0]);
+	src->primary = gamedb__strdup(names[0]);
 	if (!src->primary)
 		goto nomem;
 	return open_source(r);
@@ -377,7 +368,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_io(struct gamedb_reader *r, const struc
 	r->src.kind = GAMEDB__SRC_CALLER;
 	r->src.io = *io;
 	r->src.io_user_data = user_data;
-	r->src.primary = dupstr(name);
+	r->src.primary = gamedb__strdup(name);
 	if (!r->src.primary)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
 	return open_source(r);

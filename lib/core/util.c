@@ -68,6 +68,16 @@ int gamedb__buf_printf(struct gamedb__buf *b, const char *fmt, ...)
 	return 0;
 }
 
+char *gamedb__strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
 void gamedb__buf_free(struct gamedb__buf *b)
 {
 	free(b->p);

@@ -14,15 +14,6 @@
 
 #include "gamedb-private.h"
 
-static char *dupstr(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p = malloc(n);
-	if (p)
-		memcpy(p, s, n);
-	return p;
-}
-
 static const char *basename_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -115,7 +106,7 @@ int gamedb__src_open(struct gamedb__src *src, const char *ext, int quiet, struct
 	char *name;
 
 	*out = NULL;
-	name = ext ? gamedb__src_sibling_name(src, ext) : (src->primary ? dupstr(src->primary) : NULL);
+	name = ext ? gamedb__src_sibling_name(src, ext) : (src->primary ? gamedb__strdup(src->primary) : NULL);
 	if (!name)
 		return gamedb__error(src->reader, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory"), -1;
 	for (i = 0; i < src->nfiles; i++) {
