@@ -48,6 +48,7 @@ struct gamedb__file {
 	void *handle;         /* caller I/O */
 	struct gamedb__src *src;
 	struct gamedb__buf scratch; /* read() / caller-I/O views land here */
+	uint64_t released;    /* mapped files: pages below this were given back (MADV_DONTNEED) */
 };
 
 enum { GAMEDB__FILE_MMAP = 1, GAMEDB__FILE_MEM = 2, GAMEDB__FILE_FD = 3, GAMEDB__FILE_CALLER = 4 };
@@ -85,6 +86,8 @@ void gamedb__src_close(struct gamedb__src *src);
  * A view of len bytes at off. On success *out points at the bytes, valid until the next view
  * of the same file (mapped files: until the source is closed). Returns the number of bytes
  * available (len, or fewer at the end of the file), or -1 on an I/O error (error set).
+ * Mapped files give back pages far behind the current view (they refault from the file if
+ * viewed again), so a pass over a large file does not keep it all resident.
  */
 int64_t gamedb__file_view(struct gamedb__file *f, uint64_t off, size_t len, const uint8_t **out);
 
@@ -136,6 +139,8 @@ struct gamedb__movebuf {
 	size_t cap;
 	struct gamedb__buf text; /* NUL-separated comment texts */
 	int32_t status;          /* GAMEDB_OK, GAMEDB_WARN (lossy text), GAMEDB_FAILED (decode error) */
+	int have_start;          /* the decoder left the start position (that of g->fen) in start */
+	struct gamedb__pos start;
 };
 
 int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m);

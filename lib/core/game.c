@@ -72,6 +72,7 @@ void gamedb__mb_reset(struct gamedb__movebuf *mb)
 	mb->n = 0;
 	gamedb__buf_clear(&mb->text);
 	mb->status = GAMEDB_OK;
+	mb->have_start = 0;
 }
 
 void gamedb__mb_free(struct gamedb__movebuf *mb)

@@ -938,6 +938,8 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 	lv->prev = lv->pos;
 	lv->prev_slots = lv->slots;
 	lv->moves = 0;
+	mb->start = lv->pos;
+	mb->have_start = 1;
 
 	for (;;) {
 		uint8_t b;

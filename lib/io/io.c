@@ -2,6 +2,7 @@
  * libgamedb - the I/O layer: the files of one database, from disk (mmap, read() fallback),
  * from memory, or through the caller's I/O callbacks. Formats see only views of bytes.
  */
+#define _DEFAULT_SOURCE /* madvise() */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -189,6 +190,22 @@ int64_t gamedb__file_view(struct gamedb__file *f, uint64_t off, size_t len, cons
 	}
 	avail = (f->size - off < (uint64_t)len) ? (size_t)(f->size - off) : len;
 	if (f->map) {
+#ifdef MADV_DONTNEED
+		/*
+		 * A pass over a large mapped file keeps every page it touched resident. Give back
+		 * the pages more than 1 MiB behind the current view: they stay valid (a private,
+		 * read-only, never-written mapping refaults them from the file if they are viewed
+		 * again), but no longer count in the process's memory.
+		 */
+		if (f->kind == GAMEDB__FILE_MMAP && off > f->released + ((uint64_t)2 << 20)) {
+			uint64_t upto = (off - ((uint64_t)1 << 20)) & ~(uint64_t)0xFFFF;
+			if (upto > f->released) {
+				madvise((void *)(f->map + f->released), (size_t)(upto - f->released),
+					MADV_DONTNEED);
+				f->released = upto;
+			}
+		}
+#endif
 		*out = f->map + off;
 		return (int64_t)avail;
 	}
