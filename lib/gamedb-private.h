@@ -185,6 +185,7 @@ struct gamedb_game {
 	struct gamedb__tagset extra;
 	int extra_loaded;     /* 0 not yet, 1 loaded (or none), -1 failed */
 	int fen_pending;      /* fen is known only once the extra tags are loaded */
+	char final_fen[128];  /* after the main line; "" until asked for */
 	int moves_state;
 	struct gamedb__movebuf mb;
 	int32_t text_status;  /* GAMEDB_WARN if a tag was converted with loss */

@@ -465,6 +465,15 @@ GAMEDB_EXPORT const char *gamedb_game_get_tag_raw(struct gamedb_game *g, const c
 GAMEDB_EXPORT const char *gamedb_game_get_fen(struct gamedb_game *g);
 
 /**
+ * The position after the last move of the main line, as FEN (the start position for a game
+ * without moves). Decodes the moves if they were not decoded yet.
+ * @return a string owned by the game, valid as long as the game, or NULL when the moves cannot
+ *         be decoded (gamedb_game_errmsg() says why).
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_game_get_final_fen(struct gamedb_game *g);
+
+/**
  * The variant (::gamedb_variant) of the game.
  * @since 1.0
  */

@@ -228,6 +228,7 @@ void gamedb__game_reset(struct gamedb_game *g)
 	tagset_reset(&g->extra);
 	g->extra_loaded = 0;
 	g->fen_pending = 0;
+	g->final_fen[0] = 0;
 	g->moves_state = GAMEDB__MOVES_NONE;
 	gamedb__mb_reset(&g->mb);
 	g->text_status = GAMEDB_OK;
@@ -398,6 +399,34 @@ GAMEDB_EXPORT const char *gamedb_game_get_fen(struct gamedb_game *g)
 		g->fen_pending = 0;
 	}
 	return g->fen;
+}
+
+GAMEDB_EXPORT const char *gamedb_game_get_final_fen(struct gamedb_game *g)
+{
+	struct gamedb__pos pos;
+	const char *why;
+	size_t i, depth = 0;
+
+	if (!game_ok(g) || gamedb__game_decode(g) == GAMEDB_FAILED)
+		return NULL;
+	if (g->final_fen[0])
+		return g->final_fen;
+	if (g->mb.have_start)
+		pos = g->mb.start;
+	else if (gamedb__pos_from_fen(&pos, gamedb_game_get_fen(g), &why) != 0)
+		return NULL;
+	/* Replay the main line: the decoder checked every move already. */
+	for (i = 0; i < g->mb.n; i++) {
+		const struct gamedb__node *nd = &g->mb.nodes[i];
+		if (nd->type == GAMEDB_EVENT_VARIATION_BEGIN)
+			depth++;
+		else if (nd->type == GAMEDB_EVENT_VARIATION_END)
+			depth--;
+		else if (nd->type == GAMEDB_EVENT_MOVE && depth == 0)
+			gamedb__pos_make(&pos, &nd->m);
+	}
+	gamedb__pos_to_fen(&pos, g->final_fen, sizeof g->final_fen);
+	return g->final_fen;
 }
 
 GAMEDB_EXPORT int32_t gamedb_game_get_variant(const struct gamedb_game *g)

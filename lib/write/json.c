@@ -36,13 +36,21 @@ static void puts_(struct jw *w, const char *s)
 	put(w, s, strlen(s));
 }
 
+/* A JSON string: runs of bytes that need no escape are copied in one go. */
 static void jstr(struct jw *w, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	char esc[8];
 
 	put(w, "\"", 1);
-	for (; *p; p++) {
+	for (;;) {
+		const unsigned char *run = p;
+		while (*p >= 0x20 && *p != '"' && *p != '\\')
+			p++;
+		if (p > run)
+			put(w, (const char *)run, (size_t)(p - run));
+		if (!*p)
+			break;
 		switch (*p) {
 		case '"': put(w, "\\\"", 2); break;
 		case '\\': put(w, "\\\\", 2); break;
@@ -50,13 +58,10 @@ static void jstr(struct jw *w, const char *s)
 		case '\r': put(w, "\\r", 2); break;
 		case '\t': put(w, "\\t", 2); break;
 		default:
-			if (*p < 0x20) {
-				snprintf(esc, sizeof esc, "\\u%04x", *p);
-				put(w, esc, 6);
-			} else {
-				put(w, (const char *)p, 1);
-			}
+			snprintf(esc, sizeof esc, "\\u%04x", *p);
+			put(w, esc, 6);
 		}
+		p++;
 	}
 	put(w, "\"", 1);
 }
@@ -255,10 +260,8 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 	struct jw w;
 	struct gamedb_move_iter *it = NULL;
 	const struct gamedb_event *ev;
-	uint32_t iflags = GAMEDB_ITER_FEN;
+	uint32_t iflags = 0;
 	const char *final_fen = NULL, *orphan = NULL;
-	uint32_t final_off = 0;
-	int have_final = 0;
 	size_t i, n;
 	int32_t rc;
 	char num[32];
@@ -278,10 +281,6 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 		case GAMEDB_EVENT_MOVE:
 			add(&w, type, 0, save_text(&w, gamedb_event_get_san(ev)),
 			    save_text(&w, gamedb_event_get_uci(ev)));
-			if (gamedb_event_get_depth(ev) == 0) {
-				final_off = save_text(&w, gamedb_event_get_fen(ev));
-				have_final = 1;
-			}
 			break;
 		case GAMEDB_EVENT_NAG:
 			if (!(flags & GAMEDB_WRITE_NO_NAGS))
@@ -300,7 +299,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 		}
 	}
 	gamedb_move_iter_free(it);
-	final_fen = have_final && !w.err ? w.text.p + final_off : gamedb_game_get_fen(g);
+	final_fen = gamedb_game_get_final_fen(g);
 
 	snprintf(num, sizeof num, "%llu", (unsigned long long)gamedb_game_get_index(g));
 	puts_(&w, "{\"index\": ");

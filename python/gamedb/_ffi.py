@@ -287,6 +287,7 @@ API = (
     _Api("gamedb_game_get_tag_raw", [GameP, c_char_p, POINTER(c_size_t), POINTER(c_char_p)],
          c_void_p, None),
     _Api("gamedb_game_get_fen", [GameP], c_char_p, _errcheck_str),
+    _Api("gamedb_game_get_final_fen", [GameP], c_char_p, None),
     _Api("gamedb_game_get_variant", [GameP], c_int32, None),
     _Api("gamedb_game_is_deleted", [GameP], c_int32, None),
     _Api("gamedb_game_errmsg", [GameP], c_char_p, _errcheck_str),
