@@ -77,8 +77,9 @@ def handmade(testdata: str, out: str) -> int:
             sn = f.read()
         with open(stem + '.sg4', 'rb') as f:
             sg = f.read()
-    except OSError as e:
-        print(f'make-corpus: {e}: hand-made inputs left out', file=sys.stderr)
+    except OSError:
+        print(f'make-corpus: no moves.si4/.sn4/.sg4 in {testdata}: hand-made inputs left out',
+              file=sys.stderr)
         return 0
     for old in os.listdir(out):
         if old.startswith('handmade-'):

@@ -384,7 +384,6 @@ struct plan {
 	uint8_t *decode;       /* by game index below b->ngames: 1 decode the moves */
 	uint8_t *same;         /* 1: the game's record is untouched, its PGN must be the pristine one */
 	int decode_all;
-	int check_offsets;     /* 0 for plans whose messages may legitimately lack an offset */
 	/* what the walk saw */
 	int32_t open_rc;
 	uint64_t count;
@@ -406,8 +405,7 @@ static void check_failure_msg(const char *msg, const struct plan *pl, const char
 		return;
 	CHECK_UTF8(msg, what);
 	HCHECK(mentions_file(msg, pl->b), "%s: message does not name the file: \"%s\"", what, msg);
-	if (pl->check_offsets)
-		HCHECK(strstr(msg, "offset") != NULL, "%s: message gives no offset: \"%s\"", what, msg);
+	HCHECK(strstr(msg, "offset") != NULL, "%s: message gives no offset: \"%s\"", what, msg);
 }
 
 static int is_status(int32_t rc, int ok, int end, int warn, int failed, int fatal)
@@ -415,6 +413,8 @@ static int is_status(int32_t rc, int ok, int end, int warn, int failed, int fata
 	return (ok && rc == GAMEDB_OK) || (end && rc == GAMEDB_END) || (warn && rc == GAMEDB_WARN) ||
 	       (failed && rc == GAMEDB_FAILED) || (fatal && rc == GAMEDB_FATAL);
 }
+
+static char last_main_fen[128]; /* FEN after the last main-line move seen by walk_events() */
 
 /*
  * Iterates over every event of g with every accessor. Returns the move_iter_new() status.
@@ -445,6 +445,8 @@ static int32_t walk_events(struct gamedb_game *g, uint32_t flags, int *max_depth
 		int32_t num = gamedb_event_get_move_number(ev, &colour), d = gamedb_event_get_depth(ev);
 		const char *san = gamedb_event_get_san(ev), *uci = gamedb_event_get_uci(ev);
 		const char *fen = gamedb_event_get_fen(ev), *text = gamedb_event_get_text(ev);
+		size_t rawlen = 12345;
+		const char *raw = gamedb_event_get_text_raw(ev, &rawlen);
 
 		CHECK_UTF8(san, "SAN");
 		CHECK_UTF8(uci, "UCI");
@@ -471,6 +473,8 @@ static int32_t walk_events(struct gamedb_game *g, uint32_t flags, int *max_depth
 			       (int)num, (int)colour);
 			HCHECK(nag == -1 && text == NULL, "a move with a NAG or a text");
 			HCHECK(d == depth, "move at depth %d inside %d variations", (int)d, depth);
+			if (d == 0 && fen)
+				snprintf(last_main_fen, sizeof last_main_fen, "%s", fen);
 			if (d == 0 && first_uci && !first_uci[0] && uci)
 				snprintf(first_uci, 8, "%s", uci);
 			if (nmoves)
@@ -479,6 +483,8 @@ static int32_t walk_events(struct gamedb_game *g, uint32_t flags, int *max_depth
 			HCHECK(mrc == GAMEDB_FAILED && piece == 0 && !san && !uci && !fen && num == 0,
 			       "a non-move event (type %d) answers as a move", (int)type);
 		}
+		if (type != GAMEDB_EVENT_COMMENT_BEFORE && type != GAMEDB_EVENT_COMMENT_AFTER)
+			HCHECK(raw == NULL, "stored text bytes on an event of type %d", (int)type);
 		switch (type) {
 		case GAMEDB_EVENT_VARIATION_BEGIN:
 			depth++;
@@ -496,6 +502,7 @@ static int32_t walk_events(struct gamedb_game *g, uint32_t flags, int *max_depth
 		case GAMEDB_EVENT_COMMENT_BEFORE:
 		case GAMEDB_EVENT_COMMENT_AFTER:
 			HCHECK(text != NULL, "a comment without text");
+			HCHECK(raw != NULL && strlen(raw) == rawlen, "a comment's stored bytes (%zu)", rawlen);
 			HCHECK(!(flags & GAMEDB_ITER_SKIP_COMMENTS), "a comment with GAMEDB_ITER_SKIP_COMMENTS");
 			break;
 		case GAMEDB_EVENT_NAG:
@@ -574,7 +581,18 @@ static int32_t walk_game(struct gamedb_reader *r, struct gamedb_game *g, struct 
 	walk_tags(g);
 
 	st.decoded++;
+	last_main_fen[0] = 0;
 	rc = walk_events(g, GAMEDB_ITER_FEN, &md, uci, &nm);
+	{
+		const char *ffen = gamedb_game_get_final_fen(g);
+		CHECK_UTF8(ffen, "get_final_fen");
+		HCHECK((ffen == NULL) == (rc == GAMEDB_FAILED), "get_final_fen %s with decoding %d",
+		       ffen ? ffen : "(null)", (int)rc);
+		if (ffen && rc != GAMEDB_FAILED)
+			HCHECK(strcmp(ffen, last_main_fen[0] ? last_main_fen : gamedb_game_get_fen(g)) == 0,
+			       "get_final_fen \"%s\", the last main-line move's FEN \"%s\"", ffen,
+			       last_main_fen);
+	}
 	if (idx == 0) {
 		pl->game0_decode = rc;
 		pl->max_depth = md;
@@ -793,7 +811,6 @@ static struct plan *plan_new(const struct base *b)
 	if (!pl->decode || !pl->same)
 		abort();
 	pl->decode_all = b->ngames <= SMALL_BASE;
-	pl->check_offsets = 1;
 	return pl;
 }
 
@@ -802,7 +819,6 @@ static void plan_reset(struct plan *pl)
 	memset(pl->decode, 0, pl->b->ngames + 1);
 	memset(pl->same, 0, pl->b->ngames + 1);
 	pl->decode_all = pl->b->ngames <= SMALL_BASE;
-	pl->check_offsets = 1;
 }
 
 static void plan_free(struct plan *pl)

@@ -179,6 +179,7 @@ static void walk_game(struct gamedb_reader *r, struct gamedb_game *g)
 	(void)use_string(gamedb_game_errmsg(g));
 
 	walk_events(g, GAMEDB_ITER_FEN);
+	(void)use_string(gamedb_game_get_final_fen(g));
 	(void)use_string(gamedb_game_errmsg(g));
 	(void)use_string(gamedb_game_get_fen(g));
 	walk_events(g, GAMEDB_ITER_PARTIAL | GAMEDB_ITER_FEN);
