@@ -74,18 +74,18 @@ T
 
 games=$("$tkscid" "$work/scid-open.tcl" | tail -n 1)
 
-# The commands, by name (each is run as one argument vector).
+# The commands, by name: each is the array c_NAME, run as one argument vector.
 names=(scid_export gamedb_pgn gamedb_json gamedb_info scid_open)
-declare -A cmd out
-cmd[scid_export]="$tkscid $work/scid-export.tcl"
-cmd[gamedb_pgn]="$tool pgn --include-deleted $base -o $work/gamedb.pgn"
-cmd[gamedb_json]="$tool json --include-deleted $base -o $work/gamedb.jsonl"
-cmd[gamedb_info]="$tool info $base"
-cmd[scid_open]="$tkscid $work/scid-open.tcl"
+c_scid_export=("$tkscid" "$work/scid-export.tcl")
+c_gamedb_pgn=("$tool" pgn --include-deleted "$base" -o "$work/gamedb.pgn")
+c_gamedb_json=("$tool" json --include-deleted "$base" -o "$work/gamedb.jsonl")
+c_gamedb_info=("$tool" info "$base")
+c_scid_open=("$tkscid" "$work/scid-open.tcl")
 if [ -n "$listhdr" ] && [ -x "$listhdr" ]; then
 	names+=(list_headers)
-	cmd[list_headers]="$listhdr $base"
+	c_list_headers=("$listhdr" "$base")
 fi
+show() { local -n c="c_$1"; printf '%q ' "${c[@]}"; }
 
 # Warm the page cache so that every run reads the base from memory.
 cat "$base.si4" "$base.sn4" "$base.sg4" > /dev/null
@@ -94,7 +94,7 @@ echo "base: $base ($games games; si4 $(stat -c %s "$base.si4"), sn4 $(stat -c %s
 echo "runs per measurement: $runs (median shown); pinned: ${pin[*]:-no}"
 echo "commands (each run as: ${pin[*]:+${pin[*]} }/usr/bin/time -f '%e %U %S %M' CMD > /dev/null):"
 for n in "${names[@]}"; do
-	printf '  %-13s %s\n' "$n" "${cmd[$n]}"
+	printf '  %-13s %s\n' "$n" "$(show "$n")"
 done
 echo "  scid-export.tcl:"
 sed 's/^/    /' "$work/scid-export.tcl"
@@ -110,7 +110,7 @@ done
 # falls on all of them alike.
 for ((k = 0; k < runs; k++)); do
 	for n in "${names[@]}"; do
-		read -r -a argv <<< "${cmd[$n]}"
+		declare -n argv="c_$n"
 		if ! "${pin[@]}" /usr/bin/time -f '%e %U %S %M' -o "$work/$n.t" "${argv[@]}" \
 			> /dev/null 2> "$work/$n.err"; then
 			echo "run.sh: $n failed:" >&2
