@@ -207,6 +207,17 @@ static void fen_roundtrip(const char *fen, const char *expect)
 	n = gamedb__pos_to_fen(&pos, buf, sizeof buf);
 	CHECK_EQ_STR(buf, expect ? expect : fen);
 	CHECK_EQ_INT(n, strlen(buf));
+	{
+		/* the one-step parse-and-normalise gives the same FEN and the same position */
+		struct gamedb__pos q;
+		char nb[128];
+		size_t len = 0;
+		const char *why = NULL;
+		CHECK_EQ_INT(gamedb__pos_from_fen_normal(&q, fen, nb, sizeof nb, &len, &why), 0);
+		CHECK_EQ_STR(nb, expect ? expect : fen);
+		CHECK_EQ_INT(len, strlen(nb));
+		CHECK(memcmp(&q, &pos, sizeof q) == 0);
+	}
 }
 
 static void fen_rejected(const char *fen)
@@ -902,8 +913,269 @@ static void test_slots(void)
 	/* a position without its kings has no slot table */
 	gamedb__pos_startpos(&pos);
 	pos.sq[sq_of("e8")] = GAMEDB__EMPTY;
+	gamedb__pos_sync(&pos);
+	CHECK_EQ_INT(pos.king[1], GAMEDB__NO_SQ);
 	CHECK_EQ_INT(gamedb__slots_init_scid(&s, &pos), -1);
 	CHECK_EQ_INT(gamedb__slots_init_scid_fen(&s, &pos), -1);
+}
+
+
+/* ---------------------------------------------------------------------------------------- */
+/* Bitboards kept in step, parse-and-normalise, move_play, has_legal_move, the check byte */
+
+/* 1 if the bitboards and king squares of pos agree with its mailbox. */
+static int pos_consistent(const struct gamedb__pos *pos)
+{
+	struct gamedb__pos q = *pos;
+	gamedb__pos_sync(&q);
+	return memcmp(&q, pos, sizeof q) == 0;
+}
+
+static void test_sync(void)
+{
+	struct gamedb__pos pos, ref;
+
+	/* a knight taken off by writing sq[] directly: sync makes the position whole again */
+	gamedb__pos_startpos(&pos);
+	CHECK(pos_consistent(&pos));
+	pos.sq[sq_of("b1")] = GAMEDB__EMPTY;
+	CHECK(!pos_consistent(&pos)); /* the bitboards still hold the knight */
+	gamedb__pos_sync(&pos);
+	if (load(&ref, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1") == 0) {
+		CHECK(memcmp(&pos, &ref, sizeof pos) == 0);
+		CHECK_EQ_INT(gamedb__perft(&pos, 3), gamedb__perft(&ref, 3));
+	}
+	/* a king moved by hand: its square follows */
+	pos.sq[sq_of("e1")] = GAMEDB__EMPTY;
+	pos.sq[sq_of("d3")] = GAMEDB__PC(GAMEDB__KING, 0);
+	gamedb__pos_sync(&pos);
+	CHECK_EQ_INT(pos.king[0], sq_of("d3"));
+	CHECK_EQ_INT(pos.king[1], sq_of("e8"));
+}
+
+static void test_fen_normal(void)
+{
+	struct gamedb__pos pos;
+	char buf[128];
+	size_t len = 0;
+	const char *why = NULL;
+
+	/* already normal: copied as it is */
+	CHECK_EQ_INT(gamedb__pos_from_fen_normal(&pos, "8/8/4ppp1/4pkp1/4Pp2/3P3P/8/7K b - e3 0 1",
+						 buf, sizeof buf, &len, &why), 0);
+	CHECK_EQ_STR(buf, "8/8/4ppp1/4pkp1/4Pp2/3P3P/8/7K b - e3 0 1");
+	CHECK_EQ_INT(len, 41);
+	/* split digits, a trailing '/', leading blanks, missing clocks: written in normal form */
+	CHECK_EQ_INT(gamedb__pos_from_fen_normal(&pos, "  rnbqkbnr/pppppppp/44/8/4P3/11114/PPPP1PPP/RNBQKBNR/ b KQkq e3",
+						 buf, sizeof buf, &len, &why), 0);
+	CHECK_EQ_STR(buf, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+	CHECK_EQ_INT(len, strlen(buf));
+	CHECK_EQ_INT(gamedb__pos_from_fen_normal(&pos, "4k3/8/8/8/8/8/8/1111K3 w - - 7 30", buf,
+						 sizeof buf, NULL, &why), 0);
+	CHECK_EQ_STR(buf, "4k3/8/8/8/8/8/8/4K3 w - - 7 30");
+	/* in place, as the SCID reader uses it */
+	strcpy(buf, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+	CHECK_EQ_INT(gamedb__pos_from_fen_normal(&pos, buf, buf, sizeof buf, NULL, &why), 0);
+	CHECK_EQ_STR(buf, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+	strcpy(buf, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq");
+	CHECK_EQ_INT(gamedb__pos_from_fen_normal(&pos, buf, buf, sizeof buf, NULL, &why), 0);
+	CHECK_EQ_STR(buf, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+	/* a small buffer is truncated, the length is the whole one (as gamedb__pos_to_fen) */
+	{
+		char small[10];
+		CHECK_EQ_INT(gamedb__pos_from_fen_normal(&pos, "4k3/8/8/8/8/8/8/4K3 w - - 0 1", small,
+							 sizeof small, &len, &why), 0);
+		CHECK_EQ_STR(small, "4k3/8/8/8");
+		CHECK_EQ_INT(len, 29);
+	}
+	/* a bad FEN: -1 with a reason, the buffer untouched */
+	strcpy(buf, "untouched");
+	why = NULL;
+	CHECK_EQ_INT(gamedb__pos_from_fen_normal(&pos, "4k3/8/8/8/8/8/8/4K2 w - - 0 1", buf, sizeof buf,
+						 &len, &why), -1);
+	CHECK(why != NULL);
+	CHECK_EQ_STR(buf, "untouched");
+	/* the reason is that of the first fault in FEN order, whatever else is wrong after it */
+	why = NULL;
+	CHECK_EQ_INT(gamedb__pos_from_fen(&pos, "P3k3/8/8/8/8/8/8/4K3P w - - 0 1", &why), -1);
+	CHECK_EQ_STR(why ? why : "", "pawn on the first or last rank");
+	why = NULL;
+	CHECK_EQ_INT(gamedb__pos_from_fen(&pos, "4k3/8/8/8/8/8/8/4K31 w - - 0 1", &why), -1);
+	CHECK_EQ_STR(why ? why : "", "rank has more than 8 squares");
+	why = NULL;
+	CHECK_EQ_INT(gamedb__pos_from_fen(&pos, "QQQQQQQQ/QQQQQQQQ/8/8/8/8/8/4K2k/p7 w - - 0 1", &why),
+		     -1);
+	CHECK_EQ_STR(why ? why : "", "more than 16 pieces of one colour");
+}
+
+/* Plays uci in pos with gamedb__move_play, from from/to/promo only; returns its result. */
+static int play_uci(struct gamedb__pos *pos, const char *uci, struct gamedb__move *m)
+{
+	memset(m, 0, sizeof *m);
+	m->from = (uint8_t)sq_of(uci);
+	m->to = (uint8_t)sq_of(uci + 2);
+	m->promo = (uint8_t)(uci[4] == 'q' ? GAMEDB__QUEEN : uci[4] == 'r' ? GAMEDB__ROOK
+			     : uci[4] == 'b' ? GAMEDB__BISHOP : uci[4] == 'n' ? GAMEDB__KNIGHT : 0);
+	return gamedb__move_play(pos, m);
+}
+
+static void test_move_play(void)
+{
+	struct gamedb__pos pos, before, ref;
+	struct gamedb__move m, g;
+	char buf[128];
+
+	/* an ordinary move: completed, played in place, no check */
+	gamedb__pos_startpos(&pos);
+	CHECK_EQ_INT(play_uci(&pos, "e2e4", &m), 0);
+	CHECK_EQ_INT(m.piece, GAMEDB__PAWN);
+	CHECK_EQ_INT(m.flags, GAMEDB__MF_DOUBLE);
+	CHECK_EQ_INT(m.check, GAMEDB__CHECK_NONE);
+	gamedb__pos_to_fen(&pos, buf, sizeof buf);
+	CHECK_EQ_STR(buf, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+	CHECK(pos_consistent(&pos));
+
+	/* illegal moves leave the position as it was */
+	before = pos;
+	CHECK_EQ_INT(play_uci(&pos, "e7e4", &m), -1); /* blocked */
+	CHECK_EQ_INT(play_uci(&pos, "e2e3", &m), -1); /* not the side to move */
+	CHECK_EQ_INT(play_uci(&pos, "g8g6", &m), -1); /* no such knight move */
+	CHECK(memcmp(&pos, &before, sizeof pos) == 0);
+	if (load(&pos, "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1") == 0) {
+		before = pos;
+		CHECK_EQ_INT(play_uci(&pos, "e2c3", &m), -1); /* pinned knight */
+		CHECK_EQ_INT(play_uci(&pos, "e1e2", &m), -1); /* onto its own man */
+		CHECK(memcmp(&pos, &before, sizeof pos) == 0);
+		CHECK_EQ_INT(play_uci(&pos, "e1d2", &m), 0);
+	}
+
+	/* check, and mate */
+	if (load(&pos, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1") == 0) {
+		before = pos;
+		CHECK_EQ_INT(play_uci(&pos, "a1a8", &m), 0);
+		CHECK_EQ_INT(m.check, GAMEDB__CHECK_CHECK);
+		gamedb__move_san(&before, &m, buf);
+		CHECK_EQ_STR(buf, "Ra8+");
+	}
+	if (load(&pos, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1") == 0) {
+		before = pos;
+		CHECK_EQ_INT(play_uci(&pos, "a1a8", &m), 0);
+		CHECK_EQ_INT(m.check, GAMEDB__CHECK_MATE);
+		gamedb__move_san(&before, &m, buf);
+		CHECK_EQ_STR(buf, "Ra8#");
+		/* SAN takes the suffix from the check byte and does not make the move again */
+		m.check = GAMEDB__CHECK_NONE;
+		gamedb__move_san(&before, &m, buf);
+		CHECK_EQ_STR(buf, "Ra8");
+		m.check = GAMEDB__CHECK_CHECK;
+		gamedb__move_san(&before, &m, buf);
+		CHECK_EQ_STR(buf, "Ra8+");
+		m.check = GAMEDB__CHECK_UNKNOWN;
+		gamedb__move_san(&before, &m, buf);
+		CHECK_EQ_STR(buf, "Ra8#");
+	}
+	/* a promotion that mates, and one without the piece given */
+	if (load(&pos, "k7/2P5/1K6/8/8/8/8/8 w - - 0 1") == 0) {
+		before = pos;
+		CHECK_EQ_INT(play_uci(&pos, "c7c8", &m), -1);
+		CHECK(memcmp(&pos, &before, sizeof pos) == 0);
+		CHECK_EQ_INT(play_uci(&pos, "c7c8q", &m), 0);
+		CHECK_EQ_INT(m.check, GAMEDB__CHECK_MATE);
+		gamedb__move_san(&before, &m, buf);
+		CHECK_EQ_STR(buf, "c8=Q#");
+		pos = before;
+		CHECK_EQ_INT(play_uci(&pos, "c7c8n", &m), 0);
+		CHECK_EQ_INT(m.check, GAMEDB__CHECK_NONE);
+	}
+
+	/* castling and null moves as the builders make them; the same position as pos_make */
+	if (load(&pos, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1") == 0) {
+		ref = pos;
+		CHECK_EQ_INT(gamedb__move_castle(&pos, 1, &m), 0);
+		g = m;
+		CHECK_EQ_INT(gamedb__move_play(&pos, &m), 0);
+		CHECK_EQ_INT(m.flags, GAMEDB__MF_CASTLE_K);
+		CHECK_EQ_INT(m.rook_from, sq_of("h1"));
+		CHECK_EQ_INT(m.check, GAMEDB__CHECK_NONE);
+		gamedb__pos_make(&ref, &g);
+		CHECK(memcmp(&pos, &ref, sizeof pos) == 0);
+		CHECK(pos_consistent(&pos));
+		/* castling through an attacked square, re-checked by move_play */
+		if (load(&pos, "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1") == 0) {
+			before = pos;
+			m = g;
+			CHECK_EQ_INT(gamedb__move_play(&pos, &m), -1);
+			CHECK(memcmp(&pos, &before, sizeof pos) == 0);
+		}
+	}
+	if (load(&pos, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1") == 0) {
+		CHECK_EQ_INT(gamedb__move_null(&pos, &m), 0);
+		CHECK_EQ_INT(gamedb__move_play(&pos, &m), 0);
+		CHECK_EQ_INT(m.check, GAMEDB__CHECK_NONE);
+		CHECK_EQ_INT(pos.stm, 1);
+		/* a null move by the side in check is refused */
+		if (load(&pos, "4k3/8/8/8/8/8/8/4K2r w - - 0 1") == 0) {
+			memset(&m, 0, sizeof m);
+			m.from = m.to = (uint8_t)sq_of("e1");
+			m.flags = GAMEDB__MF_NULL;
+			before = pos;
+			CHECK_EQ_INT(gamedb__move_play(&pos, &m), -1);
+			CHECK(memcmp(&pos, &before, sizeof pos) == 0);
+		}
+	}
+	/* en passant: the captured pawn leaves the board and the bitboards */
+	if (load(&pos, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2") == 0) {
+		CHECK_EQ_INT(play_uci(&pos, "e5d6", &m), 0);
+		CHECK_EQ_INT(m.flags, GAMEDB__MF_CAPTURE | GAMEDB__MF_EP);
+		CHECK_EQ_INT(pos.sq[sq_of("d5")], GAMEDB__EMPTY);
+		CHECK(pos_consistent(&pos));
+	}
+}
+
+static void has_move_case(const char *fen, int expect)
+{
+	struct gamedb__pos pos;
+	struct gamedb__move moves[GAMEDB__MAX_MOVES];
+	if (load(&pos, fen))
+		return;
+	CHECK_MSG(gamedb__has_legal_move(&pos) == expect, "has_legal_move %s: expected %d", fen,
+		  expect);
+	/* the full generator agrees */
+	CHECK_MSG((gamedb__gen_legal(&pos, moves) > 0) == expect, "gen_legal %s", fen);
+}
+
+static void test_has_legal_move(void)
+{
+	struct gamedb__pos pos;
+	struct gamedb__move moves[GAMEDB__MAX_MOVES];
+
+	has_move_case("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1);
+	/* back-rank mate; the same with a rook that can step in between, or take the checker */
+	has_move_case("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", 0);
+	has_move_case("R5k1/5ppp/8/8/8/8/2r5/6K1 b - - 0 1", 1);
+	has_move_case("R5k1/5ppp/8/8/8/8/r7/6K1 b - - 0 1", 1);
+	/* the rook that could step in is pinned to its king (by the bishop): mate after all */
+	has_move_case("R5k1/5rpp/8/8/8/8/8/6K1 b - - 0 1", 1);
+	has_move_case("R5k1/5rpp/8/8/8/1B6/8/6K1 b - - 0 1", 0);
+	/* stalemate */
+	has_move_case("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 0);
+	/* a boxed king and a pawn that cannot move: stalemate; then one that can */
+	has_move_case("k7/P7/1K6/8/8/7p/7P/8 b - - 0 1", 0);
+	has_move_case("k7/P7/1K6/8/8/7p/8/8 b - - 0 1", 1);
+	/* double check: only the king may move, and here it cannot */
+	has_move_case("5R1k/6pp/6N1/3q4/8/8/8/K7 b - - 0 1", 0);
+	/* in check by a pawn that just moved two squares: only en passant saves the king */
+	has_move_case("8/8/4ppp1/4pkp1/4Pp2/3P3P/8/7K b - e3 0 1", 1);
+	has_move_case("8/8/4ppp1/4pkp1/4Pp2/3P3P/8/7K b - - 0 1", 0);
+	if (load(&pos, "8/8/4ppp1/4pkp1/4Pp2/3P3P/8/7K b - e3 0 1") == 0) {
+		CHECK_EQ_INT(gamedb__gen_legal(&pos, moves), 1);
+		CHECK_EQ_INT(moves[0].flags, GAMEDB__MF_CAPTURE | GAMEDB__MF_EP);
+	}
+	/* not in check, the king boxed: only a pinned man may move, along its pin line */
+	has_move_case("7k/8/q7/8/8/2p5/R2n4/K7 w - - 0 1", 1);  /* the rook along the file */
+	has_move_case("7k/8/q7/8/8/2p5/N2n4/K7 w - - 0 1", 0);  /* a pinned knight: stalemate */
+	has_move_case("7k/8/8/8/8/5b2/4n1P1/5n1K w - - 0 1", 1); /* the pawn takes the pinner */
+	has_move_case("7k/8/8/8/4b3/8/4n1P1/5n1K w - - 0 1", 0); /* the pawn may not push */
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -930,6 +1202,8 @@ static void test_random_games(void)
 			char san[32], fen[128];
 			struct gamedb__pos back;
 			int n = gamedb__gen_legal(&pos, moves);
+			if (gamedb__has_legal_move(&pos) != (n > 0))
+				bad++;
 			if (n == 0)
 				break;
 			seed = seed * 1103515245u + 12345u;
@@ -943,6 +1217,31 @@ static void test_random_games(void)
 			c.promo = m.promo;
 			if (gamedb__move_complete(&pos, &c) != 0 || !same_move(&c, &m))
 				bad++;
+			/* move_play: the same move, the same position, SAN from its check byte */
+			{
+				struct gamedb__pos played = pos, made = pos;
+				struct gamedb__move p = m;
+				char san2[32];
+				p.check = GAMEDB__CHECK_UNKNOWN;
+				if ((m.flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) == 0) {
+					memset(&p, 0, sizeof p);
+					p.from = m.from;
+					p.to = m.to;
+					p.promo = m.promo;
+				}
+				gamedb__pos_make(&made, &m);
+				if (gamedb__move_play(&played, &p) != 0 || !same_move(&p, &m) ||
+				    memcmp(&played, &made, sizeof made) != 0 || !pos_consistent(&played))
+					bad++;
+				gamedb__move_san(&pos, &p, san2);
+				if (strcmp(san, san2) != 0 || p.check == GAMEDB__CHECK_UNKNOWN)
+					bad++;
+				if ((p.check == GAMEDB__CHECK_NONE) == gamedb__in_check(&played))
+					bad++;
+				if ((p.check == GAMEDB__CHECK_MATE) !=
+				    (gamedb__in_check(&played) && gamedb__gen_legal(&played, moves) == 0))
+					bad++;
+			}
 			gamedb__slots_move_scid(&s, &pos, &m);
 			gamedb__pos_make(&pos, &m);
 			plies++;
@@ -972,6 +1271,10 @@ int main(void)
 	test_complete();
 	test_parse_san();
 	test_slots();
+	test_sync();
+	test_fen_normal();
+	test_move_play();
+	test_has_legal_move();
 	test_random_games();
 	return testlib_done();
 }

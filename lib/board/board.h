@@ -53,11 +53,28 @@ struct gamedb__move {
 	uint8_t piece;     /* moving piece type (GAMEDB__PAWN..GAMEDB__KING) */
 	uint8_t captured;  /* captured piece type, or 0 */
 	uint8_t rook_from; /* castling only: the rook's square; else GAMEDB__NO_SQ */
-	uint8_t reserved;
+	uint8_t check;     /* what the move does to the opponent: GAMEDB__CHECK_* (0 = not known) */
+};
+
+/*
+ * struct gamedb__move.check. gamedb__move_play() fills it in from the position after the move;
+ * gamedb__move_san() then writes '+' or '#' from it without making the move again. Moves built
+ * any other way carry 0 (not known), and SAN works it out itself.
+ */
+enum {
+	GAMEDB__CHECK_UNKNOWN = 0,
+	GAMEDB__CHECK_NONE = 1,  /* no check */
+	GAMEDB__CHECK_CHECK = 2, /* check, and the opponent has a legal move */
+	GAMEDB__CHECK_MATE = 3   /* checkmate */
 };
 
 /*
  * A chess position. Plain data: copy it with '='.
+ *
+ * The board is kept twice: the mailbox sq[] and bitboards (bit i = square i) per colour and
+ * per piece type, which the attack tests use. Every function here keeps them in step. Code that
+ * writes sq[] (or king[]) directly must call gamedb__pos_sync() before the position is used
+ * again; all the other fields may be written freely.
  *
  * ep: set by pos_make after a double pawn push when an enemy pawn stands beside the pawn
  * (a pseudo-legal en-passant capture, whether or not it is legal), which is what Scid does; from
@@ -68,6 +85,8 @@ struct gamedb__move {
  * the king, else the rook's file letter (X-FEN), as Scid's PrintFEN.
  */
 struct gamedb__pos {
+	uint64_t by_colour[2];     /* squares of each colour's men (derived from sq) */
+	uint64_t by_type[8];       /* [type]: squares of men of that type, both colours ([0], [7]: 0) */
 	uint8_t sq[64];            /* GAMEDB__PC(type, colour) or GAMEDB__EMPTY */
 	uint8_t king[2];           /* king square per colour, GAMEDB__NO_SQ if none */
 	uint8_t stm;               /* side to move: 0 white, 1 black */
@@ -83,6 +102,9 @@ struct gamedb__pos {
 #define GAMEDB__MAX_MOVES 256
 
 void gamedb__pos_startpos(struct gamedb__pos *pos);
+
+/* Rebuilds the bitboards and king squares of pos from sq[] (after sq[] was written directly). */
+void gamedb__pos_sync(struct gamedb__pos *pos);
 
 /*
  * Parses a FEN (also the forms with missing half-move/full-move fields, X-FEN and Shredder-FEN
@@ -101,6 +123,15 @@ int gamedb__pos_from_fen(struct gamedb__pos *pos, const char *fen, const char **
  * (a smaller cap truncates; the return value is still the full length, as snprintf).
  */
 size_t gamedb__pos_to_fen(const struct gamedb__pos *pos, char *buf, size_t cap);
+
+/*
+ * gamedb__pos_from_fen() and then gamedb__pos_to_fen() into buf in one step (the FEN in its
+ * normal form, as Scid writes it), with the length in *len if len is set. Cheaper than the
+ * two calls: a board field already in normal form is copied, not written again. buf may be
+ * fen itself. Returns 0, or -1 with *why set (buf untouched).
+ */
+int gamedb__pos_from_fen_normal(struct gamedb__pos *pos, const char *fen, char *buf, size_t cap,
+				size_t *len, const char **why);
 
 /*
  * Generates all legal moves into out (room for GAMEDB__MAX_MOVES); returns the count. Order:
@@ -130,10 +161,23 @@ int gamedb__move_null(const struct gamedb__pos *pos, struct gamedb__move *m);
 void gamedb__pos_make(struct gamedb__pos *pos, const struct gamedb__move *m);
 
 /*
+ * Completes, checks and plays a move in one step: the move as gamedb__move_complete() takes it
+ * (from/to/promo), or a castling or null move as gamedb__move_castle() / gamedb__move_null()
+ * build it (recognised by its flags, and checked again). On success the move is applied to pos,
+ * m is completed, m->check tells whether it gives check or mate, and 0 is returned. On failure
+ * (illegal) pos is unchanged and -1 is returned.
+ */
+int gamedb__move_play(struct gamedb__pos *pos, struct gamedb__move *m);
+
+/* 1 if the side to move has at least one legal move (0: checkmate or stalemate). */
+int gamedb__has_legal_move(const struct gamedb__pos *pos);
+
+/*
  * SAN of a completed legal move in pos (before it is made): piece letter, minimal
  * disambiguation (file, else rank, else both), 'x', promotion "=Q", "O-O"/"O-O-O", "--" for a
- * null move, and '+' or '#'. Writes a NUL-terminated string (<= 16 bytes) into buf and
- * returns its length.
+ * null move, and '+' or '#'. The suffix comes from m->check when that is set (no need to make
+ * the move), else it is worked out on a copy. Writes a NUL-terminated string (<= 16 bytes)
+ * into buf and returns its length.
  */
 size_t gamedb__move_san(const struct gamedb__pos *pos, const struct gamedb__move *m, char *buf);
 

@@ -1,14 +1,18 @@
 /*
  * libgamedb - chess rules: positions, FEN, legal moves, SAN, SCID piece slots.
  *
- * Representation: the 64-byte mailbox of struct gamedb__pos (a1 = 0 ... h8 = 63). Geometry is
- * done in 0x88 coordinates (X88/S64 convert), so off-board tests are a single mask and no
- * direction tables beyond the const offset lists below are needed.
+ * Representation: the 64-byte mailbox of struct gamedb__pos (a1 = 0 ... h8 = 63) plus
+ * bitboards per colour and per piece type. Attack tests work on the bitboards: the men that
+ * could attack a square are picked out with the constant tables below (knight, king and pawn
+ * steps, the lines through a square), and a slider only needs its in-between squares checked
+ * for emptiness. Move generation walks the mailbox in 0x88 coordinates (X88/S64 convert, so
+ * an off-board test is one mask).
  *
- * Legal move generation is pin- and check-aware (no make/test per move), except for the rare
- * en-passant captures and castling, which are verified on a copy of the board. SAN needs no
- * full generation: disambiguation only looks at pieces of the same type that reach the same
- * square, and check / mate are found by making the move on a copy.
+ * Legality needs no board copy: a move is legal when, with the board's occupancy changed as
+ * the move changes it, no enemy man (the captured one left out) attacks the mover's king.
+ * Legal move generation knows checks and pins up front. A dedicated test tells whether the
+ * side to move has any legal move (for mate), and SAN needs no full generation either:
+ * disambiguation only looks at men of the same type that reach the same square.
  */
 #include <stdint.h>
 #include <string.h>
@@ -43,55 +47,236 @@ static int imax(int a, int b)
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Bitboards */
+
+/* Index of the lowest set bit of a non-zero b. */
+#if defined(__GNUC__) || defined(__clang__)
+#define LSB(b) __builtin_ctzll(b)
+#else
+static int lsb_portable(uint64_t b)
+{
+	int n = 0;
+	while (!(b & 1)) {
+		b >>= 1;
+		n++;
+	}
+	return n;
+}
+#define LSB(b) lsb_portable(b)
+#endif
+
+/* For the few small functions on the hottest paths. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HOT_INLINE inline __attribute__((always_inline))
+#else
+#define HOT_INLINE inline
+#endif
+
+/* Nonzero when b has more than one bit set. */
+#define SEVERAL(b) ((b) & ((b) - 1))
+
+#define BB_FILE_A UINT64_C(0x0101010101010101)
+#define BB_FILE_B (BB_FILE_A << 1)
+#define BB_FILE_G (BB_FILE_A << 6)
+#define BB_FILE_H (BB_FILE_A << 7)
+#define BB_RANK_1 UINT64_C(0xFF)
+#define BB_DIAG_A1H8 UINT64_C(0x8040201008040201)
+#define BB_DIAG_H1A8 UINT64_C(0x0102040810204080)
+
+/*
+ * The constant tables are written as expressions of the square, expanded for all 64 squares
+ * by SQ64, so the compiler builds them and nothing is set up at run time.
+ */
+#define SQ8(M, r) M(8 * (r) + 0), M(8 * (r) + 1), M(8 * (r) + 2), M(8 * (r) + 3), \
+	M(8 * (r) + 4), M(8 * (r) + 5), M(8 * (r) + 6), M(8 * (r) + 7)
+#define SQ64(M) SQ8(M, 0), SQ8(M, 1), SQ8(M, 2), SQ8(M, 3), SQ8(M, 4), SQ8(M, 5), SQ8(M, 6), \
+	SQ8(M, 7)
+
+#define RANK_BB(s) (BB_RANK_1 << ((s) & 56))
+#define FILE_BB(s) (BB_FILE_A << ((s) & 7))
+/*
+ * The diagonal (file - rank constant) and anti-diagonal (file + rank constant) through s: the
+ * long diagonal moved up or down by whole ranks. The "& 63" only keeps the branch not taken
+ * from holding a negative shift count (compilers warn about it even there).
+ */
+#define DIAG_BB(s) (FILE_OF(s) >= RANK_OF(s)                                                   \
+			    ? BB_DIAG_A1H8 >> ((8 * (FILE_OF(s) - RANK_OF(s))) & 63)            \
+			    : BB_DIAG_A1H8 << ((8 * (RANK_OF(s) - FILE_OF(s))) & 63))
+#define ANTI_BB(s) (FILE_OF(s) + RANK_OF(s) <= 7                                               \
+			    ? BB_DIAG_H1A8 >> ((8 * (7 - FILE_OF(s) - RANK_OF(s))) & 63)        \
+			    : BB_DIAG_H1A8 << ((8 * (FILE_OF(s) + RANK_OF(s) - 7)) & 63))
+#define ROOK_RAYS_BB(s) ((RANK_BB(s) | FILE_BB(s)) & ~BIT(s))
+#define BISHOP_RAYS_BB(s) ((DIAG_BB(s) | ANTI_BB(s)) & ~BIT(s))
+#define KNIGHT_BB(s)                                                                            \
+	(((BIT(s) << 17) & ~BB_FILE_A) | ((BIT(s) << 15) & ~BB_FILE_H) |                        \
+	 ((BIT(s) << 10) & ~(BB_FILE_A | BB_FILE_B)) | ((BIT(s) << 6) & ~(BB_FILE_G | BB_FILE_H)) | \
+	 ((BIT(s) >> 17) & ~BB_FILE_H) | ((BIT(s) >> 15) & ~BB_FILE_A) |                        \
+	 ((BIT(s) >> 10) & ~(BB_FILE_G | BB_FILE_H)) | ((BIT(s) >> 6) & ~(BB_FILE_A | BB_FILE_B)))
+#define KING_BB(s)                                                                              \
+	((BIT(s) << 8) | (BIT(s) >> 8) |                                                        \
+	 (((BIT(s) << 1) | (BIT(s) << 9) | (BIT(s) >> 7)) & ~BB_FILE_A) |                       \
+	 (((BIT(s) >> 1) | (BIT(s) >> 9) | (BIT(s) << 7)) & ~BB_FILE_H))
+/* Squares a white (black) pawn on s attacks. */
+#define WPAWN_BB(s) (((BIT(s) << 9) & ~BB_FILE_A) | ((BIT(s) << 7) & ~BB_FILE_H))
+#define BPAWN_BB(s) (((BIT(s) >> 7) & ~BB_FILE_A) | ((BIT(s) >> 9) & ~BB_FILE_H))
+
+static const uint64_t diag_bb[64] = {SQ64(DIAG_BB)};
+static const uint64_t anti_bb[64] = {SQ64(ANTI_BB)};
+static const uint64_t rook_rays[64] = {SQ64(ROOK_RAYS_BB)};
+static const uint64_t bishop_rays[64] = {SQ64(BISHOP_RAYS_BB)};
+static const uint64_t knight_bb[64] = {SQ64(KNIGHT_BB)};
+static const uint64_t king_bb[64] = {SQ64(KING_BB)};
+/* pawn_bb[c][s]: the squares a pawn of colour c on s attacks. */
+static const uint64_t pawn_bb[2][64] = {{SQ64(WPAWN_BB)}, {SQ64(BPAWN_BB)}};
+
+/* The whole line (rank, file or diagonal) through a and b, or 0 if they share none. */
+static uint64_t line_bb(int a, int b)
+{
+	if (RANK_OF(a) == RANK_OF(b))
+		return RANK_BB(a);
+	if (FILE_OF(a) == FILE_OF(b))
+		return FILE_BB(a);
+	if (diag_bb[a] & BIT(b))
+		return diag_bb[a];
+	if (anti_bb[a] & BIT(b))
+		return anti_bb[a];
+	return 0;
+}
+
+/* The squares strictly between a and b on `line` (a line through both). */
+static uint64_t span_bb(int a, int b, uint64_t line)
+{
+	const int lo = imin(a, b), hi = imax(a, b);
+	return line & ((~(uint64_t)1) << lo) & (BIT(hi) - 1);
+}
+
+/* The squares strictly between a and b when they share a line, else 0. */
+static uint64_t between_bb(int a, int b)
+{
+	return span_bb(a, b, line_bb(a, b));
+}
+
+static uint64_t occupied(const struct gamedb__pos *pos)
+{
+	return pos->by_colour[0] | pos->by_colour[1];
+}
+
+/* Puts the man pc on (or takes it off) square s in the bitboards. */
+static void bb_flip(struct gamedb__pos *pos, int s, uint8_t pc)
+{
+	pos->by_colour[COLOUR(pc)] ^= BIT(s);
+	pos->by_type[TYPE(pc)] ^= BIT(s);
+}
+
+void gamedb__pos_sync(struct gamedb__pos *pos)
+{
+	int s;
+
+	memset(pos->by_colour, 0, sizeof pos->by_colour);
+	memset(pos->by_type, 0, sizeof pos->by_type);
+	pos->king[0] = pos->king[1] = GAMEDB__NO_SQ;
+	for (s = 0; s < 64; s++) {
+		const uint8_t pc = pos->sq[s];
+		if (pc == GAMEDB__EMPTY)
+			continue;
+		bb_flip(pos, s, pc);
+		if (TYPE(pc) == GAMEDB__KING)
+			pos->king[COLOUR(pc)] = (uint8_t)s;
+	}
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Attacks */
 
-/* 1 if square s is attacked by a piece of colour `by` on board b. */
-static int attacked(const uint8_t *b, int s, int by)
+/*
+ * The men among `att` (squares of men of colour `by`; their types are read from pos) that
+ * attack square s when the board's occupancy is `occ`. With att and occ differing from the
+ * position's own, this asks about the board after a move without making it: leave the
+ * captured man out of att, and change occ as the move changes it.
+ */
+static uint64_t attackers(const struct gamedb__pos *pos, int s, int by, uint64_t att,
+			  uint64_t occ)
 {
-	const int x = X88(s);
-	const int pd = by ? 1 : -1; /* where an attacking pawn stands, relative to s */
-	const uint8_t pawn = PC(GAMEDB__PAWN, by), knight = PC(GAMEDB__KNIGHT, by);
-	const uint8_t bishop = PC(GAMEDB__BISHOP, by), rook = PC(GAMEDB__ROOK, by);
-	const uint8_t queen = PC(GAMEDB__QUEEN, by), king = PC(GAMEDB__KING, by);
-	int i, y;
+	const uint64_t *t = pos->by_type;
+	uint64_t a = ((knight_bb[s] & t[GAMEDB__KNIGHT]) | (king_bb[s] & t[GAMEDB__KING]) |
+		      (pawn_bb[by ^ 1][s] & t[GAMEDB__PAWN])) & att;
+	uint64_t sl = att & (t[GAMEDB__ROOK] | t[GAMEDB__QUEEN]) & rook_rays[s];
 
-	y = x + pd * 15;
-	if (!OFFBOARD(y) && b[S64(y)] == pawn)
-		return 1;
-	y = x + pd * 17;
-	if (!OFFBOARD(y) && b[S64(y)] == pawn)
-		return 1;
-	for (i = 0; i < 8; i++) {
-		y = x + knight_d[i];
-		if (!OFFBOARD(y) && b[S64(y)] == knight)
-			return 1;
+	while (sl) {
+		const int c = LSB(sl);
+		if (!(span_bb(s, c, RANK_OF(s) == RANK_OF(c) ? RANK_BB(s) : FILE_BB(s)) & occ))
+			a |= BIT(c);
+		sl &= sl - 1;
 	}
-	for (i = 0; i < 8; i++) {
-		const int d = dir_d[i];
-		const uint8_t slider = i < 4 ? rook : bishop;
-		y = x + d;
-		if (OFFBOARD(y))
-			continue;
-		if (b[S64(y)] == king)
+	sl = att & (t[GAMEDB__BISHOP] | t[GAMEDB__QUEEN]) & bishop_rays[s];
+	while (sl) {
+		const int c = LSB(sl);
+		if (!(span_bb(s, c, (diag_bb[s] & BIT(c)) ? diag_bb[s] : anti_bb[s]) & occ))
+			a |= BIT(c);
+		sl &= sl - 1;
+	}
+	return a;
+}
+
+/* 1 if one of the men `att` of colour `by` attacks s with occupancy occ (see attackers()). */
+static HOT_INLINE int attacked(const struct gamedb__pos *pos, int s, int by, uint64_t att, uint64_t occ)
+{
+	const uint64_t *t = pos->by_type;
+	uint64_t sl;
+
+	if (((knight_bb[s] & t[GAMEDB__KNIGHT]) | (king_bb[s] & t[GAMEDB__KING]) |
+	     (pawn_bb[by ^ 1][s] & t[GAMEDB__PAWN])) & att)
+		return 1;
+	sl = att & (t[GAMEDB__ROOK] | t[GAMEDB__QUEEN]) & rook_rays[s];
+	while (sl) {
+		const int c = LSB(sl);
+		if (!(span_bb(s, c, RANK_OF(s) == RANK_OF(c) ? RANK_BB(s) : FILE_BB(s)) & occ))
 			return 1;
-		for (; !OFFBOARD(y); y += d) {
-			const uint8_t p = b[S64(y)];
-			if (p == GAMEDB__EMPTY)
-				continue;
-			if (p == slider || p == queen)
-				return 1;
-			break;
-		}
+		sl &= sl - 1;
+	}
+	sl = att & (t[GAMEDB__BISHOP] | t[GAMEDB__QUEEN]) & bishop_rays[s];
+	while (sl) {
+		const int c = LSB(sl);
+		if (!(span_bb(s, c, (diag_bb[s] & BIT(c)) ? diag_bb[s] : anti_bb[s]) & occ))
+			return 1;
+		sl &= sl - 1;
 	}
 	return 0;
 }
 
 int gamedb__in_check(const struct gamedb__pos *pos)
 {
-	const int k = pos->king[pos->stm];
+	const int us = pos->stm, k = pos->king[us];
 	if (k >= 64)
 		return 0;
-	return attacked(pos->sq, k, pos->stm ^ 1);
+	return attacked(pos, k, us ^ 1, pos->by_colour[us ^ 1], occupied(pos));
+}
+
+/*
+ * The men of the side to move pinned to their king (by an enemy slider with just that man in
+ * between). With pin_line set, pin_line[s] receives the line a pinned man on s may move along.
+ */
+static uint64_t pinned_men(const struct gamedb__pos *pos, uint64_t *pin_line)
+{
+	const int us = pos->stm, them = us ^ 1, k = pos->king[us];
+	const uint64_t *t = pos->by_type, occ = occupied(pos);
+	uint64_t snipers, pinned = 0;
+
+	snipers = ((rook_rays[k] & (t[GAMEDB__ROOK] | t[GAMEDB__QUEEN])) |
+		   (bishop_rays[k] & (t[GAMEDB__BISHOP] | t[GAMEDB__QUEEN]))) &
+		  pos->by_colour[them];
+	while (snipers) {
+		const int c = LSB(snipers);
+		const uint64_t line = line_bb(k, c);
+		const uint64_t b = span_bb(k, c, line) & occ;
+		if (b && !SEVERAL(b) && (b & pos->by_colour[us])) {
+			pinned |= b;
+			if (pin_line)
+				pin_line[LSB(b)] = line;
+		}
+		snipers &= snipers - 1;
+	}
+	return pinned;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -107,7 +292,14 @@ static void set_move(struct gamedb__move *m, int from, int to, int promo, int fl
 	m->piece = (uint8_t)piece;
 	m->captured = (uint8_t)captured;
 	m->rook_from = GAMEDB__NO_SQ;
-	m->reserved = 0;
+	m->check = GAMEDB__CHECK_UNKNOWN;
+}
+
+/* 1 if a side still has a castling right (the four rook squares are not all GAMEDB__NO_SQ). */
+static int any_castling(const struct gamedb__pos *pos)
+{
+	return (pos->castle_rook[0][0] & pos->castle_rook[0][1] & pos->castle_rook[1][0] &
+		pos->castle_rook[1][1]) != GAMEDB__NO_SQ;
 }
 
 void gamedb__pos_make(struct gamedb__pos *pos, const struct gamedb__move *m)
@@ -118,70 +310,102 @@ void gamedb__pos_make(struct gamedb__pos *pos, const struct gamedb__move *m)
 	pos->ep = GAMEDB__NO_SQ;
 	if (pos->halfmove < UINT16_MAX)
 		pos->halfmove++;
-	if (m->flags & GAMEDB__MF_NULL) {
-		/* As Scid does: the clock runs and the ep square goes; the board is untouched. */
-	} else if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) {
-		const int side = (m->flags & GAMEDB__MF_CASTLE_K) ? 1 : 0;
-		const int base = us ? 56 : 0;
-		b[m->from] = GAMEDB__EMPTY;
-		b[m->rook_from] = GAMEDB__EMPTY;
-		b[m->to] = PC(GAMEDB__KING, us);
-		b[base + (side ? 5 : 3)] = PC(GAMEDB__ROOK, us);
-		pos->king[us] = m->to;
-		pos->castle_rook[us][0] = pos->castle_rook[us][1] = GAMEDB__NO_SQ;
-	} else {
-		const int from = m->from, to = m->to;
-		const uint8_t pc = b[from];
-		const int type = TYPE(pc);
+	if (us == 1 && pos->fullmove < UINT32_MAX)
+		pos->fullmove++;
+	pos->stm = (uint8_t)them;
 
-		if (m->flags & GAMEDB__MF_EP) {
-			b[us ? to + 8 : to - 8] = GAMEDB__EMPTY;
+	if (!(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q))) {
+		/* The usual move; the clause after the board update handles en passant's pawn. */
+		const int from = m->from, to = m->to;
+		const uint8_t pc = b[from], cap = b[to];
+		const uint8_t put = m->promo ? PC(m->promo, us) : pc;
+		const int type = TYPE(pc);
+		const uint64_t fb = BIT(from), tb = BIT(to);
+
+		if (cap != GAMEDB__EMPTY) {
+			pos->by_colour[them] ^= tb;
+			pos->by_type[TYPE(cap)] ^= tb;
 			pos->halfmove = 0;
-		} else if (b[to] != GAMEDB__EMPTY) {
-			pos->halfmove = 0;
-			if (to == pos->castle_rook[them][0])
-				pos->castle_rook[them][0] = GAMEDB__NO_SQ;
-			if (to == pos->castle_rook[them][1])
-				pos->castle_rook[them][1] = GAMEDB__NO_SQ;
+			if (any_castling(pos)) {
+				if (to == pos->castle_rook[them][0])
+					pos->castle_rook[them][0] = GAMEDB__NO_SQ;
+				if (to == pos->castle_rook[them][1])
+					pos->castle_rook[them][1] = GAMEDB__NO_SQ;
+			}
 		}
-		b[to] = m->promo ? PC(m->promo, us) : pc;
+		pos->by_colour[us] ^= fb | tb;
+		pos->by_type[type] ^= fb;
+		pos->by_type[TYPE(put)] ^= tb;
+		b[to] = put;
 		b[from] = GAMEDB__EMPTY;
-		if (type == GAMEDB__KING) {
-			pos->king[us] = (uint8_t)to;
-			pos->castle_rook[us][0] = pos->castle_rook[us][1] = GAMEDB__NO_SQ;
-		} else if (type == GAMEDB__PAWN) {
+		if (type == GAMEDB__PAWN) {
 			pos->halfmove = 0;
-			/*
-			 * The ep square is recorded after every double push that has an enemy pawn
-			 * beside the destination (a pseudo-legal en-passant capture), whether or not
-			 * the capture would actually be legal. This is what Scid's DoSimpleMove does,
-			 * so our FENs match Scid's.
-			 */
-			if (to - from == 16 || from - to == 16) {
+			if (m->flags & GAMEDB__MF_EP) {
+				const int cs = us ? to + 8 : to - 8;
+				bb_flip(pos, cs, b[cs]);
+				b[cs] = GAMEDB__EMPTY;
+			} else if (to - from == 16 || from - to == 16) {
+				/*
+				 * The ep square is recorded after every double push that has an enemy
+				 * pawn beside the destination (a pseudo-legal en-passant capture),
+				 * whether or not the capture would actually be legal. This is what
+				 * Scid's DoSimpleMove does, so our FENs match Scid's.
+				 */
 				const uint8_t enemy_pawn = PC(GAMEDB__PAWN, them);
 				if ((FILE_OF(to) > 0 && b[to - 1] == enemy_pawn) ||
 				    (FILE_OF(to) < 7 && b[to + 1] == enemy_pawn))
 					pos->ep = (uint8_t)((from + to) / 2);
 			}
-		} else {
-			if (from == pos->castle_rook[us][0])
-				pos->castle_rook[us][0] = GAMEDB__NO_SQ;
-			if (from == pos->castle_rook[us][1])
-				pos->castle_rook[us][1] = GAMEDB__NO_SQ;
+		} else if (any_castling(pos)) {
+			if (type == GAMEDB__KING) {
+				pos->castle_rook[us][0] = pos->castle_rook[us][1] = GAMEDB__NO_SQ;
+			} else {
+				if (from == pos->castle_rook[us][0])
+					pos->castle_rook[us][0] = GAMEDB__NO_SQ;
+				if (from == pos->castle_rook[us][1])
+					pos->castle_rook[us][1] = GAMEDB__NO_SQ;
+			}
 		}
+		if (type == GAMEDB__KING)
+			pos->king[us] = (uint8_t)to;
+	} else if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) {
+		const int side = (m->flags & GAMEDB__MF_CASTLE_K) ? 1 : 0;
+		const int base = us ? 56 : 0;
+		const int rto = base + (side ? 5 : 3);
+		const uint8_t king = PC(GAMEDB__KING, us), rook = PC(GAMEDB__ROOK, us);
+		b[m->from] = GAMEDB__EMPTY;
+		b[m->rook_from] = GAMEDB__EMPTY;
+		b[m->to] = king;
+		b[rto] = rook;
+		bb_flip(pos, m->from, king);
+		bb_flip(pos, m->rook_from, rook);
+		bb_flip(pos, m->to, king);
+		bb_flip(pos, rto, rook);
+		pos->king[us] = m->to;
+		pos->castle_rook[us][0] = pos->castle_rook[us][1] = GAMEDB__NO_SQ;
 	}
-	if (us == 1 && pos->fullmove < UINT32_MAX)
-		pos->fullmove++;
-	pos->stm = (uint8_t)them;
+	/* A null move: as Scid does, the clocks run and the ep square goes; the board stays. */
 }
 
-/* 1 if the completed move m leaves the mover's king safe (checked on a copy). */
+/*
+ * 1 if the completed move m (not castling, not null) leaves the mover's king safe. No copy:
+ * the attack test runs on the occupancy after the move, with the captured man left out.
+ */
 static int leaves_king_safe(const struct gamedb__pos *pos, const struct gamedb__move *m)
 {
-	struct gamedb__pos next = *pos;
-	const int us = pos->stm;
-	gamedb__pos_make(&next, m);
-	return !attacked(next.sq, next.king[us], us ^ 1);
+	const int us = pos->stm, them = us ^ 1;
+	const int k = m->piece == GAMEDB__KING ? m->to : pos->king[us];
+	uint64_t occ = (occupied(pos) & ~BIT(m->from)) | BIT(m->to);
+	uint64_t att = pos->by_colour[them] & ~BIT(m->to);
+
+	if (k >= 64)
+		return 1;
+	if (m->flags & GAMEDB__MF_EP) {
+		const int cap = us ? m->to + 8 : m->to - 8;
+		occ &= ~BIT(cap);
+		att &= ~BIT(cap);
+	}
+	return !attacked(pos, k, them, att, occ);
 }
 
 /*
@@ -197,7 +421,7 @@ static int castle_check(const struct gamedb__pos *pos, int side, struct gamedb__
 	const int base = us ? 56 : 0;
 	const int k = pos->king[us], r = pos->castle_rook[us][side];
 	const int kto = base + (side ? 6 : 2), rto = base + (side ? 5 : 3);
-	uint8_t bb[64];
+	uint64_t occ;
 	int lo, hi, s;
 
 	if (r >= 64 || k >= 64 || RANK_OF(k) != RANK_OF(base) || RANK_OF(r) != RANK_OF(base))
@@ -209,11 +433,9 @@ static int castle_check(const struct gamedb__pos *pos, int side, struct gamedb__
 	for (s = lo; s <= hi; s++)
 		if (s != k && s != r && pos->sq[s] != GAMEDB__EMPTY)
 			return -1;
-	memcpy(bb, pos->sq, 64);
-	bb[k] = GAMEDB__EMPTY;
-	bb[r] = GAMEDB__EMPTY;
+	occ = occupied(pos) & ~BIT(k) & ~BIT(r);
 	for (s = imin(k, kto); s <= imax(k, kto); s++)
-		if (attacked(bb, s, them))
+		if (attacked(pos, s, them, pos->by_colour[them], occ))
 			return -1;
 	set_move(m, k, kto, 0, side ? GAMEDB__MF_CASTLE_K : GAMEDB__MF_CASTLE_Q, GAMEDB__KING, 0);
 	m->rook_from = (uint8_t)r;
@@ -236,6 +458,29 @@ int gamedb__move_null(const struct gamedb__pos *pos, struct gamedb__move *m)
 	return 0;
 }
 
+/* The en-passant target square if the side to move has a real en-passant capture there, else -1. */
+static int ep_target(const struct gamedb__pos *pos)
+{
+	const int us = pos->stm, t = pos->ep;
+	if (t >= 64 || RANK_OF(t) != (us ? 2 : 5))
+		return -1;
+	if (pos->sq[us ? t + 8 : t - 8] != PC(GAMEDB__PAWN, us ^ 1))
+		return -1;
+	return t;
+}
+
+/* 1 if the pawn of the side to move on s may capture en passant on t (legality included). */
+static int ep_legal(const struct gamedb__pos *pos, int s, int t)
+{
+	const int us = pos->stm, them = us ^ 1, k = pos->king[us];
+	const int cap = us ? t + 8 : t - 8;
+	const uint64_t occ = (occupied(pos) & ~BIT(s) & ~BIT(cap)) | BIT(t);
+
+	if (k >= 64)
+		return 1;
+	return !attacked(pos, k, them, pos->by_colour[them] & ~BIT(cap), occ);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Legal move generation */
 
@@ -246,145 +491,83 @@ int gamedb__move_null(const struct gamedb__pos *pos, struct gamedb__move *m)
 #define EMIT(from_, to_, promo_, flags_, piece_, cap_)                                        \
 	do {                                                                                   \
 		set_move(&out[n++], (from_), (to_), (promo_), (flags_), (piece_), (cap_));     \
-		if (first_only || n >= GAMEDB__MAX_MOVES)                                      \
+		if (n >= GAMEDB__MAX_MOVES)                                                    \
 			return n;                                                              \
 	} while (0)
 
 /*
- * Generates the legal moves of pos into out (room for GAMEDB__MAX_MOVES); with first_only it
- * stops at the first one (a cheap "has a legal move" test; king moves come first since they
- * are the likely evasions).
+ * Generates the legal moves of pos into out (room for GAMEDB__MAX_MOVES). Order: king moves,
+ * castling, then the other men by square.
  */
-static int gen(const struct gamedb__pos *pos, struct gamedb__move *out, int first_only)
+static int gen(const struct gamedb__pos *pos, struct gamedb__move *out)
 {
 	const uint8_t *b = pos->sq;
 	const int us = pos->stm, them = us ^ 1;
 	const int k = pos->king[us];
 	const int kx = X88(k);
-	uint64_t pinned = 0, block = ~(uint64_t)0;
-	int8_t pindir[64];
-	int nchk = 0, n = 0, i, s;
+	const uint64_t occ = occupied(pos), enemy = pos->by_colour[them];
+	uint64_t checkers, pinned, block = ~(uint64_t)0;
+	uint64_t pin_line[64];
+	int n = 0, i, s, ept;
 
 	if (k >= 64)
 		return 0;
-
-	/* Checks by pawns and knights. */
-	{
-		const int pd = us ? -1 : 1; /* enemy pawns attack the king from ahead of it */
-		const uint8_t pawn = PC(GAMEDB__PAWN, them), knight = PC(GAMEDB__KNIGHT, them);
-		int y = kx + pd * 15;
-		if (!OFFBOARD(y) && b[S64(y)] == pawn) {
-			nchk++;
-			block = BIT(S64(y));
-		}
-		y = kx + pd * 17;
-		if (!OFFBOARD(y) && b[S64(y)] == pawn) {
-			nchk++;
-			block = BIT(S64(y));
-		}
-		for (i = 0; i < 8; i++) {
-			y = kx + knight_d[i];
-			if (!OFFBOARD(y) && b[S64(y)] == knight) {
-				nchk++;
-				block = BIT(S64(y));
-			}
-		}
+	checkers = attackers(pos, k, them, enemy, occ);
+	pinned = pinned_men(pos, pin_line);
+	if (checkers) {
+		const int c = LSB(checkers);
+		block = SEVERAL(checkers) ? 0 : between_bb(k, c) | BIT(c);
 	}
-	/* Checks and pins by sliders. */
+
+	/* King moves, tested with the king lifted so that it cannot hide behind itself. */
 	for (i = 0; i < 8; i++) {
-		const int d = dir_d[i];
-		const int slider = i < 4 ? GAMEDB__ROOK : GAMEDB__BISHOP;
-		int own = -1, y;
-		for (y = kx + d; !OFFBOARD(y); y += d) {
-			const uint8_t p = b[S64(y)];
-			int t;
-			if (p == GAMEDB__EMPTY)
-				continue;
-			if (COLOUR(p) == us) {
-				if (own >= 0)
-					break;
-				own = S64(y);
-				continue;
-			}
-			t = TYPE(p);
-			if (t == slider || t == GAMEDB__QUEEN) {
-				if (own < 0) {
-					uint64_t mask = 0;
-					int z;
-					for (z = kx + d; z != y; z += d)
-						mask |= BIT(S64(z));
-					mask |= BIT(S64(y));
-					nchk++;
-					block = mask;
-				} else {
-					pinned |= BIT(own);
-					pindir[own] = (int8_t)d;
-				}
-			}
-			break;
-		}
+		const int y = kx + dir_d[i];
+		int t;
+		uint8_t p;
+		if (OFFBOARD(y))
+			continue;
+		t = S64(y);
+		p = b[t];
+		if (p != GAMEDB__EMPTY && COLOUR(p) == us)
+			continue;
+		if (attacked(pos, t, them, enemy, occ & ~BIT(k)))
+			continue;
+		EMIT(k, t, 0, p ? GAMEDB__MF_CAPTURE : 0, GAMEDB__KING, TYPE(p));
 	}
-	if (nchk >= 2)
-		block = 0;
-
-	/* King moves. When in check, test with the king lifted so it cannot hide behind itself. */
-	{
-		uint8_t bk[64];
-		const uint8_t *bt = b;
-		if (nchk) {
-			memcpy(bk, b, 64);
-			bk[k] = GAMEDB__EMPTY;
-			bt = bk;
-		}
-		for (i = 0; i < 8; i++) {
-			const int y = kx + dir_d[i];
-			int t;
-			uint8_t p;
-			if (OFFBOARD(y))
-				continue;
-			t = S64(y);
-			p = b[t];
-			if (p != GAMEDB__EMPTY && COLOUR(p) == us)
-				continue;
-			if (attacked(bt, t, them))
-				continue;
-			EMIT(k, t, 0, p ? GAMEDB__MF_CAPTURE : 0, GAMEDB__KING, TYPE(p));
-		}
-	}
-	if (nchk == 0) {
+	if (!checkers) {
 		int side;
 		for (side = 1; side >= 0; side--) {
 			if (pos->castle_rook[us][side] == GAMEDB__NO_SQ)
 				continue;
 			if (castle_check(pos, side, &out[n]) == 0) {
 				n++;
-				if (first_only || n >= GAMEDB__MAX_MOVES)
+				if (n >= GAMEDB__MAX_MOVES)
 					return n;
 			}
 		}
 	}
-	if (nchk >= 2)
+	if (!block)
 		return n;
 
+	ept = ep_target(pos);
 	for (s = 0; s < 64; s++) {
 		const uint8_t pc = b[s];
 		const int x = X88(s);
-		int type, pin = 0;
+		const uint64_t ok = (pinned & BIT(s)) ? block & pin_line[s] : block;
+		int type;
 
 		if (pc == GAMEDB__EMPTY || COLOUR(pc) != us)
 			continue;
 		type = TYPE(pc);
-		if (pinned & BIT(s))
-			pin = pindir[s];
 		switch (type) {
 		case GAMEDB__PAWN: {
 			const int fwd = us ? -16 : 16;
 			const int start_rank = us ? 6 : 1;
 			const int last_rank = us ? 0 : 7;
 			int y = x + fwd, c;
-			if (b[S64(y)] == GAMEDB__EMPTY && (!pin || pin == fwd || pin == -fwd)) {
+			if (b[S64(y)] == GAMEDB__EMPTY) {
 				const int t = S64(y);
-				if (block & BIT(t)) {
+				if (ok & BIT(t)) {
 					if (RANK_OF(t) == last_rank) {
 						int pr;
 						for (pr = GAMEDB__QUEEN; pr >= GAMEDB__KNIGHT; pr--)
@@ -395,7 +578,7 @@ static int gen(const struct gamedb__pos *pos, struct gamedb__move *out, int firs
 				}
 				if (RANK_OF(s) == start_rank) {
 					const int t2 = S64(y + fwd);
-					if (b[t2] == GAMEDB__EMPTY && (block & BIT(t2)))
+					if (b[t2] == GAMEDB__EMPTY && (ok & BIT(t2)))
 						EMIT(s, t2, 0, GAMEDB__MF_DOUBLE, GAMEDB__PAWN, 0);
 				}
 			}
@@ -406,12 +589,10 @@ static int gen(const struct gamedb__pos *pos, struct gamedb__move *out, int firs
 				y = x + dc;
 				if (OFFBOARD(y))
 					continue;
-				if (pin && pin != dc && pin != -dc)
-					continue;
 				t = S64(y);
 				p = b[t];
 				if (p != GAMEDB__EMPTY) {
-					if (COLOUR(p) == us || !(block & BIT(t)))
+					if (COLOUR(p) == us || !(ok & BIT(t)))
 						continue;
 					if (RANK_OF(t) == last_rank) {
 						int pr;
@@ -421,25 +602,16 @@ static int gen(const struct gamedb__pos *pos, struct gamedb__move *out, int firs
 					} else {
 						EMIT(s, t, 0, GAMEDB__MF_CAPTURE, GAMEDB__PAWN, TYPE(p));
 					}
-				} else if (t == pos->ep && RANK_OF(t) == (us ? 2 : 5) &&
-					   b[us ? t + 8 : t - 8] == PC(GAMEDB__PAWN, them)) {
-					/* Rare: verify on a copy (covers the two-pawn rank pin too).
-					 * The checks above ignore a FEN ep square that means nothing. */
-					uint8_t be[64];
-					memcpy(be, b, 64);
-					be[t] = pc;
-					be[s] = GAMEDB__EMPTY;
-					be[us ? t + 8 : t - 8] = GAMEDB__EMPTY;
-					if (!attacked(be, k, them))
-						EMIT(s, t, 0, GAMEDB__MF_CAPTURE | GAMEDB__MF_EP,
-						     GAMEDB__PAWN, GAMEDB__PAWN);
+				} else if (t == ept && ep_legal(pos, s, t)) {
+					/* Rare: tested on its own (covers the two-pawn rank pin too).
+					 * A FEN ep square that means nothing is never a target. */
+					EMIT(s, t, 0, GAMEDB__MF_CAPTURE | GAMEDB__MF_EP, GAMEDB__PAWN,
+					     GAMEDB__PAWN);
 				}
 			}
 			break;
 		}
 		case GAMEDB__KNIGHT:
-			if (pin)
-				break;
 			for (i = 0; i < 8; i++) {
 				const int y = x + knight_d[i];
 				uint8_t p;
@@ -448,7 +620,7 @@ static int gen(const struct gamedb__pos *pos, struct gamedb__move *out, int firs
 					continue;
 				t = S64(y);
 				p = b[t];
-				if ((p != GAMEDB__EMPTY && COLOUR(p) == us) || !(block & BIT(t)))
+				if ((p != GAMEDB__EMPTY && COLOUR(p) == us) || !(ok & BIT(t)))
 					continue;
 				EMIT(s, t, 0, p ? GAMEDB__MF_CAPTURE : 0, GAMEDB__KNIGHT, TYPE(p));
 			}
@@ -461,17 +633,15 @@ static int gen(const struct gamedb__pos *pos, struct gamedb__move *out, int firs
 			for (i = d0; i < d1; i++) {
 				const int d = dir_d[i];
 				int y;
-				if (pin && pin != d && pin != -d)
-					continue;
 				for (y = x + d; !OFFBOARD(y); y += d) {
 					const int t = S64(y);
 					const uint8_t p = b[t];
 					if (p == GAMEDB__EMPTY) {
-						if (block & BIT(t))
+						if (ok & BIT(t))
 							EMIT(s, t, 0, 0, type, 0);
 						continue;
 					}
-					if (COLOUR(p) != us && (block & BIT(t)))
+					if (COLOUR(p) != us && (ok & BIT(t)))
 						EMIT(s, t, 0, GAMEDB__MF_CAPTURE, type, TYPE(p));
 					break;
 				}
@@ -489,13 +659,102 @@ static int gen(const struct gamedb__pos *pos, struct gamedb__move *out, int firs
 
 int gamedb__gen_legal(const struct gamedb__pos *pos, struct gamedb__move *out)
 {
-	return gen(pos, out, 0);
+	return gen(pos, out);
 }
 
-static int has_legal_move(const struct gamedb__pos *pos)
+/*
+ * 1 if a man among `movers` (of the side to move, no king, no pawn captures) can step onto the
+ * empty square t: a pawn push, or a knight or slider move.
+ */
+static int can_reach_empty(const struct gamedb__pos *pos, int t, uint64_t movers, uint64_t occ)
 {
-	struct gamedb__move tmp[GAMEDB__MAX_MOVES];
-	return gen(pos, tmp, 1) > 0;
+	const int us = pos->stm;
+	const uint64_t pawns = movers & pos->by_type[GAMEDB__PAWN];
+
+	if (attackers(pos, t, us, movers & ~pawns, occ))
+		return 1;
+	if (us == 0) {
+		if (t >= 8 && (pawns & BIT(t - 8)))
+			return 1;
+		if (RANK_OF(t) == 3 && !(occ & BIT(t - 8)) && (pawns & BIT(t - 16)))
+			return 1;
+	} else {
+		if (t < 56 && (pawns & BIT(t + 8)))
+			return 1;
+		if (RANK_OF(t) == 4 && !(occ & BIT(t + 8)) && (pawns & BIT(t + 16)))
+			return 1;
+	}
+	return 0;
+}
+
+int gamedb__has_legal_move(const struct gamedb__pos *pos)
+{
+	const int us = pos->stm, them = us ^ 1, k = pos->king[us];
+	const uint64_t occ = occupied(pos), own = pos->by_colour[us], enemy = pos->by_colour[them];
+	const uint64_t *t = pos->by_type;
+	uint64_t tg, checkers, pinned, movers, pin_line[64];
+	int ept;
+
+	if (k >= 64)
+		return 0;
+	/* King steps first: they are the likely way out of a check. */
+	for (tg = king_bb[k] & ~own; tg; tg &= tg - 1)
+		if (!attacked(pos, LSB(tg), them, enemy, occ & ~BIT(k)))
+			return 1;
+	checkers = attackers(pos, k, them, enemy, occ);
+	if (SEVERAL(checkers))
+		return 0; /* double check: only the king may move */
+	pinned = pinned_men(pos, pin_line);
+	movers = own & ~BIT(k) & ~pinned;
+	ept = ep_target(pos);
+	if (ept >= 0) {
+		for (tg = pawn_bb[them][ept] & own & t[GAMEDB__PAWN]; tg; tg &= tg - 1)
+			if (ep_legal(pos, LSB(tg), ept))
+				return 1;
+	}
+	if (checkers) {
+		/* One checker: take it, or step in between (a pinned man can do neither). */
+		const int c = LSB(checkers);
+		if (attackers(pos, c, us, movers, occ))
+			return 1;
+		for (tg = between_bb(k, c); tg; tg &= tg - 1)
+			if (can_reach_empty(pos, LSB(tg), movers, occ))
+				return 1;
+		return 0;
+	}
+	/* Not in check: any man with a pseudo-legal move has a legal one, if it is not pinned or
+	 * moves along its pin line. For a slider the first square of each of its lines tells. */
+	for (tg = own & ~BIT(k); tg; tg &= tg - 1) {
+		const int s = LSB(tg);
+		const uint64_t bs = BIT(s);
+		uint64_t to;
+		if (bs & t[GAMEDB__PAWN]) {
+			const int ahead = us ? s - 8 : s + 8;
+			to = pawn_bb[us][s] & enemy;
+			if (!(occ & BIT(ahead)))
+				to |= BIT(ahead);
+		} else if (bs & t[GAMEDB__KNIGHT]) {
+			to = knight_bb[s] & ~own;
+		} else if (bs & t[GAMEDB__BISHOP]) {
+			to = king_bb[s] & bishop_rays[s] & ~own;
+		} else if (bs & t[GAMEDB__ROOK]) {
+			to = king_bb[s] & rook_rays[s] & ~own;
+		} else {
+			to = king_bb[s] & ~own;
+		}
+		if (pinned & bs)
+			to &= pin_line[s];
+		if (to)
+			return 1;
+	}
+	{
+		struct gamedb__move m;
+		int side;
+		for (side = 1; side >= 0; side--)
+			if (pos->castle_rook[us][side] != GAMEDB__NO_SQ && castle_check(pos, side, &m) == 0)
+				return 1;
+	}
+	return 0;
 }
 
 uint64_t gamedb__perft(const struct gamedb__pos *pos, int depth)
@@ -506,7 +765,7 @@ uint64_t gamedb__perft(const struct gamedb__pos *pos, int depth)
 
 	if (depth <= 0)
 		return 1;
-	n = gen(pos, moves, 0);
+	n = gen(pos, moves);
 	if (depth == 1)
 		return (uint64_t)n;
 	for (i = 0; i < n; i++) {
@@ -516,31 +775,8 @@ uint64_t gamedb__perft(const struct gamedb__pos *pos, int depth)
 	}
 	return total;
 }
-
 /* ------------------------------------------------------------------------------------------ */
 /* Checking one given move */
-
-/* 1 if the squares strictly between from and to (on a common line) are empty. */
-static int path_clear(const uint8_t *b, int from, int to, int d)
-{
-	int y;
-	for (y = X88(from) + d; y != X88(to); y += d)
-		if (b[S64(y)] != GAMEDB__EMPTY)
-			return 0;
-	return 1;
-}
-
-/* 0x88 step from `from` towards `to` if they share a rank, file or diagonal, else 0. */
-static int line_step(int from, int to)
-{
-	const int df = FILE_OF(to) - FILE_OF(from), dr = RANK_OF(to) - RANK_OF(from);
-	const int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0);
-	if (from == to)
-		return 0;
-	if (df != 0 && dr != 0 && df != dr && df != -dr)
-		return 0;
-	return sr * 16 + sf;
-}
 
 int gamedb__move_complete(const struct gamedb__pos *pos, struct gamedb__move *m)
 {
@@ -623,36 +859,22 @@ int gamedb__move_complete(const struct gamedb__pos *pos, struct gamedb__move *m)
 			return -1;
 		}
 	} else {
-		const int dx = X88(to) - X88(from);
 		if (promo != 0)
 			return -1;
 		switch (type) {
-		case GAMEDB__KNIGHT: {
-			int i, ok = 0;
-			for (i = 0; i < 8; i++)
-				ok |= dx == knight_d[i];
-			if (!ok)
+		case GAMEDB__KNIGHT:
+			if (!(knight_bb[from] & BIT(to)))
 				return -1;
 			break;
-		}
-		case GAMEDB__KING: {
-			int i, ok = 0;
-			for (i = 0; i < 8; i++)
-				ok |= dx == dir_d[i];
-			if (!ok)
+		case GAMEDB__KING:
+			if (!(king_bb[from] & BIT(to)))
 				goto try_castle;
 			break;
-		}
 		default: {
-			const int d = line_step(from, to);
-			const int diag = d != 0 && d != 1 && d != -1 && d != 16 && d != -16;
-			if (d == 0)
-				return -1;
-			if (type == GAMEDB__ROOK && diag)
-				return -1;
-			if (type == GAMEDB__BISHOP && !diag)
-				return -1;
-			if (!path_clear(b, from, to, d))
+			const uint64_t rays = type == GAMEDB__ROOK ? rook_rays[from]
+					      : type == GAMEDB__BISHOP ? bishop_rays[from]
+								     : rook_rays[from] | bishop_rays[from];
+			if (!(rays & BIT(to)) || (between_bb(from, to) & occupied(pos)))
 				return -1;
 			break;
 		}
@@ -668,6 +890,33 @@ try_castle:
 	return -1;
 }
 
+/*
+ * What the move just made in pos did to the side now to move: GAMEDB__CHECK_NONE, _CHECK or
+ * _MATE.
+ */
+static uint8_t check_state(const struct gamedb__pos *pos)
+{
+	if (!gamedb__in_check(pos))
+		return GAMEDB__CHECK_NONE;
+	return gamedb__has_legal_move(pos) ? GAMEDB__CHECK_CHECK : GAMEDB__CHECK_MATE;
+}
+
+int gamedb__move_play(struct gamedb__pos *pos, struct gamedb__move *m)
+{
+	int rc;
+
+	if (m->flags & GAMEDB__MF_NULL)
+		rc = gamedb__move_null(pos, m);
+	else if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q))
+		rc = castle_check(pos, (m->flags & GAMEDB__MF_CASTLE_K) ? 1 : 0, m);
+	else
+		rc = gamedb__move_complete(pos, m);
+	if (rc != 0)
+		return -1;
+	gamedb__pos_make(pos, m);
+	m->check = check_state(pos);
+	return 0;
+}
 /* ------------------------------------------------------------------------------------------ */
 /* Notation */
 
@@ -703,21 +952,27 @@ size_t gamedb__move_uci(const struct gamedb__move *m, char *buf)
  * as well. Only N, B, R, Q reach here, so no en passant or castling to care about; the king
  * does not move, so one attack test on a board copy settles pins.
  */
+
+/*
+ * 1 if the man on c (same type and colour as the mover) may legally go to `to` as well. Only
+ * N, B, R, Q reach here, so no en passant or castling to care about; the king does not move,
+ * so one attack test with c moved (and the man on `to` taken) settles pins.
+ */
 static int other_can_go(const struct gamedb__pos *pos, int c, int to)
 {
-	uint8_t bb[64];
-	const int us = pos->stm;
-	memcpy(bb, pos->sq, 64);
-	bb[to] = bb[c];
-	bb[c] = GAMEDB__EMPTY;
-	return !attacked(bb, pos->king[us], us ^ 1);
+	const int us = pos->stm, them = us ^ 1, k = pos->king[us];
+	const uint64_t occ = (occupied(pos) & ~BIT(c)) | BIT(to);
+
+	if (k >= 64)
+		return 1;
+	return !attacked(pos, k, them, pos->by_colour[them] & ~BIT(to), occ);
 }
 
 size_t gamedb__move_san(const struct gamedb__pos *pos, const struct gamedb__move *m, char *buf)
 {
-	const uint8_t *b = pos->sq;
 	const int from = m->from, to = m->to, type = m->piece;
 	size_t n = 0;
+	uint8_t check = m->check;
 
 	if (m->flags & GAMEDB__MF_NULL) {
 		memcpy(buf, "--", 3);
@@ -741,35 +996,26 @@ size_t gamedb__move_san(const struct gamedb__pos *pos, const struct gamedb__move
 	} else {
 		buf[n++] = piece_upper[type & 7];
 		if (type != GAMEDB__KING) {
-			const uint8_t pc = b[from];
-			const int tx = X88(to);
-			int others = 0, same_file = 0, same_rank = 0, i;
-			int cand[16], nc = 0;
+			/* The other men of the same type and colour that reach `to`. */
+			const uint64_t occ = occupied(pos);
+			const uint64_t same = pos->by_type[type & 7] & pos->by_colour[pos->stm] & ~BIT(from);
+			uint64_t cand;
+			int others = 0, same_file = 0, same_rank = 0;
 
 			if (type == GAMEDB__KNIGHT) {
-				for (i = 0; i < 8; i++) {
-					const int y = tx + knight_d[i];
-					if (!OFFBOARD(y) && S64(y) != from && b[S64(y)] == pc)
-						cand[nc++] = S64(y);
-				}
+				cand = knight_bb[to] & same;
 			} else {
-				const int d0 = type == GAMEDB__BISHOP ? 4 : 0;
-				const int d1 = type == GAMEDB__ROOK ? 4 : 8;
-				for (i = d0; i < d1; i++) {
-					const int d = dir_d[i];
-					int y;
-					for (y = tx + d; !OFFBOARD(y); y += d) {
-						const uint8_t p = b[S64(y)];
-						if (p == GAMEDB__EMPTY)
-							continue;
-						if (p == pc && S64(y) != from)
-							cand[nc++] = S64(y);
-						break;
-					}
-				}
+				uint64_t sl = 0;
+				if (type != GAMEDB__BISHOP)
+					sl |= rook_rays[to] & same;
+				if (type != GAMEDB__ROOK)
+					sl |= bishop_rays[to] & same;
+				for (cand = 0; sl; sl &= sl - 1)
+					if (!(between_bb(to, LSB(sl)) & occ))
+						cand |= BIT(LSB(sl));
 			}
-			for (i = 0; i < nc; i++) {
-				const int c = cand[i];
+			for (; cand; cand &= cand - 1) {
+				const int c = LSB(cand);
 				if (!other_can_go(pos, c, to))
 					continue;
 				others++;
@@ -793,16 +1039,18 @@ size_t gamedb__move_san(const struct gamedb__pos *pos, const struct gamedb__move
 		buf[n++] = rank_char(to);
 	}
 
-	{
+	if (check == GAMEDB__CHECK_UNKNOWN) {
 		struct gamedb__pos next = *pos;
 		gamedb__pos_make(&next, m);
-		if (gamedb__in_check(&next))
-			buf[n++] = has_legal_move(&next) ? '+' : '#';
+		check = check_state(&next);
 	}
+	if (check == GAMEDB__CHECK_CHECK)
+		buf[n++] = '+';
+	else if (check == GAMEDB__CHECK_MATE)
+		buf[n++] = '#';
 	buf[n] = '\0';
 	return n;
 }
-
 static int is_file_ch(char c)
 {
 	return c >= 'a' && c <= 'h';
@@ -923,7 +1171,7 @@ int gamedb__parse_san(const struct gamedb__pos *pos, const char *san, struct gam
 			return -1;
 	}
 
-	n = gen(pos, moves, 0);
+	n = gen(pos, moves);
 	for (i = 0; i < (size_t)n; i++) {
 		const struct gamedb__move *c = &moves[i];
 		if (c->piece != type || c->to != to || c->promo != promo)
@@ -958,6 +1206,7 @@ int gamedb__parse_san(const struct gamedb__pos *pos, const char *san, struct gam
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* ------------------------------------------------------------------------------------------ */
 /* Positions and FEN */
 
 static const uint8_t start_back[8] = {GAMEDB__ROOK, GAMEDB__KNIGHT, GAMEDB__BISHOP, GAMEDB__QUEEN,
@@ -983,6 +1232,14 @@ void gamedb__pos_startpos(struct gamedb__pos *pos)
 		pos->sq[48 + f] = PC(GAMEDB__PAWN, 1);
 		pos->sq[56 + f] = PC(start_back[f], 1);
 	}
+	pos->by_colour[0] = UINT64_C(0xFFFF);
+	pos->by_colour[1] = UINT64_C(0xFFFF) << 48;
+	pos->by_type[GAMEDB__PAWN] = UINT64_C(0x00FF00000000FF00);
+	pos->by_type[GAMEDB__KNIGHT] = BIT(1) | BIT(6) | BIT(57) | BIT(62);
+	pos->by_type[GAMEDB__BISHOP] = BIT(2) | BIT(5) | BIT(58) | BIT(61);
+	pos->by_type[GAMEDB__ROOK] = BIT(0) | BIT(7) | BIT(56) | BIT(63);
+	pos->by_type[GAMEDB__QUEEN] = BIT(3) | BIT(59);
+	pos->by_type[GAMEDB__KING] = BIT(4) | BIT(60);
 	pos->king[0] = 4;
 	pos->king[1] = 60;
 	pos->castle_rook[0][0] = 0;
@@ -991,24 +1248,17 @@ void gamedb__pos_startpos(struct gamedb__pos *pos)
 	pos->castle_rook[1][1] = 63;
 }
 
-static int piece_of_char(char c)
-{
-	switch (c) {
-	case 'P': return PC(GAMEDB__PAWN, 0);
-	case 'N': return PC(GAMEDB__KNIGHT, 0);
-	case 'B': return PC(GAMEDB__BISHOP, 0);
-	case 'R': return PC(GAMEDB__ROOK, 0);
-	case 'Q': return PC(GAMEDB__QUEEN, 0);
-	case 'K': return PC(GAMEDB__KING, 0);
-	case 'p': return PC(GAMEDB__PAWN, 1);
-	case 'n': return PC(GAMEDB__KNIGHT, 1);
-	case 'b': return PC(GAMEDB__BISHOP, 1);
-	case 'r': return PC(GAMEDB__ROOK, 1);
-	case 'q': return PC(GAMEDB__QUEEN, 1);
-	case 'k': return PC(GAMEDB__KING, 1);
-	default: return 0;
-	}
-}
+/* FEN letters: the man, or 0. */
+static const uint8_t piece_of_char[256] = {
+	['P'] = PC(GAMEDB__PAWN, 0),   ['N'] = PC(GAMEDB__KNIGHT, 0), ['B'] = PC(GAMEDB__BISHOP, 0),
+	['R'] = PC(GAMEDB__ROOK, 0),   ['Q'] = PC(GAMEDB__QUEEN, 0),  ['K'] = PC(GAMEDB__KING, 0),
+	['p'] = PC(GAMEDB__PAWN, 1),   ['n'] = PC(GAMEDB__KNIGHT, 1), ['b'] = PC(GAMEDB__BISHOP, 1),
+	['r'] = PC(GAMEDB__ROOK, 1),   ['q'] = PC(GAMEDB__QUEEN, 1),  ['k'] = PC(GAMEDB__KING, 1),
+};
+
+/* The FEN letter of each man (index GAMEDB__PC(type, colour)). */
+static const char fen_char[16] = {'?', 'P', 'N', 'B', 'R', 'Q', 'K', '?',
+				  '?', 'p', 'n', 'b', 'r', 'q', 'k', '?'};
 
 /*
  * Grants one castling right from a FEN letter. `file` is the rook's file for X-FEN/Shredder
@@ -1052,10 +1302,43 @@ static int is_ws_or_end(char c)
 	return c == '\0' || c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-int gamedb__pos_from_fen(struct gamedb__pos *pos, const char *fen, const char **why)
+/* Number of set bits (by hand: without a popcnt instruction the builtin is a library call). */
+static int popcount(uint64_t b)
+{
+	b = b - ((b >> 1) & UINT64_C(0x5555555555555555));
+	b = (b & UINT64_C(0x3333333333333333)) + ((b >> 2) & UINT64_C(0x3333333333333333));
+	b = (b + (b >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+	return (int)((b * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/*
+ * The first fault among the men placed so far, in FEN order, or NULL: what a test of each man
+ * as it is placed would have met first. Only called once something is wrong, so that the
+ * reason given does not depend on the order of the tests.
+ */
+static const char *placed_men_fault(const struct gamedb__pos *pos)
+{
+	int count[2] = {0, 0}, rank, file;
+
+	for (rank = 7; rank >= 0; rank--)
+		for (file = 0; file < 8; file++) {
+			const uint8_t pc = pos->sq[rank * 8 + file];
+			if (pc == GAMEDB__EMPTY)
+				continue;
+			if (TYPE(pc) == GAMEDB__PAWN && (rank == 0 || rank == 7))
+				return "pawn on the first or last rank";
+			if (++count[COLOUR(pc)] > 16)
+				return "more than 16 pieces of one colour"; /* as Scid: 16 men at most */
+		}
+	return NULL;
+}
+
+/* gamedb__pos_from_fen(); also gives where the board field starts and its length. */
+static int parse_fen(struct gamedb__pos *pos, const char *fen, const char **why,
+		     const char **board, size_t *board_len)
 {
 	const char *p, *dummy;
-	int rank = 7, file = 0, kings[2] = {0, 0}, pieces[2] = {0, 0};
+	int rank = 7, file = 0, colour;
 
 	if (!why)
 		why = &dummy;
@@ -1066,19 +1349,29 @@ int gamedb__pos_from_fen(struct gamedb__pos *pos, const char *fen, const char **
 		return -1;
 	}
 	p = skip_ws(fen);
+	*board = p;
 
-	/* Piece placement. */
-	for (;;) {
-		const char c = *p;
-		if (c >= '1' && c <= '8') {
-			file += c - '0';
-			if (file > 8) {
-				*why = "rank has more than 8 squares";
-				return -1;
-			}
-		} else if (c == '/') {
+	/* Piece placement: the men go on the board here, the checks on them follow. */
+	for (;; p++) {
+		const unsigned char ch = (unsigned char)*p;
+		const uint8_t pc = piece_of_char[ch];
+		if (pc) {
+			const int sq = rank * 8 + file;
+			if (file >= 8)
+				goto too_many_squares;
+			pos->sq[sq] = pc;
+			pos->by_colour[COLOUR(pc)] |= BIT(sq);
+			pos->by_type[TYPE(pc)] |= BIT(sq);
+			file++;
+		} else if (ch >= '1' && ch <= '8') {
+			file += ch - '0';
+			if (file > 8)
+				goto too_many_squares;
+		} else if (ch == '/') {
 			if (file != 8) {
-				*why = "rank has fewer than 8 squares";
+				*why = placed_men_fault(pos);
+				if (!*why)
+					*why = "rank has fewer than 8 squares";
 				return -1;
 			}
 			if (rank == 0) { /* tolerate a trailing '/' after the first rank */
@@ -1087,41 +1380,28 @@ int gamedb__pos_from_fen(struct gamedb__pos *pos, const char *fen, const char **
 			}
 			rank--;
 			file = 0;
-		} else if (piece_of_char(c)) {
-			const int pc = piece_of_char(c);
-			const int sq = rank * 8 + file;
-			if (file >= 8) {
-				*why = "rank has more than 8 squares";
-				return -1;
-			}
-			if (TYPE(pc) == GAMEDB__PAWN && (rank == 0 || rank == 7)) {
-				*why = "pawn on the first or last rank";
-				return -1;
-			}
-			if (TYPE(pc) == GAMEDB__KING) {
-				kings[COLOUR(pc)]++;
-				pos->king[COLOUR(pc)] = (uint8_t)sq;
-			}
-			if (++pieces[COLOUR(pc)] > 16) {
-				/* as Scid: a side never has more than its 16 men */
-				*why = "more than 16 pieces of one colour";
-				return -1;
-			}
-			pos->sq[sq] = (uint8_t)pc;
-			file++;
 		} else {
 			break;
 		}
-		p++;
+	}
+	if ((pos->by_type[GAMEDB__PAWN] & (RANK_BB(0) | RANK_BB(56))) ||
+	    popcount(pos->by_colour[0]) > 16 || popcount(pos->by_colour[1]) > 16) {
+		*why = placed_men_fault(pos);
+		return -1;
 	}
 	if (rank != 0 || file != 8) {
 		*why = "board description incomplete";
 		return -1;
 	}
-	if (kings[0] != 1 || kings[1] != 1) {
-		*why = "each side needs exactly one king";
-		return -1;
+	for (colour = 0; colour < 2; colour++) {
+		const uint64_t k = pos->by_type[GAMEDB__KING] & pos->by_colour[colour];
+		if (!k || SEVERAL(k)) {
+			*why = "each side needs exactly one king";
+			return -1;
+		}
+		pos->king[colour] = (uint8_t)LSB(k);
 	}
+	*board_len = (size_t)(p - *board);
 
 	/* Side to move. */
 	if (!is_ws_or_end(*p)) {
@@ -1142,7 +1422,8 @@ int gamedb__pos_from_fen(struct gamedb__pos *pos, const char *fen, const char **
 		*why = "bad side to move";
 		return -1;
 	}
-	if (attacked(pos->sq, pos->king[pos->stm ^ 1], pos->stm)) {
+	if (attacked(pos, pos->king[pos->stm ^ 1], pos->stm, pos->by_colour[pos->stm],
+		     occupied(pos))) {
 		*why = "side not to move is in check";
 		return -1;
 	}
@@ -1241,6 +1522,20 @@ int gamedb__pos_from_fen(struct gamedb__pos *pos, const char *fen, const char **
 	}
 	/* Anything after (EPD operations, comments) is ignored. */
 	return 0;
+
+too_many_squares:
+	*why = placed_men_fault(pos);
+	if (!*why)
+		*why = "rank has more than 8 squares";
+	return -1;
+}
+
+int gamedb__pos_from_fen(struct gamedb__pos *pos, const char *fen, const char **why)
+{
+	const char *board;
+	size_t board_len;
+
+	return parse_fen(pos, fen, why, &board, &board_len);
 }
 
 /* 1 if the rook on r is the outermost rook of colour c between the king and that edge. */
@@ -1255,34 +1550,52 @@ static int outermost_rook(const struct gamedb__pos *pos, int c, int side, int r)
 	return 0;
 }
 
-size_t gamedb__pos_to_fen(const struct gamedb__pos *pos, char *buf, size_t cap)
+/* Writes v in decimal at d; returns the end. */
+static char *put_decimal(char *d, uint32_t v)
 {
-	char t[128];
-	size_t n = 0;
-	int rank, file, c, side, any = 0;
+	char num[10];
+	int k = 0;
+	do {
+		num[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (k)
+		*d++ = num[--k];
+	return d;
+}
+
+/* Writes the board field of pos at d; returns the end. */
+static char *fen_board(const struct gamedb__pos *pos, char *d)
+{
+	const uint64_t occ = occupied(pos);
+	int rank;
 
 	for (rank = 7; rank >= 0; rank--) {
-		int empty = 0;
-		for (file = 0; file < 8; file++) {
-			const uint8_t pc = pos->sq[rank * 8 + file];
-			if (pc == GAMEDB__EMPTY) {
-				empty++;
-				continue;
-			}
-			if (empty)
-				t[n++] = (char)('0' + empty);
-			empty = 0;
-			t[n++] = COLOUR(pc) ? (char)(piece_upper[TYPE(pc)] - 'A' + 'a')
-					    : piece_upper[TYPE(pc)];
+		uint64_t row = (occ >> (8 * rank)) & 0xFF;
+		int file = 0;
+		for (; row; row &= row - 1) {
+			const int f = LSB(row);
+			if (f > file)
+				*d++ = (char)('0' + f - file);
+			*d++ = fen_char[pos->sq[8 * rank + f] & 15];
+			file = f + 1;
 		}
-		if (empty)
-			t[n++] = (char)('0' + empty);
+		if (file < 8)
+			*d++ = (char)('0' + 8 - file);
 		if (rank)
-			t[n++] = '/';
+			*d++ = '/';
 	}
-	t[n++] = ' ';
-	t[n++] = pos->stm ? 'b' : 'w';
-	t[n++] = ' ';
+	return d;
+}
+
+/* Writes the fields after the board (" w KQkq - 0 1") at d and a NUL; returns the end. */
+static char *fen_tail(const struct gamedb__pos *pos, char *d)
+{
+	int c, side, any = 0;
+
+	*d++ = ' ';
+	*d++ = pos->stm ? 'b' : 'w';
+	*d++ = ' ';
 	/*
 	 * Castling: K/Q/k/q when the castling rook is the outermost rook on its side of the king
 	 * (always so in classical chess), else the rook's file letter (X-FEN). This is the rule of
@@ -1299,41 +1612,30 @@ size_t gamedb__pos_to_fen(const struct gamedb__pos *pos, char *buf, size_t cap)
 				ch = side ? 'K' : 'Q';
 			else
 				ch = (char)('A' + FILE_OF(r));
-			t[n++] = c ? (char)(ch - 'A' + 'a') : ch;
+			*d++ = c ? (char)(ch - 'A' + 'a') : ch;
 			any = 1;
 		}
 	if (!any)
-		t[n++] = '-';
-	t[n++] = ' ';
+		*d++ = '-';
+	*d++ = ' ';
 	/* En passant: written whenever pos->ep is set; see pos_make for when that is. */
 	if (pos->ep < 64) {
-		t[n++] = file_char(pos->ep);
-		t[n++] = rank_char(pos->ep);
+		*d++ = file_char(pos->ep);
+		*d++ = rank_char(pos->ep);
 	} else {
-		t[n++] = '-';
+		*d++ = '-';
 	}
-	{
-		char num[24];
-		int k = 0;
-		uint32_t v;
-		t[n++] = ' ';
-		v = pos->halfmove;
-		do {
-			num[k++] = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
-		while (k)
-			t[n++] = num[--k];
-		t[n++] = ' ';
-		v = pos->fullmove;
-		do {
-			num[k++] = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
-		while (k)
-			t[n++] = num[--k];
-	}
-	t[n] = '\0';
+	*d++ = ' ';
+	d = put_decimal(d, pos->halfmove);
+	*d++ = ' ';
+	d = put_decimal(d, pos->fullmove);
+	*d = '\0';
+	return d;
+}
+
+/* Copies the FEN in t (n bytes) into buf as far as cap allows; returns n. */
+static size_t fen_out(const char *t, size_t n, char *buf, size_t cap)
+{
 	if (cap) {
 		const size_t w = n < cap - 1 ? n : cap - 1;
 		memcpy(buf, t, w);
@@ -1342,41 +1644,86 @@ size_t gamedb__pos_to_fen(const struct gamedb__pos *pos, char *buf, size_t cap)
 	return n;
 }
 
+size_t gamedb__pos_to_fen(const struct gamedb__pos *pos, char *buf, size_t cap)
+{
+	char t[128];
+	char *end;
+
+	/* The longest FEN is well under 100 bytes: write straight into a buffer that big. */
+	if (cap >= 100)
+		return (size_t)(fen_tail(pos, fen_board(pos, buf)) - buf);
+	end = fen_tail(pos, fen_board(pos, t));
+	return fen_out(t, (size_t)(end - t), buf, cap);
+}
+
+int gamedb__pos_from_fen_normal(struct gamedb__pos *pos, const char *fen, char *buf, size_t cap,
+				size_t *len, const char **why)
+{
+	char t[128];
+	const char *board;
+	size_t board_len, n;
+	char *d;
+
+	if (parse_fen(pos, fen, why, &board, &board_len) != 0)
+		return -1;
+	/*
+	 * The board field has one normal form, the shortest: a piece letter per man and one digit
+	 * per run of empty squares, seven '/' and no more. Any other spelling of the same board
+	 * (split digits, a trailing '/') is longer, so the length tells whether to copy it.
+	 */
+	{
+		const uint64_t occ = occupied(pos), empty = ~occ;
+		const uint64_t run_starts = empty & ~((empty << 1) & ~BB_FILE_A);
+		if (board_len == (size_t)(popcount(occ) + popcount(run_starts) + 7)) {
+			memcpy(t, board, board_len);
+			d = t + board_len;
+		} else {
+			d = fen_board(pos, t);
+		}
+	}
+	n = (size_t)(fen_tail(pos, d) - t);
+	if (len)
+		*len = n;
+	fen_out(t, n, buf, cap);
+	return 0;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* SCID piece slots */
 
 static int slots_fen_order(struct gamedb__slots *s, const struct gamedb__pos *pos)
 {
-	int rank, file, c, king_seen[2] = {0, 0};
+	int c;
 
 	memset(s->sq, GAMEDB__NO_SQ, sizeof s->sq);
 	memset(s->slot, 0xFF, sizeof s->slot);
 	s->count[0] = s->count[1] = 0;
-	for (rank = 7; rank >= 0; rank--)
-		for (file = 0; file < 8; file++) {
-			const int sq = rank * 8 + file;
-			const uint8_t pc = pos->sq[sq];
-			int i;
-			if (pc == GAMEDB__EMPTY)
-				continue;
-			c = COLOUR(pc);
-			if (s->count[c] >= 16)
-				return -1;
-			i = s->count[c]++;
-			s->sq[c][i] = (uint8_t)sq;
-			s->slot[sq] = (uint8_t)i;
-			if (TYPE(pc) == GAMEDB__KING) {
-				/* Swap the king into slot 0. */
-				const uint8_t old = s->sq[c][0];
-				s->sq[c][i] = old;
-				s->slot[old] = (uint8_t)i;
-				s->sq[c][0] = (uint8_t)sq;
-				s->slot[sq] = 0;
-				king_seen[c]++;
+	for (c = 0; c < 2; c++) {
+		const uint64_t men = pos->by_colour[c], king = men & pos->by_type[GAMEDB__KING];
+		int rank, i = 0, k, ks;
+		uint8_t first;
+
+		if (!king || SEVERAL(king) || popcount(men) > 16)
+			return -1;
+		/* The men of colour c in FEN order (a8..h8, a7.., ..h1)... */
+		for (rank = 7; rank >= 0; rank--) {
+			uint64_t row = (men >> (8 * rank)) & 0xFF;
+			for (; row; row &= row - 1) {
+				const int sq = 8 * rank + LSB(row);
+				s->sq[c][i] = (uint8_t)sq;
+				s->slot[sq] = (uint8_t)i++;
 			}
 		}
-	if (king_seen[0] != 1 || king_seen[1] != 1)
-		return -1;
+		/* ...then the king and the man in slot 0 change places. */
+		k = LSB(king);
+		ks = s->slot[k];
+		first = s->sq[c][0];
+		s->sq[c][ks] = first;
+		s->slot[first] = (uint8_t)ks;
+		s->sq[c][0] = (uint8_t)k;
+		s->slot[k] = 0;
+		s->count[c] = (uint8_t)i;
+	}
 	return 0;
 }
 

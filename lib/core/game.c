@@ -123,7 +123,8 @@ int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *va
 	if (nlen > UINT32_MAX / 4 || vlen > UINT32_MAX / 4 || (raw && raw_len > UINT32_MAX / 4))
 		return -1;
 	need = nlen + 1 + vlen + 1 + (raw ? raw_len + 1 : 0);
-	if (pool->len > UINT32_MAX - need || gamedb__buf_reserve(pool, need) != 0)
+	if (pool->len > UINT32_MAX - need ||
+	    (pool->cap - pool->len <= need && gamedb__buf_reserve(pool, need) != 0))
 		return -1;
 	t = &ts->v[ts->n];
 	d = pool->p + pool->len;
@@ -190,9 +191,11 @@ int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *t
 	{
 		/* A repeated name keeps its first place and takes the last value. */
 		size_t i, n = ts->n;
-		for (i = 0; i < ts->n; i++)
-			if (strcmp(ts->pool.p + ts->v[i].name, name) == 0)
+		for (i = 0; i < ts->n; i++) {
+			const char *t = ts->pool.p + ts->v[i].name;
+			if (t[0] == name[0] && strcmp(t, name) == 0)
 				break;
+		}
 		if (gamedb__tags_add(ts, name, value, vlen, same ? NULL : raw, raw_len, charset) != 0) {
 			rc = GAMEDB_FAILED;
 		} else if (i < n) {
@@ -203,7 +206,8 @@ int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *t
 			ts->n--;
 		}
 	}
-	gamedb__buf_free(&tmp);
+	if (tmp.p)
+		gamedb__buf_free(&tmp);
 	return rc;
 }
 
@@ -336,8 +340,10 @@ static const struct gamedb__tag *find_tag(struct gamedb_game *g, const char *nam
 {
 	size_t i;
 
+	/* The first letters are compared inline: most names differ there. */
 	for (i = 0; i < g->head.n; i++) {
-		if (strcmp(g->head.pool.p + g->head.v[i].name, name) == 0) {
+		const char *t = g->head.pool.p + g->head.v[i].name;
+		if (t[0] == name[0] && strcmp(t, name) == 0) {
 			*ts = &g->head;
 			return &g->head.v[i];
 		}
@@ -349,7 +355,8 @@ static const struct gamedb__tag *find_tag(struct gamedb_game *g, const char *nam
 		return NULL;
 	load_extra(g);
 	for (i = 0; i < g->extra.n; i++) {
-		if (strcmp(g->extra.pool.p + g->extra.v[i].name, name) == 0) {
+		const char *t = g->extra.pool.p + g->extra.v[i].name;
+		if (t[0] == name[0] && strcmp(t, name) == 0) {
 			*ts = &g->extra;
 			return &g->extra.v[i];
 		}

@@ -35,7 +35,11 @@ struct gamedb_move_iter {
 	struct level *stack;   /* stack0, or the heap once variations nest deeper */
 	size_t depth;
 	size_t cap;
-	struct level stack0[8]; /* no allocation for the stack in the usual game */
+	/*
+	 * No allocation for the stack in the usual game (variations nest once or twice at most);
+	 * small, so that the iterator itself comes from the allocator's fast per-size caches.
+	 */
+	struct level stack0[2];
 	struct gamedb_event ev;
 	char san[24];
 	char uci[8];
@@ -57,9 +61,15 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_new(struct gamedb_game *g, uint32_t flags
 	st = gamedb__game_decode(g);
 	if (st == GAMEDB_FAILED && !(flags & GAMEDB_ITER_PARTIAL))
 		return GAMEDB_FAILED;
-	it = calloc(1, sizeof *it);
+	/* Not calloc: the position stack is large and only its first level is used at once. */
+	it = malloc(sizeof *it);
 	if (!it)
 		return GAMEDB_FAILED;
+	it->i = 0;
+	it->result_done = 0;
+	it->depth = 0;
+	it->have_san = it->have_uci = it->have_fen = 0;
+	memset(&it->ev, 0, sizeof it->ev);
 	it->cap = sizeof it->stack0 / sizeof it->stack0[0];
 	it->stack = it->stack0;
 	/* Most games start from the initial position: no FEN to parse for those. */

@@ -35,6 +35,8 @@ struct scid_names {
 	uint32_t *off;      /* by id: offset of the UTF-8 name in pool, UINT32_MAX if unused */
 	uint32_t *raw_off;  /* by id: offset of the raw bytes in raw pool */
 	uint16_t *raw_len;
+	uint16_t *len;      /* by id: length of the UTF-8 name */
+	uint8_t *same;      /* by id: 1 if the UTF-8 name is the raw bytes unchanged */
 	struct gamedb__buf pool;
 	struct gamedb__buf raw;
 };
@@ -61,6 +63,10 @@ struct scid {
 	uint64_t start_index, start_loc;
 	struct gamedb__pos start_pos;
 	char start_fen[sizeof ((struct gamedb_game *)0)->fen];
+	/* Likewise where the move data of that record starts (after its tags and start). */
+	int moves_valid, moves_nonstandard;
+	uint64_t moves_index, moves_loc;
+	uint32_t moves_off;
 };
 
 static uint32_t be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
@@ -89,6 +95,8 @@ static void names_free(struct scid_names *n)
 	free(n->off);
 	free(n->raw_off);
 	free(n->raw_len);
+	free(n->len);
+	free(n->same);
 	gamedb__buf_free(&n->pool);
 	gamedb__buf_free(&n->raw);
 }
@@ -135,7 +143,9 @@ static int32_t load_names(struct scid *s)
 		n->off = malloc((counts[t] ? counts[t] : 1) * sizeof *n->off);
 		n->raw_off = malloc((counts[t] ? counts[t] : 1) * sizeof *n->raw_off);
 		n->raw_len = malloc((counts[t] ? counts[t] : 1) * sizeof *n->raw_len);
-		if (!n->off || !n->raw_off || !n->raw_len)
+		n->len = malloc((counts[t] ? counts[t] : 1) * sizeof *n->len);
+		n->same = malloc((counts[t] ? counts[t] : 1) * sizeof *n->same);
+		if (!n->off || !n->raw_off || !n->raw_len || !n->len || !n->same)
 			return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
 		for (i = 0; i < counts[t]; i++)
 			n->off[i] = UINT32_MAX;
@@ -177,6 +187,9 @@ static int32_t load_names(struct scid *s)
 			rc = gamedb__text_to_utf8(&r->text, cs, fb, prev, len, &n->pool);
 			if (rc == GAMEDB_FAILED || gamedb__buf_putc(&n->pool, 0) != 0)
 				return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+			/* Known once here, so that a game header needs no strlen or compare. */
+			n->len[id] = (uint16_t)strlen(n->pool.p + n->off[id]);
+			n->same[id] = n->len[id] == len && memcmp(n->pool.p + n->off[id], prev, len) == 0;
 			if (rc == GAMEDB_WARN)
 				s->names_lossy = 1;
 		}
@@ -344,30 +357,31 @@ static int format_eco(char *out, uint32_t eco)
 	return 1;
 }
 
-static const char *name_of(struct scid *s, int type, uint32_t id, const char **raw, size_t *raw_len)
+/* The UTF-8 name of an id, its length, and its stored bytes (NULL when the same). */
+static const char *name_of(struct scid *s, int type, uint32_t id, size_t *len, const char **raw,
+			   size_t *raw_len)
 {
 	struct scid_names *n = &s->names[type];
 
 	if (id >= n->count || n->off[id] == UINT32_MAX) {
-		*raw = "?";
-		*raw_len = 1;
+		*len = 1;
+		*raw = NULL;
+		*raw_len = 0;
 		return "?";
 	}
-	*raw = n->raw.p + n->raw_off[id];
-	*raw_len = n->raw_len[id];
+	*len = n->len[id];
+	*raw = n->same[id] ? NULL : n->raw.p + n->raw_off[id];
+	*raw_len = n->same[id] ? 0 : n->raw_len[id];
 	return n->pool.p + n->off[id];
 }
 
 static int add_name_tag(struct scid *s, struct gamedb_game *g, const char *tag, int type, uint32_t id)
 {
-	const char *raw, *v = NULL;
+	const char *raw, *v;
 	size_t raw_len, vlen;
 
-	v = name_of(s, type, id, &raw, &raw_len);
-	vlen = strlen(v);
-	return gamedb__tags_add(&g->head, tag, v, vlen,
-				(vlen == raw_len && memcmp(v, raw, raw_len) == 0) ? NULL : raw, raw_len,
-				gamedb__reader_charset(s->r));
+	v = name_of(s, type, id, &vlen, &raw, &raw_len);
+	return gamedb__tags_add(&g->head, tag, v, vlen, raw, raw_len, gamedb__reader_charset(s->r));
 }
 
 static const char *const rating_suffix[8] = { "Elo", "Rating", "Rapid", "ICCF", "USCF", "DWZ", "ECF", "Elo" };
@@ -585,7 +599,8 @@ static int32_t parse_tags(struct scid *s, struct gamedb_game *g, struct rec *rc,
 				gamedb__buf_free(&conv);
 				return GAMEDB_FAILED;
 			}
-			gamedb__buf_free(&conv);
+			if (conv.p)
+				gamedb__buf_free(&conv);
 		}
 		rc->pos += vl;
 	}
@@ -675,23 +690,32 @@ static int32_t scid_load_tags(void *state, struct gamedb_game *g)
 	int nonstandard = 0;
 	int32_t st = rec_load(s, g, &rc);
 
+	s->moves_valid = 0;
 	if (st == GAMEDB_OK)
 		st = parse_tags(s, g, &rc, 1);
 	if (st == GAMEDB_OK && read_start(s, g, &rc, &nonstandard) != 0)
 		st = GAMEDB_FAILED;
+	if (st == GAMEDB_OK) {
+		s->moves_valid = 1;
+		s->moves_nonstandard = nonstandard;
+		s->moves_index = g->index;
+		s->moves_loc = g->loc[0];
+		s->moves_off = rc.pos;
+	}
 	if (st == GAMEDB_OK && nonstandard) {
 		/* Scid writes the FEN last, after the extra tags, in its own normalised form. */
-		struct gamedb__pos pos;
 		const char *why;
+		size_t flen;
 		s->start_valid = 0;
-		if (gamedb__pos_from_fen(&pos, g->fen, &why) == 0) {
-			gamedb__pos_to_fen(&pos, g->fen, sizeof g->fen);
+		if (gamedb__pos_from_fen_normal(&s->start_pos, g->fen, g->fen, sizeof g->fen, &flen,
+						&why) == 0) {
+			if (flen >= sizeof g->fen) /* cannot happen: a FEN is under 100 bytes */
+				flen = strlen(g->fen);
 			s->start_valid = 1;
 			s->start_index = g->index;
 			s->start_loc = g->loc[0];
-			s->start_pos = pos;
-			memcpy(s->start_fen, g->fen, sizeof s->start_fen);
-			if (gamedb__tags_add(&g->extra, "FEN", g->fen, strlen(g->fen), NULL, 0, NULL) != 0)
+			memcpy(s->start_fen, g->fen, flen + 1);
+			if (gamedb__tags_add(&g->extra, "FEN", g->fen, flen, NULL, 0, NULL) != 0)
 				st = GAMEDB_FAILED;
 		} else {
 			/* Not a position (the decode reports it): no FEN tag, and get_fen() must not
@@ -763,7 +787,10 @@ static const int knight_delta[9] = { 0, -17, -15, -10, -6, 6, 10, 15, 17 };
 static int sq_file(int sq) { return sq & 7; }
 static int sq_rank(int sq) { return sq >> 3; }
 
-/* Decodes one move byte (and a second one for queen diagonals). 0 ok, -1 invalid. */
+/*
+ * Decodes one move byte (and a second one for queen diagonals) into from/to/promo, or a full
+ * castling or null move. 0 ok, -1 invalid. Legality is left to gamedb__move_play().
+ */
 static int decode_move(struct rec *rc, const struct scid_level *lv, uint8_t b,
 		       struct gamedb__move *m, const char **why)
 {
@@ -866,12 +893,9 @@ static int decode_move(struct rec *rc, const struct scid_level *lv, uint8_t b,
 		*why = "no piece on the square of that piece number";
 		return -1;
 	}
+	/* The caller completes, checks and plays it (gamedb__move_play). */
 	m->from = (uint8_t)from;
 	m->to = (uint8_t)to;
-	if (gamedb__move_complete(pos, m) != 0) {
-		*why = "illegal move";
-		return -1;
-	}
 	return 0;
 }
 
@@ -899,9 +923,20 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 	st = rec_load(s, g, &rc);
 	if (st != GAMEDB_OK)
 		return st;
-	st = parse_tags(s, g, &rc, 0);
-	if (st != GAMEDB_OK)
-		return st;
+	if (s->moves_valid && s->moves_index == g->index && s->moves_loc == g->loc[0] &&
+	    s->moves_off <= rc.len &&
+	    (!s->moves_nonstandard || (s->start_valid && s->start_index == g->index &&
+				       s->start_loc == g->loc[0]))) {
+		/* scid_load_tags read this record a moment ago: start at its move data. */
+		rc.pos = s->moves_off;
+		nonstandard = s->moves_nonstandard;
+	} else {
+		st = parse_tags(s, g, &rc, 0);
+		if (st != GAMEDB_OK)
+			return st;
+		if (read_start(s, g, &rc, &nonstandard) != 0)
+			return GAMEDB_FAILED;
+	}
 	if (!s->levels) {
 		s->levels_cap = 16;
 		s->levels = malloc(s->levels_cap * sizeof *s->levels);
@@ -909,14 +944,12 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 			return decode_fail(s, g, &rc, "out of memory");
 	}
 	lv = &s->levels[0];
-	if (read_start(s, g, &rc, &nonstandard) != 0)
-		return GAMEDB_FAILED;
 	if (nonstandard && s->start_valid && s->start_index == g->index &&
 	    s->start_loc == g->loc[0]) {
 		lv->pos = s->start_pos; /* parsed a moment ago by scid_load_tags */
-		memcpy(g->fen, s->start_fen, sizeof g->fen);
+		strcpy(g->fen, s->start_fen);
 	} else if (nonstandard) {
-		if (gamedb__pos_from_fen(&lv->pos, g->fen, &why) != 0) {
+		if (gamedb__pos_from_fen_normal(&lv->pos, g->fen, g->fen, sizeof g->fen, NULL, &why) != 0) {
 			/* the stored bytes need not be text: show them as ASCII in the message */
 			char shown[sizeof g->fen];
 			size_t k;
@@ -927,7 +960,6 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 				 why ? why : "");
 			return decode_fail(s, g, &rc, msg);
 		}
-		gamedb__pos_to_fen(&lv->pos, g->fen, sizeof g->fen);
 	} else {
 		gamedb__pos_startpos(&lv->pos);
 	}
@@ -944,6 +976,7 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 	for (;;) {
 		uint8_t b;
 		struct gamedb__move m;
+		int bad;
 
 		if (rc.pos >= rc.len)
 			return decode_fail(s, g, &rc, "move data ends without the end-of-game marker");
@@ -1001,17 +1034,25 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 				goto moves_done;
 			}
 		}
-		if (decode_move(&rc, lv, b, &m, &why) != 0) {
-			char san[24] = "";
+		/*
+		 * The move is checked and played in place at once, and m->check records whether it
+		 * gives check or mate, so that SAN need not make it again. On failure lv->pos is
+		 * unchanged.
+		 */
+		lv->prev = lv->pos;
+		bad = decode_move(&rc, lv, b, &m, &why);
+		if (!bad && gamedb__move_play(&lv->pos, &m) != 0) {
+			why = "illegal move";
+			bad = 1;
+		}
+		if (bad) {
 			snprintf(msg, sizeof msg, "move %u%s: %s (byte 0x%02x)",
 				 (unsigned)lv->pos.fullmove, lv->pos.stm ? "..." : ".", why, b);
-			(void)san;
 			return decode_fail(s, g, &rc, msg);
 		}
-		lv->prev = lv->pos;
+		/* The slots move from the position before the move. */
 		lv->prev_slots = lv->slots;
-		gamedb__slots_move_scid(&lv->slots, &lv->pos, &m);
-		gamedb__pos_make(&lv->pos, &m);
+		gamedb__slots_move_scid(&lv->slots, &lv->prev, &m);
 		lv->moves++;
 		if (gamedb__mb_move(mb, &m) != 0)
 			return decode_fail(s, g, &rc, "out of memory");
