@@ -139,8 +139,6 @@ struct gamedb__movebuf {
 	size_t cap;
 	struct gamedb__buf text; /* NUL-separated comment texts */
 	int32_t status;          /* GAMEDB_OK, GAMEDB_WARN (lossy text), GAMEDB_FAILED (decode error) */
-	int have_start;          /* the decoder left the start position (that of g->fen) in start */
-	struct gamedb__pos start;
 };
 
 int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m);
@@ -175,7 +173,8 @@ struct gamedb_game {
 	int32_t variant;
 	int32_t deleted;
 	uint32_t fmt_flags;   /* format's own per-game flags (SCID flags) */
-	uint64_t loc[2];      /* format's locator (e.g. offset and length of the record) */
+	uint64_t loc[3];      /* format's own: where the game is (SCID: record offset, length,
+				 and where its move data starts once known, else 0) */
 	char fen[128];
 	/*
 	 * Tags: the ones the format gives at next_game() in head; the ones it keeps outside its
@@ -186,6 +185,8 @@ struct gamedb_game {
 	int extra_loaded;     /* 0 not yet, 1 loaded (or none), -1 failed */
 	int fen_pending;      /* fen is known only once the extra tags are loaded */
 	char final_fen[128];  /* after the main line; "" until asked for */
+	int have_start;       /* start holds the position of fen (set by the format once parsed) */
+	struct gamedb__pos start;
 	int moves_state;
 	struct gamedb__movebuf mb;
 	int32_t text_status;  /* GAMEDB_WARN if a tag was converted with loss */
@@ -201,6 +202,11 @@ int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *t
 				 const char *charset);
 void gamedb__game_reset(struct gamedb_game *g);
 void gamedb__game_release(struct gamedb_game *g);
+/*
+ * The start position of g: the one its format left in g->start, else its FEN parsed. 0, or -1
+ * with a reason in *why.
+ */
+int gamedb__game_start_pos(struct gamedb_game *g, struct gamedb__pos *pos, const char **why);
 /* Decodes the moves of g once (lazily); returns the decode status (OK, WARN, FAILED). */
 int32_t gamedb__game_decode(struct gamedb_game *g);
 void gamedb__game_seterr(struct gamedb_game *g, const char *fmt, ...) GAMEDB__PRINTF(2, 3);

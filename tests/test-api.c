@@ -1501,6 +1501,45 @@ static void test_converter(void)
 	patched_free(&p);
 }
 
+/*
+ * A name that converts with loss makes only the games that carry it WARN: with the source read
+ * as ASCII, the patched "Wang H\xE9o" loses a byte; the other games have clean names.
+ */
+static void test_lossy_name_scope(void)
+{
+	struct patched p;
+	struct gamedb_reader *r;
+	struct gamedb_game *g;
+	int32_t rc;
+	int warned = 0, clean = 0;
+
+	patched_load(&p);
+	if (!p.ok) {
+		patched_free(&p);
+		return;
+	}
+	r = gamedb_reader_new();
+	gamedb_reader_support_format_all(r);
+	CHECK_EQ_INT(gamedb_reader_set_option(r, NULL, "charset", "ASCII"), GAMEDB_OK);
+	rc = gamedb_reader_open_memory_set(r, p.names, p.data, p.size, 3);
+	CHECK_MSG(rc == GAMEDB_OK || rc == GAMEDB_WARN, "open: %s", gamedb_reader_errmsg(r));
+	while ((rc = gamedb_reader_next_game(r, &g)) == GAMEDB_OK || rc == GAMEDB_WARN) {
+		const char *w = gamedb_game_get_tag(g, "White"), *b = gamedb_game_get_tag(g, "Black");
+		int has = (w && strncmp(w, "Wang H", 6) == 0) || (b && strncmp(b, "Wang H", 6) == 0);
+		CHECK_MSG(rc == (has ? GAMEDB_WARN : GAMEDB_OK), "game %llu: status %d",
+			  (unsigned long long)gamedb_game_get_index(g), (int)rc);
+		if (has)
+			warned++;
+		else
+			clean++;
+	}
+	CHECK_EQ_INT(rc, GAMEDB_END);
+	CHECK_EQ_INT(warned, 1);
+	CHECK_EQ_INT(clean, 4);
+	gamedb_reader_free(r);
+	patched_free(&p);
+}
+
 /* set_option on an open reader. */
 static void test_options_open(void)
 {
@@ -1650,6 +1689,7 @@ int main(void)
 	test_memory_set(five_base, exts4);
 	test_lazy_io(five_base, ".si4", 1);
 	test_converter();
+	test_lossy_name_scope();
 	test_options_open();
 	if (file_exists(with_ext(tactics_base, ".si4"))) {
 		test_move_iter_flags(with_ext(tactics_base, ".si4"));

@@ -98,6 +98,9 @@ struct gamedb__pos {
 	uint32_t fullmove;         /* full move number, >= 1 */
 };
 
+/* The standard start position. */
+#define GAMEDB__START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
 /* Maximum number of legal moves in any chess position (218 is the known maximum). */
 #define GAMEDB__MAX_MOVES 256
 

@@ -72,7 +72,6 @@ void gamedb__mb_reset(struct gamedb__movebuf *mb)
 	mb->n = 0;
 	gamedb__buf_clear(&mb->text);
 	mb->status = GAMEDB_OK;
-	mb->have_start = 0;
 }
 
 void gamedb__mb_free(struct gamedb__movebuf *mb)
@@ -226,8 +225,9 @@ void gamedb__game_reset(struct gamedb_game *g)
 	g->variant = GAMEDB_VARIANT_CHESS;
 	g->deleted = 0;
 	g->fmt_flags = 0;
-	g->loc[0] = g->loc[1] = 0;
-	strcpy(g->fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+	g->loc[0] = g->loc[1] = g->loc[2] = 0;
+	strcpy(g->fen, GAMEDB__START_FEN);
+	g->have_start = 0;
 	tagset_reset(&g->head);
 	tagset_reset(&g->extra);
 	g->extra_loaded = 0;
@@ -408,6 +408,22 @@ GAMEDB_EXPORT const char *gamedb_game_get_fen(struct gamedb_game *g)
 	return g->fen;
 }
 
+int gamedb__game_start_pos(struct gamedb_game *g, struct gamedb__pos *pos, const char **why)
+{
+	const char *fen;
+
+	if (g->have_start) {
+		*pos = g->start;
+		return 0;
+	}
+	fen = gamedb_game_get_fen(g);
+	if (strcmp(fen, GAMEDB__START_FEN) == 0) { /* most games: nothing to parse */
+		gamedb__pos_startpos(pos);
+		return 0;
+	}
+	return gamedb__pos_from_fen(pos, fen, why);
+}
+
 GAMEDB_EXPORT const char *gamedb_game_get_final_fen(struct gamedb_game *g)
 {
 	struct gamedb__pos pos;
@@ -418,9 +434,7 @@ GAMEDB_EXPORT const char *gamedb_game_get_final_fen(struct gamedb_game *g)
 		return NULL;
 	if (g->final_fen[0])
 		return g->final_fen;
-	if (g->mb.have_start)
-		pos = g->mb.start;
-	else if (gamedb__pos_from_fen(&pos, gamedb_game_get_fen(g), &why) != 0)
+	if (gamedb__game_start_pos(g, &pos, &why) != 0)
 		return NULL;
 	/* Replay the main line: the decoder checked every move already. */
 	for (i = 0; i < g->mb.n; i++) {

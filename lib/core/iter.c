@@ -72,12 +72,7 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_new(struct gamedb_game *g, uint32_t flags
 	memset(&it->ev, 0, sizeof it->ev);
 	it->cap = sizeof it->stack0 / sizeof it->stack0[0];
 	it->stack = it->stack0;
-	/* Most games start from the initial position: no FEN to parse for those. */
-	if (g->mb.have_start) {
-		it->stack[0].cur = g->mb.start; /* the decoder's, no FEN to parse again */
-	} else if (strcmp(g->fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1") == 0) {
-		gamedb__pos_startpos(&it->stack[0].cur);
-	} else if (gamedb__pos_from_fen(&it->stack[0].cur, g->fen, &why) != 0) {
+	if (gamedb__game_start_pos(g, &it->stack[0].cur, &why) != 0) {
 		gamedb__game_seterr(g, "game %llu: bad start position \"%s\": %s",
 				    (unsigned long long)g->index + 1, g->fen, why ? why : "");
 		free(it);

@@ -22,6 +22,9 @@
 
 enum { NAME_PLAYER, NAME_EVENT, NAME_SITE, NAME_ROUND, NAME_TYPES };
 
+/* How a name was converted: unchanged (its UTF-8 is its stored bytes), or with loss. */
+enum { NAME_SAME = 1, NAME_LOSSY = 2 };
+
 struct gamedb_scid {
 	int32_t version;
 	int32_t base_type;
@@ -36,7 +39,7 @@ struct scid_names {
 	uint32_t *raw_off;  /* by id: offset of the raw bytes in raw pool */
 	uint16_t *raw_len;
 	uint16_t *len;      /* by id: length of the UTF-8 name */
-	uint8_t *same;      /* by id: 1 if the UTF-8 name is the raw bytes unchanged */
+	uint8_t *how;       /* by id: NAME_SAME, NAME_LOSSY bits */
 	struct gamedb__buf pool;
 	struct gamedb__buf raw;
 };
@@ -49,24 +52,10 @@ struct scid {
 	size_t hdr_size, rec_size;
 	uint64_t next;
 	struct scid_names names[NAME_TYPES];
-	int names_lossy;
 	struct gamedb_scid handle;
 	/* decoder scratch, kept to avoid an allocation per game */
 	struct scid_level *levels;
 	size_t levels_cap;
-	struct gamedb__buf text;
-	/*
-	 * The start position that load_tags parsed (to write the FEN tag), kept for the decode
-	 * of the same game, which follows at once: a FEN is then parsed once per game, not twice.
-	 */
-	int start_valid;
-	uint64_t start_index, start_loc;
-	struct gamedb__pos start_pos;
-	char start_fen[sizeof ((struct gamedb_game *)0)->fen];
-	/* Likewise where the move data of that record starts (after its tags and start). */
-	int moves_valid, moves_nonstandard;
-	uint64_t moves_index, moves_loc;
-	uint32_t moves_off;
 };
 
 static uint32_t be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
@@ -96,7 +85,7 @@ static void names_free(struct scid_names *n)
 	free(n->raw_off);
 	free(n->raw_len);
 	free(n->len);
-	free(n->same);
+	free(n->how);
 	gamedb__buf_free(&n->pool);
 	gamedb__buf_free(&n->raw);
 }
@@ -144,8 +133,8 @@ static int32_t load_names(struct scid *s)
 		n->raw_off = malloc((counts[t] ? counts[t] : 1) * sizeof *n->raw_off);
 		n->raw_len = malloc((counts[t] ? counts[t] : 1) * sizeof *n->raw_len);
 		n->len = malloc((counts[t] ? counts[t] : 1) * sizeof *n->len);
-		n->same = malloc((counts[t] ? counts[t] : 1) * sizeof *n->same);
-		if (!n->off || !n->raw_off || !n->raw_len || !n->len || !n->same)
+		n->how = malloc((counts[t] ? counts[t] : 1) * sizeof *n->how);
+		if (!n->off || !n->raw_off || !n->raw_len || !n->len || !n->how)
 			return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
 		for (i = 0; i < counts[t]; i++)
 			n->off[i] = UINT32_MAX;
@@ -189,9 +178,9 @@ static int32_t load_names(struct scid *s)
 				return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
 			/* Known once here, so that a game header needs no strlen or compare. */
 			n->len[id] = (uint16_t)strlen(n->pool.p + n->off[id]);
-			n->same[id] = n->len[id] == len && memcmp(n->pool.p + n->off[id], prev, len) == 0;
-			if (rc == GAMEDB_WARN)
-				s->names_lossy = 1;
+			n->how[id] = (uint8_t)((n->len[id] == len &&
+						memcmp(n->pool.p + n->off[id], prev, len) == 0 ? NAME_SAME : 0) |
+					       (rc == GAMEDB_WARN ? NAME_LOSSY : 0));
 		}
 	}
 	return GAMEDB_OK;
@@ -301,7 +290,6 @@ static void scid_close(void *state)
 	for (t = 0; t < NAME_TYPES; t++)
 		names_free(&s->names[t]);
 	free(s->levels);
-	gamedb__buf_free(&s->text);
 	free(s);
 }
 
@@ -357,31 +345,26 @@ static int format_eco(char *out, uint32_t eco)
 	return 1;
 }
 
-/* The UTF-8 name of an id, its length, and its stored bytes (NULL when the same). */
-static const char *name_of(struct scid *s, int type, uint32_t id, size_t *len, const char **raw,
-			   size_t *raw_len)
-{
-	struct scid_names *n = &s->names[type];
-
-	if (id >= n->count || n->off[id] == UINT32_MAX) {
-		*len = 1;
-		*raw = NULL;
-		*raw_len = 0;
-		return "?";
-	}
-	*len = n->len[id];
-	*raw = n->same[id] ? NULL : n->raw.p + n->raw_off[id];
-	*raw_len = n->same[id] ? 0 : n->raw_len[id];
-	return n->pool.p + n->off[id];
-}
-
+/*
+ * Adds the tag for a name id: its UTF-8 and, when they differ, its stored bytes; "?" for an id
+ * with no name. A name converted with loss makes the game's text lossy.
+ */
 static int add_name_tag(struct scid *s, struct gamedb_game *g, const char *tag, int type, uint32_t id)
 {
-	const char *raw, *v;
-	size_t raw_len, vlen;
+	struct scid_names *n = &s->names[type];
+	int same;
 
-	v = name_of(s, type, id, &vlen, &raw, &raw_len);
-	return gamedb__tags_add(&g->head, tag, v, vlen, raw, raw_len, gamedb__reader_charset(s->r));
+	if (id >= n->count || n->off[id] == UINT32_MAX)
+		return gamedb__tags_add(&g->head, tag, "?", 1, NULL, 0, NULL);
+	if (n->how[id] & NAME_LOSSY) {
+		g->text_status = GAMEDB_WARN;
+		gamedb__game_seterr(g, "tag %s could not be converted from %s without loss", tag,
+				    gamedb__reader_charset(s->r));
+	}
+	same = n->how[id] & NAME_SAME;
+	return gamedb__tags_add(&g->head, tag, n->pool.p + n->off[id], n->len[id],
+				same ? NULL : n->raw.p + n->raw_off[id], same ? 0 : n->raw_len[id],
+				gamedb__reader_charset(s->r));
 }
 
 static const char *const rating_suffix[8] = { "Elo", "Rating", "Rapid", "ICCF", "USCF", "DWZ", "ECF", "Elo" };
@@ -478,8 +461,6 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 			goto nomem; /* an all-unknown event date is not written */
 	}
 	g->fen_pending = (flags & 1) != 0; /* non-standard start: the FEN is in the record */
-	if (s->names_lossy)
-		g->text_status = GAMEDB_WARN;
 	if (bad_ids) {
 		gamedb__game_seterr(g, "a name id is out of range and was replaced by \"?\"");
 		return gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
@@ -681,8 +662,6 @@ static int scid_tag_surely_absent(void *state, const struct gamedb_game *g, cons
 	return 1;
 }
 
-static const char scid_std_fen[] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
 static int32_t scid_load_tags(void *state, struct gamedb_game *g)
 {
 	struct scid *s = state;
@@ -690,39 +669,34 @@ static int32_t scid_load_tags(void *state, struct gamedb_game *g)
 	int nonstandard = 0;
 	int32_t st = rec_load(s, g, &rc);
 
-	s->moves_valid = 0;
 	if (st == GAMEDB_OK)
 		st = parse_tags(s, g, &rc, 1);
 	if (st == GAMEDB_OK && read_start(s, g, &rc, &nonstandard) != 0)
 		st = GAMEDB_FAILED;
-	if (st == GAMEDB_OK) {
-		s->moves_valid = 1;
-		s->moves_nonstandard = nonstandard;
-		s->moves_index = g->index;
-		s->moves_loc = g->loc[0];
-		s->moves_off = rc.pos;
-	}
 	if (st == GAMEDB_OK && nonstandard) {
-		/* Scid writes the FEN last, after the extra tags, in its own normalised form. */
+		/*
+		 * Scid writes the FEN last, after the extra tags, in its own normalised form. The
+		 * position stays on the game for the decode, which then need not parse it again.
+		 */
 		const char *why;
 		size_t flen;
-		s->start_valid = 0;
-		if (gamedb__pos_from_fen_normal(&s->start_pos, g->fen, g->fen, sizeof g->fen, &flen,
+		if (gamedb__pos_from_fen_normal(&g->start, g->fen, g->fen, sizeof g->fen, &flen,
 						&why) == 0) {
 			if (flen >= sizeof g->fen) /* cannot happen: a FEN is under 100 bytes */
 				flen = strlen(g->fen);
-			s->start_valid = 1;
-			s->start_index = g->index;
-			s->start_loc = g->loc[0];
-			memcpy(s->start_fen, g->fen, flen + 1);
+			g->have_start = 1;
 			if (gamedb__tags_add(&g->extra, "FEN", g->fen, flen, NULL, 0, NULL) != 0)
 				st = GAMEDB_FAILED;
 		} else {
 			/* Not a position (the decode reports it): no FEN tag, and get_fen() must not
 			 * hand out the stored bytes, which need not even be UTF-8. */
-			strcpy(g->fen, scid_std_fen);
+			strcpy(g->fen, GAMEDB__START_FEN);
+			nonstandard = -1;
 		}
 	}
+	/* Where the move data starts, for the decode; not when the start must be re-read. */
+	if (st == GAMEDB_OK && nonstandard >= 0)
+		g->loc[2] = rc.pos;
 	if (st == GAMEDB_FAILED)
 		gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s", g->errmsg);
 	return st;
@@ -923,13 +897,10 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 	st = rec_load(s, g, &rc);
 	if (st != GAMEDB_OK)
 		return st;
-	if (s->moves_valid && s->moves_index == g->index && s->moves_loc == g->loc[0] &&
-	    s->moves_off <= rc.len &&
-	    (!s->moves_nonstandard || (s->start_valid && s->start_index == g->index &&
-				       s->start_loc == g->loc[0]))) {
-		/* scid_load_tags read this record a moment ago: start at its move data. */
-		rc.pos = s->moves_off;
-		nonstandard = s->moves_nonstandard;
+	if (g->loc[2] && g->loc[2] <= rc.len) {
+		/* scid_load_tags read this record's tags and start: go to its move data. */
+		rc.pos = (uint32_t)g->loc[2];
+		nonstandard = g->have_start;
 	} else {
 		st = parse_tags(s, g, &rc, 0);
 		if (st != GAMEDB_OK)
@@ -944,10 +915,8 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 			return decode_fail(s, g, &rc, "out of memory");
 	}
 	lv = &s->levels[0];
-	if (nonstandard && s->start_valid && s->start_index == g->index &&
-	    s->start_loc == g->loc[0]) {
-		lv->pos = s->start_pos; /* parsed a moment ago by scid_load_tags */
-		strcpy(g->fen, s->start_fen);
+	if (nonstandard && g->have_start) {
+		lv->pos = g->start; /* parsed by scid_load_tags */
 	} else if (nonstandard) {
 		if (gamedb__pos_from_fen_normal(&lv->pos, g->fen, g->fen, sizeof g->fen, NULL, &why) != 0) {
 			/* the stored bytes need not be text: show them as ASCII in the message */
@@ -970,8 +939,8 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 	lv->prev = lv->pos;
 	lv->prev_slots = lv->slots;
 	lv->moves = 0;
-	mb->start = lv->pos;
-	mb->have_start = 1;
+	g->start = lv->pos;
+	g->have_start = 1;
 
 	for (;;) {
 		uint8_t b;
@@ -1112,8 +1081,6 @@ static int32_t scid_decode(void *state, struct gamedb_game *g, struct gamedb__mo
 {
 	int32_t st = scid_decode_record(state, g, mb);
 	size_t i, n = 0, depth = 0;
-	struct gamedb__pos pos;
-	const char *why;
 
 	if (st != GAMEDB_FAILED)
 		return st;
@@ -1134,8 +1101,8 @@ static int32_t scid_decode(void *state, struct gamedb_game *g, struct gamedb__mo
 		if (gamedb__mb_event(mb, GAMEDB_EVENT_VARIATION_END, 0) != 0)
 			break;
 	/* A start position that did not parse is not handed out (see scid_load_tags). */
-	if (gamedb__pos_from_fen(&pos, g->fen, &why) != 0)
-		strcpy(g->fen, scid_std_fen);
+	if (!g->have_start)
+		strcpy(g->fen, GAMEDB__START_FEN);
 	return st;
 }
 
