@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gamedb/gamedb.h"
 #include "board/board.h"
@@ -23,7 +24,20 @@ struct gamedb__buf {
 	char *p;
 	size_t len;
 	size_t cap;
+	char *fixed; /* caller storage the buffer starts on (gamedb__buf_init_fixed), never freed */
 };
+
+/*
+ * Starts b on caller storage (e.g. on the stack), so that a buffer that stays small costs no
+ * allocation; it moves to the heap when it outgrows it. size must be at least 1.
+ */
+static inline void gamedb__buf_init_fixed(struct gamedb__buf *b, char *storage, size_t size)
+{
+	b->p = b->fixed = storage;
+	b->len = 0;
+	b->cap = size;
+	storage[0] = 0;
+}
 
 /* Ensures room for len + extra + 1 bytes; 0 or -1 (out of memory, or over the size cap). */
 int gamedb__buf_reserve(struct gamedb__buf *b, size_t extra);
@@ -33,6 +47,17 @@ int gamedb__buf_printf(struct gamedb__buf *b, const char *fmt, ...) GAMEDB__PRIN
 void gamedb__buf_free(struct gamedb__buf *b);
 /* strdup() (not in C11). NULL when out of memory. */
 char *gamedb__strdup(const char *s);
+/* gamedb__buf_append() with its common case (room enough) inline, for hot loops. */
+static inline int gamedb__buf_put(struct gamedb__buf *b, const void *data, size_t len)
+{
+	if (b->cap - b->len > len) {
+		memcpy(b->p + b->len, data, len);
+		b->len += len;
+		b->p[b->len] = 0;
+		return 0;
+	}
+	return gamedb__buf_append(b, data, len);
+}
 /* Keeps the memory, forgets the content. */
 static inline void gamedb__buf_clear(struct gamedb__buf *b) { b->len = 0; if (b->p) b->p[0] = 0; }
 
@@ -114,6 +139,11 @@ struct gamedb__text {
  */
 int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const char *fallback,
 			     const char *in, size_t len, struct gamedb__buf *out);
+/*
+ * 1 if the bytes are ASCII with no NUL: text that every supported charset (all keep ASCII)
+ * turns into itself, so gamedb__text_to_utf8() passes it through unchanged.
+ */
+int gamedb__text_is_plain(const char *s, size_t len);
 /* 1 if the bytes are valid UTF-8. */
 int gamedb__utf8_valid(const char *s, size_t len);
 /* 1 if iconv can convert from this charset. */

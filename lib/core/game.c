@@ -157,17 +157,13 @@ int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *t
 {
 	struct gamedb_reader *r = g->reader;
 	struct gamedb__buf tmp = { 0 };
-	const unsigned char *u = (const unsigned char *)raw;
 	const char *value;
-	size_t vlen, k;
+	size_t vlen;
 	int32_t rc = GAMEDB_OK;
 	int same;
 
-	/* Pure ASCII without NUL is its own UTF-8 in every supported charset (the text layer
-	 * passes it through unchanged): no conversion, no temporary buffer. */
-	for (k = 0; k < raw_len && u[k] && u[k] < 0x80; k++)
-		;
-	if (k == raw_len) {
+	/* Text the text layer would pass through unchanged needs no temporary copy. */
+	if (gamedb__text_is_plain(raw, raw_len)) {
 		value = raw_len ? raw : "";
 		vlen = raw_len;
 		same = 1;

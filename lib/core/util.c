@@ -23,7 +23,13 @@ int gamedb__buf_reserve(struct gamedb__buf *b, size_t extra)
 	cap = b->cap ? b->cap : 64;
 	while (cap < need)
 		cap *= 2;
-	p = realloc(b->p, cap);
+	if (b->fixed && b->p == b->fixed) { /* leaving the caller's storage */
+		p = malloc(cap);
+		if (p)
+			memcpy(p, b->p, b->len + 1);
+	} else {
+		p = realloc(b->p, cap);
+	}
 	if (!p)
 		return -1;
 	b->p = p;
@@ -80,7 +86,8 @@ char *gamedb__strdup(const char *s)
 
 void gamedb__buf_free(struct gamedb__buf *b)
 {
-	free(b->p);
+	if (b->p != b->fixed)
+		free(b->p);
 	b->p = NULL;
 	b->len = b->cap = 0;
 }

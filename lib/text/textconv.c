@@ -44,6 +44,16 @@ static size_t utf8_seq(const unsigned char *s, size_t len)
 	return 0;
 }
 
+int gamedb__text_is_plain(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; i < len && p[i] < 0x80 && p[i]; i++)
+		;
+	return i == len;
+}
+
 int gamedb__utf8_valid(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -178,10 +188,7 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 	if (len > (SIZE_MAX - 8) / 4 || gamedb__buf_reserve(out, 4 * len + 4) != 0)
 		return GAMEDB_FAILED;
 
-	/* Pure ASCII passes through whatever the charset (all supported charsets are ASCII-based). */
-	for (i = 0; i < len && p[i] < 0x80 && p[i]; i++)
-		;
-	if (i == len) {
+	if (gamedb__text_is_plain(in, len)) {
 		memcpy(out->p + out->len, in, len);
 		out->len += len;
 		out->p[out->len] = 0;

@@ -2,8 +2,10 @@
  * libgamedb - the JSON Lines writer: one object per game per line. Public API only.
  *
  * The event stream is flat (a variation follows the move it replaces); JSON wants a tree
- * (a move holds its variations). The writer first collects the game's events, then writes
- * the tree by recursive descent over that list.
+ * (a move holds its variations). Since a move's NAGs, comment and variations all follow it in
+ * the stream, one pass suffices: each open line (the main line or a variation) keeps its move
+ * object open until the next move or the line's end. Lines are kept on an explicit stack, not
+ * by recursion, because a hostile database can nest variations tens of thousands deep.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,23 +13,17 @@
 
 #include "gamedb-private.h"
 
-struct jev {
-	int32_t type;
-	int32_t nag;
-	uint32_t a, b; /* MOVE: offsets of SAN and UCI in text; COMMENT: offset of the text */
-};
+/* Most games fit in the writer's stack buffer; a longer one moves to the heap. */
+#define JSON_INLINE 8192
 
 struct jw {
 	struct gamedb__buf out;
-	struct gamedb__buf text;
-	struct jev *ev;
-	size_t n, cap;
 	int err;
 };
 
 static void put(struct jw *w, const char *s, size_t len)
 {
-	if (gamedb__buf_append(&w->out, s, len) != 0)
+	if (gamedb__buf_put(&w->out, s, len) != 0)
 		w->err = 1;
 }
 
@@ -66,42 +62,18 @@ static void jstr(struct jw *w, const char *s)
 	put(w, "\"", 1);
 }
 
-static uint32_t save_text(struct jw *w, const char *s)
-{
-	uint32_t off = (uint32_t)w->text.len;
-
-	if (gamedb__buf_append(&w->text, s, strlen(s) + 1) != 0)
-		w->err = 1;
-	return off;
-}
-
-static void add(struct jw *w, int32_t type, int32_t nag, uint32_t a, uint32_t b)
-{
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 256;
-		struct jev *p = realloc(w->ev, cap * sizeof *p);
-		if (!p) {
-			w->err = 1;
-			return;
-		}
-		w->ev = p;
-		w->cap = cap;
-	}
-	w->ev[w->n].type = type;
-	w->ev[w->n].nag = nag;
-	w->ev[w->n].a = a;
-	w->ev[w->n].b = b;
-	w->n++;
-}
-
-/* The state of one open line (the main line or a variation) while writing. */
+/* The state of one open line (the main line or a variation). */
 struct jline {
-	const char *before; /* a comment waiting for the next move */
-	int open, first, nags_open, vars_open;
+	int open;      /* a move object is open */
+	int first;     /* no move written yet */
+	int nags_open; /* its "nags" array is open */
+	int vars_open; /* its "variations" array is open */
+	int has_before;
+	struct gamedb__buf before; /* a comment waiting for the next move */
 };
 
-/* Closes what a line has open and the line's array. */
-static void line_close(struct jw *w, const struct jline *l)
+/* Closes the open move object of a line, with the arrays it has open. */
+static void close_move(struct jw *w, struct jline *l)
 {
 	if (l->nags_open)
 		put(w, "]", 1);
@@ -109,22 +81,24 @@ static void line_close(struct jw *w, const struct jline *l)
 		put(w, "]", 1);
 	if (l->open)
 		put(w, "}", 1);
-	put(w, "]", 1);
+	l->open = l->nags_open = l->vars_open = 0;
 }
 
-/*
- * Writes the events from i on as a JSON array of moves, each variation nested in the move it
- * replaces. *orphan receives a comment of the main line that no move follows.
- *
- * Variations are kept on an explicit stack, not by recursion: a hostile database can nest
- * them tens of thousands deep, which would overflow the C stack.
- */
-static void line(struct jw *w, size_t i, const char **orphan)
+static void close_nags(struct jw *w, struct jline *l)
 {
-	struct jline *stack = NULL, *l;
-	size_t depth = 0, cap = 16;
+	if (l->nags_open)
+		put(w, "]", 1);
+	l->nags_open = 0;
+}
 
-	*orphan = NULL;
+/* Writes the moves of it as the value of "moves", then a main-line comment no move follows. */
+static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
+{
+	const struct gamedb_event *ev;
+	struct jline *stack, *l;
+	size_t depth = 0, cap = 8, skip = 0, k;
+	char num[16];
+
 	stack = calloc(cap, sizeof *stack);
 	if (!stack) {
 		w->err = 1;
@@ -132,125 +106,109 @@ static void line(struct jw *w, size_t i, const char **orphan)
 	}
 	stack[0].first = 1;
 	put(w, "[", 1);
-	for (;;) {
-		struct jev *e;
+	while (!w->err && gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
+		int32_t type = gamedb_event_get_type(ev);
 		l = &stack[depth];
-		if (i >= w->n || w->ev[i].type == GAMEDB_EVENT_VARIATION_END) {
-			line_close(w, l);
-			if (depth == 0) {
-				*orphan = l->before;
-				break;
-			}
-			/* a comment before the end of a variation is lost, as before */
-			depth--;
-			if (i < w->n)
-				i++; /* the VARIATION_END */
+		if (skip) { /* inside a variation that has no move to hang from */
+			if (type == GAMEDB_EVENT_VARIATION_BEGIN)
+				skip++;
+			else if (type == GAMEDB_EVENT_VARIATION_END)
+				skip--;
 			continue;
 		}
-		e = &w->ev[i];
-		switch (e->type) {
+		switch (type) {
 		case GAMEDB_EVENT_MOVE:
-			if (l->nags_open)
-				put(w, "]", 1);
-			if (l->vars_open)
-				put(w, "]", 1);
-			if (l->open)
-				put(w, "}", 1);
-			l->nags_open = l->vars_open = 0;
+			close_move(w, l);
 			if (!l->first)
 				put(w, ", ", 2);
 			l->first = 0;
 			puts_(w, "{\"san\": ");
-			jstr(w, w->text.p + e->a);
+			jstr(w, gamedb_event_get_san(ev));
 			puts_(w, ", \"uci\": ");
-			jstr(w, w->text.p + e->b);
-			if (l->before) {
+			jstr(w, gamedb_event_get_uci(ev));
+			if (l->has_before) {
 				puts_(w, ", \"comment_before\": ");
-				jstr(w, l->before);
-				l->before = NULL;
+				jstr(w, l->before.p);
+				l->has_before = 0;
+				gamedb__buf_clear(&l->before);
 			}
 			l->open = 1;
-			i++;
 			break;
 		case GAMEDB_EVENT_NAG:
-			if (l->open && !l->vars_open) {
-				if (!l->nags_open) {
-					puts_(w, ", \"nags\": [");
-					l->nags_open = 1;
-				} else {
-					put(w, ", ", 2);
-				}
-				{
-					char num[16];
-					int k = snprintf(num, sizeof num, "%d", (int)e->nag);
-					put(w, num, (size_t)k);
-				}
-			}
-			i++;
-			break;
-		case GAMEDB_EVENT_COMMENT_BEFORE:
-			l->before = w->text.p + e->a;
-			i++;
+			if (!l->open || l->vars_open || (flags & GAMEDB_WRITE_NO_NAGS))
+				break;
+			puts_(w, l->nags_open ? ", " : ", \"nags\": [");
+			l->nags_open = 1;
+			snprintf(num, sizeof num, "%d", (int)gamedb_event_get_nag(ev));
+			puts_(w, num);
 			break;
 		case GAMEDB_EVENT_COMMENT_AFTER:
-			if (l->nags_open) {
-				put(w, "]", 1);
-				l->nags_open = 0;
-			}
+			close_nags(w, l);
 			if (l->open) {
 				if (l->vars_open) { /* a comment after the variations: close them first */
 					put(w, "]", 1);
 					l->vars_open = 0;
 				}
 				puts_(w, ", \"comment\": ");
-				jstr(w, w->text.p + e->a);
-			} else {
-				l->before = w->text.p + e->a;
-			}
-			i++;
-			break;
-		case GAMEDB_EVENT_VARIATION_BEGIN:
-			if (l->nags_open) {
-				put(w, "]", 1);
-				l->nags_open = 0;
-			}
-			if (!l->open) { /* cannot happen in a well-formed stream: skip the variation */
-				size_t nest = 1;
-				for (i++; i < w->n && nest; i++) {
-					if (w->ev[i].type == GAMEDB_EVENT_VARIATION_BEGIN)
-						nest++;
-					else if (w->ev[i].type == GAMEDB_EVENT_VARIATION_END)
-						nest--;
-				}
+				jstr(w, gamedb_event_get_text(ev));
 				break;
 			}
-			if (!l->vars_open) {
-				puts_(w, ", \"variations\": [");
-				l->vars_open = 1;
-			} else {
-				put(w, ", ", 2);
+			/* no move yet: it waits for the next one, as a comment before */
+			/* fall through */
+		case GAMEDB_EVENT_COMMENT_BEFORE:
+			gamedb__buf_clear(&l->before);
+			if (gamedb__buf_append(&l->before, gamedb_event_get_text(ev),
+					       strlen(gamedb_event_get_text(ev))) != 0)
+				w->err = 1;
+			l->has_before = 1;
+			break;
+		case GAMEDB_EVENT_VARIATION_BEGIN:
+			close_nags(w, l);
+			if (!l->open) { /* cannot happen in a well-formed stream */
+				skip = 1;
+				break;
 			}
+			puts_(w, l->vars_open ? ", " : ", \"variations\": [");
+			l->vars_open = 1;
 			if (depth + 1 == cap) {
 				struct jline *ns = realloc(stack, cap * 2 * sizeof *ns);
 				if (!ns) {
 					w->err = 1;
-					free(stack);
-					return;
+					break;
 				}
 				stack = ns;
+				memset(stack + cap, 0, cap * sizeof *stack);
 				cap *= 2;
 			}
 			depth++;
-			memset(&stack[depth], 0, sizeof stack[depth]);
 			stack[depth].first = 1;
+			stack[depth].has_before = 0;
 			put(w, "[", 1);
-			i++;
+			break;
+		case GAMEDB_EVENT_VARIATION_END:
+			if (depth == 0)
+				break;
+			close_move(w, l); /* a comment before the end of a variation is lost */
+			l->has_before = 0;
+			put(w, "]", 1);
+			depth--;
 			break;
 		default:
-			i++;
 			break;
 		}
 	}
+	while (depth > 0) { /* only after an error: keep the brackets balanced */
+		close_move(w, &stack[depth--]);
+		put(w, "]", 1);
+	}
+	close_move(w, &stack[0]);
+	put(w, "]", 1);
+	if (stack[0].has_before) {
+		puts_(w, ", \"comment\": ");
+		jstr(w, stack[0].before.p);
+	}
+	for (k = 0; k < cap; k++)
+		gamedb__buf_free(&stack[k].before);
 	free(stack);
 }
 
@@ -259,46 +217,22 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 {
 	struct jw w;
 	struct gamedb_move_iter *it = NULL;
-	const struct gamedb_event *ev;
 	uint32_t iflags = 0;
-	const char *final_fen = NULL, *orphan = NULL;
+	const char *final_fen;
 	size_t i, n;
 	int32_t rc;
-	char num[32];
+	char num[32], storage[JSON_INLINE];
 
 	if (!g || !sink)
 		return GAMEDB_FAILED;
-	memset(&w, 0, sizeof w);
 	if (flags & GAMEDB_WRITE_NO_COMMENTS)
 		iflags |= GAMEDB_ITER_SKIP_COMMENTS;
 	if (flags & GAMEDB_WRITE_NO_VARIATIONS)
 		iflags |= GAMEDB_ITER_MAINLINE_ONLY;
 	if (gamedb_move_iter_new(g, iflags, &it) != GAMEDB_OK)
 		return GAMEDB_FAILED;
-	while (gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
-		int32_t type = gamedb_event_get_type(ev);
-		switch (type) {
-		case GAMEDB_EVENT_MOVE:
-			add(&w, type, 0, save_text(&w, gamedb_event_get_san(ev)),
-			    save_text(&w, gamedb_event_get_uci(ev)));
-			break;
-		case GAMEDB_EVENT_NAG:
-			if (!(flags & GAMEDB_WRITE_NO_NAGS))
-				add(&w, type, gamedb_event_get_nag(ev), 0, 0);
-			break;
-		case GAMEDB_EVENT_COMMENT_BEFORE:
-		case GAMEDB_EVENT_COMMENT_AFTER:
-			add(&w, type, 0, save_text(&w, gamedb_event_get_text(ev)), 0);
-			break;
-		case GAMEDB_EVENT_VARIATION_BEGIN:
-		case GAMEDB_EVENT_VARIATION_END:
-			add(&w, type, 0, 0, 0);
-			break;
-		default:
-			break;
-		}
-	}
-	gamedb_move_iter_free(it);
+	memset(&w, 0, sizeof w);
+	gamedb__buf_init_fixed(&w.out, storage, sizeof storage);
 	final_fen = gamedb_game_get_final_fen(g);
 
 	snprintf(num, sizeof num, "%llu", (unsigned long long)gamedb_game_get_index(g));
@@ -329,12 +263,8 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 	jstr(&w, final_fen ? final_fen : "");
 	puts_(&w, gamedb_game_is_deleted(g) ? ", \"deleted\": true" : ", \"deleted\": false");
 	puts_(&w, ", \"moves\": ");
-	if (!w.err)
-		line(&w, 0, &orphan);
-	if (orphan) {
-		puts_(&w, ", \"comment\": ");
-		jstr(&w, orphan);
-	}
+	moves(&w, it, flags);
+	gamedb_move_iter_free(it);
 	puts_(&w, "}\n");
 
 	rc = GAMEDB_OK;
@@ -343,7 +273,5 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 	else if (g->text_status == GAMEDB_WARN)
 		rc = GAMEDB_WARN;
 	gamedb__buf_free(&w.out);
-	gamedb__buf_free(&w.text);
-	free(w.ev);
 	return rc;
 }

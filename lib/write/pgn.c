@@ -9,65 +9,20 @@
  * ends with the result, a newline and a blank line.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "gamedb-private.h"
 
 #define PGN_WIDTH 75
-/* Most games fit in the writer's own buffer; a longer one moves to the heap. */
+/* Most games fit in the writer's stack buffer; a longer one moves to the heap. */
 #define PGN_INLINE 8192
-/* No game's PGN may grow past this (a game record is at most 128 KiB). */
-#define PGN_MAX ((size_t)1 << 30)
 
-/*
- * The game's text is collected here and handed to the sink in one call. The buffer lives on
- * the stack, so that writing a game costs no allocation (this loop runs once per game).
- */
+/* The game's text is collected in out and handed to the sink in one call. */
 struct pgnw {
-	char *p;
-	size_t len, cap;
+	struct gamedb__buf out;
 	size_t col;
 	int err;
-	char inline_buf[PGN_INLINE];
 };
-
-static void pgnw_init(struct pgnw *w)
-{
-	w->p = w->inline_buf;
-	w->len = 0;
-	w->cap = sizeof w->inline_buf;
-	w->col = 0;
-	w->err = 0;
-}
-
-/* Makes room for len more bytes; 0, or -1 (err set) when out of memory or too large. */
-static int grow(struct pgnw *w, size_t len)
-{
-	size_t cap = w->cap;
-	char *p;
-
-	if (len > PGN_MAX || w->len > PGN_MAX - len) {
-		w->err = 1;
-		return -1;
-	}
-	while (cap - w->len < len)
-		cap *= 2;
-	if (w->p == w->inline_buf) {
-		p = malloc(cap);
-		if (p)
-			memcpy(p, w->p, w->len);
-	} else {
-		p = realloc(w->p, cap);
-	}
-	if (!p) {
-		w->err = 1;
-		return -1;
-	}
-	w->p = p;
-	w->cap = cap;
-	return 0;
-}
 
 /* The few helpers every move goes through are inlined (GCC, Clang): this runs per word. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -78,10 +33,8 @@ static int grow(struct pgnw *w, size_t len)
 
 static PGN_HOT void put(struct pgnw *w, const char *s, size_t len)
 {
-	if (w->cap - w->len < len && grow(w, len) != 0)
-		return;
-	memcpy(w->p + w->len, s, len);
-	w->len += len;
+	if (gamedb__buf_put(&w->out, s, len) != 0)
+		w->err = 1;
 }
 
 static void newline(struct pgnw *w)
@@ -105,13 +58,21 @@ static size_t put_uint(char *out, uint32_t v)
 	return n;
 }
 
-/* A word: it starts a new line first when it would reach the margin. */
-static PGN_HOT void word(struct pgnw *w, const char *s, size_t len)
+/*
+ * A word that takes cols columns (Scid counts a comment's stored bytes, which can differ from
+ * its UTF-8): it starts a new line first when it would reach the margin.
+ */
+static PGN_HOT void word_cols(struct pgnw *w, const char *s, size_t len, size_t cols)
 {
-	if (w->col + len >= PGN_WIDTH)
+	if (w->col + cols >= PGN_WIDTH)
 		newline(w);
 	put(w, s, len);
-	w->col += len;
+	w->col += cols;
+}
+
+static PGN_HOT void word(struct pgnw *w, const char *s, size_t len)
+{
+	word_cols(w, s, len, len);
 }
 
 /* A space, or a new line instead when the space would reach the margin. */
@@ -136,10 +97,7 @@ static void text(struct pgnw *w, const char *s, const char *raw)
 {
 	for (;;) {
 		size_t n = strcspn(s, " \n"), rn = raw ? strcspn(raw, " \n") : n;
-		if (w->col + rn >= PGN_WIDTH)
-			newline(w);
-		put(w, s, n);
-		w->col += rn;
+		word_cols(w, s, n, rn);
 		s += n;
 		if (raw)
 			raw += rn;
@@ -198,9 +156,11 @@ static void tag_line(struct pgnw *w, const char *name, const char *value)
 	char *d;
 
 	/* Room for the worst case (every value byte escaped), then one pass, no calls. */
-	if (w->cap - w->len < most && grow(w, most) != 0)
+	if (gamedb__buf_reserve(&w->out, most) != 0) {
+		w->err = 1;
 		return;
-	d = w->p + w->len;
+	}
+	d = w->out.p + w->out.len;
 	*d++ = '[';
 	memcpy(d, name, nlen);
 	d += nlen;
@@ -225,7 +185,8 @@ static void tag_line(struct pgnw *w, const char *name, const char *value)
 	*d++ = '"';
 	*d++ = ']';
 	*d++ = '\n';
-	w->len = (size_t)(d - w->p);
+	*d = 0;
+	w->out.len = (size_t)(d - w->out.p);
 }
 
 /* What follows a move until the next move or variation: its NAGs and its comment. */
@@ -235,7 +196,6 @@ struct pending {
 	int32_t nags[16];
 	struct gamedb__buf comment;
 	struct gamedb__buf raw;
-	int raw_ok;
 };
 
 static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
@@ -252,7 +212,7 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 	}
 	space(w);
 	if (pm->comment.len) {
-		comment(w, pm->comment.p, pm->raw_ok ? raw_for(pm->comment.p, pm->raw.p) : NULL);
+		comment(w, pm->comment.p, raw_for(pm->comment.p, pm->raw.p));
 		space(w);
 		*print_number = 1;
 	}
@@ -260,23 +220,6 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 	pm->nnags = 0;
 	gamedb__buf_clear(&pm->comment);
 	gamedb__buf_clear(&pm->raw);
-	pm->raw_ok = 1;
-}
-
-static int32_t flush(struct pgnw *w, gamedb_write_fn sink, void *user_data)
-{
-	int32_t rc = GAMEDB_OK;
-
-	if (w->err)
-		rc = GAMEDB_FAILED;
-	else if (sink(user_data, w->p, w->len) != 0)
-		rc = GAMEDB_FAILED;
-	if (w->p != w->inline_buf)
-		free(w->p);
-	w->p = w->inline_buf;
-	w->len = 0;
-	w->cap = sizeof w->inline_buf;
-	return rc;
 }
 
 GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flags,
@@ -290,13 +233,13 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	int32_t rc;
 	int print_number = 1, moves_seen = 0;
 	struct pending pm;
-	char num[24];
+	char num[24], storage[PGN_INLINE];
 
 	if (!g || !sink)
 		return GAMEDB_FAILED;
 	memset(&pm, 0, sizeof pm);
-	pm.raw_ok = 1;
-	pgnw_init(&w);
+	memset(&w, 0, sizeof w);
+	gamedb__buf_init_fixed(&w.out, storage, sizeof storage);
 	if (flags & GAMEDB_WRITE_NO_COMMENTS)
 		iflags |= GAMEDB_ITER_SKIP_COMMENTS;
 	if (flags & GAMEDB_WRITE_NO_VARIATIONS)
@@ -381,12 +324,11 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 			moves_seen = 1;
 	}
 	gamedb_move_iter_free(it);
-	if (pm.comment.p)
-		gamedb__buf_free(&pm.comment);
-	if (pm.raw.p)
-		gamedb__buf_free(&pm.raw);
+	gamedb__buf_free(&pm.comment);
+	gamedb__buf_free(&pm.raw);
 	put(&w, "\n\n", 2);
-	rc = flush(&w, sink, user_data);
+	rc = w.err || sink(user_data, w.out.p, w.out.len) != 0 ? GAMEDB_FAILED : GAMEDB_OK;
+	gamedb__buf_free(&w.out);
 	if (rc == GAMEDB_OK && g->text_status == GAMEDB_WARN)
 		rc = GAMEDB_WARN;
 	return rc;
