@@ -1610,6 +1610,71 @@ static void test_threads(const char *path)
 	sbuf_free(&b.out);
 }
 
+/*
+ * Text lost in conversion is reported by the writers and by gamedb_game_get_status(), also when
+ * only a comment loses it: in a copy of the annotations fixture one comment byte becomes 0xE9,
+ * and the base is read as ASCII. The tags stay clean, so that game is OK until its moves are
+ * decoded and WARN after; every other game stays OK.
+ */
+static void test_lossy_status(void)
+{
+	static const char *const exts[3] = { ".si4", ".sn4", ".sg4" };
+	const char *td = getenv("GAMEDB_TESTDATA");
+	const char *names[3] = { "annotations.si4", "annotations.sn4", "annotations.sg4" };
+	const void *data[3];
+	char *buf[3] = { NULL, NULL, NULL }, base[1024];
+	size_t size[3], i;
+	struct gamedb_reader *r;
+	struct gamedb_game *g;
+	int32_t rc;
+	int lossy = 0, clean = 0, k;
+
+	if (!td)
+		return;
+	snprintf(base, sizeof base, "%s/scid/annotations", td);
+	for (k = 0; k < 3; k++) {
+		buf[k] = read_whole(with_ext(base, exts[k]), &size[k]);
+		data[k] = buf[k];
+	}
+	if (!buf[0] || !buf[1] || !buf[2])
+		goto out;
+	for (i = 0; i + 8 <= size[2] && memcmp(buf[2] + i, "After e4", 8) != 0; i++)
+		;
+	CHECK_MSG(i + 8 <= size[2], "comment \"After e4\" not found in annotations.sg4");
+	if (i + 8 > size[2])
+		goto out;
+	buf[2][i] = (char)0xE9;
+	r = gamedb_reader_new();
+	gamedb_reader_support_format_all(r);
+	CHECK_EQ_INT(gamedb_reader_set_option(r, NULL, "charset", "ASCII"), GAMEDB_OK);
+	CHECK_EQ_INT(gamedb_reader_open_memory_set(r, names, data, size, 3), GAMEDB_OK);
+	while ((rc = gamedb_reader_next_game(r, &g)) == GAMEDB_OK || rc == GAMEDB_WARN) {
+		struct sbuf pgn = { 0 }, json = { 0 };
+		int32_t before = gamedb_game_get_status(g);
+		int32_t wp = gamedb_game_write_pgn(g, 0, sink_sbuf, &pgn);
+		int32_t wj = gamedb_game_write_json(g, 0, sink_sbuf, &json);
+		int has = contains(pgn.p, "\xEF\xBF\xBD");
+		int32_t want = has ? GAMEDB_WARN : GAMEDB_OK;
+		CHECK_EQ_INT(before, GAMEDB_OK);
+		CHECK_EQ_INT(wp, want);
+		CHECK_EQ_INT(wj, want);
+		CHECK_EQ_INT(gamedb_game_get_status(g), want);
+		if (has)
+			lossy++;
+		else
+			clean++;
+		sbuf_free(&pgn);
+		sbuf_free(&json);
+	}
+	CHECK_EQ_INT(rc, GAMEDB_END);
+	CHECK_EQ_INT(lossy, 1);
+	CHECK(clean > 0);
+	gamedb_reader_free(r);
+out:
+	for (k = 0; k < 3; k++)
+		free(buf[k]);
+}
+
 /* ---- testdata/scid: a generic sweep of whatever bases are there ---------------------------- */
 
 static int sweep_testdata(void)
@@ -1661,6 +1726,7 @@ int main(void)
 	test_io_struct_size();
 	test_options_nodata();
 	swept = sweep_testdata();
+	test_lossy_status();
 
 	realdata = getenv("GAMEDB_REALDATA");
 	if (realdata) {

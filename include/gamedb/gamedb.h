@@ -494,6 +494,14 @@ GAMEDB_EXPORT int32_t gamedb_game_is_deleted(const struct gamedb_game *g);
 GAMEDB_EXPORT const char *gamedb_game_errmsg(const struct gamedb_game *g);
 
 /**
+ * Whether the game's text came through intact: ::GAMEDB_WARN when a tag, or (once the moves are
+ * decoded) a comment, could not be converted to UTF-8 without loss, or a field was repaired;
+ * else ::GAMEDB_OK. gamedb_game_errmsg() says what.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_game_get_status(const struct gamedb_game *g);
+
+/**
  * Copies a game so that it outlives the reader's next call. The moves are decoded first, so
  * the copy does not need the reader: it stays valid after gamedb_reader_free().
  * @param g the game.

@@ -456,6 +456,16 @@ GAMEDB_EXPORT int32_t gamedb_game_is_deleted(const struct gamedb_game *g)
 	return game_ok(g) ? (g->deleted ? 1 : 0) : 0;
 }
 
+GAMEDB_EXPORT int32_t gamedb_game_get_status(const struct gamedb_game *g)
+{
+	if (!game_ok(g))
+		return GAMEDB_FAILED;
+	if (g->text_status == GAMEDB_WARN ||
+	    (g->moves_state == GAMEDB__MOVES_DONE && g->mb.status == GAMEDB_WARN))
+		return GAMEDB_WARN;
+	return GAMEDB_OK;
+}
+
 GAMEDB_EXPORT const char *gamedb_game_errmsg(const struct gamedb_game *g)
 {
 	return game_ok(g) ? g->errmsg : "invalid game handle";

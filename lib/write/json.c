@@ -270,7 +270,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 	rc = GAMEDB_OK;
 	if (w.err || sink(user_data, w.out.p, w.out.len) != 0)
 		rc = GAMEDB_FAILED;
-	else if (g->text_status == GAMEDB_WARN)
+	else if (gamedb_game_get_status(g) == GAMEDB_WARN)
 		rc = GAMEDB_WARN;
 	gamedb__buf_free(&w.out);
 	return rc;

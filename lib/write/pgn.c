@@ -329,7 +329,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	put(&w, "\n\n", 2);
 	rc = w.err || sink(user_data, w.out.p, w.out.len) != 0 ? GAMEDB_FAILED : GAMEDB_OK;
 	gamedb__buf_free(&w.out);
-	if (rc == GAMEDB_OK && g->text_status == GAMEDB_WARN)
+	if (rc == GAMEDB_OK && gamedb_game_get_status(g) == GAMEDB_WARN)
 		rc = GAMEDB_WARN;
 	return rc;
 }

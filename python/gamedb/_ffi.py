@@ -290,6 +290,7 @@ API = (
     _Api("gamedb_game_get_final_fen", [GameP], c_char_p, None),
     _Api("gamedb_game_get_variant", [GameP], c_int32, None),
     _Api("gamedb_game_is_deleted", [GameP], c_int32, None),
+    _Api("gamedb_game_get_status", [GameP], c_int32, None),
     _Api("gamedb_game_errmsg", [GameP], c_char_p, _errcheck_str),
     _Api("gamedb_game_dup", [GameP, POINTER(GameP)], c_int32, _errcheck_game),
     _Api("gamedb_game_free", [GameP], None, None),
