@@ -107,7 +107,8 @@ int gamedb__src_open(struct gamedb__src *src, const char *ext, int quiet, struct
 	char *name;
 
 	*out = NULL;
-	name = ext ? gamedb__src_sibling_name(src, ext) : (src->primary ? gamedb__strdup(src->primary) : NULL);
+	name = ext ? gamedb__src_sibling_name(src, ext)
+		   : (src->primary ? gamedb__strdup(src->primary) : NULL);
 	if (!name)
 		return gamedb__error(src->reader, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory"), -1;
 	for (i = 0; i < src->nfiles; i++) {
