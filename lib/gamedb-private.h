@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gamedb/gamedb.h"
@@ -44,9 +45,22 @@ int gamedb__buf_reserve(struct gamedb__buf *b, size_t extra);
 int gamedb__buf_append(struct gamedb__buf *b, const void *data, size_t len);
 int gamedb__buf_putc(struct gamedb__buf *b, char c);
 int gamedb__buf_printf(struct gamedb__buf *b, const char *fmt, ...) GAMEDB__PRINTF(2, 3);
-void gamedb__buf_free(struct gamedb__buf *b);
+/* Frees the memory (not caller storage) and empties b. */
+static inline void gamedb__buf_free(struct gamedb__buf *b)
+{
+	if (b->p != b->fixed)
+		free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
 /* strdup() (not in C11). NULL when out of memory. */
 char *gamedb__strdup(const char *s);
+/* gamedb__buf_reserve() with its common case (room enough already) inline, for hot loops. */
+static inline int gamedb__buf_room(struct gamedb__buf *b, size_t extra)
+{
+	return b->cap - b->len > extra ? 0 : gamedb__buf_reserve(b, extra);
+}
+
 /* gamedb__buf_append() with its common case (room enough) inline, for hot loops. */
 static inline int gamedb__buf_put(struct gamedb__buf *b, const void *data, size_t len)
 {
@@ -143,7 +157,15 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
  * 1 if the bytes are ASCII with no NUL: text that every supported charset (all keep ASCII)
  * turns into itself, so gamedb__text_to_utf8() passes it through unchanged.
  */
-int gamedb__text_is_plain(const char *s, size_t len);
+static inline int gamedb__text_is_plain(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; i < len && p[i] < 0x80 && p[i]; i++)
+		;
+	return i == len;
+}
 /* 1 if the bytes are valid UTF-8. */
 int gamedb__utf8_valid(const char *s, size_t len);
 /* 1 if iconv can convert from this charset. */

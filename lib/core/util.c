@@ -84,14 +84,6 @@ char *gamedb__strdup(const char *s)
 	return p;
 }
 
-void gamedb__buf_free(struct gamedb__buf *b)
-{
-	if (b->p != b->fixed)
-		free(b->p);
-	b->p = NULL;
-	b->len = b->cap = 0;
-}
-
 GAMEDB_EXPORT const char *gamedb_strerror(int32_t code)
 {
 	switch (code) {

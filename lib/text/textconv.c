@@ -44,16 +44,6 @@ static size_t utf8_seq(const unsigned char *s, size_t len)
 	return 0;
 }
 
-int gamedb__text_is_plain(const char *s, size_t len)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i;
-
-	for (i = 0; i < len && p[i] < 0x80 && p[i]; i++)
-		;
-	return i == len;
-}
-
 int gamedb__utf8_valid(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -156,7 +156,7 @@ static void tag_line(struct pgnw *w, const char *name, const char *value)
 	char *d;
 
 	/* Room for the worst case (every value byte escaped), then one pass, no calls. */
-	if (gamedb__buf_reserve(&w->out, most) != 0) {
+	if (gamedb__buf_room(&w->out, most) != 0) {
 		w->err = 1;
 		return;
 	}
