@@ -207,7 +207,24 @@ class Event:
         return "Event(%r%s)" % (self.type, ", " + fields if fields else "")
 
 
-class MoveIterator:
+class _Closing:
+    """Context-manager and finaliser behaviour for objects that own a C handle: leaving a
+    ``with`` block or being collected calls ``close()``, which must be idempotent."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+class MoveIterator(_Closing):
     """Iterates over the events of a game (made by :meth:`Game.moves`).
 
     It holds the game's own copy, so it stays valid whatever happens to the reader. The C
@@ -242,17 +259,6 @@ class MoveIterator:
         if ptr:
             _lib.gamedb_move_iter_free(ptr)
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
 
 # ---- games ----------------------------------------------------------------------------
@@ -440,7 +446,7 @@ class Game:
 
 # ---- readers --------------------------------------------------------------------------
 
-class Reader:
+class Reader(_Closing):
     """An open database. Use :func:`open`, :func:`open_memory` or :func:`open_io`.
 
     Iterating gives :class:`Game` objects from the current position; ``seek(0)`` starts
@@ -695,17 +701,6 @@ class Reader:
             _lib.gamedb_reader_free(ptr)
             self._keep = []
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def __repr__(self):
         if not self._ptr:
