@@ -19,8 +19,14 @@ out=${out%.si4}
 min=${BIGBASE_MIN_GAMES:-133900}
 here=$(cd "$(dirname "$0")" && pwd)
 realdata=${GAMEDB_REALDATA:-$here/../../shared/realdata}
+# Scid's own export of a base: the shared oracle tool, beside the real data.
+scid_export=${SCID_EXPORT:-$realdata/../tools/scid-export.sh}
 tkscid=${TKSCID:-/usr/games/tkscid}
 
+if [ ! -x "$scid_export" ]; then
+	echo "SKIP: $scid_export not found (set SCID_EXPORT or GAMEDB_REALDATA)" >&2
+	exit 77
+fi
 if [ ! -x "$tkscid" ]; then
 	echo "SKIP: $tkscid not found (apt-get install scid)" >&2
 	exit 77
@@ -71,15 +77,7 @@ per_round=0
 for s in "${sources[@]}"; do
 	n=$(scid_count "$s")
 	per_round=$((per_round + n))
-	scid_tcl > /dev/null <<T
-set db [sc_base open {$s}]
-set f [open {$work/part.pgn} w]
-fconfigure \$f -encoding utf-8
-set n [sc_base numGames \$db]
-for {set i 1} {\$i <= \$n} {incr i} { sc_game load \$i; puts \$f [sc_game pgn -width 75] }
-close \$f
-sc_base close \$db
-T
+	"$scid_export" "$s" "$work/part.pgn" 2>/dev/null
 	cat "$work/part.pgn" >> "$round"
 done
 if [ "$per_round" -le 0 ]; then
