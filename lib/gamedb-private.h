@@ -12,6 +12,7 @@
 
 #include "gamedb/gamedb.h"
 #include "board/board.h"
+#include "board/xiangqi.h"
 
 #if defined(__GNUC__)
 #define GAMEDB__PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -107,7 +108,7 @@ struct gamedb__src {
 	struct gamedb_io io;
 	void *io_user_data;
 	struct gamedb_reader *reader; /* for error messages */
-	struct gamedb__file *files[8];
+	struct gamedb__file *files[16]; /* ChessBase bases have up to 9 files */
 	size_t nfiles;
 };
 
@@ -174,11 +175,38 @@ void gamedb__text_close(struct gamedb__text *t);
 
 /* ---- games and the move buffer --------------------------------------------------------- */
 
+/* A position of either board; which one is the game's variant's business. */
+union gamedb__anypos {
+	struct gamedb__pos c;    /* chess, Chess960 */
+	struct gamedb__xqpos x;  /* xiangqi */
+};
+
+/* Plays a completed legal move on a position of the given variant. */
+static inline void gamedb__any_make(int32_t variant, union gamedb__anypos *pos,
+				    const struct gamedb__move *m)
+{
+	if (variant == GAMEDB_VARIANT_XIANGQI)
+		gamedb__xq_make(&pos->x, m);
+	else
+		gamedb__pos_make(&pos->c, m);
+}
+
+/* The FEN of a position of the given variant (see gamedb__pos_to_fen()). */
+static inline size_t gamedb__any_to_fen(int32_t variant, const union gamedb__anypos *pos,
+					char *buf, size_t cap)
+{
+	if (variant == GAMEDB_VARIANT_XIANGQI)
+		return gamedb__xq_to_fen(&pos->x, buf, cap);
+	return gamedb__pos_to_fen(&pos->c, buf, cap);
+}
+
 /* One event of a decoded game, in iteration order. */
 struct gamedb__node {
 	struct gamedb__move m; /* MOVE: the completed legal move */
 	uint8_t type;          /* GAMEDB_EVENT_* */
-	uint8_t reserved[3];   /* [0]: GAMEDB__NODE_RAW when the stored bytes follow the text */
+	uint8_t reserved[3];   /* [0]: GAMEDB__NODE_RAW when the stored bytes follow the text;
+				  [1]: comments: language (ChessBase code, 0 = unknown/all);
+				  ANNOTATION: the format's type code */
 	uint32_t val;          /* NAG number; COMMENT: offset of the UTF-8 text in text pool */
 };
 
@@ -237,8 +265,10 @@ struct gamedb_game {
 	int extra_loaded;     /* 0 not yet, 1 loaded (or none), -1 failed */
 	int fen_pending;      /* fen is known only once the extra tags are loaded */
 	char final_fen[128];  /* after the main line; "" until asked for */
-	int have_start;       /* start holds the position of fen (set by the format once parsed) */
+	int have_start;       /* start (chess) or xqstart (xiangqi) holds the position of fen (set
+				 by the format once parsed) */
 	struct gamedb__pos start;
+	struct gamedb__xqpos xqstart;
 	int moves_state;
 	struct gamedb__movebuf mb;
 	int32_t text_status;  /* GAMEDB_WARN if a tag was converted with loss */
@@ -258,7 +288,7 @@ void gamedb__game_release(struct gamedb_game *g);
  * The start position of g: the one its format left in g->start, else its FEN parsed. 0, or -1
  * with a reason in *why.
  */
-int gamedb__game_start_pos(struct gamedb_game *g, struct gamedb__pos *pos, const char **why);
+int gamedb__game_start_pos(struct gamedb_game *g, union gamedb__anypos *pos, const char **why);
 /* Decodes the moves of g once (lazily); returns the decode status (OK, WARN, FAILED). */
 int32_t gamedb__game_decode(struct gamedb_game *g);
 void gamedb__game_seterr(struct gamedb_game *g, const char *fmt, ...) GAMEDB__PRINTF(2, 3);

@@ -3,7 +3,8 @@
  *
  *   gamedb info DB...
  *   gamedb pgn  DB... [-o FILE] [--range A:B] [--include-deleted] [--no-comments]
- *                     [--no-variations] [--charset CS]
+ *                     [--no-variations] [--no-nags] [--no-commands] [--charset CS|detect]
+ *                     [--language LANG] [--notation iccs|wxf|chinese]
  *   gamedb json DB... (same options)
  *
  * Exit status: 0 all good, 1 some games failed, 2 a database cannot be opened or bad usage.
@@ -22,6 +23,7 @@ struct opts {
 	const char *cmd;
 	const char *out;
 	const char *charset;
+	const char *language;
 	uint64_t from, to; /* games [from, to), 0-based */
 	int include_deleted;
 	uint32_t wflags;
@@ -33,11 +35,16 @@ static void usage(FILE *f)
 {
 	fputs("usage: gamedb info DB...\n"
 	      "       gamedb pgn DB... [-o FILE] [--range A:B] [--include-deleted]\n"
-	      "                        [--no-comments] [--no-variations] [--charset CS]\n"
+	      "                        [--no-comments] [--no-variations] [--no-nags]\n"
+	      "                        [--no-commands] [--charset CS|detect] [--language LANG]\n"
+	      "                        [--notation iccs|wxf|chinese]\n"
 	      "       gamedb json DB... (the same options as pgn)\n"
 	      "       gamedb --version\n"
 	      "\n"
-	      "DB is a database file (base.si4) or its base name (base).\n"
+	      "DB is a database file (base.si4, base.cbh, game.xqf) or its base name (base).\n"
+	      "--charset detect: ChessBase only, CP1251 or CP1252 chosen from the name tables.\n"
+	      "--language LANG keeps ChessBase texts in LANG (en, de, fr, ...) and in no language.\n"
+	      "--notation: xiangqi moves in PGN (ICCS by default).\n"
 	      "--range A:B converts games A to B-1, counted from 0 (either side may be empty).\n"
 	      "Deleted games are skipped unless --include-deleted is given.\n"
 	      "Exit status: 0 all good, 1 some games failed, 2 a database could not be opened.\n",
@@ -122,7 +129,10 @@ static struct gamedb_reader *open_db(const char *path, const struct opts *o)
 		return NULL;
 	}
 	gamedb_reader_support_format_all(r);
-	if (o->charset && gamedb_reader_set_option(r, NULL, "charset", o->charset) != GAMEDB_OK) {
+	int detect = o->charset && strcmp(o->charset, "detect") == 0;
+
+	if (o->charset && !detect &&
+	    gamedb_reader_set_option(r, NULL, "charset", o->charset) != GAMEDB_OK) {
 		fprintf(stderr, "gamedb: %s\n", gamedb_reader_errmsg(r));
 		gamedb_reader_free(r);
 		return NULL;
@@ -135,6 +145,15 @@ static struct gamedb_reader *open_db(const char *path, const struct opts *o)
 	}
 	if (rc == GAMEDB_WARN)
 		fprintf(stderr, "gamedb: warning: %s\n", gamedb_reader_errmsg(r));
+	/* Options of one format: addressed to it, they are no error for the others (WARN). */
+	if ((detect && gamedb_reader_set_option(r, "chessbase", "charset-detect", "yes") ==
+		       GAMEDB_FAILED) ||
+	    (o->language && gamedb_reader_set_option(r, "chessbase", "language", o->language) ==
+				    GAMEDB_FAILED)) {
+		fprintf(stderr, "gamedb: %s: %s\n", path, gamedb_reader_errmsg(r));
+		gamedb_reader_free(r);
+		return NULL;
+	}
 	return r;
 }
 
@@ -145,6 +164,7 @@ static int cmd_info(const struct opts *o)
 	for (i = 0; i < o->ndbs; i++) {
 		struct gamedb_reader *r = open_db(o->dbs[i], o);
 		struct gamedb_scid *s;
+		struct gamedb_chessbase *cb;
 		struct gamedb_game *g;
 		uint64_t count = 0, deleted = 0, failed = 0;
 		int32_t rc;
@@ -180,6 +200,21 @@ static int cmd_info(const struct opts *o)
 				const char *fn = gamedb_scid_get_flag_name(s, k);
 				if (fn && *fn)
 					printf("custom flag %d: %s\n", (int)k, fn);
+			}
+		}
+		cb = gamedb_reader_get_chessbase(r);
+		if (cb) {
+			uint64_t k, nt = gamedb_chessbase_get_text_count(cb);
+			printf("charset: %s\n", gamedb_chessbase_get_charset(cb));
+			printf("guiding texts: %" PRIu64 "\n", nt);
+			for (k = 0; k < nt; k++) {
+				const char *title = NULL, *lang = NULL;
+				if (gamedb_chessbase_load_text(cb, k) != GAMEDB_FAILED &&
+				    gamedb_chessbase_get_text_title_count(cb) > 0)
+					title = gamedb_chessbase_get_text_title(cb, 0, &lang);
+				printf("text %" PRIu64 ": %s%s%s%s\n", k + 1, title ? title : "?",
+				       lang && *lang ? " (" : "", lang && *lang ? lang : "",
+				       lang && *lang ? ")" : "");
 			}
 		}
 		if (i + 1 < o->ndbs)
@@ -310,12 +345,12 @@ int main(int argc, char **argv)
 				goto missing;
 			if (parse_range(argv[i], &o) != 0) {
 				fprintf(stderr, "gamedb: --range wants A:B with A <= B, got \"%s\"\n", argv[i]);
-				return 2;
+				goto fail;
 			}
 		} else if (strncmp(a, "--range=", 8) == 0) {
 			if (parse_range(a + 8, &o) != 0) {
 				fprintf(stderr, "gamedb: --range wants A:B with A <= B, got \"%s\"\n", a + 8);
-				return 2;
+				goto fail;
 			}
 		} else if (strcmp(a, "--charset") == 0) {
 			if (++i == argc)
@@ -329,10 +364,29 @@ int main(int argc, char **argv)
 			o.wflags |= GAMEDB_WRITE_NO_VARIATIONS;
 		} else if (strcmp(a, "--no-nags") == 0) {
 			o.wflags |= GAMEDB_WRITE_NO_NAGS;
+		} else if (strcmp(a, "--no-commands") == 0) {
+			o.wflags |= GAMEDB_WRITE_NO_COMMANDS;
+		} else if (strcmp(a, "--language") == 0) {
+			if (++i == argc)
+				goto missing;
+			o.language = argv[i];
+		} else if (strcmp(a, "--notation") == 0) {
+			if (++i == argc)
+				goto missing;
+			o.wflags &= ~(uint32_t)(GAMEDB_WRITE_WXF | GAMEDB_WRITE_CHINESE);
+			if (strcmp(argv[i], "wxf") == 0) {
+				o.wflags |= GAMEDB_WRITE_WXF;
+			} else if (strcmp(argv[i], "chinese") == 0) {
+				o.wflags |= GAMEDB_WRITE_CHINESE;
+			} else if (strcmp(argv[i], "iccs") != 0) {
+				fprintf(stderr, "gamedb: --notation wants iccs, wxf or chinese, got \"%s\"\n",
+					argv[i]);
+				goto fail;
+			}
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "gamedb: unknown option \"%s\"\n", a);
 			usage(stderr);
-			return 2;
+			goto fail;
 		} else {
 			o.dbs[o.ndbs++] = a;
 		}
@@ -340,12 +394,14 @@ int main(int argc, char **argv)
 	if (o.ndbs == 0) {
 		fprintf(stderr, "gamedb: no database given\n");
 		usage(stderr);
-		return 2;
+		goto fail;
 	}
 	i = strcmp(o.cmd, "info") == 0 ? cmd_info(&o) : cmd_convert(&o, strcmp(o.cmd, "json") == 0);
 	free(o.dbs);
 	return i;
 missing:
 	fprintf(stderr, "gamedb: %s needs a value\n", argv[i - 1]);
+fail:
+	free(o.dbs);
 	return 2;
 }

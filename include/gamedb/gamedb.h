@@ -159,6 +159,8 @@ struct gamedb_move_iter;
 struct gamedb_event;
 /** What only SCID databases have (opaque). @since 1.0 */
 struct gamedb_scid;
+/** What only ChessBase databases have (opaque). @since 1.0 */
+struct gamedb_chessbase;
 
 /**
  * Reader capabilities, from gamedb_reader_capabilities().
@@ -204,7 +206,14 @@ GAMEDB_EXPORT int32_t gamedb_reader_support_format_all(struct gamedb_reader *r);
 GAMEDB_EXPORT int32_t gamedb_reader_support_format_scid(struct gamedb_reader *r);
 
 /**
- * Skips detection: the next open uses the named format ("scid").
+ * Enables detection of the ChessBase format (cbh + cbg, cba, cbp, cbt, cbc, cbs, cbe, cbj).
+ * @return ::GAMEDB_OK, or ::GAMEDB_FATAL with ::GAMEDB_E_MISUSE after an open.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_support_format_chessbase(struct gamedb_reader *r);
+
+/**
+ * Skips detection: the next open uses the named format ("scid", "chessbase").
  * @return ::GAMEDB_OK; ::GAMEDB_FATAL with ::GAMEDB_E_INVALID_ARGUMENT for an unknown name,
  *         or ::GAMEDB_E_MISUSE after an open.
  * @since 1.0
@@ -553,8 +562,18 @@ enum gamedb_event_type {
 	GAMEDB_EVENT_COMMENT_BEFORE = 4,  /**< A comment before the next move (or before the game). */
 	GAMEDB_EVENT_COMMENT_AFTER = 5,   /**< A comment after the move just given. */
 	GAMEDB_EVENT_NAG = 6,             /**< A numeric annotation glyph for the move just given. */
-	GAMEDB_EVENT_CLOCK = 7,           /**< A clock reading (reserved for formats that store one). */
-	GAMEDB_EVENT_RESULT = 8           /**< The game result, last event of the main line. */
+	GAMEDB_EVENT_CLOCK = 7,           /**< A clock reading after the move just given: text in
+					       PGN command form without brackets, "%clk 1:02:03". */
+	GAMEDB_EVENT_RESULT = 8,          /**< The game result, last event of the main line. */
+	GAMEDB_EVENT_COMMAND = 9,         /**< A markup command for the move just given (or the
+					       start, before any move), text in PGN command form
+					       without brackets: "%csl Gd4,Re5" (coloured squares),
+					       "%cal Ge2e4" (arrows), "%emt 0:00:12", ...
+					       @since 1.0 */
+	GAMEDB_EVENT_ANNOTATION = 10      /**< A stored annotation the library has no mapping for:
+					       its format's type code through
+					       gamedb_event_get_annotation_type(), its stored bytes
+					       through gamedb_event_get_text_raw(). @since 1.0 */
 };
 
 /**
@@ -581,7 +600,24 @@ enum gamedb_piece {
 	GAMEDB_PIECE_BISHOP = 3,
 	GAMEDB_PIECE_ROOK = 4,
 	GAMEDB_PIECE_QUEEN = 5,
-	GAMEDB_PIECE_KING = 6
+	GAMEDB_PIECE_KING = 6,      /**< Also the xiangqi general. */
+	GAMEDB_PIECE_ADVISOR = 7,   /**< Xiangqi advisor. Chariot, horse, soldier are ROOK, KNIGHT,
+				         PAWN. */
+	GAMEDB_PIECE_ELEPHANT = 8,  /**< Xiangqi elephant. */
+	GAMEDB_PIECE_CANNON = 9     /**< Xiangqi cannon. */
+};
+
+/**
+ * Move notations, for gamedb_event_get_notation().
+ * @since 1.0
+ */
+enum gamedb_notation {
+	GAMEDB_NOTATION_SAN = 1,    /**< Chess SAN ("Nf3"); for xiangqi the same as WXF. */
+	GAMEDB_NOTATION_UCI = 2,    /**< Chess UCI ("g1f3"); for xiangqi the same as ICCS. */
+	GAMEDB_NOTATION_ICCS = 3,   /**< Xiangqi ICCS coordinates ("h2e2"); chess: as UCI. */
+	GAMEDB_NOTATION_WXF = 4,    /**< Xiangqi WXF ("C2.5"); not defined for chess. */
+	GAMEDB_NOTATION_CHINESE = 5 /**< Xiangqi Chinese notation in UTF-8 ("炮二平五"); not
+				         defined for chess. */
 };
 
 /**
@@ -624,7 +660,8 @@ GAMEDB_EXPORT int32_t gamedb_event_get_type(const struct gamedb_event *ev);
 
 /**
  * The squares of a MOVE event. Chess squares are 0..63 (a1 = 0, h1 = 7, h8 = 63); castling is
- * given as the king's move (e1 to g1). A null move has from == to.
+ * given as the king's move (e1 to g1). A null move has from == to. Xiangqi squares are
+ * 0..89, rank * 9 + file, in the ICCS frame (a0 = 0, i0 = 8, e9 = 85: Red at the bottom).
  * @param ev the event.
  * @param from set to the origin square (may be NULL).
  * @param to set to the destination square (may be NULL).
@@ -642,14 +679,16 @@ GAMEDB_EXPORT int32_t gamedb_event_get_move(const struct gamedb_event *ev, int32
 GAMEDB_EXPORT int32_t gamedb_event_get_piece(const struct gamedb_event *ev);
 
 /**
- * The SAN of a MOVE event ("Nbd7", "exd8=Q+", "O-O", "--"), computed on request.
+ * The SAN of a MOVE event ("Nbd7", "exd8=Q+", "O-O", "--"), computed on request; for a
+ * xiangqi game its WXF form ("C2.5").
  * @return a string valid until the next call on the iterator, or NULL for other events.
  * @since 1.0
  */
 GAMEDB_EXPORT const char *gamedb_event_get_san(const struct gamedb_event *ev);
 
 /**
- * The UCI form of a MOVE event ("e2e4", "e7e8q", "e1g1", "0000" for a null move).
+ * The UCI form of a MOVE event ("e2e4", "e7e8q", "e1g1", "0000" for a null move); for a
+ * xiangqi game its ICCS form ("h2e2").
  * @return a string valid until the next call on the iterator, or NULL for other events.
  * @since 1.0
  */
@@ -661,6 +700,15 @@ GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev);
  * @since 1.0
  */
 GAMEDB_EXPORT const char *gamedb_event_get_fen(const struct gamedb_event *ev);
+
+/**
+ * A MOVE event in the given notation (::gamedb_notation).
+ * @return a string valid until the next call on the iterator; NULL for other events and for a
+ *         notation the game's variant does not have (WXF or Chinese for chess).
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_event_get_notation(const struct gamedb_event *ev,
+						    int32_t notation);
 
 /**
  * The move number of a MOVE event (1 for the first move of a standard game) and whose move it
@@ -685,7 +733,8 @@ GAMEDB_EXPORT const char *gamedb_event_get_text(const struct gamedb_event *ev);
 
 /**
  * The stored bytes of a COMMENT_BEFORE / COMMENT_AFTER event, before charset conversion (up to
- * the first NUL byte; the result is NUL-terminated).
+ * the first NUL byte; the result is NUL-terminated); or the whole stored payload of an
+ * ANNOTATION event (which may hold NUL bytes: use @p len).
  * @param ev the event.
  * @param len set to the number of bytes (may be NULL).
  * @return bytes valid until the next call on the iterator, or NULL for other events. Formats
@@ -699,6 +748,21 @@ GAMEDB_EXPORT const char *gamedb_event_get_text_raw(const struct gamedb_event *e
  * @since 1.0
  */
 GAMEDB_EXPORT int32_t gamedb_event_get_nag(const struct gamedb_event *ev);
+
+/**
+ * The language of a COMMENT_BEFORE / COMMENT_AFTER event as an ISO 639-1 code ("en", "de"),
+ * or "" when the format does not say (or the text is for all languages); NULL for other events.
+ * @return a static string.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_event_get_language(const struct gamedb_event *ev);
+
+/**
+ * The format's own type code of an ANNOTATION event (ChessBase: the CBA entry type, such as
+ * 0x13 for a game quotation), or -1 for other events.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_event_get_annotation_type(const struct gamedb_event *ev);
 
 /** @} */
 
@@ -723,7 +787,11 @@ typedef int32_t (*gamedb_write_fn)(void *user_data, const char *data, size_t len
 enum gamedb_write_flags {
 	GAMEDB_WRITE_NO_COMMENTS = 1,   /**< Leave out comments. */
 	GAMEDB_WRITE_NO_VARIATIONS = 2, /**< Leave out variations. */
-	GAMEDB_WRITE_NO_NAGS = 4        /**< Leave out NAGs. */
+	GAMEDB_WRITE_NO_NAGS = 4,       /**< Leave out NAGs. */
+	GAMEDB_WRITE_NO_COMMANDS = 8,   /**< Leave out markup commands and clocks
+					     (PGN `[%csl ...]`, `[%cal ...]`, `[%clk ...]`). */
+	GAMEDB_WRITE_WXF = 16,          /**< PGN of xiangqi games: WXF moves (default ICCS). */
+	GAMEDB_WRITE_CHINESE = 32       /**< PGN of xiangqi games: Chinese moves (default ICCS). */
 };
 
 /**
@@ -812,6 +880,118 @@ GAMEDB_EXPORT int64_t gamedb_scid_get_autoload(const struct gamedb_scid *s);
  */
 GAMEDB_EXPORT uint32_t gamedb_scid_get_game_flags(const struct gamedb_scid *s,
 						  const struct gamedb_game *g);
+
+/** @} */
+
+/**
+ * @defgroup chessbase ChessBase databases
+ * What only ChessBase databases have: the CBH fields no tag carries, and the guiding texts
+ * (text records of the base, which are never counted as games).
+ * @{
+ */
+
+/**
+ * Per-game ChessBase fields, for gamedb_chessbase_get_game_field().
+ * @since 1.0
+ */
+enum gamedb_chessbase_field {
+	GAMEDB_CB_RECORD_FLAGS = 1,        /**< CBH record byte 0 (bit 7 deleted). */
+	GAMEDB_CB_MEDALS = 2,              /**< Medal bits (0 best game, 1 decided tournament,
+					        2 model game, 3 novelty, 4 pawn structure,
+					        5 strategy, 6 tactics, 7 attack, 8 sacrifice,
+					        9 defence, 10 material, 11 piece play, 12 endgame,
+					        13 tactical blunder, 14 strategical blunder, 15 user). */
+	GAMEDB_CB_ANNOTATION_FLAGS = 3,    /**< What the game holds (0 setup position,
+					        1 variations, 2 commentary, 3 symbols, 4 squares,
+					        5 arrows, 7 time, 9 training, 22/23 clocks,
+					        24 critical position, 27 unorthodox, ...). */
+	GAMEDB_CB_MAGNITUDE = 4,           /**< The CBH "magnitude" bits. */
+	GAMEDB_CB_LINE_EVALUATION = 5,     /**< NAG of a "line" result, 0 if none. */
+	GAMEDB_CB_SUB_ECO = 6,             /**< ECO sub-code 0..99 (the ECO tag holds the code). */
+	GAMEDB_CB_TOURNAMENT_TYPE = 7,     /**< Tournament type byte (low 5 bits: 1 game, 2 match,
+					        3 round robin, 4 swiss, 5 team, 6 knock-out,
+					        7 simul, 8 Scheveningen; bit 5 blitz, 6 rapid,
+					        7 correspondence). */
+	GAMEDB_CB_TOURNAMENT_CATEGORY = 8, /**< Tournament category (0 none). */
+	GAMEDB_CB_TOURNAMENT_ROUNDS = 9,   /**< Rounds of the tournament (0 unknown). */
+	GAMEDB_CB_TOURNAMENT_FLAGS = 10,   /**< The tournament's flag byte (bits: 0 complete in
+					        old bases, 1 complete, 2 board points, 3 three
+					        points for a win), plus bit 8 for a team
+					        tournament. */
+	GAMEDB_CB_TOURNAMENT_NATION = 11,  /**< ChessBase nation number of the tournament. */
+	GAMEDB_CB_MAINLINE_MOVES = 12      /**< Main-line moves as the index counts them (255 =
+					        255 or more). */
+};
+
+/**
+ * The ChessBase handle of a reader, or NULL when the open database is of another format.
+ * @return a pointer owned by the reader, valid until gamedb_reader_free().
+ * @since 1.0
+ */
+GAMEDB_EXPORT struct gamedb_chessbase *gamedb_reader_get_chessbase(struct gamedb_reader *r);
+
+/**
+ * A ChessBase field (::gamedb_chessbase_field) of a game of this base, read from its index
+ * record (and, for the tournament fields, its tournament; 0 when the base has no tournament
+ * file). A copy made by gamedb_game_dup() is taken as a game of this base.
+ * @return the value (>= 0), or -1 if @p g does not come from this base or @p field is unknown.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int64_t gamedb_chessbase_get_game_field(struct gamedb_chessbase *cb,
+						      const struct gamedb_game *g, int32_t field);
+
+/**
+ * The charset the base's text is read as: the caller's `charset` option; else what the
+ * format option `charset-detect` = "yes" found ("CP1251" or "CP1252"); else "CP1252".
+ * @return a string owned by the reader.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_chessbase_get_charset(const struct gamedb_chessbase *cb);
+
+/**
+ * The number of guiding texts of the base (CBH records that are texts, not games).
+ * @since 1.0
+ */
+GAMEDB_EXPORT uint64_t gamedb_chessbase_get_text_count(const struct gamedb_chessbase *cb);
+
+/**
+ * Loads guiding text @p i (0-based, in the order of the index) into the handle, replacing the
+ * one loaded before.
+ * @return ::GAMEDB_OK; ::GAMEDB_WARN if text was converted with loss; ::GAMEDB_FAILED with
+ *         ::GAMEDB_E_RANGE, ::GAMEDB_E_CORRUPT or ::GAMEDB_E_IO (message naming the file and
+ *         offset in gamedb_reader_errmsg()).
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_chessbase_load_text(struct gamedb_chessbase *cb, uint64_t i);
+
+/**
+ * The number of titles (one per language) of the loaded guiding text.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_chessbase_get_text_title_count(const struct gamedb_chessbase *cb);
+
+/**
+ * Title @p k of the loaded guiding text (UTF-8) and its language through @p language (ISO
+ * 639-1, "" unknown; may be NULL).
+ * @return a string owned by the handle, valid until the next load; NULL if out of range.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_chessbase_get_text_title(const struct gamedb_chessbase *cb,
+							  int32_t k, const char **language);
+
+/**
+ * The content of the loaded guiding text, converted to UTF-8 as stored (up to its first NUL):
+ * plain text (formats 1 and 2, whose formatting runs are dropped) or HTML (format 3). A text
+ * stored in several languages gives the one of the `language` option when it has it, else
+ * the first.
+ * @param cb the handle.
+ * @param format set to the stored text format number (may be NULL).
+ * @param len set to the length in bytes (may be NULL).
+ * @return a string owned by the handle, valid until the next load; NULL if none is loaded.
+ * @since 1.0
+ */
+GAMEDB_EXPORT const char *gamedb_chessbase_get_text_content(const struct gamedb_chessbase *cb,
+							    int32_t *format, size_t *len);
 
 /** @} */
 

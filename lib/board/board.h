@@ -228,4 +228,37 @@ int gamedb__slots_init_scid_fen(struct gamedb__slots *s, const struct gamedb__po
 void gamedb__slots_move_scid(struct gamedb__slots *s, const struct gamedb__pos *pos,
 			     const struct gamedb__move *m);
 
+/*
+ * ChessBase piece slots (lib/board/chessbase.c). A CBG move byte names its man by type and
+ * ordinal: "the 2nd rook", "the 1st knight", "the pawn numbered 4"; the king is unique. Per
+ * colour there are 3 slots each for queens, rooks, bishops and knights and 8 for pawns.
+ * Numbering scans the squares file by file, a1 a2 ... a8 b1 ... h8 ("reverse" encodings scan
+ * h8 back to a1), and gives each man the first free slot of its type (men beyond the slots of
+ * their type are untracked). After a move:
+ *  - the moving man keeps its slot (castling: the rook's slot follows the rook);
+ *  - a captured piece's slot is removed and the later slots of its type move down one;
+ *  - a captured pawn's slot just empties: the other pawns keep their numbers for life;
+ *  - a promotion empties the pawn's slot and puts the new piece in the first free slot of its
+ *    type; with all three taken it stays untracked (it then moves only by two-byte moves) and
+ *    does not move into a slot freed later.
+ */
+#define GAMEDB__CB_NSLOT 8
+
+struct gamedb__cbslots {
+	/* [colour][piece type][ordinal]: square of the man, GAMEDB__NO_SQ if the slot is free */
+	uint8_t sq[2][GAMEDB__KING][GAMEDB__CB_NSLOT];
+};
+
+/* How many slots a type has: 8 pawns, 3 of each piece, none for the king. */
+static inline int gamedb__cbslots_cap(int type)
+{
+	return type == GAMEDB__PAWN ? 8 : (type >= GAMEDB__KNIGHT && type <= GAMEDB__QUEEN ? 3 : 0);
+}
+
+/* Numbers the men of pos; reverse: scan h8 back to a1 (CBG encoding modes with bit 1 set). */
+void gamedb__cbslots_init(struct gamedb__cbslots *s, const struct gamedb__pos *pos, int reverse);
+
+/* Updates the slots for a completed legal move m made by colour (before or after pos_make). */
+void gamedb__cbslots_move(struct gamedb__cbslots *s, int colour, const struct gamedb__move *m);
+
 #endif /* GAMEDB_BOARD_H */

@@ -404,25 +404,32 @@ GAMEDB_EXPORT const char *gamedb_game_get_fen(struct gamedb_game *g)
 	return g->fen;
 }
 
-int gamedb__game_start_pos(struct gamedb_game *g, struct gamedb__pos *pos, const char **why)
+int gamedb__game_start_pos(struct gamedb_game *g, union gamedb__anypos *pos, const char **why)
 {
 	const char *fen;
 
+	if (g->variant == GAMEDB_VARIANT_XIANGQI) {
+		if (g->have_start) {
+			pos->x = g->xqstart;
+			return 0;
+		}
+		return gamedb__xq_from_fen(&pos->x, gamedb_game_get_fen(g), why);
+	}
 	if (g->have_start) {
-		*pos = g->start;
+		pos->c = g->start;
 		return 0;
 	}
 	fen = gamedb_game_get_fen(g);
 	if (strcmp(fen, GAMEDB__START_FEN) == 0) { /* most games: nothing to parse */
-		gamedb__pos_startpos(pos);
+		gamedb__pos_startpos(&pos->c);
 		return 0;
 	}
-	return gamedb__pos_from_fen(pos, fen, why);
+	return gamedb__pos_from_fen(&pos->c, fen, why);
 }
 
 GAMEDB_EXPORT const char *gamedb_game_get_final_fen(struct gamedb_game *g)
 {
-	struct gamedb__pos pos;
+	union gamedb__anypos pos;
 	const char *why;
 	size_t i, depth = 0;
 
@@ -440,9 +447,9 @@ GAMEDB_EXPORT const char *gamedb_game_get_final_fen(struct gamedb_game *g)
 		else if (nd->type == GAMEDB_EVENT_VARIATION_END)
 			depth--;
 		else if (nd->type == GAMEDB_EVENT_MOVE && depth == 0)
-			gamedb__pos_make(&pos, &nd->m);
+			gamedb__any_make(g->variant, &pos, &nd->m);
 	}
-	gamedb__pos_to_fen(&pos, g->final_fen, sizeof g->final_fen);
+	gamedb__any_to_fen(g->variant, &pos, g->final_fen, sizeof g->final_fen);
 	return g->final_fen;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gamedb-private.h"
+#include "formats/cbh.h"
 
 #define GAMEDB__ITER_MAGIC 0x49544552u /* "ITER" */
 
@@ -22,8 +23,8 @@ struct gamedb_event {
 };
 
 struct level {
-	struct gamedb__pos cur;  /* position after the last move of this line */
-	struct gamedb__pos prev; /* position before it */
+	union gamedb__anypos cur;  /* position after the last move of this line */
+	union gamedb__anypos prev; /* position before it */
 };
 
 struct gamedb_move_iter {
@@ -41,10 +42,13 @@ struct gamedb_move_iter {
 	 */
 	struct level stack0[2];
 	struct gamedb_event ev;
-	char san[24];
-	char uci[8];
+	int32_t variant;
+	char san[40];   /* SAN, or for xiangqi WXF */
+	char uci[8];    /* UCI, or for xiangqi ICCS */
+	char other[40]; /* the last other notation asked for */
 	char fen[128];
 	int have_san, have_uci, have_fen;
+	struct gamedb__buf raw; /* ANNOTATION payload, decoded from its hex text on request */
 };
 
 GAMEDB_EXPORT int32_t gamedb_move_iter_new(struct gamedb_game *g, uint32_t flags,
@@ -70,6 +74,8 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_new(struct gamedb_game *g, uint32_t flags
 	it->depth = 0;
 	it->have_san = it->have_uci = it->have_fen = 0;
 	memset(&it->ev, 0, sizeof it->ev);
+	memset(&it->raw, 0, sizeof it->raw);
+	it->variant = g->variant;
 	it->cap = sizeof it->stack0 / sizeof it->stack0[0];
 	it->stack = it->stack0;
 	if (gamedb__game_start_pos(g, &it->stack[0].cur, &why) != 0) {
@@ -92,6 +98,7 @@ GAMEDB_EXPORT void gamedb_move_iter_free(struct gamedb_move_iter *it)
 	if (!it || it->magic != GAMEDB__ITER_MAGIC)
 		return;
 	it->magic = 0;
+	gamedb__buf_free(&it->raw);
 	if (it->stack != it->stack0)
 		free(it->stack);
 	free(it);
@@ -159,9 +166,15 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 	case GAMEDB_EVENT_MOVE: {
 		struct level *lv = &it->stack[it->depth];
 		lv->prev = lv->cur;
-		ev->movenum = (int32_t)lv->prev.fullmove;
-		ev->colour = lv->prev.stm;
-		gamedb__pos_make(&lv->cur, &nd->m);
+		if (it->variant == GAMEDB_VARIANT_XIANGQI) {
+			ev->movenum = (int32_t)lv->prev.x.fullmove;
+			ev->colour = lv->prev.x.stm;
+			gamedb__xq_make(&lv->cur.x, &nd->m);
+		} else {
+			ev->movenum = (int32_t)lv->prev.c.fullmove;
+			ev->colour = lv->prev.c.stm;
+			gamedb__pos_make(&lv->cur.c, &nd->m);
+		}
 		break;
 	}
 	case GAMEDB_EVENT_VARIATION_BEGIN:
@@ -191,6 +204,9 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 		break;
 	case GAMEDB_EVENT_COMMENT_BEFORE:
 	case GAMEDB_EVENT_COMMENT_AFTER:
+	case GAMEDB_EVENT_CLOCK:
+	case GAMEDB_EVENT_COMMAND:
+	case GAMEDB_EVENT_ANNOTATION:
 		ev->text = mb->text.p + nd->val;
 		break;
 	default:
@@ -243,7 +259,10 @@ GAMEDB_EXPORT const char *gamedb_event_get_san(const struct gamedb_event *ev)
 		return NULL;
 	it = ev->it;
 	if (!it->have_san) {
-		gamedb__move_san(&it->stack[it->depth].prev, &ev->nd->m, it->san);
+		if (it->variant == GAMEDB_VARIANT_XIANGQI)
+			gamedb__xq_move_wxf(&it->stack[it->depth].prev.x, &ev->nd->m, it->san);
+		else
+			gamedb__move_san(&it->stack[it->depth].prev.c, &ev->nd->m, it->san);
 		it->have_san = 1;
 	}
 	return it->san;
@@ -257,7 +276,10 @@ GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev)
 		return NULL;
 	it = ev->it;
 	if (!it->have_uci) {
-		gamedb__move_uci(&ev->nd->m, it->uci);
+		if (it->variant == GAMEDB_VARIANT_XIANGQI)
+			gamedb__xq_move_iccs(&ev->nd->m, it->uci);
+		else
+			gamedb__move_uci(&ev->nd->m, it->uci);
 		it->have_uci = 1;
 	}
 	return it->uci;
@@ -271,10 +293,36 @@ GAMEDB_EXPORT const char *gamedb_event_get_fen(const struct gamedb_event *ev)
 		return NULL;
 	it = ev->it;
 	if (!it->have_fen) {
-		gamedb__pos_to_fen(&it->stack[it->depth].cur, it->fen, sizeof it->fen);
+		gamedb__any_to_fen(it->variant, &it->stack[it->depth].cur, it->fen, sizeof it->fen);
 		it->have_fen = 1;
 	}
 	return it->fen;
+}
+
+GAMEDB_EXPORT const char *gamedb_event_get_notation(const struct gamedb_event *ev,
+						    int32_t notation)
+{
+	struct gamedb_move_iter *it;
+
+	if (!is_move(ev))
+		return NULL;
+	it = ev->it;
+	switch (notation) {
+	case GAMEDB_NOTATION_SAN:
+		return gamedb_event_get_san(ev);
+	case GAMEDB_NOTATION_UCI:
+	case GAMEDB_NOTATION_ICCS:
+		return gamedb_event_get_uci(ev);
+	case GAMEDB_NOTATION_WXF:
+		return it->variant == GAMEDB_VARIANT_XIANGQI ? gamedb_event_get_san(ev) : NULL;
+	case GAMEDB_NOTATION_CHINESE:
+		if (it->variant != GAMEDB_VARIANT_XIANGQI)
+			return NULL;
+		gamedb__xq_move_chinese(&it->stack[it->depth].prev.x, &ev->nd->m, it->other);
+		return it->other;
+	default:
+		return NULL;
+	}
 }
 
 GAMEDB_EXPORT int32_t gamedb_event_get_move_number(const struct gamedb_event *ev,
@@ -299,12 +347,47 @@ GAMEDB_EXPORT const char *gamedb_event_get_text(const struct gamedb_event *ev)
 	return ev ? ev->text : NULL;
 }
 
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* An ANNOTATION event keeps its payload as hex text (it may hold NULs); this gives the bytes. */
+static const char *annotation_bytes(const struct gamedb_event *ev, size_t *len)
+{
+	struct gamedb_move_iter *it = ev->it;
+	const char *h = ev->text;
+	size_t n = strlen(h), i;
+
+	gamedb__buf_clear(&it->raw);
+	if (gamedb__buf_reserve(&it->raw, n / 2 + 1) != 0)
+		return NULL;
+	for (i = 0; i + 1 < n; i += 2) {
+		int hi = hexval(h[i]), lo = hexval(h[i + 1]);
+		if (hi < 0 || lo < 0)
+			break;
+		it->raw.p[it->raw.len++] = (char)(hi << 4 | lo);
+	}
+	it->raw.p[it->raw.len] = 0;
+	if (len)
+		*len = it->raw.len;
+	return it->raw.p;
+}
+
 GAMEDB_EXPORT const char *gamedb_event_get_text_raw(const struct gamedb_event *ev, size_t *len)
 {
 	const char *raw;
 
 	if (len)
 		*len = 0;
+	if (ev && ev->nd && ev->nd->type == GAMEDB_EVENT_ANNOTATION)
+		return annotation_bytes(ev, len);
 	if (!ev || !ev->nd || (ev->nd->type != GAMEDB_EVENT_COMMENT_BEFORE &&
 			       ev->nd->type != GAMEDB_EVENT_COMMENT_AFTER))
 		return NULL;
@@ -321,4 +404,19 @@ GAMEDB_EXPORT int32_t gamedb_event_get_nag(const struct gamedb_event *ev)
 	if (!ev || !ev->nd || ev->nd->type != GAMEDB_EVENT_NAG)
 		return -1;
 	return (int32_t)ev->nd->val;
+}
+
+GAMEDB_EXPORT const char *gamedb_event_get_language(const struct gamedb_event *ev)
+{
+	if (!ev || !ev->nd || (ev->nd->type != GAMEDB_EVENT_COMMENT_BEFORE &&
+			       ev->nd->type != GAMEDB_EVENT_COMMENT_AFTER))
+		return NULL;
+	return gamedb__cb_language_iso(ev->nd->reserved[1]);
+}
+
+GAMEDB_EXPORT int32_t gamedb_event_get_annotation_type(const struct gamedb_event *ev)
+{
+	if (!ev || !ev->nd || ev->nd->type != GAMEDB_EVENT_ANNOTATION)
+		return -1;
+	return ev->nd->reserved[1];
 }

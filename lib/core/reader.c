@@ -14,6 +14,7 @@
 /* Every format this library knows, cheap bidders first (each bid only peeks at magic bytes). */
 static const struct gamedb__format *const all_formats[] = {
 	&gamedb__format_scid,
+	&gamedb__format_chessbase,
 };
 
 int32_t gamedb__error(struct gamedb_reader *r, int32_t status, int32_t code, const char *fmt, ...)
@@ -122,6 +123,12 @@ GAMEDB_EXPORT int32_t gamedb_reader_support_format_scid(struct gamedb_reader *r)
 {
 	int32_t rc = check(r, "gamedb_reader_support_format_scid", 0);
 	return rc == GAMEDB_OK ? add_format(r, &gamedb__format_scid) : rc;
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_support_format_chessbase(struct gamedb_reader *r)
+{
+	int32_t rc = check(r, "gamedb_reader_support_format_chessbase", 0);
+	return rc == GAMEDB_OK ? add_format(r, &gamedb__format_chessbase) : rc;
 }
 
 GAMEDB_EXPORT int32_t gamedb_reader_set_format(struct gamedb_reader *r, const char *name)
@@ -250,7 +257,7 @@ fatal:
 
 GAMEDB_EXPORT int32_t gamedb_reader_open_filename(struct gamedb_reader *r, const char *path)
 {
-	static const char *const index_exts[] = { ".si4", ".si3" };
+	static const char *const index_exts[] = { ".si4", ".si3", ".cbh", ".CBH" };
 	struct stat st;
 	int32_t rc = check(r, "gamedb_reader_open_filename", 0);
 	size_t i;

@@ -70,7 +70,32 @@ struct jline {
 	int vars_open; /* its "variations" array is open */
 	int has_before;
 	struct gamedb__buf before; /* a comment waiting for the next move */
+	/*
+	 * What the open move object gets when it closes, as JSON text: the members of its
+	 * "comments" array (when a move has several comments or they carry languages), of its
+	 * "commands" array and of its "annotations" array.
+	 */
+	int ncomments, langs;
+	struct gamedb__buf comments, commands, annotations;
 };
+
+static void jbuf_str(struct jw *w, struct gamedb__buf *b, const char *s)
+{
+	struct jw t;
+
+	t.out = *b;
+	t.err = 0;
+	jstr(&t, s);
+	*b = t.out;
+	if (t.err)
+		w->err = 1;
+}
+
+static void jbuf_puts(struct jw *w, struct gamedb__buf *b, const char *s)
+{
+	if (gamedb__buf_append(b, s, strlen(s)) != 0)
+		w->err = 1;
+}
 
 /* Closes the open move object of a line, with the arrays it has open. */
 static void close_move(struct jw *w, struct jline *l)
@@ -79,9 +104,28 @@ static void close_move(struct jw *w, struct jline *l)
 		put(w, "]", 1);
 	if (l->vars_open)
 		put(w, "]", 1);
+	if (l->open && (l->ncomments > 1 || l->langs)) {
+		puts_(w, ", \"comments\": [");
+		put(w, l->comments.p, l->comments.len);
+		put(w, "]", 1);
+	}
+	if (l->open && l->commands.len) {
+		puts_(w, ", \"commands\": [");
+		put(w, l->commands.p, l->commands.len);
+		put(w, "]", 1);
+	}
+	if (l->open && l->annotations.len) {
+		puts_(w, ", \"annotations\": [");
+		put(w, l->annotations.p, l->annotations.len);
+		put(w, "]", 1);
+	}
 	if (l->open)
 		put(w, "}", 1);
 	l->open = l->nags_open = l->vars_open = 0;
+	l->ncomments = l->langs = 0;
+	gamedb__buf_clear(&l->comments);
+	gamedb__buf_clear(&l->commands);
+	gamedb__buf_clear(&l->annotations);
 }
 
 static void close_nags(struct jw *w, struct jline *l)
@@ -145,12 +189,26 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 		case GAMEDB_EVENT_COMMENT_AFTER:
 			close_nags(w, l);
 			if (l->open) {
+				const char *lang = gamedb_event_get_language(ev);
 				if (l->vars_open) { /* a comment after the variations: close them first */
 					put(w, "]", 1);
 					l->vars_open = 0;
 				}
-				puts_(w, ", \"comment\": ");
-				jstr(w, gamedb_event_get_text(ev));
+				/* The first comment is "comment"; all of them, with their languages,
+				 * also go to "comments" when there are several or they have one. */
+				if (l->ncomments == 0) {
+					puts_(w, ", \"comment\": ");
+					jstr(w, gamedb_event_get_text(ev));
+				}
+				jbuf_puts(w, &l->comments, l->ncomments ? ", {\"language\": " :
+					  "{\"language\": ");
+				jbuf_str(w, &l->comments, lang ? lang : "");
+				jbuf_puts(w, &l->comments, ", \"text\": ");
+				jbuf_str(w, &l->comments, gamedb_event_get_text(ev));
+				jbuf_puts(w, &l->comments, "}");
+				l->ncomments++;
+				if (lang && *lang)
+					l->langs = 1;
 				break;
 			}
 			/* no move yet: it waits for the next one, as a comment before */
@@ -161,6 +219,25 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 					       strlen(gamedb_event_get_text(ev))) != 0)
 				w->err = 1;
 			l->has_before = 1;
+			break;
+		case GAMEDB_EVENT_CLOCK:
+		case GAMEDB_EVENT_COMMAND:
+			if (!l->open || (flags & GAMEDB_WRITE_NO_COMMANDS))
+				break; /* before the first move: no move object to hold it */
+			if (l->commands.len)
+				jbuf_puts(w, &l->commands, ", ");
+			jbuf_str(w, &l->commands, gamedb_event_get_text(ev));
+			break;
+		case GAMEDB_EVENT_ANNOTATION:
+			if (!l->open)
+				break;
+			snprintf(num, sizeof num, "%d", (int)gamedb_event_get_annotation_type(ev));
+			jbuf_puts(w, &l->annotations, l->annotations.len ? ", {\"type\": " :
+				  "{\"type\": ");
+			jbuf_puts(w, &l->annotations, num);
+			jbuf_puts(w, &l->annotations, ", \"hex\": ");
+			jbuf_str(w, &l->annotations, gamedb_event_get_text(ev));
+			jbuf_puts(w, &l->annotations, "}");
 			break;
 		case GAMEDB_EVENT_VARIATION_BEGIN:
 			close_nags(w, l);
@@ -183,6 +260,8 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 			depth++;
 			stack[depth].first = 1;
 			stack[depth].has_before = 0;
+			stack[depth].open = 0;
+			stack[depth].ncomments = stack[depth].langs = 0;
 			put(w, "[", 1);
 			break;
 		case GAMEDB_EVENT_VARIATION_END:
@@ -207,8 +286,12 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 		puts_(w, ", \"comment\": ");
 		jstr(w, stack[0].before.p);
 	}
-	for (k = 0; k < cap; k++)
+	for (k = 0; k < cap; k++) {
 		gamedb__buf_free(&stack[k].before);
+		gamedb__buf_free(&stack[k].comments);
+		gamedb__buf_free(&stack[k].commands);
+		gamedb__buf_free(&stack[k].annotations);
+	}
 	free(stack);
 }
 

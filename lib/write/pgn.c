@@ -113,11 +113,31 @@ static void text(struct pgnw *w, const char *s, const char *raw)
 	}
 }
 
-/* A comment: "{", its words, "}", each brace a word of its own as Scid writes them. */
+/*
+ * A comment: "{", its words, "}", each brace a word of its own as Scid writes them. PGN has no
+ * escape inside a comment, so a '}' of the text (ChessBase texts have them) would end it early:
+ * it is written as ')'.
+ */
 static void comment(struct pgnw *w, const char *s, const char *raw)
 {
+	struct gamedb__buf fixed;
+	char storage[256];
+	char *p;
+
 	word(w, "{", 1);
-	text(w, s, raw);
+	if (!strchr(s, '}')) {
+		text(w, s, raw);
+	} else {
+		gamedb__buf_init_fixed(&fixed, storage, sizeof storage);
+		if (gamedb__buf_append(&fixed, s, strlen(s)) != 0) {
+			w->err = 1;
+		} else {
+			for (p = fixed.p; (p = strchr(p, '}')) != NULL; p++)
+				*p = ')';
+			text(w, fixed.p, raw);
+		}
+		gamedb__buf_free(&fixed);
+	}
 	word(w, "}", 1);
 }
 
@@ -196,7 +216,27 @@ struct pending {
 	int32_t nags[16];
 	struct gamedb__buf comment;
 	struct gamedb__buf raw;
+	int last_command; /* the comment so far ends with a command */
 };
+
+/*
+ * Adds a command ("%csl Gd4") to the pending comment as "[%csl Gd4]", a space away from what
+ * is there already.
+ */
+static void pending_command(struct pgnw *w, struct pending *pm, const char *cmd)
+{
+	struct gamedb__buf *b[2] = { &pm->comment, &pm->raw };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if ((b[k]->len && gamedb__buf_putc(b[k], ' ') != 0) ||
+		    gamedb__buf_putc(b[k], '[') != 0 ||
+		    gamedb__buf_append(b[k], cmd, strlen(cmd)) != 0 ||
+		    gamedb__buf_putc(b[k], ']') != 0)
+			w->err = 1;
+	}
+	pm->last_command = 1;
+}
 
 static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 {
@@ -217,6 +257,7 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 		*print_number = 1;
 	}
 	pm->have_move = 0;
+	pm->last_command = 0;
 	pm->nnags = 0;
 	gamedb__buf_clear(&pm->comment);
 	gamedb__buf_clear(&pm->raw);
@@ -231,7 +272,8 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	uint32_t iflags = 0;
 	size_t i, n;
 	int32_t rc;
-	int print_number = 1, moves_seen = 0;
+	int print_number = 1, moves_seen = 0, xiangqi;
+	int32_t notation = GAMEDB_NOTATION_SAN;
 	struct pending pm;
 	char num[24], storage[PGN_INLINE];
 
@@ -247,6 +289,11 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	rc = gamedb_move_iter_new(g, iflags, &it);
 	if (rc != GAMEDB_OK)
 		return GAMEDB_FAILED;
+	/* Xiangqi movetext: ICCS unless the caller asks for WXF or Chinese. */
+	xiangqi = gamedb_game_get_variant(g) == GAMEDB_VARIANT_XIANGQI;
+	if (xiangqi)
+		notation = (flags & GAMEDB_WRITE_CHINESE) ? GAMEDB_NOTATION_CHINESE :
+			   (flags & GAMEDB_WRITE_WXF) ? GAMEDB_NOTATION_WXF : GAMEDB_NOTATION_ICCS;
 
 	n = gamedb_game_get_tag_count(g);
 	for (i = 0; i < n; i++) {
@@ -261,7 +308,8 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 		switch (type) {
 		case GAMEDB_EVENT_MOVE: {
 			int32_t colour, mn = gamedb_event_get_move_number(ev, &colour);
-			const char *san = gamedb_event_get_san(ev);
+			const char *san = xiangqi ? gamedb_event_get_notation(ev, notation) :
+					   gamedb_event_get_san(ev);
 			flush_move(&w, &pm, &print_number);
 			if (colour == 0 || print_number) {
 				size_t k = put_uint(num, (uint32_t)mn);
@@ -282,8 +330,18 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 		case GAMEDB_EVENT_COMMENT_BEFORE: {
 			const char *t = gamedb_event_get_text(ev);
 			const char *raw = gamedb_event_get_text_raw(ev, NULL);
+			const char *lang = gamedb_event_get_language(ev);
 			if (type == GAMEDB_EVENT_COMMENT_AFTER && pm.have_move) {
-				/* Several comments on one move are joined, as Scid joins them. */
+				/*
+				 * Several comments on one move are joined, as Scid joins them (its
+				 * comments have no language); text after a command, or in a
+				 * language, stands a space apart.
+				 */
+				if ((pm.comment.len && (pm.last_command || (lang && *lang))) &&
+				    (gamedb__buf_putc(&pm.comment, ' ') != 0 ||
+				     gamedb__buf_putc(&pm.raw, ' ') != 0))
+					w.err = 1;
+				pm.last_command = 0;
 				if (gamedb__buf_append(&pm.comment, t, strlen(t)) != 0 ||
 				    gamedb__buf_append(&pm.raw, raw ? raw : t, strlen(raw ? raw : t)) != 0)
 					w.err = 1;
@@ -296,6 +354,26 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 			space(&w);
 			if (!moves_seen && gamedb_event_get_depth(ev) == 0)
 				newline(&w); /* the pre-game comment ends its line */
+			print_number = 1;
+			break;
+		}
+		case GAMEDB_EVENT_CLOCK:
+		case GAMEDB_EVENT_COMMAND: {
+			const char *cmd = gamedb_event_get_text(ev);
+			if (flags & GAMEDB_WRITE_NO_COMMANDS)
+				break;
+			if (pm.have_move) {
+				pending_command(&w, &pm, cmd);
+				break;
+			}
+			/* Before any move of its line: a comment of its own. */
+			flush_move(&w, &pm, &print_number);
+			pending_command(&w, &pm, cmd);
+			comment(&w, pm.comment.p, NULL);
+			space(&w);
+			gamedb__buf_clear(&pm.comment);
+			gamedb__buf_clear(&pm.raw);
+			pm.last_command = 0;
 			print_number = 1;
 			break;
 		}

@@ -53,13 +53,14 @@ from ._ffi import (E_CORRUPT, E_INVALID_ARGUMENT, E_IO, E_MISUSE, E_NOMEM, E_NON
 
 __all__ = [
     "open", "open_memory", "open_io", "version", "version_number",
-    "Reader", "Game", "Event", "MoveIterator", "ScidInfo",
+    "Reader", "Game", "Event", "MoveIterator", "ScidInfo", "ChessbaseInfo",
     "GamedbError", "GamedbWarning",
     "OK", "END", "WARN", "FAILED", "FATAL",
     "E_NONE", "E_NOMEM", "E_IO", "E_UNRECOGNIZED_FORMAT", "E_CORRUPT",
     "E_UNSUPPORTED_VERSION", "E_ENCODING", "E_MISUSE", "E_RANGE", "E_STRUCT_SIZE",
     "E_UNSUPPORTED", "E_ILLEGAL_MOVE", "E_INVALID_ARGUMENT", "E_UNKNOWN_OPTION",
-    "PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN", "KING", "square_name",
+    "PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN", "KING", "ADVISOR", "ELEPHANT", "CANNON",
+    "square_name",
 ]
 
 __version__ = "1.0.0"
@@ -70,6 +71,8 @@ _lib = _ffi.lib
 #: values, which are also python-chess's piece types (chess.PAWN == 1 ... chess.KING == 6);
 #: squares are numbered as in python-chess too (a1 = 0, h1 = 7, h8 = 63).
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
+#: Xiangqi pieces beyond those (general = KING, chariot = ROOK, horse = KNIGHT, soldier = PAWN).
+ADVISOR, ELEPHANT, CANNON = 7, 8, 9
 PIECE_SYMBOLS = {PAWN: "p", KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q", KING: "k"}
 
 _VARIANTS = {
@@ -88,6 +91,8 @@ _EVENT_TYPES = {
     _ffi.EVENT_NAG: "nag",
     _ffi.EVENT_CLOCK: "clock",
     _ffi.EVENT_RESULT: "result",
+    _ffi.EVENT_COMMAND: "command",
+    _ffi.EVENT_ANNOTATION: "annotation",
 }
 
 _ERROR_POLICIES = ("raise", "warn", "skip")
@@ -150,33 +155,85 @@ class ScidInfo:
             % (self.version, self.description, self.base_type, self.flag_names, self.autoload)
 
 
+# ---- ChessBase ----------------------------------------------------------------------------
+
+#: Game.chessbase keys and their gamedb_chessbase_field numbers.
+CHESSBASE_FIELDS = {
+    "record_flags": 1, "medals": 2, "annotation_flags": 3, "magnitude": 4,
+    "line_evaluation": 5, "sub_eco": 6, "tournament_type": 7, "tournament_category": 8,
+    "tournament_rounds": 9, "tournament_flags": 10, "tournament_nation": 11,
+    "mainline_moves": 12,
+}
+
+
+class ChessbaseInfo:
+    """What only ChessBase databases have, copied when the database is opened.
+
+    Attributes: ``charset`` (what the base's text is read as) and ``texts``, the guiding texts
+    (text records of the base, never counted as games): a list of dicts with ``titles`` (a
+    list of (language, title) pairs), ``format`` (the stored text format number), ``content``
+    (the text as UTF-8; HTML for format 3) and ``error`` (None, or why it could not be read).
+    """
+
+    __slots__ = ("charset", "texts")
+
+    def __init__(self, cp):
+        self.charset = _lib.gamedb_chessbase_get_charset(cp)
+        self.texts = []
+        for i in range(_lib.gamedb_chessbase_get_text_count(cp)):
+            entry = {"titles": [], "format": None, "content": None, "error": None}
+            if _lib.gamedb_chessbase_load_text(cp, i) == FAILED:
+                entry["error"] = "unreadable"
+            else:
+                lang = c_char_p()
+                for k in range(_lib.gamedb_chessbase_get_text_title_count(cp)):
+                    title = _lib.gamedb_chessbase_get_text_title(cp, k, byref(lang))
+                    entry["titles"].append((_ffi._decode(lang.value or b""), title))
+                fmt, n = c_int32(), c_size_t()
+                entry["content"] = _lib.gamedb_chessbase_get_text_content(cp, byref(fmt), byref(n))
+                entry["format"] = fmt.value
+            self.texts.append(entry)
+
+    def __repr__(self):
+        return "ChessbaseInfo(charset=%r, texts=%d)" % (self.charset, len(self.texts))
+
+
 # ---- events and the move iterator -----------------------------------------------------
 
 class Event:
     """One item of a game's move stream, copied from the library.
 
     ``type`` is one of "move", "variation_begin", "variation_end", "comment_before",
-    "comment_after", "nag", "clock", "result". Fields that do not apply to the type are None.
+    "comment_after", "nag", "clock", "command", "annotation", "result". Fields that do not
+    apply to the type are None.
 
-    - move: ``san``, ``uci``, ``from_square``, ``to_square`` (0..63, a1 = 0), ``promotion``
-      (a piece number or None), ``piece`` (the moving piece, PAWN..KING; None for a null
-      move), ``move_number``, ``colour`` ("white" or "black"), ``fen`` (the position after
-      the move, only when the iterator was made with ``fen=True``);
-    - comment_before / comment_after: ``text``, and ``text_raw``, the stored bytes before
-      charset conversion; result: ``text`` ("1-0", "1/2-1/2", ...);
+    - move: ``san``, ``uci``, ``from_square``, ``to_square`` (0..63, a1 = 0; xiangqi 0..89,
+      rank * 9 + file), ``promotion`` (a piece number or None), ``piece`` (the moving piece,
+      PAWN..KING, or ADVISOR, ELEPHANT, CANNON for xiangqi; None for a null move),
+      ``move_number``, ``colour`` ("white" or "black"; Red is "white"), ``fen`` (the position
+      after the move, only when the iterator was made with ``fen=True``); for xiangqi ``san``
+      is WXF, ``uci`` is ICCS and ``chinese`` the Chinese notation;
+    - comment_before / comment_after: ``text``, ``language`` (ISO 639-1, "" unknown) and
+      ``text_raw``, the stored bytes before charset conversion; result: ``text`` ("1-0", ...);
+    - clock / command: ``text`` in PGN command form without brackets ("%clk 0:01:02",
+      "%csl Gd4");
+    - annotation (stored, with no mapping): ``annotation_type`` (the format's code) and
+      ``text_raw`` (its bytes);
     - nag: ``nag`` (1 = "!", 2 = "?", ...).
 
     ``depth`` is the variation depth of every event (0 on the main line).
     """
 
-    __slots__ = ("type", "depth", "san", "uci", "from_square", "to_square", "promotion",
-                 "piece", "fen", "text", "text_raw", "nag", "move_number", "colour")
+    __slots__ = ("type", "depth", "san", "uci", "chinese", "from_square", "to_square",
+                 "promotion", "piece", "fen", "text", "text_raw", "language", "annotation_type",
+                 "nag", "move_number", "colour")
 
     def __init__(self, evp):
         t = _lib.gamedb_event_get_type(evp)
         self.type = _EVENT_TYPES.get(t, str(t))
         self.depth = _lib.gamedb_event_get_depth(evp)
-        self.san = self.uci = self.fen = self.text = self.text_raw = None
+        self.san = self.uci = self.fen = self.text = self.text_raw = self.chinese = None
+        self.language = self.annotation_type = None
         self.from_square = self.to_square = self.promotion = self.piece = None
         self.nag = self.move_number = self.colour = None
         if t == _ffi.EVENT_MOVE:
@@ -187,13 +244,20 @@ class Event:
             self.piece = _lib.gamedb_event_get_piece(evp) or None
             self.san = _lib.gamedb_event_get_san(evp)
             self.uci = _lib.gamedb_event_get_uci(evp)
+            self.chinese = _lib.gamedb_event_get_notation(evp, _ffi.NOTATION_CHINESE)
             self.fen = _lib.gamedb_event_get_fen(evp)
             self.move_number = _lib.gamedb_event_get_move_number(evp, byref(colour))
             self.colour = "black" if colour.value else "white"
+        elif t == _ffi.EVENT_ANNOTATION:
+            self.annotation_type = _lib.gamedb_event_get_annotation_type(evp)
+            n = c_size_t()
+            addr = _lib.gamedb_event_get_text_raw(evp, byref(n))
+            self.text_raw = ctypes.string_at(addr, n.value) if addr else b""
         elif t in (_ffi.EVENT_COMMENT_BEFORE, _ffi.EVENT_COMMENT_AFTER, _ffi.EVENT_RESULT,
-                   _ffi.EVENT_CLOCK):
+                   _ffi.EVENT_CLOCK, _ffi.EVENT_COMMAND):
             self.text = _lib.gamedb_event_get_text(evp)
-            if t != _ffi.EVENT_RESULT:
+            if t in (_ffi.EVENT_COMMENT_BEFORE, _ffi.EVENT_COMMENT_AFTER):
+                self.language = _lib.gamedb_event_get_language(evp)
                 n = c_size_t()
                 addr = _lib.gamedb_event_get_text_raw(evp, byref(n))
                 if addr:
@@ -301,14 +365,15 @@ class Game:
     the Seven Tag Roster first; when a tag is repeated, the first value), ``tag_list`` (every
     tag as (name, value) pairs, repeats included, in PGN order), ``fen`` (the start position), ``variant`` ("chess",
     "chess960", "xiangqi" or "bughouse"), ``deleted`` (bool), ``warning`` (the reader's
-    message when the game was delivered with a warning, else None) and ``scid_flags`` (the
-    SCID flag bits, None for other formats).
+    message when the game was delivered with a warning, else None), ``scid_flags`` (the
+    SCID flag bits, None for other formats) and ``chessbase`` (a dict of the ChessBase fields
+    no tag carries, keyed as CHESSBASE_FIELDS; None for other formats).
 
     See the module documentation for how long a game's moves stay available.
     """
 
     __slots__ = ("index", "tags", "tag_list", "fen", "variant", "deleted", "warning", "scid_flags",
-                 "_reader", "_ptr", "_lost", "__weakref__")
+                 "chessbase", "_reader", "_ptr", "_lost", "__weakref__")
 
     def __init__(self, reader, gp, warning=None):
         self._ptr = None
@@ -339,6 +404,10 @@ class Game:
         self.scid_flags = None
         if reader is not None and reader._scid_ptr:
             self.scid_flags = _lib.gamedb_scid_get_game_flags(reader._scid_ptr, gp)
+        self.chessbase = None
+        if reader is not None and reader._cb_ptr:
+            self.chessbase = {k: _lib.gamedb_chessbase_get_game_field(reader._cb_ptr, gp, f)
+                              for k, f in CHESSBASE_FIELDS.items()}
 
     def __repr__(self):
         t = self.tags
@@ -468,9 +537,11 @@ class Reader(_Closing):
         self._pos = 0            # the index next_game would give
         self._at_end = False
         self._scid_ptr = None
+        self._cb_ptr = None
         self._callback_error = None
         self.errors = errors
         self.scid = None
+        self.chessbase = None
         self.open_warning = None
         self._ptr = _lib.gamedb_reader_new()
         if format is not None:
@@ -479,8 +550,14 @@ class Reader(_Closing):
             _lib.gamedb_reader_support_format_all(self._ptr)
         if charset is not None:
             self.set_option("charset", charset)
+        # The core's options now; a format's own options ("language", "charset-detect") once
+        # the format is known, i.e. right after the open.
+        self._late_options = []
         for key, value in (options or {}).items():
-            self.set_option(key, value)
+            if key in ("charset", "fallback-charset"):
+                self.set_option(key, value)
+            else:
+                self._late_options.append((key, value))
         if converter is not None:
             self._set_converter(converter)
 
@@ -489,10 +566,16 @@ class Reader(_Closing):
     def _after_open(self, rc):
         if rc == WARN:
             self.open_warning = _lib.gamedb_reader_errmsg(self._ptr)
+        for key, value in self._late_options:
+            self.set_option(key, value)
         sp = _lib.gamedb_reader_get_scid(self._ptr)
         if sp:
             self._scid_ptr = sp
             self.scid = ScidInfo(sp)
+        cp = _lib.gamedb_reader_get_chessbase(self._ptr)
+        if cp:
+            self._cb_ptr = cp
+            self.chessbase = ChessbaseInfo(cp)
         return self
 
     def _opening(self, call, *args):
@@ -698,6 +781,7 @@ class Reader(_Closing):
             self._forget_current()
             self._pending = weakref.WeakSet()
             self._scid_ptr = None
+            self._cb_ptr = None
             _lib.gamedb_reader_free(ptr)
             self._keep = []
 

@@ -74,6 +74,14 @@ EVENT_COMMENT_AFTER = 5
 EVENT_NAG = 6
 EVENT_CLOCK = 7
 EVENT_RESULT = 8
+EVENT_COMMAND = 9
+EVENT_ANNOTATION = 10
+
+NOTATION_SAN = 1
+NOTATION_UCI = 2
+NOTATION_ICCS = 3
+NOTATION_WXF = 4
+NOTATION_CHINESE = 5
 
 ITER_MAINLINE_ONLY = 1
 ITER_SKIP_COMMENTS = 2
@@ -91,6 +99,9 @@ PIECE_KING = 6
 WRITE_NO_COMMENTS = 1
 WRITE_NO_VARIATIONS = 2
 WRITE_NO_NAGS = 4
+WRITE_NO_COMMANDS = 8
+WRITE_WXF = 16
+WRITE_CHINESE = 32
 
 
 # ---- opaque handles ---------------------------------------------------------------------
@@ -115,11 +126,16 @@ class _Scid(Structure):
     """struct gamedb_scid (opaque)."""
 
 
+class _Chessbase(Structure):
+    """struct gamedb_chessbase (opaque)."""
+
+
 ReaderP = POINTER(_Reader)
 GameP = POINTER(_Game)
 MoveIterP = POINTER(_MoveIter)
 EventP = POINTER(_Event)
 ScidP = POINTER(_Scid)
+ChessbaseP = POINTER(_Chessbase)
 
 
 # ---- callback types and caller-filled structs -------------------------------------------
@@ -255,6 +271,7 @@ API = (
     _Api("gamedb_reader_free", [ReaderP], None, None),
     _Api("gamedb_reader_support_format_all", [ReaderP], c_int32, _errcheck_reader),
     _Api("gamedb_reader_support_format_scid", [ReaderP], c_int32, _errcheck_reader),
+    _Api("gamedb_reader_support_format_chessbase", [ReaderP], c_int32, _errcheck_reader),
     _Api("gamedb_reader_set_format", [ReaderP, c_char_p], c_int32, _errcheck_reader),
     _Api("gamedb_reader_set_option", [ReaderP, c_char_p, c_char_p, c_char_p], c_int32,
          _errcheck_reader),
@@ -312,6 +329,9 @@ API = (
     # Stored bytes before conversion: returned as an address, read with ctypes.string_at().
     _Api("gamedb_event_get_text_raw", [EventP, POINTER(c_size_t)], c_void_p, None),
     _Api("gamedb_event_get_nag", [EventP], c_int32, None),
+    _Api("gamedb_event_get_notation", [EventP, c_int32], c_char_p, _errcheck_str),
+    _Api("gamedb_event_get_language", [EventP], c_char_p, _errcheck_str),
+    _Api("gamedb_event_get_annotation_type", [EventP], c_int32, None),
     # writers
     _Api("gamedb_game_write_pgn", [GameP, c_uint32, WRITE_FN, c_void_p], c_int32,
          _errcheck_game),
@@ -325,6 +345,17 @@ API = (
     _Api("gamedb_scid_get_flag_name", [ScidP, c_int32], c_char_p, _errcheck_str),
     _Api("gamedb_scid_get_autoload", [ScidP], c_int64, None),
     _Api("gamedb_scid_get_game_flags", [ScidP, GameP], c_uint32, None),
+    # ChessBase
+    _Api("gamedb_reader_get_chessbase", [ReaderP], ChessbaseP, None),
+    _Api("gamedb_chessbase_get_game_field", [ChessbaseP, GameP, c_int32], c_int64, None),
+    _Api("gamedb_chessbase_get_charset", [ChessbaseP], c_char_p, _errcheck_str),
+    _Api("gamedb_chessbase_get_text_count", [ChessbaseP], c_uint64, None),
+    _Api("gamedb_chessbase_load_text", [ChessbaseP, c_uint64], c_int32, None),
+    _Api("gamedb_chessbase_get_text_title_count", [ChessbaseP], c_int32, None),
+    _Api("gamedb_chessbase_get_text_title", [ChessbaseP, c_int32, POINTER(c_char_p)],
+         c_char_p, _errcheck_str),
+    _Api("gamedb_chessbase_get_text_content",
+         [ChessbaseP, POINTER(c_int32), POINTER(c_size_t)], c_char_p, _errcheck_str),
 )
 
 

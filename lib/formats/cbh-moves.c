@@ -1,0 +1,1130 @@
+/*
+ * libgamedb - ChessBase: the moves of a game (.cbg) and its annotations (.cba).
+ *
+ * A CBG game record: 1 flags byte (bit 6: a setup block follows; bits 0-5: the encoding
+ * mode), a 3-byte big-endian length counting these 4 bytes, the optional 28-byte setup
+ * block, then the move bytes. Mode 0 (all but a handful of real games) is decoded here; the
+ * others use substitution tables (or whole encoders) we do not have, and fail the game with
+ * the mode named.
+ *
+ * Mode 0: with n = the number of moves decoded so far in the game (over all its lines, never
+ * reset), a stored byte b means opcode T[(b - n) mod 256]. Opcode 0 is a null move, 1-234
+ * name a man (king, or the k-th queen/rook/bishop/knight, or pawn k: see the ChessBase slots in
+ * lib/board/board.h) and its step, 235 introduces a two-byte move (from, to, promotion; its two
+ * bytes are read with the same n), 236 is padding, 254 opens a sibling line and 255 closes
+ * one (the last 255 ends the game). At a position with k continuations the first k - 1 are
+ * each stored as 254 subtree 255 and the last one follows unwrapped; the first one is the
+ * main line. So the main line of a game is stored first, its alternatives after it, and the
+ * move buffer (which wants each variation right after the move it replaces, as the iterator
+ * and the writers expect) is filled from a tree built in a first pass.
+ *
+ * A CBA block: 14 header bytes (game id, 4 unknown, the entry count + 1, the block length),
+ * then entries of a 3-byte signed big-endian position, a type byte, a 2-byte big-endian length
+ * counting the 6 entry header bytes, and the payload. Position k is the k-th move in storage
+ * order (the counter n above), -1 the start of the game.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/cbh.h"
+
+/*
+ * The substitution table of mode 0 (ChessBase's own, as published in the format notes): the
+ * opcode of a stored byte b read when n moves were decoded before it is cb_table[(b - n) & 255].
+ */
+static const uint8_t cb_table[256] = {
+	162, 149, 67, 245, 193, 61, 74, 108, 83, 131, 204, 124, 255, 174, 104, 173,
+	209, 146, 139, 141, 53, 129, 94, 116, 38, 142, 171, 202, 253, 154, 243, 160,
+	165, 21, 252, 177, 30, 237, 48, 234, 34, 235, 167, 205, 78, 111, 46, 36,
+	50, 148, 65, 140, 110, 88, 130, 80, 187, 2, 138, 216, 250, 96, 222, 82,
+	186, 70, 172, 41, 157, 215, 223, 8, 33, 1, 102, 163, 241, 25, 39, 181,
+	145, 213, 66, 14, 180, 76, 217, 24, 95, 188, 37, 166, 150, 4, 86, 106,
+	170, 51, 28, 43, 115, 240, 221, 164, 55, 211, 197, 16, 191, 90, 35, 52,
+	117, 91, 184, 85, 210, 107, 9, 58, 87, 18, 179, 119, 72, 133, 155, 15,
+	158, 199, 200, 161, 127, 122, 192, 189, 49, 109, 246, 62, 195, 17, 113, 206,
+	125, 218, 168, 84, 144, 151, 31, 68, 64, 22, 201, 227, 44, 203, 132, 236,
+	159, 63, 92, 230, 118, 11, 60, 32, 183, 54, 0, 220, 231, 249, 79, 247,
+	175, 6, 7, 224, 26, 10, 169, 75, 12, 214, 99, 135, 137, 29, 19, 27,
+	228, 112, 5, 71, 103, 123, 47, 238, 226, 232, 152, 13, 239, 207, 196, 244,
+	251, 176, 23, 153, 100, 242, 212, 42, 3, 77, 120, 198, 254, 101, 134, 136,
+	121, 69, 59, 229, 73, 143, 45, 185, 190, 98, 147, 20, 233, 208, 56, 156,
+	178, 194, 89, 93, 182, 114, 81, 248, 40, 126, 97, 57, 225, 219, 105, 128,
+};
+
+enum {
+	OP_NULL = 0,
+	OP_CASTLE_K = 9,
+	OP_CASTLE_Q = 10,
+	OP_TWO_BYTE = 235,
+	OP_PAD = 236,
+	OP_PUSH = 254,
+	OP_POP = 255
+};
+
+/* The opcodes 11-234: which man, and where its steps start. */
+static const struct op_range {
+	uint8_t first, type, ordinal;
+} op_ranges[] = {
+	{ 11, GAMEDB__QUEEN, 0 },   { 39, GAMEDB__ROOK, 0 },    { 53, GAMEDB__ROOK, 1 },
+	{ 67, GAMEDB__BISHOP, 0 },  { 81, GAMEDB__BISHOP, 1 },  { 95, GAMEDB__KNIGHT, 0 },
+	{ 103, GAMEDB__KNIGHT, 1 }, { 111, GAMEDB__PAWN, 0 },   { 143, GAMEDB__QUEEN, 1 },
+	{ 171, GAMEDB__QUEEN, 2 },  { 199, GAMEDB__ROOK, 2 },   { 213, GAMEDB__BISHOP, 2 },
+	{ 227, GAMEDB__KNIGHT, 2 }, { 235, 0, 0 },
+};
+
+/* King steps 1-8 and knight steps 0-7 as (file, rank) deltas. */
+static const int8_t king_step[8][2] = { { 0, 1 }, { 1, 1 }, { 1, 0 }, { 1, -1 },
+					{ 0, -1 }, { -1, -1 }, { -1, 0 }, { -1, 1 } };
+static const int8_t knight_step[8][2] = { { 2, 1 }, { 1, 2 }, { -1, 2 }, { -2, 1 },
+					  { -2, -1 }, { -1, -2 }, { 1, -2 }, { 2, -1 } };
+
+/* Promotion pieces of a two-byte move, bits 12-13. */
+static const uint8_t promo_piece[4] = { GAMEDB__QUEEN, GAMEDB__ROOK, GAMEDB__BISHOP,
+					GAMEDB__KNIGHT };
+
+static const char *const type_name[7] = { "", "pawn", "knight", "bishop", "rook", "queen",
+					  "king" };
+
+/*
+ * Variations nested deeper than this fail the game: each open line keeps a position, and a
+ * hostile record could otherwise open millions.
+ */
+#define MAX_DEPTH 16384
+
+#define NONE UINT32_MAX
+
+/* CBA entry types. */
+enum {
+	CBA_TEXT_AFTER = 0x02,
+	CBA_SYMBOLS = 0x03,
+	CBA_SQUARES = 0x04,
+	CBA_ARROWS = 0x05,
+	CBA_TIME_SPENT = 0x07,
+	CBA_WHITE_CLOCK = 0x16,
+	CBA_BLACK_CLOCK = 0x17,
+	CBA_CRITICAL = 0x18,
+	CBA_MEDAL = 0x22,
+	CBA_TEXT_BEFORE = 0x82
+};
+
+/* A decoded move; its index in the node array is its CBA position + 1 (0 is the root). */
+struct cb_node {
+	struct gamedb__move m;
+	uint32_t first;  /* first continuation (the main line), NONE if none */
+	uint32_t next;   /* next alternative to this move */
+	uint32_t last;   /* last continuation, for appending */
+	uint8_t colour;  /* who made the move */
+};
+
+/* A line of play left open by opcode 254, waiting for its 255. */
+struct cb_level {
+	struct gamedb__pos pos;
+	struct gamedb__cbslots slots;
+	uint32_t node;
+};
+
+/* A CBA entry; payload at off in the game's CBA block. */
+struct cb_ann {
+	int32_t pos;
+	uint32_t seq; /* order in the block, to keep the order of entries at one position */
+	uint32_t off;
+	uint16_t len;
+	uint8_t type;
+};
+
+/* While writing the move buffer: the move whose alternatives are being written, and which. */
+struct cb_frame {
+	uint32_t main, sib;
+};
+
+struct cbg_state {
+	struct cb_node *nodes;
+	size_t nnodes, capnodes;
+	struct cb_level *levels;
+	size_t caplevels;
+	struct cb_ann *anns;
+	size_t nanns, capanns;
+	struct cb_frame *frames;
+	size_t capframes;
+	const uint8_t *cba;    /* the game's CBA block (a view of the .cba) */
+	int32_t status;        /* GAMEDB_OK or GAMEDB_WARN so far */
+	size_t unplaced;       /* annotations at positions no move has */
+};
+
+/* Grows *p (elements of size) to hold need; 0 or -1 (out of memory). */
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t ncap = *cap ? *cap : 16;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / size)
+			return -1;
+		ncap *= 2;
+	}
+	np = realloc(*p, ncap * size);
+	if (!np)
+		return -1;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+static struct cbg_state *state_of(struct gamedb__cbg_ctx *c)
+{
+	if (!c->priv)
+		c->priv = calloc(1, sizeof(struct cbg_state));
+	return c->priv;
+}
+
+void gamedb__cbg_ctx_free(struct gamedb__cbg_ctx *c)
+{
+	struct cbg_state *s;
+
+	if (!c)
+		return;
+	s = c->priv;
+	if (s) {
+		free(s->nodes);
+		free(s->levels);
+		free(s->anns);
+		free(s->frames);
+		free(s);
+		c->priv = NULL;
+	}
+	gamedb__buf_free(&c->scratch);
+}
+
+/* The game's number for messages: the CBH record number when known. */
+static unsigned long long game_no(const struct gamedb_game *g)
+{
+	return g->loc[2] ? (unsigned long long)g->loc[2] : (unsigned long long)g->index + 1;
+}
+
+/* ChessBase squares count file by file: a1 = 0, a2 = 1, ..., h8 = 63. */
+static int cb_square(int cm)
+{
+	return (cm & 7) * 8 + (cm >> 3);
+}
+
+static const char *mode_name(int mode)
+{
+	if (mode >= 1 && mode <= 7)
+		return "regular chess in another encoding";
+	if (mode == 8 || mode == 9)
+		return "losing chess";
+	if (mode == 10 || mode == 11)
+		return "Chess960";
+	if (mode == 12 || mode == 13)
+		return "Out Chatrang";
+	if (mode == 14 || mode == 15)
+		return "Twins";
+	if (mode == 16 || mode == 17)
+		return "Makruk";
+	if (mode == 18 || mode == 19)
+		return "Pawns";
+	if (mode == 63)
+		return "illegal positions allowed";
+	return "unknown";
+}
+
+/* ---- setup position ------------------------------------------------------------------- */
+
+/*
+ * The 28-byte setup block: byte 1 bits 0-3 the en-passant file (1 = a), bit 4 black to move;
+ * byte 2 castling (bit 0 white O-O-O, 1 white O-O, 2 black O-O-O, 3 black O-O); byte 3 the
+ * move number (0 means 1); then 192 bits over the squares a1, a2, ..., h8: 0 empty, else
+ * 1 c ppp (c colour, ppp 1 K 2 Q 3 N 4 B 5 R 6 P). Built as a FEN so that the board engine
+ * checks it; 0, or -1 with *why.
+ */
+static int parse_setup(const uint8_t *b, struct gamedb__pos *pos, char *fen, size_t fencap,
+		       const char **why)
+{
+	static const char letter[8] = { 0, 'K', 'Q', 'N', 'B', 'R', 'P', 0 };
+	char board[64];
+	char text[128];
+	size_t bit = 0, len = 0;
+	int cm, rank, file, epfile = b[1] & 15, black = (b[1] >> 4) & 1, num = b[3];
+
+	for (cm = 0; cm < 64; cm++) {
+		int v = 0;
+		size_t k;
+		if (bit >= 192) {
+			*why = "the setup board holds more than 32 men";
+			return -1;
+		}
+		if (!((b[4 + bit / 8] >> (7 - bit % 8)) & 1)) {
+			bit++;
+			board[cb_square(cm)] = 0;
+			continue;
+		}
+		if (bit + 5 > 192) {
+			*why = "the setup board holds more than 32 men";
+			return -1;
+		}
+		for (k = 1; k < 5; k++)
+			v = (v << 1) | ((b[4 + (bit + k) / 8] >> (7 - (bit + k) % 8)) & 1);
+		bit += 5;
+		if (!letter[v & 7]) {
+			*why = "bad piece code in the setup board";
+			return -1;
+		}
+		board[cb_square(cm)] = (char)((v & 8) ? letter[v & 7] + ('a' - 'A') : letter[v & 7]);
+	}
+	for (rank = 7; rank >= 0; rank--) {
+		int empty = 0;
+		for (file = 0; file < 8; file++) {
+			char ch = board[rank * 8 + file];
+			if (!ch) {
+				empty++;
+				continue;
+			}
+			if (empty)
+				text[len++] = (char)('0' + empty);
+			empty = 0;
+			text[len++] = ch;
+		}
+		if (empty)
+			text[len++] = (char)('0' + empty);
+		if (rank)
+			text[len++] = '/';
+	}
+	len += (size_t)snprintf(text + len, sizeof text - len, " %c %s%s%s%s%s ", black ? 'b' : 'w',
+				(b[2] & 2) ? "K" : "", (b[2] & 1) ? "Q" : "", (b[2] & 8) ? "k" : "",
+				(b[2] & 4) ? "q" : "", (b[2] & 15) ? "" : "-");
+	if (epfile >= 1 && epfile <= 8)
+		snprintf(text + len, sizeof text - len, "%c%c 0 %d", 'a' + epfile - 1,
+			 black ? '3' : '6', num ? num : 1);
+	else
+		snprintf(text + len, sizeof text - len, "- 0 %d", num ? num : 1);
+	if (gamedb__pos_from_fen(pos, text, why) != 0)
+		return -1;
+	gamedb__pos_to_fen(pos, fen, fencap);
+	return 0;
+}
+
+/* The start of a CBG record: flags, length and (with bit 6) the setup block. */
+struct cbg_head {
+	uint8_t flags;
+	uint32_t len;   /* stored length, header included */
+	size_t moves;   /* where the move bytes start in the record */
+};
+
+static int32_t fail(struct gamedb__cbg_ctx *c, struct gamedb_game *g, uint64_t off,
+		    const char *what)
+{
+	gamedb__game_seterr(g, "%s: offset %llu: game %llu: %s", c->cbg->name,
+			    (unsigned long long)off, game_no(g), what);
+	return GAMEDB_FAILED;
+}
+
+/*
+ * Reads the record head at g->loc[0] and, when there is one, its setup position into
+ * g->start / g->fen. On success *rec points at the record (avail bytes of it in the file).
+ */
+static int32_t read_head(struct gamedb__cbg_ctx *c, struct gamedb_game *g, struct cbg_head *h,
+			 const uint8_t **rec, size_t *avail)
+{
+	const uint64_t off = g->loc[0];
+	int64_t got;
+	const char *why = NULL;
+	char msg[160];
+	struct gamedb__pos pos;
+
+	got = gamedb__file_view(c->cbg, off, 4, rec);
+	if (got < 0)
+		return fail(c, g, off, "read error");
+	if (got < 4)
+		return fail(c, g, off, "the game record lies past the end of the file");
+	h->flags = (*rec)[0];
+	h->len = (uint32_t)(*rec)[1] << 16 | (uint32_t)(*rec)[2] << 8 | (*rec)[3];
+	h->moves = 4;
+	if (h->len < 4)
+		return fail(c, g, off, "bad game record length");
+	got = gamedb__file_view(c->cbg, off, h->len, rec);
+	if (got < 0)
+		return fail(c, g, off, "read error");
+	*avail = (size_t)got;
+	if (h->flags & 0x40) {
+		/* Chess960 modes add 8 bytes: king and rook start squares, position number. */
+		const int mode = h->flags & 0x3F;
+		const size_t need = (mode == 10 || mode == 11) ? 36 : 28;
+		if (h->len < 4 + need || *avail < 4 + need)
+			return fail(c, g, off + 4, "the setup position is cut off");
+		if (parse_setup(*rec + 4, &pos, g->fen, sizeof g->fen, &why) != 0) {
+			snprintf(msg, sizeof msg, "bad setup position: %s", why ? why : "");
+			strcpy(g->fen, GAMEDB__START_FEN);
+			g->have_start = 0;
+			return fail(c, g, off + 4, msg);
+		}
+		g->start = pos;
+		g->have_start = 1;
+		h->moves += need;
+	}
+	return GAMEDB_OK;
+}
+
+int32_t gamedb__cbg_read_setup(struct gamedb__cbg_ctx *c, struct gamedb_game *g)
+{
+	struct cbg_head h;
+	const uint8_t *rec;
+	size_t avail;
+
+	return read_head(c, g, &h, &rec, &avail);
+}
+
+/* ---- move bytes ----------------------------------------------------------------------- */
+
+/*
+ * Turns opcode op (1-234, or 0, or 235 with its word w) into a move for the side to move
+ * (from/to/promo, or a whole castling or null move); 0, or -1 with a reason in msg.
+ * Legality is left to gamedb__move_play().
+ */
+static int decode_op(const struct cb_level *lv, int op, unsigned w, struct gamedb__move *m,
+		     char *msg, size_t cap)
+{
+	static const char *const nth[3] = { "1st", "2nd", "3rd" };
+	const struct gamedb__pos *pos = &lv->pos;
+	const int stm = pos->stm;
+	int from, file, rank, df, dr, type = 0, ordinal = 0, k = 0, i;
+
+	memset(m, 0, sizeof *m);
+	m->rook_from = GAMEDB__NO_SQ;
+	if (op == OP_NULL) {
+		if (gamedb__move_null(pos, m) != 0) {
+			snprintf(msg, cap, "null move while in check");
+			return -1;
+		}
+		return 0;
+	}
+	if (op == OP_CASTLE_K || op == OP_CASTLE_Q) {
+		if (gamedb__move_castle(pos, op == OP_CASTLE_K, m) != 0) {
+			snprintf(msg, cap, "castling not allowed");
+			return -1;
+		}
+		return 0;
+	}
+	if (op == OP_TWO_BYTE) {
+		from = cb_square((int)(w & 63));
+		m->to = (uint8_t)cb_square((int)((w >> 6) & 63));
+		if (w >> 14) {
+			snprintf(msg, cap, "bad two-byte move 0x%04x", w);
+			return -1;
+		}
+		if (from == m->to) {
+			/* How Chess960 castling is written: onto g1/g8 or c1/c8 in place. */
+			int side = (from & 7) == 6 ? 1 : (from & 7) == 2 ? 0 : -1;
+			if (side < 0 || (from >> 3) != (stm ? 7 : 0) ||
+			    gamedb__move_castle(pos, side, m) != 0) {
+				snprintf(msg, cap, "bad two-byte move 0x%04x", w);
+				return -1;
+			}
+			return 0;
+		}
+		m->from = (uint8_t)from;
+		/* Bits 12-13 mean something only when a pawn reaches the last rank. */
+		if (GAMEDB__PC_TYPE(pos->sq[from]) == GAMEDB__PAWN && (m->to >> 3) == (stm ? 0 : 7))
+			m->promo = promo_piece[(w >> 12) & 3];
+		return 0;
+	}
+	if (op <= 8) {
+		from = pos->king[stm];
+		if (from >= 64) {
+			snprintf(msg, cap, "no king");
+			return -1;
+		}
+		df = king_step[op - 1][0];
+		dr = king_step[op - 1][1];
+		type = GAMEDB__KING;
+	} else {
+		for (i = 0; op_ranges[i + 1].first <= op; i++)
+			;
+		type = op_ranges[i].type;
+		ordinal = op_ranges[i].ordinal;
+		k = op - op_ranges[i].first;
+		if (type == GAMEDB__PAWN) {
+			ordinal = k / 4;
+			k %= 4;
+		}
+		from = lv->slots.sq[stm][type][ordinal];
+		if (from >= 64 || pos->sq[from] != GAMEDB__PC(type, stm)) {
+			if (type == GAMEDB__PAWN)
+				snprintf(msg, cap, "pawn number %d is gone (opcode %d)", ordinal + 1, op);
+			else
+				snprintf(msg, cap, "there is no %s %s (opcode %d)", nth[ordinal],
+					 type_name[type], op);
+			return -1;
+		}
+		switch (type) {
+		case GAMEDB__PAWN: {
+			const int fwd = stm ? -1 : 1;
+			static const int8_t pawn_df[4] = { 0, 0, 1, -1 };
+			df = pawn_df[k] * fwd; /* "right" is toward h for white, toward a for black */
+			dr = k == 1 ? 2 * fwd : fwd;
+			break;
+		}
+		case GAMEDB__KNIGHT:
+			df = knight_step[k][0];
+			dr = knight_step[k][1];
+			break;
+		default: {
+			/* Sliders: 7 steps per direction, files and ranks counted modulo 8. */
+			const int dir = k / 7 + (type == GAMEDB__BISHOP ? 2 : 0), n = k % 7 + 1;
+			static const int8_t dir_f[4] = { 0, 1, 1, 1 }, dir_r[4] = { 1, 0, 1, -1 };
+			m->from = (uint8_t)from;
+			m->to = (uint8_t)((((from >> 3) + 8 + dir_r[dir] * n) & 7) * 8 +
+					  (((from & 7) + dir_f[dir] * n) & 7));
+			return 0;
+		}
+		}
+	}
+	file = (from & 7) + df;
+	rank = (from >> 3) + dr;
+	if (file < 0 || file > 7 || rank < 0 || rank > 7) {
+		snprintf(msg, cap, "the %s steps off the board (opcode %d)", type_name[type], op);
+		return -1;
+	}
+	m->from = (uint8_t)from;
+	m->to = (uint8_t)(rank * 8 + file);
+	if (type == GAMEDB__PAWN && (rank == 0 || rank == 7)) {
+		snprintf(msg, cap, "pawn reaches the last rank in a one-byte move (opcode %d)", op);
+		return -1;
+	}
+	return 0;
+}
+
+/* Adds a decoded move as the last continuation of node parent; its index, or NONE. */
+static uint32_t add_node(struct cbg_state *s, uint32_t parent, const struct gamedb__move *m,
+			 int colour)
+{
+	struct cb_node *nd;
+	uint32_t id;
+
+	if (s->nnodes >= NONE - 1 || grow((void **)&s->nodes, &s->capnodes, s->nnodes + 1,
+					  sizeof *s->nodes) != 0)
+		return NONE;
+	id = (uint32_t)s->nnodes++;
+	nd = &s->nodes[id];
+	nd->m = *m;
+	nd->first = nd->next = nd->last = NONE;
+	nd->colour = (uint8_t)colour;
+	if (s->nodes[parent].first == NONE)
+		s->nodes[parent].first = id;
+	else
+		s->nodes[s->nodes[parent].last].next = id;
+	s->nodes[parent].last = id;
+	return id;
+}
+
+/*
+ * First pass: the move bytes into the tree of s->nodes, every move checked and played by the
+ * board engine. OK, WARN (unknown opcodes skipped), or FAILED with g's message set (the tree
+ * then holds the legal part).
+ */
+static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
+			   struct cbg_state *s, const struct cbg_head *h, const uint8_t *rec,
+			   size_t avail)
+{
+	const size_t end = avail < h->len ? avail : h->len;
+	struct cb_level cur;
+	size_t p = h->moves, depth = 0;
+	uint32_t n = 0;
+	int32_t st = GAMEDB_OK;
+	char why[96], msg[192];
+
+	if (g->have_start)
+		cur.pos = g->start;
+	else
+		gamedb__pos_startpos(&cur.pos);
+	gamedb__cbslots_init(&cur.slots, &cur.pos, 0);
+	cur.node = 0;
+	s->nnodes = 0;
+	if (grow((void **)&s->nodes, &s->capnodes, 1, sizeof *s->nodes) != 0)
+		return fail(c, g, g->loc[0], "out of memory");
+	s->nodes[0].first = s->nodes[0].next = s->nodes[0].last = NONE;
+	s->nnodes = 1;
+
+	while (p < end) {
+		const size_t at = p;
+		const int op = cb_table[(uint8_t)(rec[p++] - n)];
+		struct gamedb__move m;
+		unsigned w = 0;
+		int stm, bad;
+		uint32_t id;
+
+		if (op == OP_PUSH) {
+			if (depth >= MAX_DEPTH)
+				return fail(c, g, g->loc[0] + at, "variations nested too deeply");
+			if (grow((void **)&s->levels, &s->caplevels, depth + 1, sizeof *s->levels) != 0)
+				return fail(c, g, g->loc[0] + at, "out of memory");
+			s->levels[depth++] = cur;
+			continue;
+		}
+		if (op == OP_POP) {
+			if (depth == 0)
+				return st; /* the end of the game */
+			cur = s->levels[--depth];
+			continue;
+		}
+		if (op == OP_PAD)
+			continue;
+		if (op > OP_PAD) {
+			/* Unused opcodes: skipped (counting no move), as other readers do. */
+			st = GAMEDB_WARN;
+			gamedb__game_seterr(g, "%s: offset %llu: game %llu: unknown opcode %d skipped",
+					    c->cbg->name, (unsigned long long)(g->loc[0] + at),
+					    game_no(g), op);
+			continue;
+		}
+		if (op == OP_TWO_BYTE) {
+			if (end - p < 2)
+				return fail(c, g, g->loc[0] + at, "two-byte move cut off");
+			w = (unsigned)cb_table[(uint8_t)(rec[p] - n)] << 8 |
+			    cb_table[(uint8_t)(rec[p + 1] - n)];
+			p += 2;
+		}
+		stm = cur.pos.stm;
+		bad = decode_op(&cur, op, w, &m, why, sizeof why);
+		if (!bad && gamedb__move_play(&cur.pos, &m) != 0) {
+			snprintf(why, sizeof why, "illegal move (opcode %d)", op);
+			bad = 1;
+		}
+		if (bad) {
+			snprintf(msg, sizeof msg, "move %u%s: %s", (unsigned)cur.pos.fullmove,
+				 stm ? "..." : ".", why);
+			return fail(c, g, g->loc[0] + at, msg);
+		}
+		gamedb__cbslots_move(&cur.slots, stm, &m);
+		id = add_node(s, cur.node, &m, stm);
+		if (id == NONE)
+			return fail(c, g, g->loc[0] + at, "out of memory");
+		cur.node = id;
+		n++;
+	}
+	if (avail < h->len)
+		return fail(c, g, g->loc[0] + avail,
+			    "the game record is cut off at the end of the file");
+	/* No final 255: the game is read to its stored length (real bases have such games). */
+	return st;
+}
+
+/* ---- annotations ---------------------------------------------------------------------- */
+
+static int ann_cmp(const void *a, const void *b)
+{
+	const struct cb_ann *x = a, *y = b;
+
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void warn(struct gamedb__cbg_ctx *c, struct gamedb_game *g, struct cbg_state *s,
+		 uint64_t off, const char *what)
+{
+	s->status = GAMEDB_WARN;
+	gamedb__game_seterr(g, "%s: offset %llu: game %llu: %s",
+			    c->cba ? c->cba->name : c->cbg->name, (unsigned long long)off,
+			    game_no(g), what);
+}
+
+/*
+ * Reads the game's CBA block into s->anns, sorted by position. Damage there costs the
+ * annotations, not the moves: it gives a warning. -1 only when out of memory.
+ */
+static int read_annotations(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
+			    struct cbg_state *s)
+{
+	const uint64_t off = g->loc[1];
+	const uint8_t *b;
+	int64_t got;
+	uint32_t total, p, seq = 0;
+
+	s->nanns = 0;
+	s->cba = NULL;
+	if (!off || !c->cba)
+		return 0;
+	got = gamedb__file_view(c->cba, off, 14, &b);
+	if (got < 14) {
+		warn(c, g, s, off, got < 0 ? "read error" : "the annotations lie past the end of the file");
+		return 0;
+	}
+	total = (uint32_t)b[10] << 24 | (uint32_t)b[11] << 16 | (uint32_t)b[12] << 8 | b[13];
+	if (total < 14) {
+		warn(c, g, s, off, "bad annotation block length");
+		return 0;
+	}
+	got = gamedb__file_view(c->cba, off, total, &b);
+	if (got < 0) {
+		warn(c, g, s, off, "read error");
+		return 0;
+	}
+	if ((uint64_t)got < total) {
+		warn(c, g, s, off + (uint64_t)got, "the annotations are cut off at the end of the file");
+		total = (uint32_t)got;
+	}
+	s->cba = b;
+	for (p = 14; total - p >= 6;) {
+		struct cb_ann *a;
+		/* Position: 24-bit signed; entry length: 16-bit big-endian, header included. */
+		const int32_t pos = (int32_t)((uint32_t)b[p] << 16 | (uint32_t)b[p + 1] << 8 | b[p + 2]) -
+				    ((b[p] & 0x80) ? 0x1000000 : 0);
+		const uint16_t len = (uint16_t)(b[p + 4] << 8 | b[p + 5]);
+		if (len < 6 || len > total - p) {
+			warn(c, g, s, off + p, "bad annotation entry length (the rest is ignored)");
+			break;
+		}
+		if (grow((void **)&s->anns, &s->capanns, s->nanns + 1, sizeof *s->anns) != 0)
+			return -1;
+		a = &s->anns[s->nanns++];
+		a->pos = pos;
+		a->seq = seq++;
+		a->off = p + 6;
+		a->len = (uint16_t)(len - 6);
+		a->type = b[p + 3];
+		p += len;
+	}
+	if (p < total && total - p < 6)
+		warn(c, g, s, off + p, "stray bytes at the end of the annotations");
+	if (s->nanns > 1)
+		qsort(s->anns, s->nanns, sizeof *s->anns, ann_cmp);
+	return 0;
+}
+
+/* Index of the first annotation at position pos (s->nanns if none). */
+static size_t ann_find(const struct cbg_state *s, int32_t pos)
+{
+	size_t lo = 0, hi = s->nanns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->anns[mid].pos < pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int is_utf8_charset(const char *cs)
+{
+	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf-8") == 0 ||
+		      strcmp(cs, "UTF8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
+/*
+ * A CB annotation text into UTF-8 in out. ChessBase writes figurines as the bytes 0xA2-0xA7
+ * (K Q N B R P) and a diagram as 0x9E: they become the piece letters and "[#]" (what CB's
+ * own PGN export writes for a diagram); CR LF (or a lone CR) becomes "\n"; the rest goes
+ * through the text layer in the base's charset. OK, WARN (lossy) or FAILED (no memory).
+ */
+static int32_t cb_text(struct gamedb__cbg_ctx *c, const uint8_t *t, size_t n,
+		       struct gamedb__buf *out)
+{
+	static const char figurine[6] = { 'K', 'Q', 'N', 'B', 'R', 'P' };
+	const char *cs = c->charset ? c->charset : "CP1252";
+	const int single = !is_utf8_charset(cs);
+	size_t i, run = 0;
+	int32_t st = GAMEDB_OK, r;
+
+	gamedb__buf_clear(out);
+	for (i = 0; i <= n; i++) {
+		const char *rep = NULL;
+		char one[2] = { 0, 0 };
+		size_t skip = 1;
+		if (i < n) {
+			if (single && t[i] >= 0xA2 && t[i] <= 0xA7) {
+				one[0] = figurine[t[i] - 0xA2];
+				rep = one;
+			} else if (single && t[i] == 0x9E) {
+				rep = "[#]";
+			} else if (t[i] == '\r') {
+				rep = "\n";
+				if (i + 1 < n && t[i + 1] == '\n')
+					skip = 2;
+			} else {
+				continue;
+			}
+		}
+		if (i > run) {
+			r = gamedb__text_to_utf8(&c->r->text, cs, NULL, (const char *)t + run, i - run,
+						 out);
+			if (r == GAMEDB_FAILED)
+				return r;
+			if (r == GAMEDB_WARN)
+				st = GAMEDB_WARN;
+		}
+		if (rep && gamedb__buf_append(out, rep, strlen(rep)) != 0)
+			return GAMEDB_FAILED;
+		run = i + skip;
+		i += skip - 1;
+	}
+	return st;
+}
+
+/* An entry the library has no mapping for: its type and its payload in hex. */
+static int emit_raw(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struct cb_ann *a,
+		    struct gamedb__movebuf *mb)
+{
+	static const char hex[] = "0123456789abcdef";
+	const uint8_t *pl = s->cba + a->off;
+	size_t i;
+
+	gamedb__buf_clear(&c->scratch);
+	if (gamedb__buf_reserve(&c->scratch, 2 * (size_t)a->len) != 0)
+		return -1;
+	for (i = 0; i < a->len; i++) {
+		c->scratch.p[c->scratch.len++] = hex[pl[i] >> 4];
+		c->scratch.p[c->scratch.len++] = hex[pl[i] & 15];
+	}
+	c->scratch.p[c->scratch.len] = 0;
+	if (gamedb__mb_comment(mb, GAMEDB_EVENT_ANNOTATION, c->scratch.p, c->scratch.len) != 0)
+		return -1;
+	mb->nodes[mb->n - 1].reserved[1] = a->type;
+	return 0;
+}
+
+/* Adds a text entry as a comment node of type; its language goes to reserved[1]. */
+static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struct cb_ann *a,
+		     int type, struct gamedb__movebuf *mb)
+{
+	const uint8_t *pl = s->cba + a->off;
+	unsigned lang;
+	int32_t r;
+	struct gamedb__node *nd;
+
+	if (a->len < 2)
+		return emit_raw(c, s, a, mb); /* not even its language: kept as it is */
+	lang = (unsigned)pl[0] << 8 | pl[1];
+	if (c->language >= 0 && lang != 0 && lang != (unsigned)c->language)
+		return 0;
+	r = cb_text(c, pl + 2, (size_t)a->len - 2, &c->scratch);
+	if (r == GAMEDB_FAILED)
+		return -1;
+	if (r == GAMEDB_WARN)
+		s->status = GAMEDB_WARN;
+	if (gamedb__mb_comment(mb, type, c->scratch.p, c->scratch.len) != 0)
+		return -1;
+	/* The stored bytes follow the UTF-8 text, for gamedb_event_get_text_raw(). */
+	if (gamedb__buf_append(&mb->text, pl + 2, (size_t)a->len - 2) != 0 ||
+	    gamedb__buf_putc(&mb->text, 0) != 0)
+		return -1;
+	nd = &mb->nodes[mb->n - 1];
+	nd->reserved[0] = GAMEDB__NODE_RAW;
+	nd->reserved[1] = (uint8_t)(lang <= 0xFF ? lang : 0);
+	return 0;
+}
+
+static char square_colour(int v)
+{
+	return v == 2 ? 'G' : v == 3 ? 'Y' : v == 4 ? 'R' : 0;
+}
+
+/* "e4" of a CBA square number (1 = a1, 2 = a2, ..., 64 = h8); 0 if out of range. */
+static int square_name(int v, char *out)
+{
+	if (v < 1 || v > 64)
+		return 0;
+	out[0] = (char)('a' + (v - 1) / 8);
+	out[1] = (char)('1' + (v - 1) % 8);
+	return 1;
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/*
+ * The PGN command text ("%csl Gd4,Re5", ...) of an entry into c->scratch; the event type to
+ * give it, or 0 when the entry does not fit its known layout (it is then kept raw).
+ * mover: who made the move the entry follows, -1 at the start of the game.
+ */
+static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
+			const struct cb_ann *a, int mover)
+{
+	static const char *const medal[16] = {
+		"best", "decided", "model", "novelty", "pawnstructure", "strategy", "tactics",
+		"attack", "sacrifice", "defence", "material", "pieceplay", "endgame",
+		"tacticalblunder", "strategicalblunder", "user"
+	};
+	static const char *const crit[4] = { "", "opening", "middlegame", "endgame" };
+	struct gamedb__buf *out = &c->scratch;
+	const uint8_t *pl = s->cba + a->off;
+	char sq1[2], sq2[2];
+	size_t i;
+	int k;
+
+	gamedb__buf_clear(out);
+	switch (a->type) {
+	case CBA_SQUARES:
+		if (a->len == 0 || a->len % 2)
+			return 0;
+		for (i = 0; i < a->len; i += 2)
+			if (!square_colour(pl[i]) || !square_name(pl[i + 1], sq1))
+				return 0;
+		if (gamedb__buf_append(out, "%csl ", 5) != 0)
+			return -1;
+		for (i = 0; i < a->len; i += 2) {
+			square_name(pl[i + 1], sq1);
+			if (gamedb__buf_printf(out, "%s%c%.2s", i ? "," : "", square_colour(pl[i]),
+					       sq1) != 0)
+				return -1;
+		}
+		return GAMEDB_EVENT_COMMAND;
+	case CBA_ARROWS:
+		if (a->len == 0 || a->len % 3)
+			return 0;
+		for (i = 0; i < a->len; i += 3)
+			if (!square_colour(pl[i]) || !square_name(pl[i + 1], sq1) ||
+			    !square_name(pl[i + 2], sq2))
+				return 0;
+		if (gamedb__buf_append(out, "%cal ", 5) != 0)
+			return -1;
+		for (i = 0; i < a->len; i += 3) {
+			square_name(pl[i + 1], sq1);
+			square_name(pl[i + 2], sq2);
+			if (gamedb__buf_printf(out, "%s%c%.2s%.2s", i ? "," : "",
+					       square_colour(pl[i]), sq1, sq2) != 0)
+				return -1;
+		}
+		return GAMEDB_EVENT_COMMAND;
+	case CBA_WHITE_CLOCK:
+	case CBA_BLACK_CLOCK: {
+		/* Centiseconds; the hundredths are written only when there are some. */
+		uint32_t cs, t;
+		const int whose = a->type == CBA_BLACK_CLOCK;
+		if (a->len != 4)
+			return 0;
+		cs = be32(pl);
+		t = cs / 100;
+		if (gamedb__buf_printf(out, "%%%s %lu:%02lu:%02lu", whose == mover ? "clk" :
+				       whose ? "clkb" : "clkw", (unsigned long)(t / 3600),
+				       (unsigned long)(t / 60 % 60), (unsigned long)(t % 60)) != 0 ||
+		    (cs % 100 && gamedb__buf_printf(out, ".%02lu", (unsigned long)(cs % 100)) != 0))
+			return -1;
+		/* The mover's own clock is a CLOCK event; the other side's a command. */
+		return whose == mover ? GAMEDB_EVENT_CLOCK : GAMEDB_EVENT_COMMAND;
+	}
+	case CBA_TIME_SPENT:
+		/* Hours, minutes, seconds and a byte of unknown meaning (not kept). */
+		if (a->len != 4 || pl[1] > 59 || pl[2] > 59)
+			return 0;
+		if (gamedb__buf_printf(out, "%%emt %u:%02u:%02u", pl[0], pl[1], pl[2]) != 0)
+			return -1;
+		return GAMEDB_EVENT_COMMAND;
+	case CBA_CRITICAL:
+		if (a->len != 1 || pl[0] < 1 || pl[0] > 3)
+			return 0;
+		if (gamedb__buf_printf(out, "%%crit %s", crit[pl[0]]) != 0)
+			return -1;
+		return GAMEDB_EVENT_COMMAND;
+	case CBA_MEDAL: {
+		const uint32_t v = a->len == 4 ? be32(pl) : 0;
+		if (v == 0 || v > 0xFFFF)
+			return 0;
+		if (gamedb__buf_append(out, "%medal ", 7) != 0)
+			return -1;
+		for (k = 0, i = 0; k < 16; k++)
+			if ((v >> k) & 1)
+				if (gamedb__buf_printf(out, "%s%s", i++ ? "," : "", medal[k]) != 0)
+					return -1;
+		return GAMEDB_EVENT_COMMAND;
+	}
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The annotations at position pos, of the given pass: 0 before the move (texts before it),
+ * 1 after it (NAGs, then texts, then commands, clocks and the rest). pos -1 (the start of
+ * the game) takes everything in one go: texts as COMMENT_BEFORE, commands as COMMAND, and
+ * what needs a move (NAGs) as raw ANNOTATION events.
+ */
+static int emit_annotations(struct gamedb__cbg_ctx *c, struct cbg_state *s, int32_t pos,
+			    int mover, int after, struct gamedb__movebuf *mb)
+{
+	const size_t first = ann_find(s, pos);
+	size_t i;
+	int pass, t;
+
+	if (first >= s->nanns || s->anns[first].pos != pos)
+		return 0;
+	if (pos < 0) {
+		for (pass = 0; pass < 2; pass++) {
+			for (i = first; i < s->nanns && s->anns[i].pos == pos; i++) {
+				const struct cb_ann *a = &s->anns[i];
+				const int text = a->type == CBA_TEXT_AFTER || a->type == CBA_TEXT_BEFORE;
+				if (text != (pass == 0))
+					continue;
+				if (text) {
+					if (emit_text(c, s, a, GAMEDB_EVENT_COMMENT_BEFORE, mb) != 0)
+						return -1;
+					continue;
+				}
+				t = command_text(c, s, a, -1);
+				if (t < 0 || (t && gamedb__mb_comment(mb, GAMEDB_EVENT_COMMAND, c->scratch.p,
+								      c->scratch.len) != 0) ||
+				    (!t && emit_raw(c, s, a, mb) != 0))
+					return -1;
+			}
+		}
+		return 0;
+	}
+	if (!after) {
+		for (i = first; i < s->nanns && s->anns[i].pos == pos; i++)
+			if (s->anns[i].type == CBA_TEXT_BEFORE &&
+			    emit_text(c, s, &s->anns[i], GAMEDB_EVENT_COMMENT_BEFORE, mb) != 0)
+				return -1;
+		return 0;
+	}
+	for (pass = 0; pass < 3; pass++) {
+		for (i = first; i < s->nanns && s->anns[i].pos == pos; i++) {
+			const struct cb_ann *a = &s->anns[i];
+			if (a->type == CBA_TEXT_BEFORE)
+				continue;
+			if (pass == 0 && a->type == CBA_SYMBOLS) {
+				/* Move, position and prefix symbols: their values are NAG numbers. */
+				size_t k;
+				for (k = 0; k < a->len; k++)
+					if (s->cba[a->off + k] &&
+					    gamedb__mb_event(mb, GAMEDB_EVENT_NAG, s->cba[a->off + k]) != 0)
+						return -1;
+			} else if (pass == 1 && a->type == CBA_TEXT_AFTER) {
+				if (emit_text(c, s, a, GAMEDB_EVENT_COMMENT_AFTER, mb) != 0)
+					return -1;
+			} else if (pass == 2 && a->type != CBA_SYMBOLS && a->type != CBA_TEXT_AFTER) {
+				t = command_text(c, s, a, mover);
+				if (t < 0 || (t && gamedb__mb_comment(mb, t, c->scratch.p,
+								      c->scratch.len) != 0) ||
+				    (!t && emit_raw(c, s, a, mb) != 0))
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Writes one move with what CBA says before and after it. */
+static int emit_move(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint32_t id,
+		     struct gamedb__movebuf *mb)
+{
+	const struct cb_node *nd = &s->nodes[id];
+
+	return emit_annotations(c, s, (int32_t)id - 1, nd->colour, 0, mb) != 0 ||
+	       gamedb__mb_move(mb, &nd->m) != 0 ||
+	       emit_annotations(c, s, (int32_t)id - 1, nd->colour, 1, mb) != 0 ? -1 : 0;
+}
+
+/*
+ * Second pass: the tree into the move buffer in reading order, each move followed by its
+ * alternatives as variations, then by its main continuation. An explicit stack of frames
+ * (one per variation being written) replaces recursion.
+ */
+static int emit_tree(struct gamedb__cbg_ctx *c, struct cbg_state *s, struct gamedb__movebuf *mb)
+{
+	size_t depth = 0;
+	uint32_t node = s->nodes[0].first;
+	int with_alternatives = 1;
+
+	if (emit_annotations(c, s, -1, -1, 1, mb) != 0)
+		return -1;
+	for (;;) {
+		if (node == NONE) {
+			/* The line ends: the game's, or the variation s->frames[depth - 1].sib. */
+			struct cb_frame *f;
+			if (depth == 0)
+				return 0;
+			if (gamedb__mb_event(mb, GAMEDB_EVENT_VARIATION_END, 0) != 0)
+				return -1;
+			f = &s->frames[depth - 1];
+			f->sib = s->nodes[f->sib].next;
+			if (f->sib != NONE) {
+				if (gamedb__mb_event(mb, GAMEDB_EVENT_VARIATION_BEGIN, 0) != 0)
+					return -1;
+				node = f->sib;
+				with_alternatives = 0;
+			} else {
+				node = s->nodes[f->main].first;
+				with_alternatives = 1;
+				depth--;
+			}
+			continue;
+		}
+		if (emit_move(c, s, node, mb) != 0)
+			return -1;
+		if (with_alternatives && s->nodes[node].next != NONE) {
+			if (grow((void **)&s->frames, &s->capframes, depth + 1, sizeof *s->frames) != 0 ||
+			    gamedb__mb_event(mb, GAMEDB_EVENT_VARIATION_BEGIN, 0) != 0)
+				return -1;
+			s->frames[depth].main = node;
+			s->frames[depth].sib = s->nodes[node].next;
+			depth++;
+			node = s->nodes[node].next;
+			with_alternatives = 0;
+			continue;
+		}
+		node = s->nodes[node].first;
+		with_alternatives = 1;
+	}
+}
+
+int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
+			   struct gamedb__movebuf *mb)
+{
+	struct cbg_state *s = state_of(c);
+	struct cbg_head h;
+	const uint8_t *rec;
+	size_t avail, i;
+	int32_t st;
+	int mode;
+	char msg[160];
+
+	if (!s)
+		return fail(c, g, g->loc[0], "out of memory");
+	s->status = GAMEDB_OK;
+	s->nnodes = s->nanns = 0;
+	st = read_head(c, g, &h, &rec, &avail);
+	if (st != GAMEDB_OK)
+		return st;
+	if (!g->have_start) {
+		gamedb__pos_startpos(&g->start);
+		g->have_start = 1;
+	}
+	mode = h.flags & 0x3F;
+	if (mode != 0) {
+		snprintf(msg, sizeof msg, "encoding mode %d (%s) is not supported", mode,
+			 mode_name(mode));
+		return fail(c, g, g->loc[0], msg);
+	}
+	/*
+	 * Annotations first, so that a decoding failure's message is the one kept. The two views
+	 * (of the .cba and of the .cbg) stay valid together: they are of different files.
+	 */
+	if (read_annotations(c, g, s) != 0)
+		return fail(c, g, g->loc[0], "out of memory");
+	st = decode_tree(c, g, s, &h, rec, avail);
+	if (st != GAMEDB_FAILED) {
+		/* Positions no decoded move has (a failed game keeps only its legal part). */
+		for (i = 0; i < s->nanns; i++)
+			if (s->anns[i].pos < -1 || (size_t)s->anns[i].pos + 1 >= s->nnodes)
+				s->unplaced++;
+		if (s->unplaced) {
+			snprintf(msg, sizeof msg, "%zu annotation(s) at positions without a move ignored",
+				 s->unplaced);
+			warn(c, g, s, g->loc[1], msg);
+			s->unplaced = 0;
+		}
+	}
+	if (emit_tree(c, s, mb) != 0) {
+		gamedb__mb_reset(mb);
+		return fail(c, g, g->loc[0], "out of memory");
+	}
+	if (st == GAMEDB_FAILED)
+		return st;
+	return st == GAMEDB_WARN || s->status == GAMEDB_WARN ? GAMEDB_WARN : GAMEDB_OK;
+}

@@ -1,0 +1,62 @@
+/*
+ * libgamedb - ChessBase: what the index/name part (format-cbh.c) and the move/annotation
+ * decoder (cbh-moves.c) share. Private to lib/formats.
+ *
+ * A ChessBase game's location, as format-cbh.c leaves it in struct gamedb_game:
+ *   g->loc[0] = offset of the game in the .cbg (from the CBH record, or the 64-bit CBJ copy)
+ *   g->loc[1] = offset of its annotations in the .cba, 0 = none
+ *   g->loc[2] = the CBH record number (1-based game id)
+ *   g->fmt_flags = the CBH annotation-flags field (bit 0: setup position, ...)
+ */
+#ifndef GAMEDB_CBH_H
+#define GAMEDB_CBH_H
+
+#include "gamedb-private.h"
+
+/* CB language codes of annotation texts (the 2-byte code before each text). */
+enum {
+	GAMEDB__CB_LANG_ALL = 0x00,
+	GAMEDB__CB_LANG_ENGLISH = 0x2A,
+	GAMEDB__CB_LANG_SPANISH = 0x2B,
+	GAMEDB__CB_LANG_FRENCH = 0x31,
+	GAMEDB__CB_LANG_GERMAN = 0x35,
+	GAMEDB__CB_LANG_ITALIAN = 0x46,
+	GAMEDB__CB_LANG_DUTCH = 0x67,
+	GAMEDB__CB_LANG_POLISH = 0x74,
+	GAMEDB__CB_LANG_PORTUGUESE = 0x75
+};
+
+/* The ISO 639-1 code of a CB language code ("en", "de", ...), "" for 0 and unknown codes. */
+const char *gamedb__cb_language_iso(unsigned code);
+/* The CB language code of an ISO 639-1 code, or -1 if unknown. */
+int gamedb__cb_language_code(const char *iso);
+
+/* What the move decoder needs of the open base; owned by format-cbh.c's state. */
+struct gamedb__cbg_ctx {
+	struct gamedb_reader *r;
+	struct gamedb__file *cbg; /* always open */
+	struct gamedb__file *cba; /* NULL when the base has no .cba */
+	const char *charset;      /* annotation text charset (the caller's override or detected) */
+	int language;             /* CB language code of the texts to keep; -1 = keep all */
+	struct gamedb__buf scratch; /* decoder's own, freed by gamedb__cbg_ctx_free() */
+	void *priv;               /* decoder's own, freed by gamedb__cbg_ctx_free() */
+};
+
+/*
+ * Reads the setup block of g (its CBG record has flag bit 6) into g->start / g->have_start and
+ * its FEN into g->fen. GAMEDB_OK (also when the game has no setup: then nothing changes),
+ * or GAMEDB_FAILED with g's message set (file and offset named).
+ */
+int32_t gamedb__cbg_read_setup(struct gamedb__cbg_ctx *c, struct gamedb_game *g);
+
+/*
+ * Decodes the moves of g (CBG) with its annotations (CBA) into mb, checking every move with
+ * the board engine. OK, WARN (lossy text, an annotation it could not place), or FAILED with
+ * g's message naming the file, offset and move (mb then holds the legal part).
+ */
+int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
+			   struct gamedb__movebuf *mb);
+
+void gamedb__cbg_ctx_free(struct gamedb__cbg_ctx *c);
+
+#endif /* GAMEDB_CBH_H */

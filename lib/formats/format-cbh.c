@@ -1,0 +1,1344 @@
+/*
+ * libgamedb - the ChessBase format (CBH family): the index (.cbh, .cbj), the name files (.cbp
+ * players, .cbt tournaments, .cbc annotators, .cbs sources, .cbe teams) and the guiding texts.
+ * The moves and annotations (.cbg, .cba) are decoded by cbh-moves.c through lib/formats/cbh.h.
+ *
+ * Layout facts are in doc/formats/chessbase.md. The CBH, CBJ records and CBG are big-endian;
+ * the name files, the CBJ header and the guiding-text bodies are little-endian.
+ *
+ * Header listing reads the .cbh, .cbj and the name files only; a game's .cbg record is read
+ * when the caller asks for its start position (setup games) or its moves.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/format.h"
+#include "formats/cbh.h"
+
+#define CBH_REC 46                 /* header and record size of the .cbh */
+#define CBJ_HEADER 32
+#define ENT_HEADER 28              /* entity file header without its extra bytes */
+#define ENT_NODE 9                 /* tree node before each entity payload */
+#define ENT_MAGIC 1234567890u
+#define ENT_DELETED 0xFFFFFC19u    /* -999 in the left-child field: a deleted entity */
+#define ENT_MAX_PAYLOAD 4096u      /* larger record sizes are taken as a corrupt header */
+#define ENT_MAX_EXTRA 4096u
+#define ENT_COPY 96                /* bytes of a payload we read (the longest known is 90) */
+#define CHESS960_ECO (65536u - 960u) /* ECO values from here on are Chess960 positions */
+#define SCAN_CHUNK (CBH_REC * 8192u)
+#define DETECT_MAX_TEXTS 4096u     /* guiding texts whose titles feed charset-detect */
+
+enum { ENT_PLAYER, ENT_TOURNAMENT, ENT_ANNOTATOR, ENT_SOURCE, ENT_TEAM, ENT_TYPES };
+
+static const char *const ent_ext[ENT_TYPES][2] = {
+	{ ".cbp", ".CBP" }, { ".cbt", ".CBT" }, { ".cbc", ".CBC" }, { ".cbs", ".CBS" },
+	{ ".cbe", ".CBE" },
+};
+
+struct ent_file {
+	struct gamedb__file *f; /* NULL: absent or unusable */
+	uint64_t hdr;           /* where the first record starts */
+	uint32_t payload;       /* payload size from the header (the node is not counted) */
+	uint32_t count;         /* records the file holds */
+};
+
+/* The public ChessBase handle: what gamedb_chessbase_* reach, and the loaded guiding text. */
+struct gamedb_chessbase {
+	struct cbh *s;
+	int loaded;
+	int32_t format;
+	int32_t ntitles;
+	uint32_t *title_off;      /* offsets into titles */
+	const char **title_lang;  /* static ISO codes */
+	size_t title_cap;
+	struct gamedb__buf titles; /* NUL-separated UTF-8 titles */
+	struct gamedb__buf content;
+	int have_content;
+};
+
+struct cbh {
+	struct gamedb_reader *r;
+	struct gamedb__file *cbh, *cbj;
+	int upper;           /* the index has an upper-case extension: siblings are tried so first */
+	uint32_t nrec;       /* records of the index: games and texts */
+	uint32_t *texts;     /* ids (1-based record numbers) of the text records, ascending */
+	uint32_t ntexts, texts_cap;
+	uint32_t ngames;
+	uint32_t next;
+	struct ent_file ent[ENT_TYPES];
+	uint32_t cbj_rec;    /* CBJ record size, 0 = no usable CBJ */
+	uint32_t cbj_count;  /* CBJ records */
+	const char *detected; /* charset found by charset-detect (static), NULL if none */
+	struct gamedb__cbg_ctx ctx;
+	struct gamedb_chessbase handle;
+};
+
+static uint32_t be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
+static uint32_t be24(const uint8_t *p) { return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2]; }
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static uint64_t be64(const uint8_t *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
+static uint32_t le16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Length of a fixed-size string field: up to its first NUL (bytes after it may be garbage). */
+static size_t fixlen(const uint8_t *p, size_t max)
+{
+	const uint8_t *nul = memchr(p, 0, max);
+	return nul ? (size_t)(nul - p) : max;
+}
+
+/*
+ * The charset names and texts are read as: the caller's `charset` option, else what
+ * charset-detect found, else CP1252. Every result is static or owned by the reader, so tags may
+ * keep the pointer.
+ */
+static const char *cb_charset(const struct cbh *s)
+{
+	if (s->r->text.charset[0])
+		return s->r->text.charset;
+	return s->detected ? s->detected : "CP1252";
+}
+
+/* ---- languages ------------------------------------------------------------------------- */
+
+static const struct {
+	unsigned code;
+	const char *iso;
+} cb_languages[] = {
+	{ GAMEDB__CB_LANG_ENGLISH, "en" }, { GAMEDB__CB_LANG_GERMAN, "de" },
+	{ GAMEDB__CB_LANG_FRENCH, "fr" },  { GAMEDB__CB_LANG_SPANISH, "es" },
+	{ GAMEDB__CB_LANG_ITALIAN, "it" }, { GAMEDB__CB_LANG_DUTCH, "nl" },
+	{ GAMEDB__CB_LANG_POLISH, "pl" },  { GAMEDB__CB_LANG_PORTUGUESE, "pt" },
+};
+
+const char *gamedb__cb_language_iso(unsigned code)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof cb_languages / sizeof cb_languages[0]; i++)
+		if (cb_languages[i].code == code)
+			return cb_languages[i].iso;
+	return "";
+}
+
+int gamedb__cb_language_code(const char *iso)
+{
+	size_t i;
+
+	if (!iso)
+		return -1;
+	for (i = 0; i < sizeof cb_languages / sizeof cb_languages[0]; i++)
+		if ((iso[0] | 0x20) == cb_languages[i].iso[0] && (iso[1] | 0x20) == cb_languages[i].iso[1] &&
+		    iso[2] == 0)
+			return (int)cb_languages[i].code;
+	return -1;
+}
+
+/* Guiding texts number their languages on their own: 0 English ... 6 Portuguese. */
+static const char *const text_languages[] = { "en", "de", "fr", "es", "it", "nl", "pt" };
+
+static const char *text_language_iso(uint32_t n)
+{
+	return n < sizeof text_languages / sizeof text_languages[0] ? text_languages[n] : "";
+}
+
+/*
+ * ChessBase nation numbers 1..253 as 3-letter codes (IOC where one exists), for EventCountry.
+ * The numbering is ChessBase's (see doc/formats/chessbase.md); 0 is "no nation".
+ */
+static const char nations[] =
+	"AFGALBALGANDANGANTARGARMAUSAUT" "AZEBAHBRNBANBARBLRBELBIZBERBOL"
+	"BIHBOTBRAIVBBRUBULBURCANCHICHN" "COLCRCCROCUBCYPCZEDENDJIDOMECU"
+	"EGYENGESPESTETHFROFIJFINFRAMKD" "GAMGEOGERGHAGREGUAGCIGUYHAIHON"
+	"HKGHUNISLINDINAIRIIRQISRIRLITA" "CIVJAMJPNGCIJORKAZKENKORKGZKUW"
+	"LATLIBLBALIELTULUXMACMADMASMLI" "MLTMTNMRIMEXMDAMONMGLMARMOZMYA"
+	"NAMNEPNEDAHONZLNCANGRNORPAKPLE" "PANPNGPARPERPHIPOLPORPURQATROU"
+	"RUSESASMRSCOSENSEYSINSVKSLORSA" "SRISUDSURSWESUISYRTJKTANTHATTO"
+	"TUNTURTKMUGAUKRUAEUSAURUURSUZB" "VENVIEISVWLSYEMSCGZAMZIMZAIDDR"
+	"TCHCMRCHACPVKIRCOMCGOPRKLAOLES" "MAWMDVMHLOMANRUMICNIGKSATOGTGA"
+	"VANVATTUVSWZSLELCAPAPSVISAMSKI" "SOLGE2ZARRWALBRNETTPEASAAGGARU"
+	"BENBHUBDICAMCAYCAFGCICIACOACOK" "GEQERIFGBFRGFRPGABGGBGRNGRLFGA"
+	"GUMGUIGBSIOMJMYMFRMYFMSGNCFNNN" "NNANMIOTMPLWPIGRUFSTPSOMSVNHGB"
+	"PGBTKITCIWFRNIRISSGBRSAAMNESRB" "CATBASKOS";
+
+_Static_assert(sizeof nations == 253 * 3 + 1, "one 3-letter code per nation 1..253");
+
+static int nation_code(uint32_t n, char out[4])
+{
+	if (n == 0 || n > (sizeof nations - 1) / 3)
+		return 0;
+	memcpy(out, nations + 3 * (n - 1), 3);
+	out[3] = 0;
+	return 1;
+}
+
+/* ---- bidding and opening -------------------------------------------------------------- */
+
+/* Byte 0 is 0, bytes 1-2 are 36 (CB6 era) or 44 (CB9+), 3-4 the record size 46, byte 5 is 1. */
+static int cb_bid(struct gamedb__src *src)
+{
+	struct gamedb__file *f = src->nfiles ? src->files[0] : NULL;
+	const uint8_t *p;
+	uint32_t v;
+
+	if (!f || gamedb__file_view(f, 0, 6, &p) != 6)
+		return -1;
+	if (p[0] != 0 || be16(p + 3) != CBH_REC || p[5] != 1)
+		return -1;
+	v = be16(p + 1);
+	return (v == 36 || v == 44) ? 100 : 40;
+}
+
+/*
+ * Opens a sibling file, trying the extension in the index's case first, then the other case
+ * (bases copied from Windows often have upper-case names). Returns 0, 1 if absent, 2 if the
+ * source cannot hold another file, or -1 on a fatal error (out of memory; error set).
+ */
+static int open_sibling(struct cbh *s, const char *lower, const char *upper,
+			struct gamedb__file **out)
+{
+	struct gamedb_reader *r = s->r;
+	const char *first = s->upper ? upper : lower, *second = s->upper ? lower : upper;
+
+	*out = NULL;
+	/* A source full of files would report that as a fatal error: ask it only with room. */
+	if (r->src.nfiles >= sizeof r->src.files / sizeof r->src.files[0])
+		return 2;
+	gamedb__clear_error(r);
+	if (gamedb__src_open(&r->src, first, 1, out) == 0)
+		return 0;
+	if (r->errcode == GAMEDB_E_NOMEM)
+		return -1;
+	gamedb__clear_error(r);
+	if (gamedb__src_open(&r->src, second, 1, out) == 0)
+		return 0;
+	if (r->errcode == GAMEDB_E_NOMEM)
+		return -1;
+	/* Absent, or the source holds no more files (its error is reported by the caller). */
+	*out = NULL;
+	return 1;
+}
+
+/* Adds ext to the list of optional files that could not be used. */
+static void note_missing(struct gamedb__buf *notes, const char *what)
+{
+	if (notes->len)
+		gamedb__buf_append(notes, ", ", 2);
+	gamedb__buf_append(notes, what, strlen(what));
+}
+
+/* Reads an entity file's header: an unusable file is noted and then treated as absent. */
+static int ent_init(struct cbh *s, int t, struct gamedb__buf *notes)
+{
+	struct ent_file *e = &s->ent[t];
+	const uint8_t *p;
+	int64_t got;
+	uint32_t extra;
+	char what[96];
+	int rc = open_sibling(s, ent_ext[t][0], ent_ext[t][1], &e->f);
+
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		/* Teams are absent in bases from before CB9: not worth a warning. */
+		if (t != ENT_TEAM || rc == 2)
+			note_missing(notes, rc == 2 ? "too many files for the source" : ent_ext[t][0] + 1);
+		return 0;
+	}
+	got = gamedb__file_view(e->f, 0, ENT_HEADER, &p);
+	if (got < 0)
+		return -1;
+	if (got < ENT_HEADER) {
+		snprintf(what, sizeof what, "%s (shorter than its header)", e->f->name);
+		goto unusable;
+	}
+	e->payload = le32(p + 12);
+	extra = le32(p + 24);
+	if (le32(p + 8) != ENT_MAGIC || e->payload == 0 || e->payload > ENT_MAX_PAYLOAD ||
+	    extra > ENT_MAX_EXTRA) {
+		snprintf(what, sizeof what, "%s (offset 8: not a ChessBase name file)", e->f->name);
+		goto unusable;
+	}
+	e->hdr = ENT_HEADER + (uint64_t)extra;
+	if (e->f->size > e->hdr) {
+		uint64_t n = (e->f->size - e->hdr) / (e->payload + ENT_NODE);
+		e->count = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+	}
+	return 0;
+unusable:
+	note_missing(notes, what);
+	e->f = NULL;
+	return 0;
+}
+
+/* The CBJ header is little-endian: version, record size, record count. */
+static void cbj_init(struct cbh *s, struct gamedb__buf *notes)
+{
+	const uint8_t *p;
+	uint32_t rec, count;
+	char what[96];
+
+	if (!s->cbj || gamedb__file_view(s->cbj, 0, CBJ_HEADER, &p) != CBJ_HEADER)
+		goto unusable;
+	rec = le32(p + 4);
+	count = le32(p + 8);
+	if (rec < 8 || rec > 65536)
+		goto unusable;
+	/* Never more records than the file holds. */
+	if ((uint64_t)count * rec > s->cbj->size - CBJ_HEADER)
+		count = (uint32_t)((s->cbj->size - CBJ_HEADER) / rec);
+	s->cbj_rec = rec;
+	s->cbj_count = count;
+	return;
+unusable:
+	if (s->cbj) {
+		snprintf(what, sizeof what, "%s (bad header: teams not read)", s->cbj->name);
+		note_missing(notes, what);
+	}
+	s->cbj = NULL;
+}
+
+static int add_text_id(struct cbh *s, uint32_t id)
+{
+	if (s->ntexts == s->texts_cap) {
+		uint32_t cap = s->texts_cap ? s->texts_cap * 2 : 64;
+		uint32_t *t = realloc(s->texts, cap * sizeof *t);
+		if (!t)
+			return -1;
+		s->texts = t;
+		s->texts_cap = cap;
+	}
+	s->texts[s->ntexts++] = id;
+	return 0;
+}
+
+/* One pass over the index: which records are guiding texts (never games). */
+static int32_t scan_index(struct cbh *s)
+{
+	uint32_t id = 1;
+
+	while (id <= s->nrec) {
+		uint32_t n = s->nrec - id + 1, k;
+		const uint8_t *p;
+		int64_t got;
+
+		if (n > SCAN_CHUNK / CBH_REC)
+			n = SCAN_CHUNK / CBH_REC;
+		got = gamedb__file_view(s->cbh, (uint64_t)id * CBH_REC, (size_t)n * CBH_REC, &p);
+		if (got < 0)
+			return GAMEDB_FATAL;
+		if (got != (int64_t)n * CBH_REC)
+			return gamedb__error(s->r, GAMEDB_FATAL, GAMEDB_E_IO,
+					     "%s: offset %llu: cannot read the index", s->cbh->name,
+					     (unsigned long long)id * CBH_REC);
+		for (k = 0; k < n; k++)
+			if ((p[k * CBH_REC] & 2) && add_text_id(s, id + k) != 0)
+				return gamedb__error(s->r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+		id += n;
+	}
+	s->ngames = s->nrec - s->ntexts;
+	return GAMEDB_OK;
+}
+
+static void cb_close(void *state);
+
+static int32_t cb_open(struct gamedb_reader *r, void **state)
+{
+	struct cbh *s = calloc(1, sizeof *s);
+	struct gamedb__buf notes = { 0 };
+	const uint8_t *p;
+	const char *base, *dot;
+	uint32_t next_id, file_recs;
+	int32_t rc = GAMEDB_OK;
+	int t, o;
+	char msg[256];
+
+	if (!s)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	s->r = r;
+	s->handle.s = s;
+	s->ctx.r = r;
+	s->ctx.language = -1;
+	*state = s;
+	if (gamedb__src_open(&r->src, NULL, 0, &s->cbh) != 0)
+		goto fail;
+	base = strrchr(s->cbh->name, '/');
+	base = base ? base + 1 : s->cbh->name;
+	dot = strrchr(base, '.');
+	s->upper = dot && dot[1] >= 'A' && dot[1] <= 'Z';
+
+	if (gamedb__file_view(s->cbh, 0, CBH_REC, &p) != CBH_REC || p[0] != 0 || p[5] != 1) {
+		gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
+			      "%s: offset 0: not a ChessBase index (bad signature or shorter than its header)",
+			      s->cbh->name);
+		goto fail;
+	}
+	if (be16(p + 3) != CBH_REC) {
+		gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNSUPPORTED_VERSION,
+			      "%s: offset 3: record size %u (this library reads 46)", s->cbh->name,
+			      be16(p + 3));
+		goto fail;
+	}
+	/* The header's next game id is the record count + 1; the file size bounds it. */
+	next_id = be32(p + 6);
+	file_recs = s->cbh->size / CBH_REC - 1 > UINT32_MAX - 1 ? UINT32_MAX - 1
+								 : (uint32_t)(s->cbh->size / CBH_REC - 1);
+	s->nrec = next_id ? next_id - 1 : 0;
+	if (next_id == 0 || s->nrec > file_recs) {
+		gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
+			      "%s: offset 6: index truncated: header says %u records, the file holds %u",
+			      s->cbh->name, next_id ? next_id - 1 : 0, file_recs);
+		s->nrec = file_recs;
+		rc = GAMEDB_WARN;
+	}
+	if (scan_index(s) != GAMEDB_OK)
+		goto fail;
+
+	/* The game file is required; the others only lose what they hold. */
+	o = open_sibling(s, ".cbg", ".CBG", &s->ctx.cbg);
+	if (o < 0)
+		goto fail;
+	if (o > 0) {
+		/* Once more, not quietly, for a message naming the file and the reason. */
+		if (gamedb__src_open(&r->src, s->upper ? ".CBG" : ".cbg", 0, &s->ctx.cbg) != 0)
+			goto fail;
+	}
+	if (open_sibling(s, ".cba", ".CBA", &s->ctx.cba) < 0)
+		goto fail;
+	for (t = 0; t < ENT_TYPES; t++)
+		if (ent_init(s, t, &notes) != 0)
+			goto fail;
+	o = open_sibling(s, ".cbj", ".CBJ", &s->cbj);
+	if (o < 0)
+		goto fail;
+	if (o == 2)
+		note_missing(&notes, ".cbj (too many files for the source)");
+	cbj_init(s, &notes);
+	s->ctx.charset = cb_charset(s);
+	gamedb__clear_error(r);
+	if (notes.len) {
+		snprintf(msg, sizeof msg, "%s", notes.p);
+		gamedb__buf_free(&notes);
+		return gamedb__error(r, GAMEDB_WARN, rc == GAMEDB_WARN ? GAMEDB_E_CORRUPT : GAMEDB_E_IO,
+				     "%s: %smissing or unusable: %s (names from them read as \"?\", teams are left out)",
+				     s->cbh->name,
+				     rc == GAMEDB_WARN ? "offset 6: index truncated; " : "", msg);
+	}
+	if (rc == GAMEDB_WARN)
+		return gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
+				     "%s: offset 6: index truncated: the file holds %u records",
+				     s->cbh->name, s->nrec);
+	return GAMEDB_OK;
+fail:
+	gamedb__buf_free(&notes);
+	cb_close(s);
+	*state = NULL;
+	return GAMEDB_FATAL;
+}
+
+static void cb_close(void *state)
+{
+	struct cbh *s = state;
+
+	if (!s)
+		return;
+	gamedb__cbg_ctx_free(&s->ctx);
+	free(s->texts);
+	free(s->handle.title_off);
+	free(s->handle.title_lang);
+	gamedb__buf_free(&s->handle.titles);
+	gamedb__buf_free(&s->handle.content);
+	free(s);
+}
+
+/* ---- names ----------------------------------------------------------------------------- */
+
+enum { ENT_OK = 0, ENT_ABSENT = 1, ENT_BAD = 2, ENT_IOERR = -1 };
+
+/*
+ * Copies the payload of entity id of type t into out (ENT_COPY bytes, zero-filled beyond the
+ * record, so that a shorter record size reads as empty fields). ENT_OK; ENT_ABSENT when the
+ * file is absent; ENT_BAD for an id out of range or a deleted entity; ENT_IOERR (error set).
+ */
+static int ent_get(struct cbh *s, int t, uint32_t id, uint8_t out[ENT_COPY])
+{
+	struct ent_file *e = &s->ent[t];
+	const uint8_t *p;
+	size_t len;
+	int64_t got;
+
+	memset(out, 0, ENT_COPY);
+	if (!e->f)
+		return ENT_ABSENT;
+	if (id >= e->count)
+		return ENT_BAD;
+	len = ENT_NODE + (e->payload < ENT_COPY ? e->payload : ENT_COPY);
+	got = gamedb__file_view(e->f, e->hdr + (uint64_t)id * (e->payload + ENT_NODE), len, &p);
+	if (got < 0)
+		return ENT_IOERR;
+	if ((size_t)got != len)
+		return ENT_BAD;
+	if (le32(p) == ENT_DELETED)
+		return ENT_BAD;
+	memcpy(out, p + ENT_NODE, len - ENT_NODE);
+	return ENT_OK;
+}
+
+/* Per-game state of next_game(): which names were bad, for one warning per game. */
+struct hdr_ctx {
+	struct cbh *s;
+	struct gamedb_game *g;
+	uint64_t off;
+	char bad[64];
+};
+
+static void mark_bad(struct hdr_ctx *h, const char *what)
+{
+	size_t n = strlen(h->bad), w = strlen(what);
+
+	if (n + w + 3 >= sizeof h->bad)
+		return;
+	if (n)
+		memcpy(h->bad + n, ", ", 2), n += 2;
+	memcpy(h->bad + n, what, w + 1);
+}
+
+static int add_lit(struct gamedb_game *g, const char *tag, const char *value)
+{
+	return gamedb__tags_add(&g->head, tag, value, strlen(value), NULL, 0, NULL);
+}
+
+static int add_raw(struct hdr_ctx *h, const char *tag, const uint8_t *raw, size_t len)
+{
+	return gamedb__game_add_tag_raw(h->g, &h->g->head, tag, (const char *)raw, len,
+					cb_charset(h->s)) == GAMEDB_FAILED ? -1 : 0;
+}
+
+/* Reads an entity for a tag: ENT_OK with out filled, else "?" cases noted. -1 on I/O error. */
+static int fetch(struct hdr_ctx *h, int t, uint32_t id, uint8_t out[ENT_COPY], const char *what)
+{
+	int rc = ent_get(h->s, t, id, out);
+
+	if (rc == ENT_IOERR)
+		return -1;
+	if (rc == ENT_BAD)
+		mark_bad(h, what);
+	return rc;
+}
+
+/* "Last, First", "Last", "First", or "?" when both are empty. */
+static int player_tag(struct hdr_ctx *h, const char *tag, uint32_t id)
+{
+	uint8_t rec[ENT_COPY], name[64];
+	size_t ll, fl, n = 0;
+	int rc = fetch(h, ENT_PLAYER, id, rec, tag);
+
+	if (rc < 0)
+		return -1;
+	if (rc != ENT_OK)
+		return add_lit(h->g, tag, "?");
+	ll = fixlen(rec, 30);
+	fl = fixlen(rec + 30, 20);
+	memcpy(name, rec, ll);
+	n = ll;
+	if (ll && fl) {
+		name[n++] = ',';
+		name[n++] = ' ';
+	}
+	memcpy(name + n, rec + 30, fl);
+	n += fl;
+	if (n == 0)
+		return add_lit(h->g, tag, "?");
+	return add_raw(h, tag, name, n);
+}
+
+/* A name-like field of an entity: its tag when not empty (or `unknown` when given). */
+static int field_tag(struct hdr_ctx *h, const char *tag, const uint8_t *p, size_t max,
+		     const char *unknown)
+{
+	size_t n = fixlen(p, max);
+
+	if (n == 0)
+		return unknown ? add_lit(h->g, tag, unknown) : 0;
+	return add_raw(h, tag, p, n);
+}
+
+static void format_date(char *out, uint32_t d)
+{
+	uint32_t y = (d >> 9) & 0xFFF, m = (d >> 5) & 15, day = d & 31;
+
+	memcpy(out, "????.??.??", 11);
+	if (y)
+		snprintf(out, 5, "%04u", (unsigned)(y > 9999 ? 9999 : y));
+	out[4] = '.';
+	if (m) {
+		out[5] = (char)('0' + m / 10);
+		out[6] = (char)('0' + m % 10);
+	}
+	if (day) {
+		out[8] = (char)('0' + day / 10);
+		out[9] = (char)('0' + day % 10);
+	}
+}
+
+static const char *const event_types[9] = { NULL,   "game",  "match", "tourn", "swiss",
+					    "team", "k.o.", "simul", "schev" };
+
+/*
+ * EventType in ChessBase's own PGN form: the pairing system, "team-" before it for a team
+ * event, and the time control after it: "tourn", "team-swiss", "swiss (rapid)".
+ */
+static int event_type(uint32_t type, uint32_t team, char *out, size_t cap)
+{
+	const char *tc = (type & 0x20) ? " (blitz)" : (type & 0x40) ? " (rapid)"
+						   : (type & 0x80) ? " (corr)" : "";
+
+	type &= 31;
+	if (type == 0 || type > 8)
+		return 0;
+	snprintf(out, cap, "%s%s%s", (team && type != 5) ? "team-" : "", event_types[type], tc);
+	return 1;
+}
+
+static int tournament_tags(struct hdr_ctx *h, uint32_t id)
+{
+	uint8_t rec[ENT_COPY];
+	int rc = fetch(h, ENT_TOURNAMENT, id, rec, "tournament");
+
+	if (rc < 0)
+		return -1;
+	if (rc != ENT_OK)
+		return add_lit(h->g, "Event", "?") || add_lit(h->g, "Site", "?") ? -1 : 0;
+	if (field_tag(h, "Event", rec, 40, "?") || field_tag(h, "Site", rec + 40, 30, "?"))
+		return -1;
+	return 0;
+}
+
+/* The tournament tags that follow the Seven Tag Roster. */
+static int tournament_extra_tags(struct hdr_ctx *h, uint32_t id)
+{
+	uint8_t rec[ENT_COPY];
+	char buf[40];
+	uint32_t date;
+
+	if (ent_get(h->s, ENT_TOURNAMENT, id, rec) != ENT_OK)
+		return 0; /* reported with Event already */
+	date = le32(rec + 70) & 0xFFFFFF;
+	if (date) {
+		format_date(buf, date);
+		if (add_lit(h->g, "EventDate", buf))
+			return -1;
+	}
+	if (event_type(rec[74], rec[75] & 1, buf, sizeof buf) && add_lit(h->g, "EventType", buf))
+		return -1;
+	if (nation_code(rec[76], buf) && add_lit(h->g, "EventCountry", buf))
+		return -1;
+	return 0;
+}
+
+static int simple_entity_tag(struct hdr_ctx *h, int t, uint32_t id, const char *tag, size_t max)
+{
+	uint8_t rec[ENT_COPY];
+	int rc = fetch(h, t, id, rec, tag);
+
+	if (rc < 0)
+		return -1;
+	if (rc != ENT_OK)
+		return 0;
+	return field_tag(h, tag, rec, max, NULL);
+}
+
+/* Where the game is: CBH offsets, or their 64-bit CBJ copies when the CBJ holds them. */
+static int cbj_fields(struct cbh *s, uint32_t id, const uint8_t *rec, struct gamedb_game *g,
+		      int64_t teams[2])
+{
+	const uint8_t *p;
+	uint32_t cbg32 = be32(rec + 1), cba32 = be32(rec + 5);
+	size_t len;
+	int64_t got;
+
+	g->loc[0] = cbg32;
+	g->loc[1] = cba32;
+	teams[0] = teams[1] = -1;
+	if (!s->cbj || id > s->cbj_count)
+		return 0;
+	len = s->cbj_rec < 38 ? s->cbj_rec : 38;
+	got = gamedb__file_view(s->cbj, CBJ_HEADER + (uint64_t)(id - 1) * s->cbj_rec, len, &p);
+	if (got < 0)
+		return -1;
+	if (got != (int64_t)len)
+		return 0;
+	teams[0] = (int32_t)be32(p);
+	teams[1] = (int32_t)be32(p + 4);
+	/* Only a copy that agrees with the CBH in its low 32 bits is taken for the larger one. */
+	if (len >= 20 && (uint32_t)be64(p + 12) == cba32)
+		g->loc[1] = be64(p + 12);
+	if (len >= 38 && (uint32_t)be64(p + 30) == cbg32)
+		g->loc[0] = be64(p + 30);
+	return 0;
+}
+
+/* The record id of game index i: games are the records that are not texts, in order. */
+static uint32_t game_id(const struct cbh *s, uint32_t i)
+{
+	/* k = number of texts before the game: the first k with texts[k] - 1 - k > i. */
+	uint32_t lo = 0, hi = s->ntexts;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (s->texts[mid] - 1 - mid > i)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return i + lo + 1;
+}
+
+/*
+ * Reads the 46 bytes of record id into rec. OK, or `status` (FATAL while listing games, FAILED
+ * elsewhere) with the error set.
+ */
+static int32_t read_record(struct cbh *s, uint32_t id, uint8_t rec[CBH_REC], int32_t status)
+{
+	const uint8_t *p;
+	int64_t got = gamedb__file_view(s->cbh, (uint64_t)id * CBH_REC, CBH_REC, &p);
+
+	memset(rec, 0, CBH_REC); /* defined on every path (GCC cannot tell it is unused then) */
+	if (got < 0)
+		return GAMEDB_FATAL;
+	if (got != CBH_REC)
+		return gamedb__error(s->r, status, GAMEDB_E_IO,
+				     "%s: offset %llu: cannot read record %u", s->cbh->name,
+				     (unsigned long long)id * CBH_REC, id);
+	memcpy(rec, p, CBH_REC);
+	return GAMEDB_OK;
+}
+
+static int32_t cb_next(void *state, struct gamedb_game *g)
+{
+	struct cbh *s = state;
+	struct hdr_ctx h;
+	uint8_t rec[CBH_REC];
+	uint32_t id, date, eco, w, b, tid;
+	int64_t teams[2];
+	char buf[48];
+	int32_t st;
+	/* Results 3-7 keep their ChessBase form in CBResult (doc/formats/chessbase.md). */
+	static const char *const results[9] = { "0-1", "1/2-1/2", "1-0", "*", "0-1",
+						"1/2-1/2", "1-0", "*", "*" };
+	static const char *const cb_results[9] = { NULL,  NULL,  NULL,  "line", "-:+",
+						   "=:=", "+:-", "0-0", NULL };
+	uint32_t res;
+
+	if (s->next >= s->ngames)
+		return GAMEDB_END;
+	id = game_id(s, s->next);
+	g->index = s->next++;
+	st = read_record(s, id, rec, GAMEDB_FATAL);
+	if (st != GAMEDB_OK)
+		return st;
+	memset(&h, 0, sizeof h);
+	res = rec[27] <= 7 ? rec[27] : 8;
+	h.s = s;
+	h.g = g;
+	h.off = (uint64_t)id * CBH_REC;
+
+	g->deleted = (rec[0] >> 7) & 1;
+	g->fmt_flags = be32(rec + 39);
+	g->loc[2] = id;
+	if (cbj_fields(s, id, rec, g, teams) != 0)
+		return GAMEDB_FATAL;
+	eco = be16(rec + 35);
+	if (eco >= CHESS960_ECO && (g->fmt_flags & (1u << 27)))
+		g->variant = GAMEDB_VARIANT_CHESS960;
+
+	w = be24(rec + 9);
+	b = be24(rec + 12);
+	tid = be24(rec + 15);
+	if (tournament_tags(&h, tid))
+		goto fail;
+	date = be24(rec + 24);
+	format_date(buf, date);
+	if (add_lit(g, "Date", buf))
+		goto nomem;
+	if (rec[29] == 0)
+		strcpy(buf, "?");
+	else if (rec[30] == 0)
+		snprintf(buf, sizeof buf, "%u", rec[29]);
+	else
+		snprintf(buf, sizeof buf, "%u.%u", rec[29], rec[30]);
+	if (add_lit(g, "Round", buf) || player_tag(&h, "White", w) || player_tag(&h, "Black", b) ||
+	    add_lit(g, "Result", results[res]))
+		goto fail;
+	if (be16(rec + 31)) {
+		snprintf(buf, sizeof buf, "%u", be16(rec + 31));
+		if (add_lit(g, "WhiteElo", buf))
+			goto nomem;
+	}
+	if (be16(rec + 33)) {
+		snprintf(buf, sizeof buf, "%u", be16(rec + 33));
+		if (add_lit(g, "BlackElo", buf))
+			goto nomem;
+	}
+	if (eco < CHESS960_ECO && (eco >> 7) >= 1 && (eco >> 7) <= 500) {
+		uint32_t c = (eco >> 7) - 1;
+		snprintf(buf, sizeof buf, "%c%02u", 'A' + (int)(c / 100), c % 100);
+		if (add_lit(g, "ECO", buf))
+			goto nomem;
+	}
+	if (simple_entity_tag(&h, ENT_ANNOTATOR, be24(rec + 18), "Annotator", 45) ||
+	    tournament_extra_tags(&h, tid) ||
+	    simple_entity_tag(&h, ENT_SOURCE, be24(rec + 21), "Source", 25))
+		goto fail;
+	if ((teams[0] >= 0 && simple_entity_tag(&h, ENT_TEAM, (uint32_t)teams[0], "WhiteTeam", 45)) ||
+	    (teams[1] >= 0 && simple_entity_tag(&h, ENT_TEAM, (uint32_t)teams[1], "BlackTeam", 45)))
+		goto fail;
+	if (res == 8)
+		mark_bad(&h, "result");
+	if (cb_results[res] && add_lit(g, "CBResult", cb_results[res]))
+		goto nomem;
+	if (res == 3 && rec[28]) {
+		snprintf(buf, sizeof buf, "$%u", rec[28]);
+		if (add_lit(g, "CBLineEvaluation", buf))
+			goto nomem;
+	}
+	/* A setup game's start position is in its .cbg record: read on demand (load_tags). */
+	g->fen_pending = (g->fmt_flags & 1) != 0;
+	if (h.bad[0]) {
+		gamedb__game_seterr(g, "a name id is out of range or deleted (%s): replaced", h.bad);
+		return gamedb__error(s->r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
+				     "%s: offset %llu: game %llu: a name id is out of range or deleted (%s): replaced by \"?\" or left out",
+				     s->cbh->name, (unsigned long long)h.off,
+				     (unsigned long long)g->index + 1, h.bad);
+	}
+	return GAMEDB_OK;
+fail:
+	if (s->r->errcode != GAMEDB_E_NONE && s->r->errcode != GAMEDB_E_NOMEM)
+		return GAMEDB_FATAL; /* an I/O error, set by the I/O layer */
+nomem:
+	return gamedb__error(s->r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+}
+
+static int32_t cb_seek(void *state, uint64_t index)
+{
+	struct cbh *s = state;
+
+	if (index >= s->ngames)
+		return gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_RANGE,
+				     "gamedb_reader_seek_game: game %llu of %u",
+				     (unsigned long long)index, s->ngames);
+	s->next = (uint32_t)index;
+	return GAMEDB_OK;
+}
+
+static int32_t cb_count(void *state, uint64_t *out)
+{
+	*out = ((struct cbh *)state)->ngames;
+	return GAMEDB_OK;
+}
+
+/* Only a setup game (annotation flag bit 0) has tags beyond the index: SetUp and FEN. */
+static int cb_tag_surely_absent(void *state, const struct gamedb_game *g, const char *name)
+{
+	(void)state;
+	if (g->fmt_flags & 1)
+		return strcmp(name, "FEN") != 0 && strcmp(name, "SetUp") != 0;
+	return 1;
+}
+
+static int32_t cb_load_tags(void *state, struct gamedb_game *g)
+{
+	struct cbh *s = state;
+	int32_t st;
+
+	if (!(g->fmt_flags & 1))
+		return GAMEDB_OK;
+	s->ctx.charset = cb_charset(s);
+	st = gamedb__cbg_read_setup(&s->ctx, g);
+	if (st != GAMEDB_OK && st != GAMEDB_WARN) {
+		if (!g->errmsg[0])
+			gamedb__game_seterr(g, "%s: offset %llu: game %llu: cannot read the start position",
+					    s->ctx.cbg->name, (unsigned long long)g->loc[0],
+					    (unsigned long long)g->index + 1);
+		gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s", g->errmsg);
+		return GAMEDB_FAILED;
+	}
+	if (g->have_start &&
+	    (gamedb__tags_add(&g->extra, "SetUp", "1", 1, NULL, 0, NULL) != 0 ||
+	     gamedb__tags_add(&g->extra, "FEN", g->fen, strlen(g->fen), NULL, 0, NULL) != 0))
+		return GAMEDB_FAILED;
+	return st;
+}
+
+static int32_t cb_decode(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
+{
+	struct cbh *s = state;
+
+	s->ctx.charset = cb_charset(s);
+	return gamedb__cbg_decode(&s->ctx, g, mb);
+}
+
+/* ---- charset detection ----------------------------------------------------------------- */
+
+/*
+ * CP1251 or CP1252, from how the bytes >= 0x80 sit in words. A Cyrillic word in CP1251 is a run
+ * of such letters with no ASCII letter in it ("Петров"); a Western name in CP1252 has its
+ * accented letters among ASCII ones ("Lékó", "Mårdell"). Each run votes with its number of
+ * high letters; a lone high byte between non-letters votes for neither.
+ */
+struct votes {
+	uint64_t cyrillic, latin;
+};
+
+static int high_letter(uint8_t c) { return c >= 0xC0 || c == 0xA8 || c == 0xB8; }
+static int ascii_letter(uint8_t c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
+
+static void vote(struct votes *v, const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		uint64_t hi = 0, lo = 0;
+		while (i < n && (high_letter(p[i]) || ascii_letter(p[i]))) {
+			if (p[i] >= 0x80)
+				hi++;
+			else
+				lo++;
+			i++;
+		}
+		if (hi >= 2 && lo == 0)
+			v->cyrillic += hi;
+		else if (hi && lo)
+			v->latin += hi;
+		if (i < n)
+			i++; /* the separator */
+	}
+}
+
+static const uint8_t ent_fields[ENT_TYPES][2][2] = {
+	/* offset, size of up to two text fields of each entity type */
+	{ { 0, 30 }, { 30, 20 } }, /* player: last, first name */
+	{ { 0, 40 }, { 40, 30 } }, /* tournament: title, place */
+	{ { 0, 45 }, { 0, 0 } },   /* annotator */
+	{ { 0, 25 }, { 25, 16 } }, /* source: title, publisher */
+	{ { 0, 45 }, { 0, 0 } },   /* team */
+};
+
+/* Feeds the titles of guiding text id to the votes; problems just end the sample. */
+static void vote_text(struct cbh *s, uint32_t id, struct votes *v)
+{
+	uint8_t rec[CBH_REC];
+	const uint8_t *p;
+	uint64_t off;
+	uint32_t len, n, k, pos = 8;
+
+	if (read_record(s, id, rec, GAMEDB_FAILED) != GAMEDB_OK)
+		return;
+	off = be32(rec + 1);
+	if (gamedb__file_view(s->ctx.cbg, off, 4, &p) != 4)
+		return;
+	len = be24(p + 1);
+	if (len < 8 || gamedb__file_view(s->ctx.cbg, off, len, &p) != (int64_t)len)
+		return;
+	n = le16(p + 6);
+	for (k = 0; k < n && pos + 4 <= len; k++) {
+		uint32_t tl = le16(p + pos + 2);
+		if (tl > len - pos - 4)
+			return;
+		vote(v, p + pos + 4, tl);
+		pos += 4 + tl;
+	}
+}
+
+static int32_t detect_charset(struct cbh *s)
+{
+	struct votes v = { 0, 0 };
+	uint8_t rec[ENT_COPY];
+	uint32_t id, k;
+	int t, f;
+
+	for (t = 0; t < ENT_TYPES; t++) {
+		for (id = 0; id < s->ent[t].count; id++) {
+			int rc = ent_get(s, t, id, rec);
+			if (rc == ENT_IOERR)
+				return GAMEDB_FAILED;
+			if (rc != ENT_OK)
+				continue;
+			for (f = 0; f < 2; f++)
+				if (ent_fields[t][f][1])
+					vote(&v, rec + ent_fields[t][f][0],
+					     fixlen(rec + ent_fields[t][f][0], ent_fields[t][f][1]));
+		}
+	}
+	/* Names alone can be all ASCII while the base's texts are not: their titles count too. */
+	for (k = 0; k < s->ntexts && k < DETECT_MAX_TEXTS; k++)
+		vote_text(s, s->texts[k], &v);
+	gamedb__clear_error(s->r);
+	s->detected = v.cyrillic > v.latin ? "CP1251" : "CP1252";
+	s->ctx.charset = cb_charset(s);
+	return GAMEDB_OK;
+}
+
+static int32_t cb_set_option(void *state, const char *key, const char *value)
+{
+	struct cbh *s = state;
+
+	if (strcmp(key, "language") == 0) {
+		int code;
+		if (!value || !*value || strcmp(value, "all") == 0) {
+			s->ctx.language = -1;
+			return GAMEDB_OK;
+		}
+		code = gamedb__cb_language_code(value);
+		if (code < 0)
+			return gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
+					     "option language: \"%s\" is not a ChessBase text language (en, de, fr, es, it, nl, pl, pt or all)",
+					     value);
+		s->ctx.language = code;
+		return GAMEDB_OK;
+	}
+	if (strcmp(key, "charset-detect") == 0) {
+		if (value && (strcmp(value, "yes") == 0 || strcmp(value, "1") == 0 ||
+			      strcmp(value, "true") == 0))
+			return detect_charset(s);
+		if (!value || strcmp(value, "no") == 0 || strcmp(value, "0") == 0 ||
+		    strcmp(value, "false") == 0) {
+			s->detected = NULL;
+			s->ctx.charset = cb_charset(s);
+			return GAMEDB_OK;
+		}
+		return gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
+				     "option charset-detect: \"%s\" is neither yes nor no", value);
+	}
+	return GAMEDB_WARN;
+}
+
+static void *cb_handle(void *state)
+{
+	return &((struct cbh *)state)->handle;
+}
+
+const struct gamedb__format gamedb__format_chessbase = {
+	.abi = GAMEDB__FORMAT_ABI_1,
+	.name = "chessbase",
+	.caps = GAMEDB_CAP_SEEK | GAMEDB_CAP_COUNT | GAMEDB_CAP_MULTIFILE | GAMEDB_CAP_VARIATIONS,
+	.default_charset = "CP1252",
+	.default_fallback = "CP1252",
+	.bid = cb_bid,
+	.open = cb_open,
+	.set_option = cb_set_option,
+	.next_game = cb_next,
+	.seek_game = cb_seek,
+	.game_count = cb_count,
+	.load_tags = cb_load_tags,
+	.tag_surely_absent = cb_tag_surely_absent,
+	.decode_moves = cb_decode,
+	.handle = cb_handle,
+	.close = cb_close,
+};
+
+/* ---- the public ChessBase handle ------------------------------------------------------- */
+
+GAMEDB_EXPORT struct gamedb_chessbase *gamedb_reader_get_chessbase(struct gamedb_reader *r)
+{
+	return gamedb__reader_handle(r, &gamedb__format_chessbase);
+}
+
+GAMEDB_EXPORT int64_t gamedb_chessbase_get_game_field(struct gamedb_chessbase *cb,
+						      const struct gamedb_game *g, int32_t field)
+{
+	struct cbh *s;
+	uint8_t rec[CBH_REC], trec[ENT_COPY];
+	uint32_t eco;
+	int trc;
+
+	if (!cb || !g || g->magic != GAMEDB__GAME_MAGIC)
+		return -1;
+	s = cb->s;
+	/* A game of this reader, or a copy of one (gamedb_game_dup() keeps where it was). */
+	if ((g->reader && g->reader != s->r) || g->loc[2] < 1 || g->loc[2] > s->nrec ||
+	    read_record(s, (uint32_t)g->loc[2], rec, GAMEDB_FAILED) != GAMEDB_OK || (rec[0] & 2))
+		return -1;
+	switch (field) {
+	case GAMEDB_CB_RECORD_FLAGS:
+		return rec[0];
+	case GAMEDB_CB_MEDALS:
+		return be16(rec + 37);
+	case GAMEDB_CB_ANNOTATION_FLAGS:
+		return be32(rec + 39);
+	case GAMEDB_CB_MAGNITUDE:
+		return be16(rec + 43);
+	case GAMEDB_CB_LINE_EVALUATION:
+		return rec[27] == 3 ? rec[28] : 0;
+	case GAMEDB_CB_SUB_ECO:
+		eco = be16(rec + 35);
+		return eco < CHESS960_ECO && (eco >> 7) ? (eco & 127) : 0;
+	case GAMEDB_CB_MAINLINE_MOVES:
+		return rec[45];
+	case GAMEDB_CB_TOURNAMENT_TYPE:
+	case GAMEDB_CB_TOURNAMENT_CATEGORY:
+	case GAMEDB_CB_TOURNAMENT_ROUNDS:
+	case GAMEDB_CB_TOURNAMENT_FLAGS:
+	case GAMEDB_CB_TOURNAMENT_NATION:
+		trc = ent_get(s, ENT_TOURNAMENT, be24(rec + 15), trec);
+		if (trc == ENT_IOERR)
+			return -1;
+		if (trc != ENT_OK)
+			return 0;
+		switch (field) {
+		case GAMEDB_CB_TOURNAMENT_TYPE:
+			return trec[74];
+		case GAMEDB_CB_TOURNAMENT_CATEGORY:
+			return trec[78];
+		case GAMEDB_CB_TOURNAMENT_ROUNDS:
+			return trec[80];
+		case GAMEDB_CB_TOURNAMENT_FLAGS:
+			return trec[79] | (int64_t)(trec[75] & 1) << 8;
+		default:
+			return trec[76];
+		}
+	default:
+		return -1;
+	}
+}
+
+GAMEDB_EXPORT const char *gamedb_chessbase_get_charset(const struct gamedb_chessbase *cb)
+{
+	return cb ? cb_charset(cb->s) : NULL;
+}
+
+GAMEDB_EXPORT uint64_t gamedb_chessbase_get_text_count(const struct gamedb_chessbase *cb)
+{
+	return cb ? cb->s->ntexts : 0;
+}
+
+/* A bounds-checked cursor over a guiding text's bytes. */
+struct cur {
+	const uint8_t *p;
+	uint32_t len, pos;
+};
+
+static int take(struct cur *c, uint32_t n, const uint8_t **out)
+{
+	if (c->len - c->pos < n)
+		return -1;
+	*out = c->p + c->pos;
+	c->pos += n;
+	return 0;
+}
+
+/* 1 if an HTML text says it is UTF-8 (ChessBase 16 writes <meta charset="utf-8">). */
+static int html_says_utf8(const uint8_t *p, uint32_t n)
+{
+	static const char key[] = "charset=";
+	uint32_t i, k, lim = n < 2048 ? n : 2048;
+
+	for (i = 0; i + sizeof key - 1 <= lim; i++) {
+		for (k = 0; k < sizeof key - 1 && (p[i + k] | 0x20) == (uint8_t)key[k]; k++)
+			;
+		if (k < sizeof key - 1)
+			continue;
+		k = i + (uint32_t)sizeof key - 1;
+		if (k < n && (p[k] == '"' || p[k] == '\''))
+			k++;
+		return n - k >= 5 && (p[k] | 0x20) == 'u' && (p[k + 1] | 0x20) == 't' &&
+		       (p[k + 2] | 0x20) == 'f' && p[k + 3] == '-' && p[k + 4] == '8';
+	}
+	return 0;
+}
+
+static int32_t text_corrupt(struct cbh *s, uint64_t off, const char *what)
+{
+	return gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s: offset %llu: guiding text: %s",
+			     s->ctx.cbg->name, (unsigned long long)off, what);
+}
+
+GAMEDB_EXPORT int32_t gamedb_chessbase_load_text(struct gamedb_chessbase *cb, uint64_t i)
+{
+	struct cbh *s;
+	struct gamedb_reader *r;
+	uint8_t rec[CBH_REC];
+	const uint8_t *p, *b;
+	struct cur c;
+	uint64_t off;
+	uint32_t len, n, k, nc, best_lang = 0, best_len = 0;
+	const uint8_t *best = NULL;
+	int32_t status = GAMEDB_OK, st;
+	const char *cs, *want;
+
+	if (!cb)
+		return GAMEDB_FAILED;
+	s = cb->s;
+	r = s->r;
+	cb->loaded = 0;
+	cb->ntitles = 0;
+	cb->have_content = 0;
+	gamedb__buf_clear(&cb->titles);
+	gamedb__buf_clear(&cb->content);
+	if (i >= s->ntexts)
+		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_RANGE,
+				     "gamedb_chessbase_load_text: text %llu of %u",
+				     (unsigned long long)i, s->ntexts);
+	st = read_record(s, s->texts[i], rec, GAMEDB_FAILED);
+	if (st != GAMEDB_OK)
+		return GAMEDB_FAILED;
+	off = be32(rec + 1);
+	if (s->cbj && s->texts[i] <= s->cbj_count && s->cbj_rec >= 38 &&
+	    gamedb__file_view(s->cbj, CBJ_HEADER + (uint64_t)(s->texts[i] - 1) * s->cbj_rec + 30, 8,
+			      &p) == 8 &&
+	    (uint32_t)be64(p) == off)
+		off = be64(p);
+	if (gamedb__file_view(s->ctx.cbg, off, 4, &p) != 4)
+		return text_corrupt(s, off, "record past the end of the file");
+	len = be24(p + 1);
+	if (len < 8)
+		return text_corrupt(s, off, "record shorter than its header");
+	if (gamedb__file_view(s->ctx.cbg, off, len, &p) != (int64_t)len)
+		return text_corrupt(s, off, "record runs past the end of the file");
+	c.p = p;
+	c.len = len;
+	c.pos = 4;
+	take(&c, 4, &b);
+	cb->format = (int32_t)le16(b);
+	n = le16(b + 2);
+	cs = cb_charset(s);
+	for (k = 0; k < n; k++) {
+		uint32_t lang, tl;
+		if (take(&c, 4, &b) != 0)
+			return text_corrupt(s, off + c.pos, "title list runs past the record");
+		lang = le16(b);
+		tl = le16(b + 2);
+		if (take(&c, tl, &b) != 0)
+			return text_corrupt(s, off + c.pos, "title runs past the record");
+		if ((size_t)cb->ntitles == cb->title_cap) {
+			size_t cap = cb->title_cap ? cb->title_cap * 2 : 8;
+			uint32_t *to = realloc(cb->title_off, cap * sizeof *to);
+			const char **tg;
+			if (!to)
+				goto nomem;
+			cb->title_off = to;
+			tg = realloc(cb->title_lang, cap * sizeof *tg);
+			if (!tg)
+				goto nomem;
+			cb->title_lang = tg;
+			cb->title_cap = cap;
+		}
+		cb->title_off[cb->ntitles] = (uint32_t)cb->titles.len;
+		cb->title_lang[cb->ntitles] = text_language_iso(lang);
+		cb->ntitles++;
+		st = gamedb__text_to_utf8(&r->text, cs, gamedb__reader_fallback(r), (const char *)b,
+					  fixlen(b, tl), &cb->titles);
+		if (st == GAMEDB_FAILED || gamedb__buf_putc(&cb->titles, 0) != 0)
+			goto nomem;
+		if (st == GAMEDB_WARN)
+			status = GAMEDB_WARN;
+	}
+	/* The contents, one per language: the one in the language option's language is kept,
+	 * else the first. */
+	want = s->ctx.language >= 0 ? gamedb__cb_language_iso((unsigned)s->ctx.language) : "";
+	if (take(&c, 3, &b) == 0) {
+		nc = le16(b + 1);
+		for (k = 0; k < nc; k++) {
+			uint32_t lang, tlen, flen;
+			const uint8_t *text;
+			if (cb->format == 1) {
+				if (take(&c, 4, &b) != 0)
+					goto truncated;
+				lang = le16(b);
+				tlen = le16(b + 2);
+			} else if (cb->format == 2 || cb->format == 3) {
+				if (take(&c, 6, &b) != 0)
+					goto truncated;
+				lang = le16(b);
+				tlen = le32(b + 2);
+			} else {
+				break; /* a format we do not know: titles only */
+			}
+			if (take(&c, tlen, &text) != 0)
+				goto truncated;
+			if (cb->format == 3) {
+				if (take(&c, 4, &b) != 0)
+					goto truncated;
+			} else {
+				if (take(&c, cb->format == 1 ? 2 : 4, &b) != 0)
+					goto truncated;
+				flen = cb->format == 1 ? le16(b) : le32(b);
+				if (take(&c, flen, &b) != 0) /* formatting runs: dropped */
+					goto truncated;
+			}
+			if (!best || (*want && strcmp(text_language_iso(lang), want) == 0 &&
+				      strcmp(text_language_iso(best_lang), want) != 0)) {
+				best = text;
+				best_len = tlen;
+				best_lang = lang;
+			}
+		}
+	}
+	if (best) {
+		best_len = (uint32_t)fixlen(best, best_len); /* text ends at a NUL, as tags do */
+		if (cb->format == 3 && html_says_utf8(best, best_len) &&
+		    gamedb__utf8_valid((const char *)best, best_len)) {
+			if (gamedb__buf_append(&cb->content, best, best_len) != 0)
+				goto nomem;
+		} else {
+			st = gamedb__text_to_utf8(&r->text, cs, gamedb__reader_fallback(r),
+						  (const char *)best, best_len, &cb->content);
+			if (st == GAMEDB_FAILED)
+				goto nomem;
+			if (st == GAMEDB_WARN)
+				status = GAMEDB_WARN;
+		}
+		cb->have_content = 1;
+	}
+	cb->loaded = 1;
+	if (status == GAMEDB_WARN)
+		return gamedb__error(r, GAMEDB_WARN, GAMEDB_E_ENCODING,
+				     "%s: offset %llu: guiding text %llu: text converted from %s with loss",
+				     s->ctx.cbg->name, (unsigned long long)off,
+				     (unsigned long long)i + 1, cs);
+	return GAMEDB_OK;
+truncated:
+	cb->ntitles = 0;
+	return text_corrupt(s, off + c.pos, "contents run past the record");
+nomem:
+	cb->ntitles = 0;
+	return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_NOMEM, "out of memory");
+}
+
+GAMEDB_EXPORT int32_t gamedb_chessbase_get_text_title_count(const struct gamedb_chessbase *cb)
+{
+	return cb && cb->loaded ? cb->ntitles : 0;
+}
+
+GAMEDB_EXPORT const char *gamedb_chessbase_get_text_title(const struct gamedb_chessbase *cb,
+							  int32_t k, const char **language)
+{
+	if (language)
+		*language = NULL;
+	if (!cb || !cb->loaded || k < 0 || k >= cb->ntitles)
+		return NULL;
+	if (language)
+		*language = cb->title_lang[k];
+	return cb->titles.p + cb->title_off[k];
+}
+
+GAMEDB_EXPORT const char *gamedb_chessbase_get_text_content(const struct gamedb_chessbase *cb,
+							    int32_t *format, size_t *len)
+{
+	if (format)
+		*format = cb && cb->loaded ? cb->format : 0;
+	if (len)
+		*len = 0;
+	if (!cb || !cb->loaded)
+		return NULL;
+	if (len)
+		*len = cb->have_content ? cb->content.len : 0;
+	return cb->have_content && cb->content.p ? cb->content.p : "";
+}

@@ -1,0 +1,352 @@
+#!/usr/bin/env python3
+"""The moves' annotations of real ChessBase bases, through the public API, against what this
+script reads from the file bytes itself.
+
+For every game of the bases under $GAMEDB_REALDATA/chessbase that carry annotations, the
+script reads the .cbh record, walks the .cbg move bytes only for their structure (which byte
+is a move, where lines open and close: no chess), reads the .cba block, and writes down the
+event stream it expects from the library's documented mapping:
+
+  * an entry at position k belongs to the k-th move in storage order (0 = the first move),
+    -1 to the start of the game;
+  * per move: texts before it (type 0x82) as COMMENT_BEFORE, the move, its symbols (type 3,
+    up to three bytes, each non-zero one a NAG of that number), texts after it (type 2) as
+    COMMENT_AFTER, then in file order: coloured squares "%csl Gd4,..." and arrows
+    "%cal Ge2e4,..." (2 G, 3 Y, 4 R; squares 1 = a1, 2 = a2, ..., 64 = h8), clocks (types
+    0x16/0x17, centiseconds) as CLOCK "%clk H:MM:SS" for the mover's own clock and COMMAND
+    "%clkw"/"%clkb" for the other one (".cc" when there are hundredths), time spent (0x07)
+    "%emt H:MM:SS", critical position (0x18) "%crit opening|middlegame|endgame", medals (0x22)
+    "%medal a,b,...", anything else as ANNOTATION with its type and payload;
+  * at the start: texts as COMMENT_BEFORE, then the rest, symbols as ANNOTATION;
+  * texts: a 2-byte language code, then bytes in the base's charset; 0xA2-0xA7 are the
+    figurines K Q N B R P, 0x9E a diagram "[#]", CR LF a newline;
+  * variations right after the move they replace, the main line first (the first of the
+    lines stored with 254 ... 255 at a branch).
+
+The library's events (gamedb.Game.moves()) must equal that stream for every game: event
+types, texts, stored bytes, languages, NAGs and annotation payloads. test-annotations (made
+to exercise texts, symbols, squares and arrows) is also checked against literals.
+"""
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+REAL = os.environ.get("GAMEDB_REALDATA", "")
+LIB = os.environ.get("GAMEDB_LIBRARY", "")
+
+
+def preload_sanitizer():
+    """A library built with ASan loads into python only after the ASan runtime."""
+    if os.environ.get("CBA_TEST_PRELOADED") or not LIB:
+        return
+    try:
+        out = subprocess.run(["ldd", LIB], capture_output=True, text=True).stdout
+    except OSError:
+        return
+    m = re.search(r"=>\s*(\S*libasan\.so\S*)", out)
+    if not m:
+        return
+    env = dict(os.environ, CBA_TEST_PRELOADED="1", LD_PRELOAD=m.group(1),
+               ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0")
+    os.execve(sys.executable, [sys.executable] + sys.argv, env)
+
+
+preload_sanitizer()
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import gamedb  # noqa: E402
+
+sys.setrecursionlimit(100000)
+
+# The substitution table of the seed text (mode 0).
+T = [162, 149, 67, 245, 193, 61, 74, 108, 83, 131, 204, 124, 255, 174, 104, 173,
+     209, 146, 139, 141, 53, 129, 94, 116, 38, 142, 171, 202, 253, 154, 243, 160,
+     165, 21, 252, 177, 30, 237, 48, 234, 34, 235, 167, 205, 78, 111, 46, 36,
+     50, 148, 65, 140, 110, 88, 130, 80, 187, 2, 138, 216, 250, 96, 222, 82,
+     186, 70, 172, 41, 157, 215, 223, 8, 33, 1, 102, 163, 241, 25, 39, 181,
+     145, 213, 66, 14, 180, 76, 217, 24, 95, 188, 37, 166, 150, 4, 86, 106,
+     170, 51, 28, 43, 115, 240, 221, 164, 55, 211, 197, 16, 191, 90, 35, 52,
+     117, 91, 184, 85, 210, 107, 9, 58, 87, 18, 179, 119, 72, 133, 155, 15,
+     158, 199, 200, 161, 127, 122, 192, 189, 49, 109, 246, 62, 195, 17, 113, 206,
+     125, 218, 168, 84, 144, 151, 31, 68, 64, 22, 201, 227, 44, 203, 132, 236,
+     159, 63, 92, 230, 118, 11, 60, 32, 183, 54, 0, 220, 231, 249, 79, 247,
+     175, 6, 7, 224, 26, 10, 169, 75, 12, 214, 99, 135, 137, 29, 19, 27,
+     228, 112, 5, 71, 103, 123, 47, 238, 226, 232, 152, 13, 239, 207, 196, 244,
+     251, 176, 23, 153, 100, 242, 212, 42, 3, 77, 120, 198, 254, 101, 134, 136,
+     121, 69, 59, 229, 73, 143, 45, 185, 190, 98, 147, 20, 233, 208, 56, 156,
+     178, 194, 89, 93, 182, 114, 81, 248, 40, 126, 97, 57, 225, 219, 105, 128]
+
+LANG = {0: "", 0x2A: "en", 0x2B: "es", 0x31: "fr", 0x35: "de", 0x46: "it", 0x67: "nl",
+        0x74: "pl", 0x75: "pt"}
+MEDALS = ["best", "decided", "model", "novelty", "pawnstructure", "strategy", "tactics",
+          "attack", "sacrifice", "defence", "material", "pieceplay", "endgame",
+          "tacticalblunder", "strategicalblunder", "user"]
+COLOUR = {2: "G", 3: "Y", 4: "R"}
+
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what, file=sys.stderr)
+
+
+def be(b, off, n):
+    return int.from_bytes(b[off:off + n], "big")
+
+
+def read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
+def tree(rec, start):
+    """The moves of a record in storage order: parent and ply of each, children lists."""
+    parent, ply, kids = [], [], {-1: []}
+    cur, stack, p, n = -1, [], start, 0
+    while p < len(rec):
+        op = T[(rec[p] - n) & 255]
+        p += 1
+        if op == 254:
+            stack.append(cur)
+        elif op == 255:
+            if not stack:
+                break
+            cur = stack.pop()
+        elif op <= 235:
+            if op == 235:
+                p += 2
+            parent.append(cur)
+            ply.append(ply[cur] + 1 if cur >= 0 else 1)
+            kids[cur].append(n)
+            kids[n] = []
+            cur = n
+            n += 1
+    return parent, ply, kids
+
+
+def text_of(raw, charset):
+    out, run = [], bytearray()
+
+    def flush():
+        if run:
+            out.append(bytes(run).decode(charset, "replace"))
+            run.clear()
+    i = 0
+    while i < len(raw):
+        c = raw[i]
+        rep = None
+        if 0xA2 <= c <= 0xA7:
+            rep = "KQNBRP"[c - 0xA2]
+        elif c == 0x9E:
+            rep = "[#]"
+        elif c == 0x0D:
+            rep = "\n"
+            if i + 1 < len(raw) and raw[i + 1] == 0x0A:
+                i += 1
+        if rep is None:
+            run.append(c)
+        else:
+            flush()
+            out.append(rep)
+        i += 1
+    flush()
+    return "".join(out)
+
+
+def sq(v):
+    return "abcdefgh"[(v - 1) // 8] + str((v - 1) % 8 + 1)
+
+
+def hms(t):
+    return "%d:%02d:%02d" % (t // 3600, t // 60 % 60, t % 60)
+
+
+def command(t, pl, mover):
+    """(event type, text) of a non-text, non-symbol entry, or None (kept raw)."""
+    if t == 0x04 and pl and len(pl) % 2 == 0 and all(
+            pl[i] in COLOUR and 1 <= pl[i + 1] <= 64 for i in range(0, len(pl), 2)):
+        return "command", "%csl " + ",".join(COLOUR[pl[i]] + sq(pl[i + 1])
+                                             for i in range(0, len(pl), 2))
+    if t == 0x05 and pl and len(pl) % 3 == 0 and all(
+            pl[i] in COLOUR and 1 <= pl[i + 1] <= 64 and 1 <= pl[i + 2] <= 64
+            for i in range(0, len(pl), 3)):
+        return "command", "%cal " + ",".join(COLOUR[pl[i]] + sq(pl[i + 1]) + sq(pl[i + 2])
+                                             for i in range(0, len(pl), 3))
+    if t in (0x16, 0x17) and len(pl) == 4:
+        cs, whose = be(pl, 0, 4), t - 0x16
+        txt = hms(cs // 100) + (".%02d" % (cs % 100) if cs % 100 else "")
+        if whose == mover:
+            return "clock", "%clk " + txt
+        return "command", ("%clkb " if whose else "%clkw ") + txt
+    if t == 0x07 and len(pl) == 4 and pl[1] < 60 and pl[2] < 60:
+        return "command", "%%emt %d:%02d:%02d" % (pl[0], pl[1], pl[2])
+    if t == 0x18 and len(pl) == 1 and 1 <= pl[0] <= 3:
+        return "command", "%crit " + ["opening", "middlegame", "endgame"][pl[0] - 1]
+    if t == 0x22 and len(pl) == 4 and 0 < be(pl, 0, 4) <= 0xFFFF:
+        v = be(pl, 0, 4)
+        return "command", "%medal " + ",".join(MEDALS[k] for k in range(16) if v >> k & 1)
+    return None
+
+
+def expected_game(cbg, cba, go, ao, charset):
+    """The event stream this script expects for the game at go/ao."""
+    flags, length = cbg[go], be(cbg, go + 1, 3)
+    rec = cbg[go:go + length]
+    start = 4 + (28 if flags & 0x40 else 0)
+    stm0 = (rec[5] >> 4) & 1 if flags & 0x40 else 0
+    parent, ply, kids = tree(rec, start)
+    anns = {}
+    if ao:
+        total = be(cba, ao + 10, 4)
+        p = 14
+        while p + 6 <= total:
+            pos = be(cba, ao + p, 3)
+            if pos & 0x800000:
+                pos -= 0x1000000
+            t, ln = cba[ao + p + 3], be(cba, ao + p + 4, 2)
+            anns.setdefault(pos, []).append((t, cba[ao + p + 6:ao + p + ln]))
+            p += ln
+    out = []
+
+    def text(kind, pl):
+        out.append((kind, text_of(pl[2:], charset), pl[2:].split(b"\0")[0],
+                    LANG.get(be(pl, 0, 2), "")))
+
+    def rest(entries, mover):
+        for t, pl in entries:
+            c = command(t, pl, mover) if t != 0x03 else None
+            out.append(c if c else ("annotation", t, pl))
+
+    for t, pl in anns.get(-1, []):
+        if t in (0x02, 0x82):
+            text("comment_before", pl)
+    rest([e for e in anns.get(-1, []) if e[0] not in (0x02, 0x82)], -1)
+
+    def move(k):
+        here = anns.get(k, [])
+        for t, pl in here:
+            if t == 0x82:
+                text("comment_before", pl)
+        out.append(("move",))
+        for t, pl in here:
+            if t == 0x03:
+                out.extend(("nag", v) for v in pl if v)
+        for t, pl in here:
+            if t == 0x02:
+                text("comment_after", pl)
+        rest([e for e in here if e[0] not in (0x02, 0x03, 0x82)], (stm0 + ply[k] - 1) % 2)
+
+    def line_from(node):
+        ch = kids[node]
+        if not ch:
+            return
+        move(ch[0])
+        for alt in ch[1:]:
+            out.append(("variation_begin",))
+            move(alt)
+            line_from(alt)
+            out.append(("variation_end",))
+        line_from(ch[0])
+
+    line_from(-1)
+    return out
+
+
+def got_game(game):
+    out = []
+    for ev in game.moves():
+        if ev.type in ("comment_before", "comment_after"):
+            out.append((ev.type, ev.text, ev.text_raw, ev.language))
+        elif ev.type in ("command", "clock"):
+            out.append((ev.type, ev.text))
+        elif ev.type == "annotation":
+            out.append((ev.type, ev.annotation_type, ev.text_raw))
+        elif ev.type == "nag":
+            out.append((ev.type, ev.nag))
+        elif ev.type != "result":
+            out.append((ev.type,))
+    return out
+
+
+def check_base(stem, charset):
+    cbh, cbg, cba = read(stem + ".cbh"), read(stem + ".cbg"), read(stem + ".cba")
+    games, same, annotated = 0, 0, 0
+    records = [r for r in range(1, len(cbh) // 46)
+               if cbh[r * 46] & 1 and not cbh[r * 46] & 2]
+    with gamedb.open(stem + ".cbh", charset=charset) as reader:
+        for i, game in enumerate(reader):
+            if i >= len(records):
+                break
+            r = cbh[records[i] * 46:records[i] * 46 + 46]
+            go, ao = be(r, 1, 4), be(r, 5, 4)
+            if cbg[go] & 0x3F:
+                continue  # another encoding: not readable (none in these bases)
+            want = expected_game(cbg, cba, go, ao, charset)
+            got = got_game(game)
+            games += 1
+            annotated += bool(ao)
+            if got == want:
+                same += 1
+            else:
+                k = next((j for j, (a, b) in enumerate(zip(got, want)) if a != b),
+                         min(len(got), len(want)))
+                check(False, "%s game %d (record %d): event %d: got %r, want %r" % (
+                    os.path.basename(stem), i + 1, records[i], k, got[k:k + 3], want[k:k + 3]))
+    check(games == len(records), "%s: %d games read, %d records" % (stem, games, len(records)))
+    print("%-16s %4d games (%d annotated): %d with exactly the expected events" % (
+        os.path.basename(stem), games, annotated, same))
+    return games
+
+
+def literal_checks(stem):
+    """test-annotations: what its games hold, written out by hand from the bytes."""
+    want = [
+        [("move",), ("nag", 1), ("move",), ("nag", 2)],
+        [("move",), ("comment_after", "Best move", b"Best move", "")],
+        [("move",), ("nag", 1), ("comment_after", "King's pawn", b"King's pawn", "")],
+        [("move",), ("nag", 1), ("nag", 14)],
+        [("move",), ("nag", 1), ("move",), ("variation_begin",), ("move",), ("nag", 3),
+         ("comment_after", "Sicilian", b"Sicilian", ""), ("variation_end",)],
+        [("move",), ("command", "%csl Ga4,Rb5"), ("command", "%cal Ge2e4,Rh1h8")],
+    ]
+    sans = [["e4", "e5"], ["e4"], ["e4"], ["e4"], ["e4", "e5", "c5"], ["e4"]]
+    with gamedb.open(stem + ".cbh") as reader:
+        games = list(reader)
+        check(len(games) == 6, "test-annotations: %d games" % len(games))
+        for i, game in enumerate(games[:6]):
+            check(got_game(game) == want[i], "test-annotations game %d: %r" % (
+                i + 1, got_game(game)))
+            check([e.san for e in game.moves() if e.type == "move"] == sans[i],
+                  "test-annotations game %d moves" % (i + 1))
+
+
+def main():
+    if not REAL or not os.path.isdir(os.path.join(REAL, "chessbase")):
+        print("SKIP: no $GAMEDB_REALDATA/chessbase")
+        return 77
+    stems = []
+    for folder, _, files in sorted(os.walk(os.path.join(REAL, "chessbase"))):
+        stems += [os.path.join(folder, f[:-4]) for f in sorted(files) if f.endswith(".cbh")]
+    total = 0
+    for stem in stems:
+        # Hedgehog's annotations are Russian (its names are Latin): read as CP1251.
+        total += check_base(stem, "CP1251" if "Hedgehog" in stem else "CP1252")
+        if os.path.basename(stem) == "test-annotations":
+            literal_checks(stem)
+    check(total > 0, "no games")
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
