@@ -79,8 +79,10 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_new(struct gamedb_game *g, uint32_t flags
 	it->cap = sizeof it->stack0 / sizeof it->stack0[0];
 	it->stack = it->stack0;
 	if (gamedb__game_start_pos(g, &it->stack[0].cur, &why) != 0) {
-		gamedb__game_seterr(g, "game %llu: bad start position \"%s\": %s",
-				    (unsigned long long)g->index + 1, g->fen, why ? why : "");
+		/* A failed decode already said why, naming file and offset: keep that. */
+		if (st != GAMEDB_FAILED)
+			gamedb__game_seterr(g, "game %llu: bad start position \"%s\": %s",
+					    (unsigned long long)g->index + 1, g->fen, why ? why : "");
 		free(it);
 		return GAMEDB_FAILED;
 	}
