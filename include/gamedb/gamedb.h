@@ -213,7 +213,14 @@ GAMEDB_EXPORT int32_t gamedb_reader_support_format_scid(struct gamedb_reader *r)
 GAMEDB_EXPORT int32_t gamedb_reader_support_format_chessbase(struct gamedb_reader *r);
 
 /**
- * Skips detection: the next open uses the named format ("scid", "chessbase").
+ * Enables detection of the XQF format (XQStudio xiangqi games, one game per file).
+ * @return ::GAMEDB_OK, or ::GAMEDB_FATAL with ::GAMEDB_E_MISUSE after an open.
+ * @since 1.0
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_support_format_xqf(struct gamedb_reader *r);
+
+/**
+ * Skips detection: the next open uses the named format ("scid", "chessbase", "xqf").
  * @return ::GAMEDB_OK; ::GAMEDB_FATAL with ::GAMEDB_E_INVALID_ARGUMENT for an unknown name,
  *         or ::GAMEDB_E_MISUSE after an open.
  * @since 1.0

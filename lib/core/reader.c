@@ -15,6 +15,7 @@
 static const struct gamedb__format *const all_formats[] = {
 	&gamedb__format_scid,
 	&gamedb__format_chessbase,
+	&gamedb__format_xqf,
 };
 
 int32_t gamedb__error(struct gamedb_reader *r, int32_t status, int32_t code, const char *fmt, ...)
@@ -129,6 +130,12 @@ GAMEDB_EXPORT int32_t gamedb_reader_support_format_chessbase(struct gamedb_reade
 {
 	int32_t rc = check(r, "gamedb_reader_support_format_chessbase", 0);
 	return rc == GAMEDB_OK ? add_format(r, &gamedb__format_chessbase) : rc;
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_support_format_xqf(struct gamedb_reader *r)
+{
+	int32_t rc = check(r, "gamedb_reader_support_format_xqf", 0);
+	return rc == GAMEDB_OK ? add_format(r, &gamedb__format_xqf) : rc;
 }
 
 GAMEDB_EXPORT int32_t gamedb_reader_set_format(struct gamedb_reader *r, const char *name)

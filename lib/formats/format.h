@@ -47,6 +47,7 @@ struct gamedb__format {
 
 extern const struct gamedb__format gamedb__format_scid;
 extern const struct gamedb__format gamedb__format_chessbase;
+extern const struct gamedb__format gamedb__format_xqf;
 
 /* The per-format handle of r when its open database is of format f, else NULL. */
 void *gamedb__reader_handle(struct gamedb_reader *r, const struct gamedb__format *f);

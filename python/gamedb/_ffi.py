@@ -272,6 +272,7 @@ API = (
     _Api("gamedb_reader_support_format_all", [ReaderP], c_int32, _errcheck_reader),
     _Api("gamedb_reader_support_format_scid", [ReaderP], c_int32, _errcheck_reader),
     _Api("gamedb_reader_support_format_chessbase", [ReaderP], c_int32, _errcheck_reader),
+    _Api("gamedb_reader_support_format_xqf", [ReaderP], c_int32, _errcheck_reader),
     _Api("gamedb_reader_set_format", [ReaderP, c_char_p], c_int32, _errcheck_reader),
     _Api("gamedb_reader_set_option", [ReaderP, c_char_p, c_char_p, c_char_p], c_int32,
          _errcheck_reader),
