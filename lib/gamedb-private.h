@@ -54,6 +54,12 @@ static inline void gamedb__buf_free(struct gamedb__buf *b)
 	b->p = NULL;
 	b->len = b->cap = 0;
 }
+/*
+ * Grows the array *p of elements of size bytes (capacity *cap) to hold at least need of them,
+ * doubling; 0, or -1 when out of memory or over the size cap (a hostile file cannot make an
+ * array larger than 1 GiB). *p and *cap are unchanged on failure.
+ */
+int gamedb__grow(void **p, size_t *cap, size_t need, size_t size);
 /* strdup() (not in C11). NULL when out of memory. */
 char *gamedb__strdup(const char *s);
 /* gamedb__buf_reserve() with its common case (room enough already) inline, for hot loops. */

@@ -37,6 +37,27 @@ int gamedb__buf_reserve(struct gamedb__buf *b, size_t extra)
 	return 0;
 }
 
+int gamedb__grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t ncap = *cap ? *cap : 16;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	if (size == 0 || need > GAMEDB__BUF_MAX / size)
+		return -1;
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > GAMEDB__BUF_MAX / size)
+		ncap = need;
+	np = realloc(*p, ncap * size);
+	if (!np)
+		return -1;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
 int gamedb__buf_append(struct gamedb__buf *b, const void *data, size_t len)
 {
 	if (gamedb__buf_reserve(b, len) != 0)

@@ -152,27 +152,6 @@ struct cbg_state {
 	size_t unplaced;       /* annotations at positions no move has */
 };
 
-/* Grows *p (elements of size) to hold need; 0 or -1 (out of memory). */
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap = *cap ? *cap : 16;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2 / size)
-			return -1;
-		ncap *= 2;
-	}
-	np = realloc(*p, ncap * size);
-	if (!np)
-		return -1;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
-
 static struct cbg_state *state_of(struct gamedb__cbg_ctx *c)
 {
 	if (!c->priv)
@@ -503,7 +482,7 @@ static uint32_t add_node(struct cbg_state *s, uint32_t parent, const struct game
 	struct cb_node *nd;
 	uint32_t id;
 
-	if (s->nnodes >= NONE - 1 || grow((void **)&s->nodes, &s->capnodes, s->nnodes + 1,
+	if (s->nnodes >= NONE - 1 || gamedb__grow((void **)&s->nodes, &s->capnodes, s->nnodes + 1,
 					  sizeof *s->nodes) != 0)
 		return NONE;
 	id = (uint32_t)s->nnodes++;
@@ -542,7 +521,7 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	gamedb__cbslots_init(&cur.slots, &cur.pos, 0);
 	cur.node = 0;
 	s->nnodes = 0;
-	if (grow((void **)&s->nodes, &s->capnodes, 1, sizeof *s->nodes) != 0)
+	if (gamedb__grow((void **)&s->nodes, &s->capnodes, 1, sizeof *s->nodes) != 0)
 		return fail(c, g, g->loc[0], "out of memory");
 	s->nodes[0].first = s->nodes[0].next = s->nodes[0].last = NONE;
 	s->nnodes = 1;
@@ -558,7 +537,7 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		if (op == OP_PUSH) {
 			if (depth >= MAX_DEPTH)
 				return fail(c, g, g->loc[0] + at, "variations nested too deeply");
-			if (grow((void **)&s->levels, &s->caplevels, depth + 1, sizeof *s->levels) != 0)
+			if (gamedb__grow((void **)&s->levels, &s->caplevels, depth + 1, sizeof *s->levels) != 0)
 				return fail(c, g, g->loc[0] + at, "out of memory");
 			s->levels[depth++] = cur;
 			continue;
@@ -677,7 +656,7 @@ static int read_annotations(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			warn(c, g, s, off + p, "bad annotation entry length (the rest is ignored)");
 			break;
 		}
-		if (grow((void **)&s->anns, &s->capanns, s->nanns + 1, sizeof *s->anns) != 0)
+		if (gamedb__grow((void **)&s->anns, &s->capanns, s->nanns + 1, sizeof *s->anns) != 0)
 			return -1;
 		a = &s->anns[s->nanns++];
 		a->pos = pos;
@@ -1058,7 +1037,7 @@ static int emit_tree(struct gamedb__cbg_ctx *c, struct cbg_state *s, struct game
 		if (emit_move(c, s, node, mb) != 0)
 			return -1;
 		if (with_alternatives && s->nodes[node].next != NONE) {
-			if (grow((void **)&s->frames, &s->capframes, depth + 1, sizeof *s->frames) != 0 ||
+			if (gamedb__grow((void **)&s->frames, &s->capframes, depth + 1, sizeof *s->frames) != 0 ||
 			    gamedb__mb_event(mb, GAMEDB_EVENT_VARIATION_BEGIN, 0) != 0)
 				return -1;
 			s->frames[depth].main = node;

@@ -49,8 +49,10 @@ struct gamedb_chessbase {
 	int loaded;
 	int32_t format;
 	int32_t ntitles;
-	uint32_t *title_off;      /* offsets into titles */
-	const char **title_lang;  /* static ISO codes */
+	struct {
+		uint32_t off;     /* into titles */
+		const char *lang; /* static ISO code */
+	} *title;
 	size_t title_cap;
 	struct gamedb__buf titles; /* NUL-separated UTF-8 titles */
 	struct gamedb__buf content;
@@ -63,7 +65,8 @@ struct cbh {
 	int upper;           /* the index has an upper-case extension: siblings are tried so first */
 	uint32_t nrec;       /* records of the index: games and texts */
 	uint32_t *texts;     /* ids (1-based record numbers) of the text records, ascending */
-	uint32_t ntexts, texts_cap;
+	uint32_t ntexts;
+	size_t texts_cap;
 	uint32_t ngames;
 	uint32_t next;
 	struct ent_file ent[ENT_TYPES];
@@ -307,14 +310,8 @@ unusable:
 
 static int add_text_id(struct cbh *s, uint32_t id)
 {
-	if (s->ntexts == s->texts_cap) {
-		uint32_t cap = s->texts_cap ? s->texts_cap * 2 : 64;
-		uint32_t *t = realloc(s->texts, cap * sizeof *t);
-		if (!t)
-			return -1;
-		s->texts = t;
-		s->texts_cap = cap;
-	}
+	if (gamedb__grow((void **)&s->texts, &s->texts_cap, (size_t)s->ntexts + 1, sizeof *s->texts))
+		return -1;
 	s->texts[s->ntexts++] = id;
 	return 0;
 }
@@ -451,8 +448,7 @@ static void cb_close(void *state)
 		return;
 	gamedb__cbg_ctx_free(&s->ctx);
 	free(s->texts);
-	free(s->handle.title_off);
-	free(s->handle.title_lang);
+	free(s->handle.title);
 	gamedb__buf_free(&s->handle.titles);
 	gamedb__buf_free(&s->handle.content);
 	free(s);
@@ -1217,21 +1213,11 @@ GAMEDB_EXPORT int32_t gamedb_chessbase_load_text(struct gamedb_chessbase *cb, ui
 		tl = le16(b + 2);
 		if (take(&c, tl, &b) != 0)
 			return text_corrupt(s, off + c.pos, "title runs past the record");
-		if ((size_t)cb->ntitles == cb->title_cap) {
-			size_t cap = cb->title_cap ? cb->title_cap * 2 : 8;
-			uint32_t *to = realloc(cb->title_off, cap * sizeof *to);
-			const char **tg;
-			if (!to)
-				goto nomem;
-			cb->title_off = to;
-			tg = realloc(cb->title_lang, cap * sizeof *tg);
-			if (!tg)
-				goto nomem;
-			cb->title_lang = tg;
-			cb->title_cap = cap;
-		}
-		cb->title_off[cb->ntitles] = (uint32_t)cb->titles.len;
-		cb->title_lang[cb->ntitles] = text_language_iso(lang);
+		if (gamedb__grow((void **)&cb->title, &cb->title_cap, (size_t)cb->ntitles + 1,
+				 sizeof *cb->title) != 0)
+			goto nomem;
+		cb->title[cb->ntitles].off = (uint32_t)cb->titles.len;
+		cb->title[cb->ntitles].lang = text_language_iso(lang);
 		cb->ntitles++;
 		st = gamedb__text_to_utf8(&r->text, cs, gamedb__reader_fallback(r), (const char *)b,
 					  fixlen(b, tl), &cb->titles);
@@ -1325,8 +1311,8 @@ GAMEDB_EXPORT const char *gamedb_chessbase_get_text_title(const struct gamedb_ch
 	if (!cb || !cb->loaded || k < 0 || k >= cb->ntitles)
 		return NULL;
 	if (language)
-		*language = cb->title_lang[k];
-	return cb->titles.p + cb->title_off[k];
+		*language = cb->title[k].lang;
+	return cb->titles.p + cb->title[k].off;
 }
 
 GAMEDB_EXPORT const char *gamedb_chessbase_get_text_content(const struct gamedb_chessbase *cb,

@@ -625,23 +625,6 @@ static void problem(struct xproblems *pb, struct gamedb_game *g, int32_t status,
 	va_end(ap);
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 /*
  * Reads the whole tree into s->nodes (node 0 the root). A record that cannot be read ends the
  * tree there: the nodes before it stay. Returns the node count, or 0 when out of memory.
@@ -652,7 +635,7 @@ static size_t parse_tree(struct xqf *s, struct gamedb_game *g, struct xproblems 
 	struct xrec rc;
 	const char *why = NULL;
 
-	if (grow((void **)&s->nodes, &s->nodes_cap, 1, sizeof *s->nodes) != 0)
+	if (gamedb__grow((void **)&s->nodes, &s->nodes_cap, 1, sizeof *s->nodes) != 0)
 		return 0;
 	memset(&s->nodes[0], 0, sizeof s->nodes[0]);
 	s->nodes[0].off = XQF_HEADER;
@@ -670,7 +653,7 @@ static size_t parse_tree(struct xqf *s, struct gamedb_game *g, struct xproblems 
 	s->nodes[0].clen = rc.clen;
 	p = rc.next;
 	if (rc.child) {
-		if (grow((void **)&s->pend, &s->pend_cap, 1, sizeof *s->pend) != 0)
+		if (gamedb__grow((void **)&s->pend, &s->pend_cap, 1, sizeof *s->pend) != 0)
 			return 0;
 		s->pend[np].parent = 0;
 		s->pend[np].prev = NONE;
@@ -701,8 +684,8 @@ static size_t parse_tree(struct xqf *s, struct gamedb_game *g, struct xproblems 
 			break;
 		}
 		if (n >= UINT32_MAX - 1 ||
-		    grow((void **)&s->nodes, &s->nodes_cap, n + 1, sizeof *s->nodes) != 0 ||
-		    grow((void **)&s->pend, &s->pend_cap, np + 2, sizeof *s->pend) != 0)
+		    gamedb__grow((void **)&s->nodes, &s->nodes_cap, n + 1, sizeof *s->nodes) != 0 ||
+		    gamedb__grow((void **)&s->pend, &s->pend_cap, np + 2, sizeof *s->pend) != 0)
 			return 0;
 		id = (uint32_t)n++;
 		nd = &s->nodes[id];
@@ -866,7 +849,7 @@ static int32_t xqf_decode(void *state, struct gamedb_game *g, struct gamedb__mov
 	if (s->nodes[0].clen && add_comment(s, mb, &s->nodes[0], GAMEDB_EVENT_COMMENT_BEFORE,
 					    &text_status) != 0)
 		goto nomem;
-	if (grow((void **)&s->frames, &s->frames_cap, 1, sizeof *s->frames) != 0)
+	if (gamedb__grow((void **)&s->frames, &s->frames_cap, 1, sizeof *s->frames) != 0)
 		goto nomem;
 	s->frames[0].pos = s->frames[0].before = g->xqstart;
 	s->frames[0].node = 0;
@@ -891,7 +874,7 @@ static int32_t xqf_decode(void *state, struct gamedb_game *g, struct gamedb__mov
 					s->f->name, s->nodes[a].off, XQF_MAX_DEPTH);
 				continue;
 			}
-			if (grow((void **)&s->frames, &s->frames_cap, top + 1, sizeof *s->frames) != 0)
+			if (gamedb__grow((void **)&s->frames, &s->frames_cap, top + 1, sizeof *s->frames) != 0)
 				goto nomem;
 			fr = &s->frames[top - 1];
 			nf = &s->frames[top++];
