@@ -216,6 +216,26 @@ struct gamedb__node {
 	uint32_t val;          /* NAG number; COMMENT: offset of the UTF-8 text in text pool */
 };
 
+/*
+ * Languages of comments (struct gamedb__node reserved[1]). The library numbers them as
+ * ChessBase does, the one format that stores them; 0 = unknown or every language.
+ */
+enum {
+	GAMEDB__LANG_ALL = 0x00,
+	GAMEDB__LANG_ENGLISH = 0x2A,
+	GAMEDB__LANG_SPANISH = 0x2B,
+	GAMEDB__LANG_FRENCH = 0x31,
+	GAMEDB__LANG_GERMAN = 0x35,
+	GAMEDB__LANG_ITALIAN = 0x46,
+	GAMEDB__LANG_DUTCH = 0x67,
+	GAMEDB__LANG_POLISH = 0x74,
+	GAMEDB__LANG_PORTUGUESE = 0x75
+};
+/* The ISO 639-1 code of a language number ("en", "de", ...); "" for 0 and unknown numbers. */
+const char *gamedb__language_iso(unsigned code);
+/* The language number of an ISO 639-1 code (either case), or -1 if unknown. */
+int gamedb__language_code(const char *iso);
+
 /* A comment node whose stored (unconverted) bytes follow its UTF-8 text and its NUL. */
 #define GAMEDB__NODE_RAW 1
 

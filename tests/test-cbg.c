@@ -98,7 +98,8 @@ static void env_open(struct env *e, const uint8_t *cbg, size_t ncbg, const uint8
 	if (cba)
 		CHECK(gamedb__src_open(&e->src, ".cba", 0, &e->ctx.cba) == 0);
 	e->ctx.r = e->r;
-	e->ctx.charset = charset ? charset : "CP1252";
+	if (charset) /* as the caller's charset option would */
+		snprintf(e->r->text.charset, sizeof e->r->text.charset, "%s", charset);
 	e->ctx.language = -1;
 	e->g.magic = GAMEDB__GAME_MAGIC;
 	e->g.reader = e->r;

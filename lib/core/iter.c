@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "gamedb-private.h"
-#include "formats/cbh.h"
 
 #define GAMEDB__ITER_MAGIC 0x49544552u /* "ITER" */
 
@@ -413,7 +412,7 @@ GAMEDB_EXPORT const char *gamedb_event_get_language(const struct gamedb_event *e
 	if (!ev || !ev->nd || (ev->nd->type != GAMEDB_EVENT_COMMENT_BEFORE &&
 			       ev->nd->type != GAMEDB_EVENT_COMMENT_AFTER))
 		return NULL;
-	return gamedb__cb_language_iso(ev->nd->reserved[1]);
+	return gamedb__language_iso(ev->nd->reserved[1]);
 }
 
 GAMEDB_EXPORT int32_t gamedb_event_get_annotation_type(const struct gamedb_event *ev)

@@ -37,6 +37,38 @@ int gamedb__buf_reserve(struct gamedb__buf *b, size_t extra)
 	return 0;
 }
 
+static const struct {
+	unsigned code;
+	const char *iso;
+} languages[] = {
+	{ GAMEDB__LANG_ENGLISH, "en" }, { GAMEDB__LANG_GERMAN, "de" },
+	{ GAMEDB__LANG_FRENCH, "fr" },  { GAMEDB__LANG_SPANISH, "es" },
+	{ GAMEDB__LANG_ITALIAN, "it" }, { GAMEDB__LANG_DUTCH, "nl" },
+	{ GAMEDB__LANG_POLISH, "pl" },  { GAMEDB__LANG_PORTUGUESE, "pt" },
+};
+
+const char *gamedb__language_iso(unsigned code)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof languages / sizeof languages[0]; i++)
+		if (languages[i].code == code)
+			return languages[i].iso;
+	return "";
+}
+
+int gamedb__language_code(const char *iso)
+{
+	size_t i;
+
+	if (!iso || !iso[0] || !iso[1] || iso[2])
+		return -1;
+	for (i = 0; i < sizeof languages / sizeof languages[0]; i++)
+		if ((iso[0] | 0x20) == languages[i].iso[0] && (iso[1] | 0x20) == languages[i].iso[1])
+			return (int)languages[i].code;
+	return -1;
+}
+
 int gamedb__grow(void **p, size_t *cap, size_t need, size_t size)
 {
 	size_t ncap = *cap ? *cap : 16;

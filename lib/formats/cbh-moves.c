@@ -704,7 +704,7 @@ static int32_t cb_text(struct gamedb__cbg_ctx *c, const uint8_t *t, size_t n,
 		       struct gamedb__buf *out)
 {
 	static const char figurine[6] = { 'K', 'Q', 'N', 'B', 'R', 'P' };
-	const char *cs = c->charset ? c->charset : "CP1252";
+	const char *cs = gamedb__cbg_charset(c);
 	const int single = !is_utf8_charset(cs);
 	size_t i, run = 0;
 	int32_t st = GAMEDB_OK, r;

@@ -13,34 +13,28 @@
 
 #include "gamedb-private.h"
 
-/* CB language codes of annotation texts (the 2-byte code before each text). */
-enum {
-	GAMEDB__CB_LANG_ALL = 0x00,
-	GAMEDB__CB_LANG_ENGLISH = 0x2A,
-	GAMEDB__CB_LANG_SPANISH = 0x2B,
-	GAMEDB__CB_LANG_FRENCH = 0x31,
-	GAMEDB__CB_LANG_GERMAN = 0x35,
-	GAMEDB__CB_LANG_ITALIAN = 0x46,
-	GAMEDB__CB_LANG_DUTCH = 0x67,
-	GAMEDB__CB_LANG_POLISH = 0x74,
-	GAMEDB__CB_LANG_PORTUGUESE = 0x75
-};
-
-/* The ISO 639-1 code of a CB language code ("en", "de", ...), "" for 0 and unknown codes. */
-const char *gamedb__cb_language_iso(unsigned code);
-/* The CB language code of an ISO 639-1 code, or -1 if unknown. */
-int gamedb__cb_language_code(const char *iso);
-
 /* What the move decoder needs of the open base; owned by format-cbh.c's state. */
 struct gamedb__cbg_ctx {
 	struct gamedb_reader *r;
 	struct gamedb__file *cbg; /* always open */
 	struct gamedb__file *cba; /* NULL when the base has no .cba */
-	const char *charset;      /* annotation text charset (the caller's override or detected) */
+	const char *detected;     /* what charset-detect found (static), NULL if not asked */
 	int language;             /* CB language code of the texts to keep; -1 = keep all */
 	struct gamedb__buf scratch; /* decoder's own, freed by gamedb__cbg_ctx_free() */
 	void *priv;               /* decoder's own, freed by gamedb__cbg_ctx_free() */
 };
+
+/*
+ * The charset a base's text (names and annotations) is read in: the caller's `charset` option,
+ * else what charset-detect found, else CP1252. Worked out on each use, so that an option set
+ * after the open takes effect everywhere at once. Static or owned by the reader.
+ */
+static inline const char *gamedb__cbg_charset(const struct gamedb__cbg_ctx *c)
+{
+	if (c->r->text.charset[0])
+		return c->r->text.charset;
+	return c->detected ? c->detected : "CP1252";
+}
 
 /*
  * Reads the setup block of g (its CBG record has flag bit 6) into g->start / g->have_start and

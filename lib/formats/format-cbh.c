@@ -72,7 +72,6 @@ struct cbh {
 	struct ent_file ent[ENT_TYPES];
 	uint32_t cbj_rec;    /* CBJ record size, 0 = no usable CBJ */
 	uint32_t cbj_count;  /* CBJ records */
-	const char *detected; /* charset found by charset-detect (static), NULL if none */
 	struct gamedb__cbg_ctx ctx;
 	struct gamedb_chessbase handle;
 };
@@ -97,52 +96,12 @@ static size_t fixlen(const uint8_t *p, size_t max)
 	return nul ? (size_t)(nul - p) : max;
 }
 
-/*
- * The charset names and texts are read as: the caller's `charset` option, else what
- * charset-detect found, else CP1252. Every result is static or owned by the reader, so tags may
- * keep the pointer.
- */
 static const char *cb_charset(const struct cbh *s)
 {
-	if (s->r->text.charset[0])
-		return s->r->text.charset;
-	return s->detected ? s->detected : "CP1252";
+	return gamedb__cbg_charset(&s->ctx);
 }
 
 /* ---- languages ------------------------------------------------------------------------- */
-
-static const struct {
-	unsigned code;
-	const char *iso;
-} cb_languages[] = {
-	{ GAMEDB__CB_LANG_ENGLISH, "en" }, { GAMEDB__CB_LANG_GERMAN, "de" },
-	{ GAMEDB__CB_LANG_FRENCH, "fr" },  { GAMEDB__CB_LANG_SPANISH, "es" },
-	{ GAMEDB__CB_LANG_ITALIAN, "it" }, { GAMEDB__CB_LANG_DUTCH, "nl" },
-	{ GAMEDB__CB_LANG_POLISH, "pl" },  { GAMEDB__CB_LANG_PORTUGUESE, "pt" },
-};
-
-const char *gamedb__cb_language_iso(unsigned code)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof cb_languages / sizeof cb_languages[0]; i++)
-		if (cb_languages[i].code == code)
-			return cb_languages[i].iso;
-	return "";
-}
-
-int gamedb__cb_language_code(const char *iso)
-{
-	size_t i;
-
-	if (!iso)
-		return -1;
-	for (i = 0; i < sizeof cb_languages / sizeof cb_languages[0]; i++)
-		if ((iso[0] | 0x20) == cb_languages[i].iso[0] && (iso[1] | 0x20) == cb_languages[i].iso[1] &&
-		    iso[2] == 0)
-			return (int)cb_languages[i].code;
-	return -1;
-}
 
 /* Guiding texts number their languages on their own: 0 English ... 6 Portuguese. */
 static const char *const text_languages[] = { "en", "de", "fr", "es", "it", "nl", "pt" };
@@ -418,7 +377,6 @@ static int32_t cb_open(struct gamedb_reader *r, void **state)
 	if (o == 2)
 		note_missing(&notes, ".cbj (too many files for the source)");
 	cbj_init(s, &notes);
-	s->ctx.charset = cb_charset(s);
 	gamedb__clear_error(r);
 	if (notes.len) {
 		snprintf(msg, sizeof msg, "%s", notes.p);
@@ -856,7 +814,6 @@ static int32_t cb_load_tags(void *state, struct gamedb_game *g)
 
 	if (!(g->fmt_flags & 1))
 		return GAMEDB_OK;
-	s->ctx.charset = cb_charset(s);
 	st = gamedb__cbg_read_setup(&s->ctx, g);
 	if (st != GAMEDB_OK && st != GAMEDB_WARN) {
 		if (!g->errmsg[0])
@@ -877,7 +834,6 @@ static int32_t cb_decode(void *state, struct gamedb_game *g, struct gamedb__move
 {
 	struct cbh *s = state;
 
-	s->ctx.charset = cb_charset(s);
 	return gamedb__cbg_decode(&s->ctx, g, mb);
 }
 
@@ -977,8 +933,7 @@ static int32_t detect_charset(struct cbh *s)
 	for (k = 0; k < s->ntexts && k < DETECT_MAX_TEXTS; k++)
 		vote_text(s, s->texts[k], &v);
 	gamedb__clear_error(s->r);
-	s->detected = v.cyrillic > v.latin ? "CP1251" : "CP1252";
-	s->ctx.charset = cb_charset(s);
+	s->ctx.detected = v.cyrillic > v.latin ? "CP1251" : "CP1252";
 	return GAMEDB_OK;
 }
 
@@ -992,7 +947,7 @@ static int32_t cb_set_option(void *state, const char *key, const char *value)
 			s->ctx.language = -1;
 			return GAMEDB_OK;
 		}
-		code = gamedb__cb_language_code(value);
+		code = gamedb__language_code(value);
 		if (code < 0)
 			return gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
 					     "option language: \"%s\" is not a ChessBase text language (en, de, fr, es, it, nl, pl, pt or all)",
@@ -1006,8 +961,7 @@ static int32_t cb_set_option(void *state, const char *key, const char *value)
 			return detect_charset(s);
 		if (!value || strcmp(value, "no") == 0 || strcmp(value, "0") == 0 ||
 		    strcmp(value, "false") == 0) {
-			s->detected = NULL;
-			s->ctx.charset = cb_charset(s);
+			s->ctx.detected = NULL;
 			return GAMEDB_OK;
 		}
 		return gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
@@ -1228,7 +1182,7 @@ GAMEDB_EXPORT int32_t gamedb_chessbase_load_text(struct gamedb_chessbase *cb, ui
 	}
 	/* The contents, one per language: the one in the language option's language is kept,
 	 * else the first. */
-	want = s->ctx.language >= 0 ? gamedb__cb_language_iso((unsigned)s->ctx.language) : "";
+	want = s->ctx.language >= 0 ? gamedb__language_iso((unsigned)s->ctx.language) : "";
 	if (take(&c, 3, &b) == 0) {
 		nc = le16(b + 1);
 		for (k = 0; k < nc; k++) {
