@@ -173,6 +173,14 @@ static inline int gamedb__text_is_plain(const char *s, size_t len)
 		;
 	return i == len;
 }
+/* 1 if charset names UTF-8 (NULL and "" do too: the text layer reads them as UTF-8). */
+int gamedb__text_is_utf8(const char *charset);
+/*
+ * Turns the line breaks of the UTF-8 text in b from offset off on into "\n": CR LF (Windows)
+ * and a lone CR (old Mac OS) alike. CR is never part of a longer UTF-8 letter, so this works
+ * on converted text of any charset.
+ */
+void gamedb__text_newlines(struct gamedb__buf *b, size_t off);
 /* 1 if the bytes are valid UTF-8. */
 int gamedb__utf8_valid(const char *s, size_t len);
 /* 1 if iconv can convert from this charset. */

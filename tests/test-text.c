@@ -349,6 +349,27 @@ static void test_hook(void)
 	CHECK_EQ_INT(h.calls, 3);
 }
 
+/* Line breaks: CR LF and a lone CR become LF, only from the offset on; LF stays. */
+static void test_newlines(void)
+{
+	struct gamedb__buf b;
+
+	memset(&b, 0, sizeof b);
+	CHECK(gamedb__buf_append(&b, "a\r\nb\rc\nd\r\r\n", 11) == 0);
+	gamedb__text_newlines(&b, 0);
+	CHECK_EQ_STR(b.p, "a\nb\nc\nd\n\n");
+	CHECK_EQ_INT(b.len, 9);
+	gamedb__buf_clear(&b);
+	CHECK(gamedb__buf_append(&b, "x\r\ny\r\n", 6) == 0);
+	gamedb__text_newlines(&b, 3); /* the first break is before the offset: kept */
+	CHECK_EQ_STR(b.p, "x\r\ny\n");
+	gamedb__text_newlines(&b, b.len); /* nothing after the offset */
+	CHECK_EQ_STR(b.p, "x\r\ny\n");
+	gamedb__buf_free(&b);
+	CHECK(gamedb__text_is_utf8(NULL) && gamedb__text_is_utf8("utf-8") &&
+	      gamedb__text_is_utf8("UTF8") && !gamedb__text_is_utf8("CP1252"));
+}
+
 int main(void)
 {
 	memset(&T, 0, sizeof T);
@@ -363,6 +384,7 @@ int main(void)
 	test_cache();
 	test_long();
 	test_hook();
+	test_newlines();
 	gamedb__text_close(&T);
 	gamedb__text_close(&T); /* twice is harmless */
 	return testlib_done();

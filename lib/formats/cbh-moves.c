@@ -688,24 +688,18 @@ static size_t ann_find(const struct cbg_state *s, int32_t pos)
 	return lo;
 }
 
-static int is_utf8_charset(const char *cs)
-{
-	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf-8") == 0 ||
-		      strcmp(cs, "UTF8") == 0 || strcmp(cs, "utf8") == 0);
-}
-
 /*
  * A CB annotation text into UTF-8 in out. ChessBase writes figurines as the bytes 0xA2-0xA7
  * (K Q N B R P) and a diagram as 0x9E: they become the piece letters and "[#]" (what CB's
- * own PGN export writes for a diagram); CR LF (or a lone CR) becomes "\n"; the rest goes
- * through the text layer in the base's charset. OK, WARN (lossy) or FAILED (no memory).
+ * own PGN export writes for a diagram); the rest goes through the text layer in the base's
+ * charset, whose line breaks (CR LF) become "\n". OK, WARN (lossy) or FAILED (no memory).
  */
 static int32_t cb_text(struct gamedb__cbg_ctx *c, const uint8_t *t, size_t n,
 		       struct gamedb__buf *out)
 {
 	static const char figurine[6] = { 'K', 'Q', 'N', 'B', 'R', 'P' };
 	const char *cs = gamedb__cbg_charset(c);
-	const int single = !is_utf8_charset(cs);
+	const int single = !gamedb__text_is_utf8(cs);
 	size_t i, run = 0;
 	int32_t st = GAMEDB_OK, r;
 
@@ -713,17 +707,12 @@ static int32_t cb_text(struct gamedb__cbg_ctx *c, const uint8_t *t, size_t n,
 	for (i = 0; i <= n; i++) {
 		const char *rep = NULL;
 		char one[2] = { 0, 0 };
-		size_t skip = 1;
 		if (i < n) {
 			if (single && t[i] >= 0xA2 && t[i] <= 0xA7) {
 				one[0] = figurine[t[i] - 0xA2];
 				rep = one;
 			} else if (single && t[i] == 0x9E) {
 				rep = "[#]";
-			} else if (t[i] == '\r') {
-				rep = "\n";
-				if (i + 1 < n && t[i + 1] == '\n')
-					skip = 2;
 			} else {
 				continue;
 			}
@@ -738,9 +727,9 @@ static int32_t cb_text(struct gamedb__cbg_ctx *c, const uint8_t *t, size_t n,
 		}
 		if (rep && gamedb__buf_append(out, rep, strlen(rep)) != 0)
 			return GAMEDB_FAILED;
-		run = i + skip;
-		i += skip - 1;
+		run = i + 1;
 	}
+	gamedb__text_newlines(out, 0);
 	return st;
 }
 

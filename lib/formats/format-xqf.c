@@ -718,30 +718,21 @@ static size_t parse_tree(struct xqf *s, struct gamedb_game *g, struct xproblems 
 
 /*
  * XQStudio's comments come from a Windows memo box: CR LF line breaks, often a trailing (or
- * leading) blank line. The UTF-8 text from off on becomes LF-separated lines without blanks
- * at either end. Bytes below 0x80 are never part of a longer UTF-8 letter, so this works
- * byte by byte.
+ * leading) blank line. The UTF-8 text from off on becomes LF-separated lines (the text
+ * layer's line breaks) without blanks at either end.
  */
 static void tidy_text(struct gamedb__buf *b, size_t off)
 {
-	char *p = b->p + off;
-	size_t n = b->len - off, i, k = 0, start = 0;
+	size_t start = off, end;
 
-	while (start < n && (p[start] == ' ' || p[start] == '\t' || p[start] == '\r' ||
-			     p[start] == '\n'))
+	gamedb__text_newlines(b, off);
+	while (start < b->len && (b->p[start] == ' ' || b->p[start] == '\t' || b->p[start] == '\n'))
 		start++;
-	for (i = start; i < n; i++) {
-		if (p[i] == '\r') {
-			p[k++] = '\n';
-			if (i + 1 < n && p[i + 1] == '\n')
-				i++;
-		} else {
-			p[k++] = p[i];
-		}
-	}
-	while (k > 0 && (p[k - 1] == ' ' || p[k - 1] == '\t' || p[k - 1] == '\n'))
-		k--;
-	b->len = off + k;
+	end = b->len;
+	while (end > start && (b->p[end - 1] == ' ' || b->p[end - 1] == '\t' || b->p[end - 1] == '\n'))
+		end--;
+	memmove(b->p + off, b->p + start, end - start);
+	b->len = off + (end - start);
 	b->p[b->len] = 0;
 }
 

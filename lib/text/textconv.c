@@ -67,6 +67,30 @@ static int is_utf8_name(const char *cs)
 	return !cs || !*cs || strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "UTF8") == 0;
 }
 
+int gamedb__text_is_utf8(const char *charset)
+{
+	return is_utf8_name(charset);
+}
+
+void gamedb__text_newlines(struct gamedb__buf *b, size_t off)
+{
+	size_t i, k;
+
+	if (off >= b->len || !memchr(b->p + off, '\r', b->len - off))
+		return;
+	for (i = k = off; i < b->len; i++) {
+		if (b->p[i] == '\r') {
+			b->p[k++] = '\n';
+			if (i + 1 < b->len && b->p[i + 1] == '\n')
+				i++;
+		} else {
+			b->p[k++] = b->p[i];
+		}
+	}
+	b->len = k;
+	b->p[k] = 0;
+}
+
 static int is_latin1_name(const char *cs)
 {
 	return strcasecmp(cs, "ISO-8859-1") == 0 || strcasecmp(cs, "LATIN1") == 0 ||
