@@ -21,6 +21,8 @@
 
 #include <gamedb/gamedb.h>
 
+#include "load-file.h"
+
 #define MAX_FILES 32
 
 static int32_t count_sink(void *ud, const char *data, size_t len)
@@ -36,26 +38,6 @@ static double cpu_now(void)
 
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static void *load(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	void *p = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-		p = malloc((size_t)n + 1);
-		if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-			free(p);
-			p = NULL;
-		}
-		*size = (size_t)n;
-	}
-	fclose(f);
-	return p;
 }
 
 static int bench(const char *db, double seconds)
@@ -79,7 +61,7 @@ static int bench(const char *db, double seconds)
 	}
 	/* The primary file first, then its siblings. */
 	names[n] = strdup(stem);
-	data[n] = load(db, &sizes[n]);
+	data[n] = load_file(db, &sizes[n]);
 	if (!data[n]) {
 		fprintf(stderr, "bench-rate: cannot read %s\n", db);
 		return 1;
@@ -92,7 +74,7 @@ static int bench(const char *db, double seconds)
 		if (n < MAX_FILES && strncmp(e, stem, sl) == 0 && e[sl] == '.' && strcmp(e, stem) != 0) {
 			char path[2048];
 			snprintf(path, sizeof path, "%s/%s", dir, e);
-			data[n] = load(path, &sizes[n]);
+			data[n] = load_file(path, &sizes[n]);
 			if (data[n])
 				names[n++] = strdup(e);
 		}

@@ -23,6 +23,7 @@
 
 #include <gamedb/gamedb.h>
 
+#include "load-file.h"
 #include "testlib.h"
 
 /* ---- small helpers ---------------------------------------------------------------------- */
@@ -66,28 +67,6 @@ static int32_t sink_sbuf(void *user_data, const char *data, size_t len)
 static int contains(const char *hay, const char *needle)
 {
 	return hay && needle && strstr(hay, needle) != NULL;
-}
-
-static char *read_whole(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	char *p = NULL;
-	long n;
-
-	*size = 0;
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-		p = malloc((size_t)n + 1);
-		if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-			free(p);
-			p = NULL;
-		}
-		if (p)
-			*size = (size_t)n;
-	}
-	fclose(f);
-	return p;
 }
 
 static int file_exists(const char *path)
@@ -1006,7 +985,7 @@ static void test_memory_set(const char *base, const char *const exts[3])
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		bufs[i] = read_whole(with_ext(base, exts[i]), &sizes[i]);
+		bufs[i] = load_file(with_ext(base, exts[i]), &sizes[i]);
 		CHECK_MSG(bufs[i] != NULL, "cannot read %s", with_ext(base, exts[i]));
 		snprintf(namebuf[i], sizeof namebuf[i], "%s%s", slash ? slash + 1 : base, exts[i]);
 		names[i] = namebuf[i];
@@ -1360,7 +1339,7 @@ static void patched_load(struct patched *p)
 	p->names[1] = "five.sn4";
 	p->names[2] = "five.sg4";
 	for (i = 0; i < 3; i++) {
-		p->buf[i] = read_whole(with_ext(five_base, exts[i]), &p->size[i]);
+		p->buf[i] = load_file(with_ext(five_base, exts[i]), &p->size[i]);
 		if (!p->buf[i])
 			return;
 		p->data[i] = p->buf[i];
@@ -1633,7 +1612,7 @@ static void test_lossy_status(void)
 		return;
 	snprintf(base, sizeof base, "%s/scid/annotations", td);
 	for (k = 0; k < 3; k++) {
-		buf[k] = read_whole(with_ext(base, exts[k]), &size[k]);
+		buf[k] = load_file(with_ext(base, exts[k]), &size[k]);
 		data[k] = buf[k];
 	}
 	if (!buf[0] || !buf[1] || !buf[2])

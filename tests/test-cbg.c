@@ -23,6 +23,7 @@
 
 #include "formats/cbh.h"
 #include "gamedb-private.h"
+#include "load-file.h"
 #include "testlib.h"
 
 /* The substitution table, as the seed text prints it; the test keeps its own copy. */
@@ -665,29 +666,10 @@ struct base {
 	struct file cbh, cbg, cba;
 };
 
-static int load_file(const char *path, struct file *f)
+static int load_into(const char *path, struct file *f)
 {
-	FILE *fp = fopen(path, "rb");
-	long n;
-
-	f->p = NULL;
-	f->n = 0;
-	if (!fp)
-		return -1;
-	if (fseek(fp, 0, SEEK_END) != 0 || (n = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0) {
-		fclose(fp);
-		return -1;
-	}
-	f->p = malloc((size_t)n + 1);
-	if (!f->p || fread(f->p, 1, (size_t)n, fp) != (size_t)n) {
-		fclose(fp);
-		free(f->p);
-		f->p = NULL;
-		return -1;
-	}
-	f->n = (size_t)n;
-	fclose(fp);
-	return 0;
+	f->p = load_file(path, &f->n);
+	return f->p ? 0 : -1;
 }
 
 static struct base bases[64];
@@ -715,13 +697,13 @@ static void find_bases(const char *dir, int depth)
 			struct base *b = &bases[nbases];
 			char sib[1024];
 			snprintf(b->name, sizeof b->name, "%.*s", (int)(strlen(path) - 4), path);
-			if (load_file(path, &b->cbh) != 0)
+			if (load_into(path, &b->cbh) != 0)
 				continue;
 			snprintf(sib, sizeof sib, "%s.cbg", b->name);
-			if (load_file(sib, &b->cbg) != 0)
+			if (load_into(sib, &b->cbg) != 0)
 				continue;
 			snprintf(sib, sizeof sib, "%s.cba", b->name);
-			load_file(sib, &b->cba);
+			load_into(sib, &b->cba);
 			nbases++;
 		}
 	}

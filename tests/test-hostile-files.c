@@ -28,6 +28,7 @@
 
 #include <gamedb/gamedb.h>
 
+#include "load-file.h"
 #include "testlib.h"
 #include "utf8-check.h"
 
@@ -78,26 +79,6 @@ static int32_t sink(void *ud, const char *data, size_t len)
 	if (!utf8_valid(data, len))
 		s->bad_utf8 = 1;
 	return 0;
-}
-
-static uint8_t *load(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *p = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-		p = malloc((size_t)n + 1);
-		if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-			free(p);
-			p = NULL;
-		}
-		*size = (size_t)n;
-	}
-	fclose(f);
-	return p;
 }
 
 static int has_ext(const char *name, const char *ext)
@@ -293,7 +274,7 @@ static void add_file(struct dbset *s, const char *dir, const char *name)
 	if (s->n == MAX_FILES)
 		return;
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	s->data[s->n] = load(path, &s->size[s->n]);
+	s->data[s->n] = load_file(path, &s->size[s->n]);
 	if (!s->data[s->n])
 		return;
 	s->names[s->n] = strdup(name);

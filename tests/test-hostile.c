@@ -42,6 +42,7 @@
 
 #include <gamedb/gamedb.h>
 
+#include "load-file.h"
 #include "testlib.h"
 
 #define NTRUNC 64
@@ -185,28 +186,6 @@ static uint32_t be32(const uint8_t *p) { return be24(p) << 8 | p[3]; }
 static void put_be16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
 static void put_be24(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 16); put_be16(p + 1, v); }
 static void put_be32(uint8_t *p, uint32_t v) { put_be16(p, v >> 16); put_be16(p + 2, v); }
-
-static uint8_t *load_file(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-		fclose(f);
-		return NULL;
-	}
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*size = (size_t)n;
-	return buf;
-}
 
 /* The record of game i in an index buffer (version v): offset and length in the .sg file. */
 static void index_loc(const uint8_t *si, int version, size_t hdr, size_t rec, uint32_t i,
