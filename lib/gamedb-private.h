@@ -244,7 +244,11 @@ const char *gamedb__language_iso(unsigned code);
 /* The language number of an ISO 639-1 code (either case), or -1 if unknown. */
 int gamedb__language_code(const char *iso);
 
-/* A comment node whose stored (unconverted) bytes follow its UTF-8 text and its NUL. */
+/*
+ * A text node whose stored (unconverted) bytes follow its UTF-8 text and its NUL, themselves
+ * NUL-terminated. An ANNOTATION node's text is its payload in hex, so its stored bytes (which
+ * may hold NULs) number half the text's length.
+ */
 #define GAMEDB__NODE_RAW 1
 
 struct gamedb__movebuf {
@@ -259,6 +263,12 @@ int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m);
 int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_t val);
 /* Adds a comment given as UTF-8. */
 int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, size_t len);
+/*
+ * Keeps the stored bytes of the text node just added (gamedb__mb_comment() or a text put into
+ * the pool by hand, the last thing written there) after its UTF-8 text and its NUL, for
+ * gamedb_event_get_text_raw(); marks the node GAMEDB__NODE_RAW.
+ */
+int gamedb__mb_raw(struct gamedb__movebuf *mb, const void *raw, size_t len);
 void gamedb__mb_reset(struct gamedb__movebuf *mb);
 void gamedb__mb_free(struct gamedb__movebuf *mb);
 

@@ -67,6 +67,15 @@ int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, s
 	return gamedb__mb_event(mb, type, (uint32_t)off);
 }
 
+int gamedb__mb_raw(struct gamedb__movebuf *mb, const void *raw, size_t len)
+{
+	if (mb->n == 0 || mb->text.len > UINT32_MAX - len - 1 ||
+	    gamedb__buf_append(&mb->text, raw, len) != 0 || gamedb__buf_putc(&mb->text, 0) != 0)
+		return -1;
+	mb->nodes[mb->n - 1].reserved[0] = GAMEDB__NODE_RAW;
+	return 0;
+}
+
 void gamedb__mb_reset(struct gamedb__movebuf *mb)
 {
 	mb->n = 0;

@@ -47,7 +47,6 @@ struct gamedb_move_iter {
 	char other[40]; /* the last other notation asked for */
 	char fen[128];
 	int have_san, have_uci, have_fen;
-	struct gamedb__buf raw; /* ANNOTATION payload, decoded from its hex text on request */
 };
 
 GAMEDB_EXPORT int32_t gamedb_move_iter_new(struct gamedb_game *g, uint32_t flags,
@@ -73,7 +72,6 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_new(struct gamedb_game *g, uint32_t flags
 	it->depth = 0;
 	it->have_san = it->have_uci = it->have_fen = 0;
 	memset(&it->ev, 0, sizeof it->ev);
-	memset(&it->raw, 0, sizeof it->raw);
 	it->variant = g->variant;
 	it->cap = sizeof it->stack0 / sizeof it->stack0[0];
 	it->stack = it->stack0;
@@ -99,7 +97,6 @@ GAMEDB_EXPORT void gamedb_move_iter_free(struct gamedb_move_iter *it)
 	if (!it || it->magic != GAMEDB__ITER_MAGIC)
 		return;
 	it->magic = 0;
-	gamedb__buf_free(&it->raw);
 	if (it->stack != it->stack0)
 		free(it->stack);
 	free(it);
@@ -348,55 +345,21 @@ GAMEDB_EXPORT const char *gamedb_event_get_text(const struct gamedb_event *ev)
 	return ev ? ev->text : NULL;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* An ANNOTATION event keeps its payload as hex text (it may hold NULs); this gives the bytes. */
-static const char *annotation_bytes(const struct gamedb_event *ev, size_t *len)
-{
-	struct gamedb_move_iter *it = ev->it;
-	const char *h = ev->text;
-	size_t n = strlen(h), i;
-
-	gamedb__buf_clear(&it->raw);
-	if (gamedb__buf_reserve(&it->raw, n / 2 + 1) != 0)
-		return NULL;
-	for (i = 0; i + 1 < n; i += 2) {
-		int hi = hexval(h[i]), lo = hexval(h[i + 1]);
-		if (hi < 0 || lo < 0)
-			break;
-		it->raw.p[it->raw.len++] = (char)(hi << 4 | lo);
-	}
-	it->raw.p[it->raw.len] = 0;
-	if (len)
-		*len = it->raw.len;
-	return it->raw.p;
-}
-
 GAMEDB_EXPORT const char *gamedb_event_get_text_raw(const struct gamedb_event *ev, size_t *len)
 {
 	const char *raw;
 
 	if (len)
 		*len = 0;
-	if (ev && ev->nd && ev->nd->type == GAMEDB_EVENT_ANNOTATION)
-		return annotation_bytes(ev, len);
 	if (!ev || !ev->nd || (ev->nd->type != GAMEDB_EVENT_COMMENT_BEFORE &&
-			       ev->nd->type != GAMEDB_EVENT_COMMENT_AFTER))
+			       ev->nd->type != GAMEDB_EVENT_COMMENT_AFTER &&
+			       ev->nd->type != GAMEDB_EVENT_ANNOTATION))
 		return NULL;
 	raw = ev->text;
 	if (ev->nd->reserved[0] == GAMEDB__NODE_RAW)
 		raw += strlen(raw) + 1;
-	if (len)
-		*len = strlen(raw);
+	if (len) /* an annotation's bytes may hold NULs: its hex text gives their number */
+		*len = ev->nd->type == GAMEDB_EVENT_ANNOTATION ? strlen(ev->text) / 2 : strlen(raw);
 	return raw;
 }
 

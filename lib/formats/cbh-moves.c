@@ -749,7 +749,8 @@ static int emit_raw(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struct
 		c->scratch.p[c->scratch.len++] = hex[pl[i] & 15];
 	}
 	c->scratch.p[c->scratch.len] = 0;
-	if (gamedb__mb_comment(mb, GAMEDB_EVENT_ANNOTATION, c->scratch.p, c->scratch.len) != 0)
+	if (gamedb__mb_comment(mb, GAMEDB_EVENT_ANNOTATION, c->scratch.p, c->scratch.len) != 0 ||
+	    gamedb__mb_raw(mb, pl, a->len) != 0)
 		return -1;
 	mb->nodes[mb->n - 1].reserved[1] = a->type;
 	return 0;
@@ -762,7 +763,6 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 	const uint8_t *pl = s->cba + a->off;
 	unsigned lang;
 	int32_t r;
-	struct gamedb__node *nd;
 
 	if (a->len < 2)
 		return emit_raw(c, s, a, mb); /* not even its language: kept as it is */
@@ -774,15 +774,10 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 		return -1;
 	if (r == GAMEDB_WARN)
 		s->status = GAMEDB_WARN;
-	if (gamedb__mb_comment(mb, type, c->scratch.p, c->scratch.len) != 0)
+	if (gamedb__mb_comment(mb, type, c->scratch.p, c->scratch.len) != 0 ||
+	    gamedb__mb_raw(mb, pl + 2, (size_t)a->len - 2) != 0)
 		return -1;
-	/* The stored bytes follow the UTF-8 text, for gamedb_event_get_text_raw(). */
-	if (gamedb__buf_append(&mb->text, pl + 2, (size_t)a->len - 2) != 0 ||
-	    gamedb__buf_putc(&mb->text, 0) != 0)
-		return -1;
-	nd = &mb->nodes[mb->n - 1];
-	nd->reserved[0] = GAMEDB__NODE_RAW;
-	nd->reserved[1] = (uint8_t)(lang <= 0xFF ? lang : 0);
+	mb->nodes[mb->n - 1].reserved[1] = (uint8_t)(lang <= 0xFF ? lang : 0);
 	return 0;
 }
 

@@ -757,11 +757,9 @@ static int add_comment(struct xqf *s, struct gamedb__movebuf *mb, const struct x
 	tidy_text(&mb->text, off);
 	if (mb->text.len == off) /* only blank lines */
 		return 0;
-	if (gamedb__buf_putc(&mb->text, 0) != 0 ||
-	    gamedb__buf_append(&mb->text, raw, len) != 0 || gamedb__buf_putc(&mb->text, 0) != 0 ||
-	    gamedb__mb_event(mb, type, (uint32_t)off) != 0)
+	if (gamedb__buf_putc(&mb->text, 0) != 0 || gamedb__mb_event(mb, type, (uint32_t)off) != 0 ||
+	    gamedb__mb_raw(mb, raw, len) != 0)
 		return -1;
-	mb->nodes[mb->n - 1].reserved[0] = GAMEDB__NODE_RAW;
 	if (rc == GAMEDB_WARN)
 		*text_status = GAMEDB_WARN;
 	return 0;
