@@ -120,8 +120,10 @@ struct gamedb__src {
 
 /*
  * Opens a file of the database: name NULL = the primary file; otherwise the primary name with
- * its extension replaced by ext (".sg4"). Returns 0, or -1 with the reader's error set (E_IO,
- * naming the file) unless quiet is set. Files stay open until the source is closed.
+ * its extension replaced by ext (".sg4"), tried in the case of the primary's extension first
+ * (BASE.SI4 has BASE.SG4) and then in the other. Returns 0, or -1 with the reader's error set
+ * (E_IO, naming the file) unless quiet is set; out of memory and a source that holds no more
+ * files are reported even when quiet. Files stay open until the source is closed.
  */
 int gamedb__src_open(struct gamedb__src *src, const char *ext, int quiet, struct gamedb__file **out);
 /* The primary name with its extension replaced by ext (malloc'd), or NULL. */

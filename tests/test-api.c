@@ -1008,6 +1008,33 @@ static void test_memory_set(const char *base, const char *const exts[3])
 	CHECK_MSG(from_file.p && from_mem.p && strcmp(from_file.p, from_mem.p) == 0,
 		  "%s: PGN from memory differs", base);
 
+	/*
+	 * The same base with upper-case names, as copied from Windows ("FIVE.SI4"): the siblings
+	 * are found in the primary file's case, and the games are the same.
+	 */
+	{
+		struct sbuf from_upper = { 0 };
+		char up[3][64];
+		const char *upnames[3];
+		long n3;
+		int k;
+		for (i = 0; i < 3; i++) {
+			for (k = 0; namebuf[i][k] && k < 63; k++)
+				up[i][k] = (char)(namebuf[i][k] >= 'a' && namebuf[i][k] <= 'z'
+							  ? namebuf[i][k] - 'a' + 'A' : namebuf[i][k]);
+			up[i][k] = 0;
+			upnames[i] = up[i];
+		}
+		r = gamedb_reader_new();
+		gamedb_reader_support_format_all(r);
+		CHECK_EQ_INT(gamedb_reader_open_memory_set(r, upnames, data, sizes, 3), GAMEDB_OK);
+		n3 = pgn_all(r, &from_upper);
+		gamedb_reader_free(r);
+		CHECK_MSG(n3 == n1, "%s in upper case: %ld games, %ld in lower case", base, n3, n1);
+		CHECK(from_upper.p && from_file.p && strcmp(from_upper.p, from_file.p) == 0);
+		sbuf_free(&from_upper);
+	}
+
 	/* A memory set without the game file: FATAL, E_IO, naming the missing file. */
 	r = gamedb_reader_new();
 	gamedb_reader_support_format_all(r);

@@ -31,10 +31,7 @@
 
 enum { ENT_PLAYER, ENT_TOURNAMENT, ENT_ANNOTATOR, ENT_SOURCE, ENT_TEAM, ENT_TYPES };
 
-static const char *const ent_ext[ENT_TYPES][2] = {
-	{ ".cbp", ".CBP" }, { ".cbt", ".CBT" }, { ".cbc", ".CBC" }, { ".cbs", ".CBS" },
-	{ ".cbe", ".CBE" },
-};
+static const char *const ent_ext[ENT_TYPES] = { ".cbp", ".cbt", ".cbc", ".cbs", ".cbe" };
 
 struct ent_file {
 	struct gamedb__file *f; /* NULL: absent or unusable */
@@ -62,7 +59,6 @@ struct gamedb_chessbase {
 struct cbh {
 	struct gamedb_reader *r;
 	struct gamedb__file *cbh, *cbj;
-	int upper;           /* the index has an upper-case extension: siblings are tried so first */
 	uint32_t nrec;       /* records of the index: games and texts */
 	uint32_t *texts;     /* ids (1-based record numbers) of the text records, ascending */
 	uint32_t ntexts;
@@ -159,33 +155,23 @@ static int cb_bid(struct gamedb__src *src)
 }
 
 /*
- * Opens a sibling file, trying the extension in the index's case first, then the other case
- * (bases copied from Windows often have upper-case names). Returns 0, 1 if absent, 2 if the
- * source cannot hold another file, or -1 on a fatal error (out of memory; error set).
+ * Opens an optional sibling file (the I/O layer also tries the extension in upper case, as
+ * bases copied from Windows have it). Returns 0, 1 if absent, 2 if the source cannot hold
+ * another file, or -1 on a fatal error (out of memory; error set).
  */
-static int open_sibling(struct cbh *s, const char *lower, const char *upper,
-			struct gamedb__file **out)
+static int open_sibling(struct cbh *s, const char *ext, struct gamedb__file **out)
 {
 	struct gamedb_reader *r = s->r;
-	const char *first = s->upper ? upper : lower, *second = s->upper ? lower : upper;
 
 	*out = NULL;
 	/* A source full of files would report that as a fatal error: ask it only with room. */
 	if (r->src.nfiles >= sizeof r->src.files / sizeof r->src.files[0])
 		return 2;
 	gamedb__clear_error(r);
-	if (gamedb__src_open(&r->src, first, 1, out) == 0)
+	if (gamedb__src_open(&r->src, ext, 1, out) == 0)
 		return 0;
-	if (r->errcode == GAMEDB_E_NOMEM)
-		return -1;
-	gamedb__clear_error(r);
-	if (gamedb__src_open(&r->src, second, 1, out) == 0)
-		return 0;
-	if (r->errcode == GAMEDB_E_NOMEM)
-		return -1;
-	/* Absent, or the source holds no more files (its error is reported by the caller). */
 	*out = NULL;
-	return 1;
+	return r->errcode == GAMEDB_E_NOMEM ? -1 : 1;
 }
 
 /* Adds ext to the list of optional files that could not be used. */
@@ -204,14 +190,14 @@ static int ent_init(struct cbh *s, int t, struct gamedb__buf *notes)
 	int64_t got;
 	uint32_t extra;
 	char what[96];
-	int rc = open_sibling(s, ent_ext[t][0], ent_ext[t][1], &e->f);
+	int rc = open_sibling(s, ent_ext[t], &e->f);
 
 	if (rc < 0)
 		return -1;
 	if (rc > 0) {
 		/* Teams are absent in bases from before CB9: not worth a warning. */
 		if (t != ENT_TEAM || rc == 2)
-			note_missing(notes, rc == 2 ? "too many files for the source" : ent_ext[t][0] + 1);
+			note_missing(notes, rc == 2 ? "too many files for the source" : ent_ext[t] + 1);
 		return 0;
 	}
 	got = gamedb__file_view(e->f, 0, ENT_HEADER, &p);
@@ -310,7 +296,6 @@ static int32_t cb_open(struct gamedb_reader *r, void **state)
 	struct cbh *s = calloc(1, sizeof *s);
 	struct gamedb__buf notes = { 0 };
 	const uint8_t *p;
-	const char *base, *dot;
 	uint32_t next_id, file_recs;
 	int32_t rc = GAMEDB_OK;
 	int t, o;
@@ -325,10 +310,6 @@ static int32_t cb_open(struct gamedb_reader *r, void **state)
 	*state = s;
 	if (gamedb__src_open(&r->src, NULL, 0, &s->cbh) != 0)
 		goto fail;
-	base = strrchr(s->cbh->name, '/');
-	base = base ? base + 1 : s->cbh->name;
-	dot = strrchr(base, '.');
-	s->upper = dot && dot[1] >= 'A' && dot[1] <= 'Z';
 
 	if (gamedb__file_view(s->cbh, 0, CBH_REC, &p) != CBH_REC || p[0] != 0 || p[5] != 1) {
 		gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
@@ -358,20 +339,20 @@ static int32_t cb_open(struct gamedb_reader *r, void **state)
 		goto fail;
 
 	/* The game file is required; the others only lose what they hold. */
-	o = open_sibling(s, ".cbg", ".CBG", &s->ctx.cbg);
+	o = open_sibling(s, ".cbg", &s->ctx.cbg);
 	if (o < 0)
 		goto fail;
 	if (o > 0) {
 		/* Once more, not quietly, for a message naming the file and the reason. */
-		if (gamedb__src_open(&r->src, s->upper ? ".CBG" : ".cbg", 0, &s->ctx.cbg) != 0)
+		if (gamedb__src_open(&r->src, ".cbg", 0, &s->ctx.cbg) != 0)
 			goto fail;
 	}
-	if (open_sibling(s, ".cba", ".CBA", &s->ctx.cba) < 0)
+	if (open_sibling(s, ".cba", &s->ctx.cba) < 0)
 		goto fail;
 	for (t = 0; t < ENT_TYPES; t++)
 		if (ent_init(s, t, &notes) != 0)
 			goto fail;
-	o = open_sibling(s, ".cbj", ".CBJ", &s->cbj);
+	o = open_sibling(s, ".cbj", &s->cbj);
 	if (o < 0)
 		goto fail;
 	if (o == 2)

@@ -100,7 +100,8 @@ static int open_path(struct gamedb__file *f)
 	return 0;
 }
 
-int gamedb__src_open(struct gamedb__src *src, const char *ext, int quiet, struct gamedb__file **out)
+static int open_named(struct gamedb__src *src, const char *ext, int quiet,
+		      struct gamedb__file **out)
 {
 	struct gamedb__file *f;
 	size_t i;
@@ -260,4 +261,60 @@ void gamedb__src_close(struct gamedb__src *src)
 	free(src->primary);
 	src->primary = NULL;
 	src->kind = GAMEDB__SRC_NONE;
+}
+
+/* 1 if the primary file's extension is written in upper case ("BASE.SI4", "GAME.XQF"). */
+static int primary_ext_upper(const struct gamedb__src *src)
+{
+	const char *dot = src->primary ? strrchr(basename_of(src->primary), '.') : NULL;
+
+	return dot && dot[1] >= 'A' && dot[1] <= 'Z';
+}
+
+/* ext with its letters in upper (up) or lower case, into buf (cap bytes); NULL if too long. */
+static const char *ext_in_case(const char *ext, int up, char *buf, size_t cap)
+{
+	size_t i;
+
+	if (strlen(ext) >= cap)
+		return NULL;
+	for (i = 0; ext[i]; i++) {
+		char c = ext[i];
+		if (up && c >= 'a' && c <= 'z')
+			c = (char)(c - 'a' + 'A');
+		else if (!up && c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		buf[i] = c;
+	}
+	buf[i] = 0;
+	return buf;
+}
+
+int gamedb__src_open(struct gamedb__src *src, const char *ext, int quiet, struct gamedb__file **out)
+{
+	char first[16], second[16];
+	const char *a, *b;
+	int32_t before = src->reader ? src->reader->errcode : 0;
+	int up;
+
+	if (!ext)
+		return open_named(src, NULL, quiet, out);
+	/*
+	 * Bases copied from Windows or DOS often have upper-case names (BASE.CBH, BASE.CBG): a
+	 * sibling's extension is tried in the case of the primary file's first, then in the other.
+	 */
+	up = primary_ext_upper(src);
+	a = ext_in_case(ext, up, first, sizeof first);
+	b = ext_in_case(ext, !up, second, sizeof second);
+	if (!a || !b || strcmp(a, b) == 0)
+		return open_named(src, ext, quiet, out);
+	if (open_named(src, a, 1, out) == 0)
+		return 0;
+	if (src->reader && src->reader->errcode != before)
+		return -1; /* out of memory or no room for another file: not "absent" */
+	if (open_named(src, b, 1, out) == 0)
+		return 0;
+	if (src->reader && src->reader->errcode != before)
+		return -1;
+	return quiet ? -1 : open_named(src, a, 0, out); /* once more, for the message */
 }
