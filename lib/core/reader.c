@@ -264,7 +264,8 @@ fatal:
 
 GAMEDB_EXPORT int32_t gamedb_reader_open_filename(struct gamedb_reader *r, const char *path)
 {
-	static const char *const index_exts[] = { ".si4", ".si3", ".cbh", ".CBH" };
+	/* The primary files a base name may stand for, in lower and (Windows copies) upper case. */
+	static const char *const index_exts[] = { ".si4", ".si3", ".cbh", ".SI4", ".SI3", ".CBH" };
 	struct stat st;
 	int32_t rc = check(r, "gamedb_reader_open_filename", 0);
 	size_t i;
