@@ -183,6 +183,13 @@ int gamedb__text_is_utf8(const char *charset);
  * on converted text of any charset.
  */
 void gamedb__text_newlines(struct gamedb__buf *b, size_t off);
+/*
+ * The length of in without a multibyte letter cut short at its end (in charset), for text
+ * from fixed-size fields that a writer filled to the brim: the cut letter is dropped rather
+ * than converted to U+FFFD. len when nothing is cut (and for single-byte charsets).
+ */
+size_t gamedb__text_complete_len(struct gamedb__text *t, const char *charset, const char *in,
+				 size_t len);
 /* 1 if the bytes are valid UTF-8. */
 int gamedb__utf8_valid(const char *s, size_t len);
 /* 1 if iconv can convert from this charset. */

@@ -366,6 +366,15 @@ static void test_newlines(void)
 	gamedb__text_newlines(&b, b.len); /* nothing after the offset */
 	CHECK_EQ_STR(b.p, "x\r\ny\n");
 	gamedb__buf_free(&b);
+	/* A letter cut by a fixed-size field: dropped, in any multibyte charset. */
+	CHECK_EQ_INT(gamedb__text_complete_len(&T, "GB18030", "ab\xD6\xD0", 4), 4);
+	CHECK_EQ_INT(gamedb__text_complete_len(&T, "GB18030", "ab\xD6\xD0\xD6", 5), 4);
+	CHECK_EQ_INT(gamedb__text_complete_len(&T, "GB18030", "a\x81\x30", 3), 1); /* 4-byte */
+	CHECK_EQ_INT(gamedb__text_complete_len(&T, "GB18030", "a\x81\x30\x81\x30", 5), 5);
+	CHECK_EQ_INT(gamedb__text_complete_len(&T, "BIG5", "\xA4\xA4\xA4", 3), 2);
+	CHECK_EQ_INT(gamedb__text_complete_len(&T, "UTF-8", "a\xE4\xB8", 3), 1);
+	CHECK_EQ_INT(gamedb__text_complete_len(&T, "UTF-8", "a\xE4\xB8\xAD", 4), 4);
+	CHECK_EQ_INT(gamedb__text_complete_len(&T, "CP1252", "ab\xE9", 3), 3);
 	CHECK(gamedb__text_is_utf8(NULL) && gamedb__text_is_utf8("utf-8") &&
 	      gamedb__text_is_utf8("UTF8") && !gamedb__text_is_utf8("CP1252"));
 }

@@ -320,24 +320,6 @@ static int read_record(const struct xqf *s, size_t p, struct xrec *rc, const cha
 
 /* ---- headers ---------------------------------------------------------------------------- */
 
-/* 1 if s starts with prefix, ignoring ASCII case. */
-static int prefix_nocase(const char *s, const char *prefix)
-{
-	for (; *prefix; s++, prefix++) {
-		char a = *s >= 'a' && *s <= 'z' ? (char)(*s - 32) : *s;
-		if (a != *prefix)
-			return 0;
-	}
-	return 1;
-}
-
-/* 1 for the double-byte Chinese code pages, whose text a fixed-size field may cut mid-letter. */
-static int dbcs_charset(const char *cs)
-{
-	return prefix_nocase(cs, "GB") || prefix_nocase(cs, "CP936") || prefix_nocase(cs, "BIG5") ||
-	       prefix_nocase(cs, "EUC-CN");
-}
-
 /*
  * The text of the Pascal string at off (a length byte, at most cap bytes): up to the first NUL,
  * and without a last double-byte letter that XQStudio's fixed field cut in half (the bytes
@@ -346,7 +328,7 @@ static int dbcs_charset(const char *cs)
 static size_t field(const struct xqf *s, int off, size_t cap, const uint8_t **text)
 {
 	const uint8_t *p = s->hdr + off + 1;
-	size_t n = s->hdr[off], i = 0;
+	size_t n = s->hdr[off];
 	const uint8_t *nul;
 
 	if (n > cap)
@@ -355,22 +337,8 @@ static size_t field(const struct xqf *s, int off, size_t cap, const uint8_t **te
 	if (nul)
 		n = (size_t)(nul - p);
 	*text = p;
-	if (!dbcs_charset(gamedb__reader_charset(s->r)))
-		return n;
-	while (i < n) {
-		if (p[i] < 0x81 || p[i] == 0xFF) {
-			i++;
-		} else if (i + 1 < n && p[i + 1] >= 0x30 && p[i + 1] <= 0x39) {
-			if (i + 4 > n)
-				return i; /* a four-byte GB18030 letter cut short */
-			i += 4;
-		} else {
-			if (i + 2 > n)
-				return i; /* a lead byte with its trail byte cut off */
-			i += 2;
-		}
-	}
-	return n;
+	return gamedb__text_complete_len(&s->r->text, gamedb__reader_charset(s->r),
+					 (const char *)p, n);
 }
 
 static int add_text_tag(struct xqf *s, struct gamedb_game *g, const char *name, int off,

@@ -260,6 +260,53 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 	return rc;
 }
 
+size_t gamedb__text_complete_len(struct gamedb__text *t, const char *charset, const char *in,
+				 size_t len)
+{
+	const unsigned char *p = (const unsigned char *)in;
+	char buf[256], *ip = (char *)in, *op;
+	size_t il = len, ol, j;
+	iconv_t cd;
+
+	if (gamedb__text_is_plain(in, len) || is_latin1_name(charset))
+		return len;
+	if (is_utf8_name(charset)) {
+		/* The last lead byte, if the bytes after it are fewer than its letter needs. */
+		for (j = len; j > 0 && len - j < 4; j--) {
+			unsigned char c = p[j - 1];
+			if ((c & 0xC0) == 0x80)
+				continue; /* a continuation byte: look further back */
+			if (c >= 0xC2 && c <= 0xF4) {
+				size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+				if (len - (j - 1) < need)
+					return j - 1;
+			}
+			break;
+		}
+		return len;
+	}
+	cd = get_cd(t, charset);
+	if (cd == (iconv_t)-1)
+		return len;
+	iconv(cd, NULL, NULL, NULL, NULL);
+	while (il > 0) {
+		op = buf;
+		ol = sizeof buf;
+		if (iconv(cd, &ip, &il, &op, &ol) != (size_t)-1)
+			break;
+		if (errno == E2BIG)
+			continue;
+		if (errno == EINVAL) /* an incomplete letter at the very end */
+			return (size_t)(ip - in);
+		if (errno != EILSEQ)
+			break;
+		ip++; /* an invalid byte is not a cut: step over it */
+		il--;
+		iconv(cd, NULL, NULL, NULL, NULL);
+	}
+	return len;
+}
+
 void gamedb__text_close(struct gamedb__text *t)
 {
 	unsigned i;
