@@ -773,13 +773,14 @@ static int try_move(const struct gamedb__xqpos *pos, const struct xnode *nd, str
 static void bad_move(struct xqf *s, struct gamedb_game *g, struct xproblems *pb, int32_t status,
 		     const struct gamedb__xqpos *pos, const struct xnode *nd, const char *why)
 {
-	char mv[24];
+	char mv[24], a[4], b[4];
 
+	square_name(nd->from, a);
+	square_name(nd->to, b);
 	if (nd->from <= 89 && nd->to <= 89)
-		snprintf(mv, sizeof mv, "%c%c%c%c", 'a' + nd->from / 10, '0' + nd->from % 10,
-			 'a' + nd->to / 10, '0' + nd->to % 10);
+		snprintf(mv, sizeof mv, "%s%s", a, b);
 	else
-		snprintf(mv, sizeof mv, "(squares %u to %u)", nd->from, nd->to);
+		snprintf(mv, sizeof mv, "(squares %s to %s)", a, b);
 	problem(pb, g, status, "%s: offset %u: move %u%s %s: %s%s", s->f->name, nd->off,
 		(unsigned)pos->fullmove, pos->stm ? "..." : ".", mv, why,
 		status == GAMEDB_FAILED ? "" : " (the variation from there is left out)");
