@@ -25,7 +25,8 @@ the PGN standard asks. Scid's tag lines are escaped the same way before comparin
 is changed.
 
 Exit status: 0 all passed, 1 a mismatch or an error, 77 nothing to test.
-Only the Python standard library is used.
+Only the Python standard library and tests/testsupport.py are used. Games compared and the
+other checks are counted apart (Stats below), so the checks of testsupport are not used.
 """
 import difflib
 import json
@@ -36,7 +37,9 @@ import subprocess
 import sys
 import tempfile
 
-TKSCID = os.environ.get("GAMEDB_TKSCID", "/usr/games/tkscid")
+from testsupport import find_program, run_tool
+
+TKSCID = os.environ.get("GAMEDB_TKSCID") or find_program("tkscid") or "/usr/games/tkscid"
 MAX_DIFFS = 5  # unified diffs printed per base
 
 # Games (1-based) that tests/make-scid-fixtures.sh marks as deleted, or that carry
@@ -62,13 +65,6 @@ ST = Stats()
 def error(msg):
     ST.errors += 1
     log("FAIL: " + msg)
-
-
-def run_tool(args):
-    """Runs gamedb; returns (exit status, stdout bytes, stderr text)."""
-    p = subprocess.run([os.environ["GAMEDB_TOOL"]] + args, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE)
-    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
 
 
 def split_games(data):
@@ -163,7 +159,7 @@ def fen_ok(fen):
 
 
 def check_json(label, base, ngames):
-    rc, out, err = run_tool(["json", "--include-deleted", base])
+    rc, out, err = run_tool("json", "--include-deleted", base)
     if rc != 0:
         error("%s: gamedb json exited with %d: %s" % (label, rc, err.strip()))
     lines = out.split(b"\n")
@@ -193,7 +189,7 @@ def check_json(label, base, ngames):
 
 def check_deleted(label, base, expected, deleted):
     """Without --include-deleted, exactly the games not deleted are written."""
-    rc, out, err = run_tool(["pgn", base])
+    rc, out, err = run_tool("pgn", base)
     if rc != 0:
         error("%s: gamedb pgn (no deleted) exited with %d: %s" % (label, rc, err.strip()))
     want = b"".join(g for i, g in enumerate(split_games(expected), 1) if i not in deleted)
@@ -251,7 +247,7 @@ def find_bases(root):
 
 
 def ours(label, base):
-    rc, out, err = run_tool(["pgn", "--include-deleted", base])
+    rc, out, err = run_tool("pgn", "--include-deleted", base)
     if rc != 0:
         error("%s: gamedb pgn exited with %d: %s" % (label, rc, err.strip()))
     return out
@@ -303,7 +299,7 @@ def test_base(base, kind, tmpdir):
             with open(os.path.join(d, name + ".oracle.pgn"), "rb") as f:
                 check_deleted(label, base, f.read(), want_deleted)
     if not deleted:
-        rc, out, err = run_tool(["pgn", base])
+        rc, out, err = run_tool("pgn", base)
         if rc != 0 or out != got:
             error("%s: without --include-deleted the output differs (exit %d)" % (label, rc))
 

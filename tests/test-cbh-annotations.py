@@ -28,55 +28,18 @@ types, texts, stored bytes, languages, NAGs and annotation payloads. test-annota
 to exercise texts, symbols, squares and arrows) is also checked against literals.
 """
 import os
-import re
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+import testsupport
+from testsupport import check, done
+
 REAL = os.environ.get("GAMEDB_REALDATA", "")
-LIB = os.environ.get("GAMEDB_LIBRARY", "")
-
-
-def preload_sanitizer():
-    """A library built with ASan loads into python only after the ASan runtime."""
-    if os.environ.get("CBA_TEST_PRELOADED") or not LIB:
-        return
-    try:
-        out = subprocess.run(["ldd", LIB], capture_output=True, text=True).stdout
-    except OSError:
-        return
-    m = re.search(r"=>\s*(\S*libasan\.so\S*)", out)
-    if not m:
-        return
-    env = dict(os.environ, CBA_TEST_PRELOADED="1", LD_PRELOAD=m.group(1),
-               ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0")
-    os.execve(sys.executable, [sys.executable] + sys.argv, env)
-
-
-preload_sanitizer()
-sys.path.insert(0, os.path.join(ROOT, "python"))
-import gamedb  # noqa: E402
+gamedb = testsupport.import_gamedb()
+# The substitution table of the move bytes (mode 0), from the fixture writer.
+T = testsupport.load_script(os.path.join(testsupport.SRCDIR, "fuzz", "chessbase",
+                                         "make-corpus.py"), "cbh_make_corpus").DECODE
 
 sys.setrecursionlimit(100000)
-
-# The substitution table of the seed text (mode 0).
-T = [162, 149, 67, 245, 193, 61, 74, 108, 83, 131, 204, 124, 255, 174, 104, 173,
-     209, 146, 139, 141, 53, 129, 94, 116, 38, 142, 171, 202, 253, 154, 243, 160,
-     165, 21, 252, 177, 30, 237, 48, 234, 34, 235, 167, 205, 78, 111, 46, 36,
-     50, 148, 65, 140, 110, 88, 130, 80, 187, 2, 138, 216, 250, 96, 222, 82,
-     186, 70, 172, 41, 157, 215, 223, 8, 33, 1, 102, 163, 241, 25, 39, 181,
-     145, 213, 66, 14, 180, 76, 217, 24, 95, 188, 37, 166, 150, 4, 86, 106,
-     170, 51, 28, 43, 115, 240, 221, 164, 55, 211, 197, 16, 191, 90, 35, 52,
-     117, 91, 184, 85, 210, 107, 9, 58, 87, 18, 179, 119, 72, 133, 155, 15,
-     158, 199, 200, 161, 127, 122, 192, 189, 49, 109, 246, 62, 195, 17, 113, 206,
-     125, 218, 168, 84, 144, 151, 31, 68, 64, 22, 201, 227, 44, 203, 132, 236,
-     159, 63, 92, 230, 118, 11, 60, 32, 183, 54, 0, 220, 231, 249, 79, 247,
-     175, 6, 7, 224, 26, 10, 169, 75, 12, 214, 99, 135, 137, 29, 19, 27,
-     228, 112, 5, 71, 103, 123, 47, 238, 226, 232, 152, 13, 239, 207, 196, 244,
-     251, 176, 23, 153, 100, 242, 212, 42, 3, 77, 120, 198, 254, 101, 134, 136,
-     121, 69, 59, 229, 73, 143, 45, 185, 190, 98, 147, 20, 233, 208, 56, 156,
-     178, 194, 89, 93, 182, 114, 81, 248, 40, 126, 97, 57, 225, 219, 105, 128]
 
 LANG = {0: "", 0x2A: "en", 0x2B: "es", 0x31: "fr", 0x35: "de", 0x46: "it", 0x67: "nl",
         0x74: "pl", 0x75: "pt"}
@@ -84,18 +47,6 @@ MEDALS = ["best", "decided", "model", "novelty", "pawnstructure", "strategy", "t
           "attack", "sacrifice", "defence", "material", "pieceplay", "endgame",
           "tacticalblunder", "strategicalblunder", "user"]
 COLOUR = {2: "G", 3: "Y", 4: "R"}
-
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, file=sys.stderr)
-
 
 def be(b, off, n):
     return int.from_bytes(b[off:off + n], "big")
@@ -344,8 +295,7 @@ def main():
         if os.path.basename(stem) == "test-annotations":
             literal_checks(stem)
     check(total > 0, "no games")
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return done()
 
 
 if __name__ == "__main__":

@@ -13,11 +13,10 @@ Two parts:
 
 The move checks (exit status of `gamedb pgn`, pgn-extract, Scid) need the move decoder
 (lib/formats/cbh-moves.c). Uses the gamedb command ($GAMEDB_TOOL) and the Python binding
-($GAMEDB_LIBRARY); under a sanitizer build the test re-runs itself with the ASan runtime
-preloaded so that the binding's calls are checked too.
+($GAMEDB_LIBRARY); run it through tests/pyrun.py, which in a sanitizer build preloads the ASan
+runtime so that the binding's calls are checked too.
 """
 import ctypes
-import importlib.util
 import os
 import re
 import shutil
@@ -26,61 +25,22 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-TOOL = os.environ.get("GAMEDB_TOOL", "")
+import testsupport
+from testsupport import check, done, eq, find_program, TOOL
+
 REAL = os.environ.get("GAMEDB_REALDATA", "")
 LIB = os.environ.get("GAMEDB_LIBRARY", "")
-
-
-def preload_sanitizer():
-    """A library built with ASan loads into python only after the ASan runtime."""
-    if os.environ.get("CBH_TEST_PRELOADED") or not LIB:
-        return
-    try:
-        out = subprocess.run(["ldd", LIB], capture_output=True, text=True).stdout
-    except OSError:
-        return
-    m = re.search(r"=>\s*(\S*libasan\.so\S*)", out)
-    if not m:
-        return
-    env = dict(os.environ, CBH_TEST_PRELOADED="1", LD_PRELOAD=m.group(1),
-               ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0")
-    os.execve(sys.executable, [sys.executable] + sys.argv, env)
-
-
-preload_sanitizer()
-sys.path.insert(0, os.path.join(ROOT, "python"))
-import gamedb  # noqa: E402
-from gamedb import _ffi  # noqa: E402
-
+gamedb = testsupport.import_gamedb()
+_ffi = gamedb._ffi
 lib = _ffi.lib
-_spec = importlib.util.spec_from_file_location(
-    "cbh_make_corpus", os.path.join(ROOT, "fuzz", "chessbase", "make-corpus.py"))
-mk = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(mk)
-
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, file=sys.stderr)
-
-
-def eq(got, want, what):
-    check(got == want, "%s: got %r, want %r" % (what, got, want))
+mk = testsupport.load_script(os.path.join(testsupport.SRCDIR, "fuzz", "chessbase",
+                                          "make-corpus.py"), "cbh_make_corpus")
+# The gamedb command: a sanitizer report gives an exit status no test accepts.
+TOOL_ENV = {"ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") + ":exitcode=99"}
 
 
 def run_tool(*args):
-    env = dict(os.environ)
-    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":exitcode=99"
-    p = subprocess.run([TOOL, *args], capture_output=True, stdin=subprocess.DEVNULL, env=env)
-    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+    return testsupport.run_tool(*args, env=TOOL_ENV)
 
 
 def cb_handle(reader):
@@ -442,11 +402,6 @@ def real_bases():
     return sorted(out)
 
 
-def find_program(name):
-    return shutil.which(name) or next((p for p in ("/usr/games/" + name, "/usr/bin/" + name)
-                                       if os.access(p, os.X_OK)), None)
-
-
 def test_real_base(stem, tmp):
     name = os.path.basename(stem)
     games, texts = expected_games(stem)
@@ -582,7 +537,7 @@ def test_real_by_hand():
 def main():
     if not TOOL or not LIB:
         print("SKIP: GAMEDB_TOOL and GAMEDB_LIBRARY are needed", file=sys.stderr)
-        return 77
+        return testsupport.SKIP
     with tempfile.TemporaryDirectory() as tmp:
         test_fixture_sample(tmp)
         test_fixture_cyrillic(tmp)
@@ -598,8 +553,7 @@ def main():
         else:
             print("SKIP: no real bases ($GAMEDB_REALDATA/chessbase): fixtures only",
                   file=sys.stderr)
-    print("passed %d, failed %d" % (passed, failed))
-    return 1 if failed else 0
+    return done()
 
 
 if __name__ == "__main__":

@@ -7,29 +7,13 @@ Expected facts are written by hand from the bases (not produced by gamedb).
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
-TOOL = os.environ["GAMEDB_TOOL"]
+from testsupport import check, done, run_tool as run
+
 REAL = os.environ.get("GAMEDB_REALDATA", "")
 FIVE = os.path.join(REAL, "scid", "scidtopgn", "five", "five")
-
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, file=sys.stderr)
-
-
-def run(*args, stdin=None):
-    p = subprocess.run([TOOL, *args], capture_output=True, stdin=subprocess.DEVNULL)
-    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
 
 
 def games(pgn_bytes):
@@ -69,8 +53,7 @@ def main():
 
     if not os.path.exists(FIVE + ".si4"):
         print("SKIP: real data not found; only usage tests ran")
-        print(f"{passed} passed, {failed} failed")
-        return 1 if failed else 0
+        return done()
 
     # info: format, count, description.
     rc, out, err = run("info", FIVE + ".si4")
@@ -165,8 +148,7 @@ def main():
         check(ndel > 0, f"{base}: has deleted games")
         check(len(games(out_all)) - len(games(out_live)) == ndel, f"{base}: deleted skipped by default")
 
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return done()
 
 
 if __name__ == "__main__":

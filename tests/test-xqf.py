@@ -19,67 +19,25 @@ gamedb command.
      what MODEL gives.
 Exit 77 (skip) when the real files are absent (after the fixture tests passed).
 """
-import importlib.util
 import json
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import warnings
 
-sys.dont_write_bytecode = True  # keep the source tree clean (gamedb, make-xqf-fixtures.py)
-HERE = os.path.dirname(os.path.abspath(__file__))
-SRC = os.path.dirname(HERE)
+import testsupport
+from testsupport import check, done, TOOL
+
+SRC = testsupport.SRCDIR
 LIB = os.environ.get("GAMEDB_LIBRARY", "")
+gamedb = testsupport.import_gamedb()
+_ffi = gamedb._ffi
 
-
-def preload_sanitizers():
-    """A sanitizer-built libgamedb can only be loaded into python3 with its runtime preloaded:
-    re-run this script that way (leak checks off for the interpreter, which never frees
-    everything; the gamedb command run below keeps them)."""
-    if not LIB or os.environ.get("XQF_TEST_PRELOADED"):
-        return
-    try:
-        out = subprocess.run(["ldd", LIB], capture_output=True, text=True).stdout
-    except OSError:
-        return
-    libs = [line.split("=>")[1].split()[0] for line in out.splitlines()
-            if "=>" in line and ("libasan" in line or "libubsan" in line)
-            and len(line.split("=>")[1].split()) > 0]
-    if not libs:
-        return
-    env = dict(os.environ)
-    env["LD_PRELOAD"] = ":".join(libs + ([env["LD_PRELOAD"]] if env.get("LD_PRELOAD") else []))
-    env["ASAN_OPTIONS"] = "detect_leaks=0"
-    env["XQF_TEST_PRELOADED"] = "1"
-    sys.stdout.flush()
-    os.execve(sys.executable, [sys.executable] + sys.argv, env)
-
-
-preload_sanitizers()
-sys.path.insert(0, os.path.join(SRC, "python"))
-import gamedb  # noqa: E402
-from gamedb import _ffi  # noqa: E402
-
-TOOL = os.environ.get("GAMEDB_TOOL", "")
 REAL = os.environ.get("GAMEDB_REALDATA", os.path.join(SRC, "..", "shared", "realdata"))
 TESTDATA = os.environ.get("GAMEDB_TESTDATA", os.path.join(SRC, "testdata"))
 STANDARD_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
-
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what, file=sys.stderr)
-    return cond
-
 
 # ---- MODEL: this test's own reading of XQF (from doc/formats/xqf.md and NOTES, not from the
 # library) and its own xiangqi rules ---------------------------------------------------------
@@ -446,16 +404,9 @@ def replay_legal(game, events, what):
 
 # ---- 1. fixtures -------------------------------------------------------------------------
 
-def load_fixture_script():
-    spec = importlib.util.spec_from_file_location("make_xqf_fixtures",
-                                                  os.path.join(HERE, "make-xqf-fixtures.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_fixtures():
-    mod = load_fixture_script()
+    mod = testsupport.load_script(os.path.join(testsupport.HERE, "make-xqf-fixtures.py"),
+                                  "make_xqf_fixtures")
     for fx in mod.FIXTURES:
         path = os.path.join(TESTDATA, "xqf", fx["name"])
         with open(path, "rb") as f:
@@ -652,14 +603,8 @@ def first_difference(want, got):
 
 # ---- 3. hostile copies -------------------------------------------------------------------
 
-SAN_ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:exitcode=86:abort_on_error=0",
+SAN_ENV = dict(ASAN_OPTIONS="detect_leaks=1:exitcode=86:abort_on_error=0",
                UBSAN_OPTIONS="halt_on_error=1:exitcode=87:print_stacktrace=1")
-
-
-def run_tool(args):
-    p = subprocess.run([TOOL] + args, capture_output=True, env=SAN_ENV,
-                       stdin=subprocess.DEVNULL)
-    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
 
 
 def tool_clean(paths, what):
@@ -667,7 +612,7 @@ def tool_clean(paths, what):
     opened), no sanitizer report, every JSON line parses and all output is UTF-8."""
     ok = True
     for cmd in ("json", "pgn"):
-        rc, out, err = run_tool([cmd] + paths)
+        rc, out, err = testsupport.run_tool(cmd, *paths, env=SAN_ENV)
         bad = rc not in (0, 1, 2) or "Sanitizer" in err or "runtime error" in err
         if bad and len(paths) > 1:  # find the file that did it
             for p in paths:
@@ -800,13 +745,8 @@ def main():
     all_files = dict(files)
     all_files.update({"fixture-" + k: v for k, v in fixture_files.items()})
     test_hostile(all_files)
-    print("%d passed, %d failed" % (passed, failed))
-    if failed:
-        return 1
-    if not have_real:
-        print("skipped the real-file tests: no %s/MANIFEST.md and xqf/" % REAL)
-        return 77
-    return 0
+    return done(skip=None if have_real else
+                "no %s/MANIFEST.md and xqf/: fixture tests only" % REAL)
 
 
 if __name__ == "__main__":

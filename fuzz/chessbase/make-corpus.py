@@ -6,8 +6,9 @@
 
 The bases are built here from the format description (doc/formats/chessbase.md), not copied
 from anywhere: `Base` below writes the .cbh, .cbg, .cbj and the little-endian name files. The
-test tests/test-chessbase.py imports this file for its fixtures; the fuzz seeds are the same
-bases in the framing fuzz/chessbase/target.c reads:
+test tests/test-chessbase.py imports this file for its fixtures, tests/test-cbh-annotations.py
+for its DECODE table; the fuzz seeds are the same bases in the framing fuzz/chessbase/target.c
+reads:
 
     [8 x uint32 LE: lengths of cbh, cbg, cba, cbp, cbt, cbc, cbs, cbe][those files][cbj: the rest]
 
@@ -22,7 +23,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # The byte substitution of the move stream (the seed description's decoding table):
-# op = DECODE[(byte - n) mod 256], n = moves decoded so far in the game.
+# op = DECODE[(byte - n) mod 256], n = moves decoded so far in the game. The one Python copy
+# (the C ones are in lib/formats/cbh-moves.c and tests/test-cbg.c).
 DECODE = [
     162, 149, 67, 245, 193, 61, 74, 108, 83, 131, 204, 124, 255, 174, 104, 173,
     209, 146, 139, 141, 53, 129, 94, 116, 38, 142, 171, 202, 253, 154, 243, 160,

@@ -18,7 +18,6 @@ import gc
 import io
 import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -782,9 +781,11 @@ def test_converter_hook():
 # ---- the example -------------------------------------------------------------------------
 
 def run_example(*args):
+    # Through tests/pyrun.py, which preloads the sanitizer runtime in an ASan build (the
+    # example loads the library itself) and otherwise runs the example as python3 would.
     env = dict(os.environ, PYTHONPATH=os.path.join(SRCDIR, "python"))
-    return subprocess.run([sys.executable, os.path.join(SRCDIR, "python", "examples",
-                                                        "to_pgn.py"), *args],
+    return subprocess.run([sys.executable, os.path.join(SRCDIR, "tests", "pyrun.py"),
+                           os.path.join(SRCDIR, "python", "examples", "to_pgn.py"), *args],
                           env=env, capture_output=True)
 
 
