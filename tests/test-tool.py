@@ -136,6 +136,16 @@ def main():
         check("game 1" in err and "b.sg4" in err and "offset" in err, "error names game, file, offset: " + err)
         check(len(games(out)) == 4, "the other four games are written")
 
+    # A base copied from Windows with upper-case names opens by its base name too, with the
+    # same games as the original.
+    with tempfile.TemporaryDirectory() as tmp:
+        for ext in ("si4", "sn4", "sg4"):
+            shutil.copy(FIVE + "." + ext, os.path.join(tmp, "FIVE." + ext.upper()))
+        rc, out_up, err = run("pgn", os.path.join(tmp, "FIVE"))
+        rc2, out_low, _ = run("pgn", FIVE + ".si4")
+        check(rc == 0 and out_up == out_low and len(games(out_up)) == 5,
+              "upper-case base FIVE.SI4/.SN4/.SG4 by its base name: " + err)
+
     # Deleted games: skipped unless --include-deleted (fixture built with the real Scid).
     td = os.environ.get("GAMEDB_TESTDATA", "")
     dels = [os.path.join(td, "scid", f[:-4]) for f in sorted(os.listdir(os.path.join(td, "scid")))
