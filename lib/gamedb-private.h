@@ -157,8 +157,10 @@ struct gamedb__text {
 
 /*
  * Converts raw bytes in charset (NULL or "UTF-8": UTF-8, invalid bytes read one by one as
- * fallback) to UTF-8, appended to out and NUL-terminated. Returns GAMEDB_OK, GAMEDB_WARN
- * (something became U+FFFD), or GAMEDB_FAILED (out of memory).
+ * fallback) to UTF-8, appended to out and NUL-terminated. What is appended is valid UTF-8
+ * without NUL bytes whatever the charset or the converter hook gives (what is not becomes
+ * U+FFFD, a NUL '?'). Returns GAMEDB_OK, GAMEDB_WARN (something became U+FFFD or '?'), or
+ * GAMEDB_FAILED (out of memory).
  */
 int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const char *fallback,
 			     const char *in, size_t len, struct gamedb__buf *out);

@@ -189,6 +189,97 @@ static void test_nul(void)
 	CONV("GB18030", NULL, "\xD6\xD0\0", "\xE4\xB8\xAD?", GAMEDB_WARN);
 }
 
+/*
+ * Whatever iconv writes leaves as UTF-8. glibc reads a UCS-4 letter up to 0x7FFFFFFF and
+ * writes the ones above U+10FFFF in the old 4-, 5- and 6-byte forms (F4 90.., F8.., FC..):
+ * each such letter becomes one U+FFFD, with a warning.
+ */
+static void test_wide(void)
+{
+	/* UCS-4 big-endian: U+00E9, U+10FFFF (the last code point), U+4E2D. */
+	CONV("UCS-4BE", NULL, "\0\0\0\xE9", "\xC3\xA9", GAMEDB_OK);
+	CONV("UCS-4", NULL, "\0\x10\xFF\xFF", "\xF4\x8F\xBF\xBF", GAMEDB_OK);
+	CONV("UCS-4BE", NULL, "\0\0\x4E\x2D\0\0\0A", "\xE4\xB8\xAD" "A", GAMEDB_OK);
+	/* Above U+10FFFF: 0x110000 (4 bytes F4 90 80 80), 0x200000 (5 bytes), 0x4000000 and
+	   0x7FFFFFFF (6 bytes): one U+FFFD each, the letters around them kept. */
+	CONV("UCS-4BE", NULL, "\0\x11\0\0", U_FFFD, GAMEDB_WARN);
+	CONV("UCS-4BE", NULL, "\0\x1F\xFF\xFF", U_FFFD, GAMEDB_WARN);
+	CONV("UCS-4BE", NULL, "\0\x20\0\0", U_FFFD, GAMEDB_WARN);
+	CONV("UCS-4BE", NULL, "\x04\0\0\0", U_FFFD, GAMEDB_WARN);
+	CONV("UCS-4BE", NULL, "\x7F\xFF\xFF\xFF", U_FFFD, GAMEDB_WARN);
+	CONV("UCS-4BE", NULL, "\0\0\0\xE9\x4B\x61\x73\x70\0\0\0\xE9",
+	     "\xC3\xA9" U_FFFD "\xC3\xA9", GAMEDB_WARN);
+	/* The same letters little-endian, under the names UCS-4LE and (on a little-endian host)
+	   WCHAR_T. */
+	CONV("UCS-4LE", NULL, "\xE9\0\0\0\0\0\x11\0", "\xC3\xA9" U_FFFD, GAMEDB_WARN);
+	CONV("UCS-4LE", NULL, "\xFF\xFF\xFF\x7F" "A\0\0\0", U_FFFD "A", GAMEDB_WARN);
+	{
+		const uint32_t w[3] = { 0xE9, 0x110000, 0x41 };
+		conv_check(__LINE__, "WCHAR_T", NULL, (const char *)w, sizeof w, "\xC3\xA9" U_FFFD "A",
+			   6, GAMEDB_WARN);
+	}
+	/* Zero letters (two zero bytes in UTF-16 and UCS-2, four in UCS-4) would end the string:
+	   '?' and a warning, never a string cut short. */
+	CONV("UTF-16BE", NULL, "\0\xE9\0\0\0A", "\xC3\xA9?A", GAMEDB_WARN);
+	CONV("UCS-2LE", NULL, "\xE9\0\0\0A\0", "\xC3\xA9?A", GAMEDB_WARN);
+	CONV("UCS-4BE", NULL, "\0\0\0\0\0\0\0\xE9", "?\xC3\xA9", GAMEDB_WARN);
+}
+
+/*
+ * One byte may give more than 4 bytes of UTF-8: TSCII 0x82 is SRI (U+0BB8 U+0BCD U+0BB0
+ * U+0BC0, 12 bytes), 0x87 KSSA (U+0B95 U+0BCD U+0BB7, 9 bytes). All of it is kept, as the
+ * charset and as the fallback of UTF-8 text, and nothing is written past the buffer.
+ */
+#define TSCII_SRI "\xE0\xAE\xB8\xE0\xAF\x8D\xE0\xAE\xB0\xE0\xAF\x80"
+#define TSCII_KSSA "\xE0\xAE\x95\xE0\xAF\x8D\xE0\xAE\xB7"
+
+static void test_expanding(void)
+{
+	const size_t n = 300;
+	struct gamedb__buf out = { 0 };
+	char *in = malloc(n + 3);
+	size_t i;
+	int ok;
+
+	CONV("TSCII", NULL, "\x82\x87", TSCII_SRI TSCII_KSSA, GAMEDB_OK);
+	CONV("TSCII", NULL, "\x82\x82\x82\x82", TSCII_SRI TSCII_SRI TSCII_SRI TSCII_SRI, GAMEDB_OK);
+	CONV(NULL, "TSCII", "a\x82z", "a" TSCII_SRI "z", GAMEDB_OK);
+	/* TSCII stores the vowel sign E (0xA6, U+0BC6) before its consonant (0xB8 KA, U+0B95);
+	   iconv keeps it back until the next byte, and at the end of the text it is flushed,
+	   not lost. */
+	CONV("TSCII", NULL, "\xA6\xB8", "\xE0\xAE\x95\xE0\xAF\x86", GAMEDB_OK);
+	CONV("TSCII", NULL, "a\xA6", "a\xE0\xAF\x86", GAMEDB_OK);
+	CONV("TSCII", NULL, "\xB8\xA6", "\xE0\xAE\x95\xE0\xAF\x86", GAMEDB_OK);
+	/* CP1255 and CP1258 keep the last letter back too (a combining mark may follow it): the
+	   last letter of the text is not lost. CP1255 0xE0 is alef (U+05D0), CP1258 0xE0 a-grave
+	   (U+00E0); CP1258 0xEC is the combining acute (U+0301), which iconv composes. */
+	CONV("CP1255", NULL, "ab\xE0", "ab\xD7\x90", GAMEDB_OK);
+	CONV("CP1258", NULL, "ab\xE0", "ab\xC3\xA0", GAMEDB_OK);
+	CONV("CP1258", NULL, "\xE0z", "\xC3\xA0z", GAMEDB_OK);
+	CONV("CP1258", NULL, "a\xEC", "\xC3\xA1", GAMEDB_OK); /* U+00E1 a-acute */
+	CHECK(in != NULL);
+	if (!in)
+		return;
+	/* n SRI bytes then "abc": 12 * n + 3 bytes out, far more than 4 * (n + 3) + 4. */
+	memset(in, 0x82, n);
+	memcpy(in + n, "abc", 3);
+	CHECK_EQ_INT(gamedb__text_to_utf8(&T, "TSCII", NULL, in, n + 3, &out), GAMEDB_OK);
+	ok = out.len == 12 * n + 3;
+	for (i = 0; ok && i < n; i++)
+		ok = memcmp(out.p + 12 * i, TSCII_SRI, 12) == 0;
+	CHECK_MSG(ok && memcmp(out.p + 12 * n, "abc", 4) == 0, "TSCII: %zu bytes out", out.len);
+	gamedb__buf_free(&out);
+	/* The same bytes as invalid UTF-8 read in the fallback TSCII, then "abc". */
+	CHECK_EQ_INT(gamedb__text_to_utf8(&T, NULL, "TSCII", in, n + 3, &out), GAMEDB_OK);
+	ok = out.len == 12 * n + 3;
+	for (i = 0; ok && i < n; i++)
+		ok = memcmp(out.p + 12 * i, TSCII_SRI, 12) == 0;
+	CHECK_MSG(ok && memcmp(out.p + 12 * n, "abc", 4) == 0, "fallback TSCII: %zu bytes out",
+		  out.len);
+	gamedb__buf_free(&out);
+	free(in);
+}
+
 static void test_append(void)
 {
 	struct gamedb__buf out = { 0 };
@@ -349,6 +440,86 @@ static void test_hook(void)
 	CHECK_EQ_INT(h.calls, 3);
 }
 
+/* Writes the bytes of user_data (a NUL-terminated string of hex pairs) whatever the input. */
+static int32_t bytes_hook(void *user_data, const char *charset, const char *in, size_t in_len,
+			  char *out, size_t out_cap, size_t *out_len)
+{
+	const char *hex = user_data;
+	size_t n = 0;
+	unsigned v;
+
+	(void)charset;
+	(void)in;
+	(void)in_len;
+	while (hex[0] && hex[1] && n < out_cap && sscanf(hex, "%2x", &v) == 1) {
+		out[n++] = (char)v;
+		hex += 2;
+	}
+	*out_len = n;
+	return GAMEDB_OK;
+}
+
+/* All that a hook may write that is not UTF-8: one U+FFFD a malformed letter, a warning. */
+static void hook_check(int line, const char *hex, const char *expect, size_t expect_len,
+		       int32_t expect_rc)
+{
+	T.hook = bytes_hook;
+	T.hook_user_data = (void *)hex;
+	conv_check(line, "CP1251", NULL, "\xE9", 1, expect, expect_len, expect_rc);
+	T.hook = NULL;
+	T.hook_user_data = NULL;
+}
+#define HOOK(hex, expect, rc) hook_check(__LINE__, hex, expect, sizeof(expect) - 1, rc)
+
+static void test_hook_checked(void)
+{
+	struct gamedb__buf out = { 0 };
+	char *hex;
+	size_t i, ok;
+
+	HOOK("c3a9", "\xC3\xA9", GAMEDB_OK);                       /* valid: as written */
+	HOOK("f48fbfbf", "\xF4\x8F\xBF\xBF", GAMEDB_OK);             /* U+10FFFF */
+	HOOK("61fdbfbfbfbfbf62", "a" U_FFFD "b", GAMEDB_WARN);       /* 6-byte form */
+	HOOK("f8888080806162", U_FFFD "ab", GAMEDB_WARN);            /* 5-byte form */
+	HOOK("f4908080", U_FFFD, GAMEDB_WARN);                       /* U+110000 */
+	HOOK("f7bfbfbf", U_FFFD, GAMEDB_WARN);                       /* F5..F7 leads */
+	HOOK("c0af", U_FFFD, GAMEDB_WARN);                           /* overlong "/" */
+	HOOK("e080af", U_FFFD, GAMEDB_WARN);
+	HOOK("f08080af", U_FFFD, GAMEDB_WARN);
+	HOOK("eda080edbfbf", U_FFFD U_FFFD, GAMEDB_WARN);            /* surrogates */
+	HOOK("80bf", U_FFFD U_FFFD, GAMEDB_WARN);                    /* lone continuations */
+	HOOK("feff41", U_FFFD U_FFFD "A", GAMEDB_WARN);
+	HOOK("41e282", "A" U_FFFD, GAMEDB_WARN);                     /* cut short at the end */
+	HOOK("e28241", U_FFFD "A", GAMEDB_WARN);                     /* cut short inside */
+	HOOK("f09d8441", U_FFFD "A", GAMEDB_WARN);
+	HOOK("610062", "a?b", GAMEDB_WARN);                          /* NUL */
+	HOOK("00c0af", "?" U_FFFD, GAMEDB_WARN);
+
+	/* The most a hook can write (out_cap bytes, each a lone continuation byte) triples. */
+	hex = malloc(2 * (4 * 100 + 4) + 1);
+	CHECK(hex != NULL);
+	if (!hex)
+		return;
+	for (i = 0; i < 4 * 100 + 4; i++)
+		memcpy(hex + 2 * i, "80", 2);
+	hex[2 * (4 * 100 + 4)] = 0;
+	T.hook = bytes_hook;
+	T.hook_user_data = hex;
+	{
+		char in[100];
+		memset(in, 0xE9, sizeof in);
+		CHECK_EQ_INT(gamedb__text_to_utf8(&T, "CP1252", NULL, in, sizeof in, &out), GAMEDB_WARN);
+	}
+	T.hook = NULL;
+	T.hook_user_data = NULL;
+	ok = out.len == 3 * (4 * 100 + 4) && out.p[out.len] == 0;
+	for (i = 0; ok && i < out.len; i += 3)
+		ok = memcmp(out.p + i, U_FFFD, 3) == 0;
+	CHECK_MSG(ok, "hook's %d lone continuation bytes: %zu bytes out", 4 * 100 + 4, out.len);
+	gamedb__buf_free(&out);
+	free(hex);
+}
+
 /* Line breaks: CR LF and a lone CR become LF, only from the offset on; LF stays. */
 static void test_newlines(void)
 {
@@ -389,10 +560,13 @@ int main(void)
 	test_gb18030();
 	test_unknown_charset();
 	test_nul();
+	test_wide();
+	test_expanding();
 	test_append();
 	test_cache();
 	test_long();
 	test_hook();
+	test_hook_checked();
 	test_newlines();
 	gamedb__text_close(&T);
 	gamedb__text_close(&T); /* twice is harmless */

@@ -4,6 +4,11 @@
  * ASCII and valid UTF-8 pass through without iconv. Other charsets go through iconv, with one
  * converter cached per charset and reader. For UTF-8 text, invalid bytes are read one at a
  * time in a fallback charset (SCID bases hold either UTF-8 or Latin-1/CP1252 names).
+ *
+ * Whatever iconv or the caller's converter hook writes is checked with the same validator
+ * (utf8_repair()) before it leaves: no charset can make the library hand out bytes that are
+ * not UTF-8 (glibc writes code points above U+10FFFF, as UCS-4 and WCHAR_T text may hold, in
+ * 5- and 6-byte forms). The pass-through paths cost nothing more.
  */
 #include <errno.h>
 #include <iconv.h>
@@ -13,8 +18,11 @@
 
 #include "gamedb-private.h"
 
+/* Inlined into the loops below: they run over every byte of converted text. */
+#define TEXT_HOT inline __attribute__((always_inline))
+
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 if the bytes there are not valid. */
-static size_t utf8_seq(const unsigned char *s, size_t len)
+static TEXT_HOT size_t utf8_seq(const unsigned char *s, size_t len)
 {
 	unsigned char c = s[0];
 
@@ -44,22 +52,102 @@ static size_t utf8_seq(const unsigned char *s, size_t len)
 	return 0;
 }
 
-int gamedb__utf8_valid(const char *s, size_t len)
+/*
+ * The length of the valid UTF-8 at the start of p: len when all of it is valid. ASCII goes 8
+ * bytes at a time: this is the pass every iconv conversion pays for (utf8_repair()).
+ */
+static TEXT_HOT size_t utf8_valid_prefix(const unsigned char *p, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, n;
+	uint64_t w;
 
 	while (i < len) {
 		if (p[i] < 0x80) {
-			i++;
+			for (i++; len - i >= 8; i += 8) {
+				memcpy(&w, p + i, 8);
+				if (w & UINT64_C(0x8080808080808080))
+					break;
+			}
 			continue;
 		}
 		n = utf8_seq(p + i, len - i);
 		if (!n)
-			return 0;
+			break;
 		i += n;
 	}
-	return 1;
+	return i;
+}
+
+int gamedb__utf8_valid(const char *s, size_t len)
+{
+	return utf8_valid_prefix((const unsigned char *)s, len) == len;
+}
+
+/*
+ * The length of the malformed letter at s (utf8_seq() said 0 there): a lead byte C0..FD with
+ * the continuation bytes that follow it, up to as many as its form announces (overlongs,
+ * surrogates, code points above U+10FFFF in 4- to 6-byte forms, a letter cut short); a lone
+ * continuation byte, FE or FF alone. Always 1..6 and at most len.
+ */
+static size_t utf8_bad_len(const unsigned char *s, size_t len)
+{
+	unsigned char c = s[0];
+	size_t want, n;
+
+	if (c < 0xC0 || c > 0xFD)
+		return 1;
+	want = c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF8 ? 4 : c < 0xFC ? 5 : 6;
+	for (n = 1; n < want && n < len && (s[n] & 0xC0) == 0x80; n++)
+		;
+	return n;
+}
+
+/*
+ * Makes what a converter (iconv, the caller's hook) appended to out from offset start on valid
+ * UTF-8: glibc's iconv writes code points above U+10FFFF (from UCS-4, WCHAR_T and their
+ * aliases) in 4- to 6-byte forms (F4 90.., F5..F7, F8..FB, FC/FD leads), and a hook may write
+ * anything. Each malformed letter (utf8_bad_len()) becomes one U+FFFD. GAMEDB_OK when the text
+ * was valid (the common case: one pass of the validator), GAMEDB_WARN when something was
+ * replaced.
+ */
+static int32_t utf8_repair(struct gamedb__buf *out, size_t start)
+{
+	const unsigned char *src;
+	size_t bad, tail, i, n, w;
+	const char *rep = "\xEF\xBF\xBD";
+	size_t rep_len = 3;
+
+	bad = start + utf8_valid_prefix((const unsigned char *)out->p + start, out->len - start);
+	if (bad == out->len)
+		return GAMEDB_OK;
+	/*
+	 * Each malformed letter is at least 1 byte and becomes 3: the tail is copied behind room
+	 * for 3 times its length and rewritten from there. Without the memory, each becomes '?'
+	 * in place (never longer than what it replaces): still valid, still a warning.
+	 */
+	tail = out->len - bad;
+	if (tail <= (SIZE_MAX - 1) / 4 && gamedb__buf_reserve(out, 3 * tail) == 0) {
+		memcpy(out->p + bad + 3 * tail, out->p + bad, tail);
+		src = (const unsigned char *)out->p + bad + 3 * tail;
+	} else {
+		src = (const unsigned char *)out->p + bad;
+		rep = "?";
+		rep_len = 1;
+	}
+	for (i = 0, w = bad; i < tail; i += n) {
+		n = src[i] < 0x80 ? 1 : utf8_seq(src + i, tail - i);
+		if (n) {
+			memmove(out->p + w, src + i, n);
+			w += n;
+		} else {
+			n = utf8_bad_len(src + i, tail - i);
+			memcpy(out->p + w, rep, rep_len);
+			w += rep_len;
+		}
+	}
+	out->len = w;
+	out->p[w] = 0;
+	return GAMEDB_WARN;
 }
 
 static int is_utf8_name(const char *cs)
@@ -131,14 +219,19 @@ static void put_replacement(struct gamedb__buf *out)
 	out->len += 3;
 }
 
-/* Converts len bytes through iconv; room for 4 * len + 4 is reserved by the caller. */
+/*
+ * Converts len bytes through iconv, appended to out (room for 4 * len + 4 is reserved by the
+ * caller; out grows when a charset needs more, as TSCII does: up to 12 bytes from one).
+ * What iconv writes is checked to be UTF-8 (utf8_repair()).
+ */
 static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const char *in,
 			     size_t len, struct gamedb__buf *out)
 {
 	iconv_t cd;
 	char *ip = (char *)in, *op;
-	size_t il = len, ol;
+	size_t il = len, ol, start = out->len;
 	int32_t rc = GAMEDB_OK;
+	int bad = 0;
 
 	if (is_latin1_name(charset)) {
 		size_t i;
@@ -166,29 +259,61 @@ static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const 
 		return GAMEDB_WARN;
 	}
 	iconv(cd, NULL, NULL, NULL, NULL);
-	op = out->p + out->len;
-	ol = out->cap - out->len - 1;
-	while (il > 0) {
-		size_t r = iconv(cd, &ip, &il, &op, &ol);
-		if (r != (size_t)-1)
-			break;
-		if (errno == EILSEQ || errno == EINVAL) {
-			/* An invalid or incomplete sequence: one U+FFFD per byte skipped. */
-			if (ol < 3)
+	for (;;) {
+		/*
+		 * Once every byte is read, and before the U+FFFD of a bad byte, the letters the
+		 * charset keeps back are flushed: CP1255, CP1258 and TSCII hold a letter until
+		 * they see what follows (a combining mark, a vowel sign), and lost the text's
+		 * last letter without a word when it was not flushed.
+		 */
+		int flush = il == 0 || bad;
+		size_t r;
+		int err;
+		op = out->p + out->len;
+		ol = out->cap - out->len - 1;
+		r = flush ? iconv(cd, NULL, NULL, &op, &ol) : iconv(cd, &ip, &il, &op, &ol);
+		err = errno;
+		out->len = (size_t)(op - out->p);
+		if (r != (size_t)-1) {
+			if (!flush)
+				continue; /* all read: flush next */
+			if (!bad)
 				break;
-			memcpy(op, "\xEF\xBF\xBD", 3);
-			op += 3;
-			ol -= 3;
-			ip++;
-			il--;
-			rc = GAMEDB_WARN;
-			iconv(cd, NULL, NULL, NULL, NULL);
-		} else {
-			rc = GAMEDB_WARN; /* E2BIG cannot happen with 4x room; stop safely */
+			/* An invalid or incomplete sequence: one U+FFFD per byte skipped. */
+			if (ol >= 3) {
+				put_replacement(out);
+				ip++;
+				il--;
+				bad = 0;
+				rc = GAMEDB_WARN;
+				continue;
+			}
+		} else if (!flush && (err == EILSEQ || err == EINVAL)) {
+			bad = 1;
+			continue;
+		} else if (err != E2BIG) {
+			rc = GAMEDB_WARN; /* no other error is documented; stop safely */
 			break;
 		}
+		/*
+		 * Out of room (more than 4 bytes out a byte in): start again with twice the room,
+		 * not from where iconv stopped: glibc's TSCII loses letters it keeps back when it
+		 * stops for room.
+		 */
+		out->len = start;
+		if (gamedb__buf_reserve(out, 2 * (out->cap - start) + 64) != 0) {
+			put_replacement(out); /* over the size cap: nothing but a warning */
+			rc = GAMEDB_WARN;
+			break;
+		}
+		ip = (char *)in;
+		il = len;
+		bad = 0;
+		rc = GAMEDB_OK;
+		iconv(cd, NULL, NULL, NULL, NULL);
 	}
-	out->len = (size_t)(op - out->p);
+	if (utf8_repair(out, start) != GAMEDB_OK)
+		rc = GAMEDB_WARN;
 	return rc;
 }
 
@@ -198,6 +323,7 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 	const unsigned char *p = (const unsigned char *)in;
 	size_t i, start = out->len;
 	int32_t rc = GAMEDB_OK;
+	int hooked = 0;
 
 	if (len > (SIZE_MAX - 8) / 4 || gamedb__buf_reserve(out, 4 * len + 4) != 0)
 		return GAMEDB_FAILED;
@@ -214,13 +340,16 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 		int32_t hr = t->hook(t->hook_user_data, is_utf8_name(charset) ? "UTF-8" : charset, in,
 				     len, out->p + out->len, out->cap - out->len - 1, &produced);
 		if ((hr == GAMEDB_OK || hr == GAMEDB_WARN) && produced <= out->cap - out->len - 1) {
+			/* The hook's text is checked like iconv's: it must be UTF-8, without NULs. */
 			out->len += produced;
-			out->p[out->len] = 0;
-			return hr;
+			rc = utf8_repair(out, start) != GAMEDB_OK ? GAMEDB_WARN : hr;
+			hooked = 1;
 		}
 	}
 
-	if (!is_utf8_name(charset)) {
+	if (hooked) {
+		/* converted */
+	} else if (!is_utf8_name(charset)) {
 		rc = convert_iconv(t, charset, in, len, out);
 	} else {
 		i = 0;
@@ -242,6 +371,12 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 				int32_t r = convert_iconv(t, fallback, in + i, 1, out);
 				if (r != GAMEDB_OK)
 					rc = GAMEDB_WARN;
+				/* A fallback may give more than 4 bytes (TSCII: up to 12): keep the room
+				   the rest of the text needs. */
+				if (gamedb__buf_room(out, 4 * (len - i)) != 0) {
+					out->p[out->len] = 0;
+					return GAMEDB_FAILED;
+				}
 			} else {
 				put_replacement(out);
 				rc = GAMEDB_WARN;
@@ -249,7 +384,11 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 			i++;
 		}
 	}
-	/* NUL bytes inside text would cut C strings short: they become '?'. */
+	/*
+	 * NUL bytes inside text would cut C strings short: they become '?', with a warning. They
+	 * come from the stored bytes (UTF-8, single-byte charsets), from zero letters of wide
+	 * charsets (two zero bytes in UTF-16 or UCS-2, four in UCS-4), or from a hook.
+	 */
 	for (i = start; i < out->len; i++) {
 		if (out->p[i] == 0) {
 			out->p[i] = '?';
