@@ -84,20 +84,32 @@ static inline void gamedb__buf_clear(struct gamedb__buf *b) { b->len = 0; if (b-
 
 /* ---- I/O layer (lib/io) --------------------------------------------------------------- */
 
-/* One open file of a database. Formats read it only through gamedb__file_view(). */
+/*
+ * One open file of a database. Formats read it only through gamedb__file_view().
+ *
+ * Files on disk and caller I/O are read with pread() (or the caller's read_at) into a window,
+ * never mapped: another program may shrink or rewrite a base while it is read, and a mapped
+ * page past the new end would kill the process with SIGBUS. A view is served from the window
+ * when it lies inside it; otherwise the window is refilled. Small files are read whole on the
+ * first view; large ones through a window that grows while the reads run forward (doc/io.md).
+ */
 struct gamedb__file {
 	char *name;           /* as given or derived ("dir/base.sg4"), for messages */
-	uint64_t size;
-	const uint8_t *map;   /* whole file when mapped or in memory, else NULL */
+	uint64_t size;        /* at open: views never reach past it, so a file that grows is
+	                         read as it was, and one that shrinks is an error, not a crash */
+	const uint8_t *map;   /* memory files: the whole file; else NULL */
 	int kind;             /* GAMEDB__FILE_* */
-	int fd;               /* read() fallback */
+	int fd;               /* files on disk */
 	void *handle;         /* caller I/O */
 	struct gamedb__src *src;
-	struct gamedb__buf scratch; /* read() / caller-I/O views land here */
-	uint64_t released;    /* mapped files: pages below this were given back (MADV_DONTNEED) */
+	struct gamedb__buf win;  /* read window: win.len bytes from offset win_off */
+	uint64_t win_off;
+	size_t chunk;         /* how much the next refill asks for (adapts to the access pattern) */
+	uint64_t dev, ino;    /* files on disk: identity, for gamedb_reader_uses_file() */
+	int has_id;
 };
 
-enum { GAMEDB__FILE_MMAP = 1, GAMEDB__FILE_MEM = 2, GAMEDB__FILE_FD = 3, GAMEDB__FILE_CALLER = 4 };
+enum { GAMEDB__FILE_MEM = 2, GAMEDB__FILE_FD = 3, GAMEDB__FILE_CALLER = 4 };
 
 enum { GAMEDB__SRC_NONE = 0, GAMEDB__SRC_PATH = 1, GAMEDB__SRC_MEMSET = 2, GAMEDB__SRC_CALLER = 3 };
 
@@ -129,13 +141,18 @@ int gamedb__src_open(struct gamedb__src *src, const char *ext, int quiet, struct
 /* The primary name with its extension replaced by ext (malloc'd), or NULL. */
 char *gamedb__src_sibling_name(const struct gamedb__src *src, const char *ext);
 void gamedb__src_close(struct gamedb__src *src);
+/*
+ * 1 if path names (following symbolic links) one of the files on disk that src has open, 0 if
+ * not or if path does not exist, -1 if it cannot be told (errno set).
+ */
+int gamedb__src_uses_path(const struct gamedb__src *src, const char *path);
 
 /*
  * A view of len bytes at off. On success *out points at the bytes, valid until the next view
- * of the same file (mapped files: until the source is closed). Returns the number of bytes
- * available (len, or fewer at the end of the file), or -1 on an I/O error (error set).
- * Mapped files give back pages far behind the current view (they refault from the file if
- * viewed again), so a pass over a large file does not keep it all resident.
+ * of the same file (memory files: until the source is closed). Returns the number of bytes
+ * available (len, or fewer at the end of the file as it was at open), or -1 on an I/O error,
+ * which includes a file that became shorter than it was at open (error set, naming the file
+ * and the offset).
  */
 int64_t gamedb__file_view(struct gamedb__file *f, uint64_t off, size_t len, const uint8_t **out);
 

@@ -394,6 +394,21 @@ GAMEDB_EXPORT uint32_t gamedb_reader_capabilities(const struct gamedb_reader *r)
 GAMEDB_EXPORT const char *gamedb_reader_format(const struct gamedb_reader *r);
 
 /**
+ * Tells whether @p path names one of the files on disk that the open database @p r reads
+ * (its index, name, game or annotation files), following symbolic links and comparing the
+ * device and inode, not the name. A program that writes a file next to a database calls this
+ * before it creates or truncates @p path, so that it can never write over the database it
+ * reads; the gamedb command does so for its -o file.
+ * Files of memory and caller-I/O sources are never on disk and never match.
+ * The reader is not changed, so this may be asked at any time after an open.
+ * @return 1 if it does, 0 if it does not (or @p path does not exist); ::GAMEDB_FATAL when
+ *         @p r is not a reader or @p path is NULL, or when @p path cannot be examined
+ *         (errno then tells why; a caller should treat that as "cannot tell" and refuse).
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_uses_file(const struct gamedb_reader *r, const char *path);
+
+/**
  * The message of the last warning or error on this reader, naming the file and the byte
  * offset where it applies; "" if there was none.
  * @return a string owned by the reader, valid until the next call on @p r.

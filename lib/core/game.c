@@ -268,8 +268,11 @@ static void load_extra(struct gamedb_game *g)
 	if (!r || !r->fmt || !r->fmt->load_tags || r->state != GAMEDB__RS_OPEN)
 		return;
 	rc = r->fmt->load_tags(r->fmt_state, g);
-	if (rc != GAMEDB_OK && rc != GAMEDB_WARN)
+	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
+		/* The game is handed out without them: lossy, not silent (the format's message). */
 		g->extra_loaded = -1;
+		g->text_status = GAMEDB_WARN;
+	}
 }
 
 int32_t gamedb__game_decode(struct gamedb_game *g)

@@ -462,6 +462,16 @@ GAMEDB_EXPORT const char *gamedb_reader_format(const struct gamedb_reader *r)
 	return r->fmt->name;
 }
 
+GAMEDB_EXPORT int32_t gamedb_reader_uses_file(const struct gamedb_reader *r, const char *path)
+{
+	int used;
+
+	if (!r || r->magic != GAMEDB__READER_MAGIC || !path)
+		return GAMEDB_FATAL;
+	used = gamedb__src_uses_path(&r->src, path);
+	return used < 0 ? GAMEDB_FATAL : used;
+}
+
 GAMEDB_EXPORT const char *gamedb_reader_errmsg(const struct gamedb_reader *r)
 {
 	if (!r || r->magic != GAMEDB__READER_MAGIC)

@@ -314,8 +314,10 @@ static int32_t read_head(struct gamedb__cbg_ctx *c, struct gamedb_game *g, struc
 	struct gamedb__pos pos;
 
 	got = gamedb__file_view(c->cbg, off, 4, rec);
-	if (got < 0)
-		return fail(c, g, off, "read error");
+	if (got < 0) {
+		gamedb__game_seterr(g, "%s", c->r->errmsg); /* names the file and offset */
+		return GAMEDB_FAILED;
+	}
 	if (got < 4)
 		return fail(c, g, off, "the game record lies past the end of the file");
 	h->flags = (*rec)[0];
@@ -324,8 +326,10 @@ static int32_t read_head(struct gamedb__cbg_ctx *c, struct gamedb_game *g, struc
 	if (h->len < 4)
 		return fail(c, g, off, "bad game record length");
 	got = gamedb__file_view(c->cbg, off, h->len, rec);
-	if (got < 0)
-		return fail(c, g, off, "read error");
+	if (got < 0) {
+		gamedb__game_seterr(g, "%s", c->r->errmsg); /* names the file and offset */
+		return GAMEDB_FAILED;
+	}
 	*avail = (size_t)got;
 	if (h->flags & 0x40) {
 		/* Chess960 modes add 8 bytes: king and rook start squares, position number. */

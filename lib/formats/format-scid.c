@@ -396,6 +396,7 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 	struct gamedb_reader *r = s->r;
 	const uint8_t *p;
 	uint64_t off;
+	int64_t got;
 	uint32_t flags, len, wid, bid, eid, sid, rid, misc, date, edate, wr, br, eco;
 	int k = s->version == 400 ? 1 : 0; /* v400 records have one more byte after the length */
 	char buf[32];
@@ -406,7 +407,10 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 		return GAMEDB_END;
 	g->index = s->next++;
 	off = s->hdr_size + g->index * s->rec_size;
-	if (gamedb__file_view(s->si, off, s->rec_size, &p) != (int64_t)s->rec_size)
+	got = gamedb__file_view(s->si, off, s->rec_size, &p);
+	if (got < 0)
+		return GAMEDB_FATAL; /* the I/O layer's message names the file and offset */
+	if (got != (int64_t)s->rec_size)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_IO, "%s: offset %llu: cannot read record",
 				     s->si->name, (unsigned long long)off);
 	len = be16(p + 4);
@@ -512,6 +516,11 @@ static int32_t rec_load(struct scid *s, struct gamedb_game *g, struct rec *rc)
 		return GAMEDB_FAILED;
 	}
 	got = gamedb__file_view(s->sg, g->loc[0], (size_t)g->loc[1], &rc->p);
+	if (got < 0) {
+		/* The file could not be read or became shorter: the I/O layer's message says so. */
+		gamedb__game_seterr(g, "%s", s->r->errmsg);
+		return GAMEDB_FAILED;
+	}
 	if (got != (int64_t)g->loc[1]) {
 		gamedb__game_seterr(g, "%s: offset %llu: game %llu: cannot read the record",
 				    s->sg->name, (unsigned long long)g->loc[0],

@@ -1,15 +1,19 @@
 /*
- * libgamedb - the I/O layer: the files of one database, from disk (mmap, read() fallback),
- * from memory, or through the caller's I/O callbacks. Formats see only views of bytes.
+ * libgamedb - the I/O layer: the files of one database, from disk (pread into a window), from
+ * memory, or through the caller's I/O callbacks. Formats see only views of bytes.
+ *
+ * Files on disk are not mapped. A base may be shrunk or rewritten by another program while it
+ * is read (Scid or ChessBase compacting it, a sync tool replacing it), and touching a mapped
+ * page past the new end of the file raises SIGBUS, which kills the program that links the
+ * library. Reading with pread() turns that into a short read, reported as an error naming the
+ * file and the offset. doc/io.md has the measurements behind this choice.
  */
-#define _DEFAULT_SOURCE /* madvise() */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -46,10 +50,6 @@ static void file_free(struct gamedb__file *f)
 	if (!f)
 		return;
 	switch (f->kind) {
-	case GAMEDB__FILE_MMAP:
-		if (f->map && f->size)
-			munmap((void *)f->map, (size_t)f->size);
-		break;
 	case GAMEDB__FILE_FD:
 		if (f->fd >= 0)
 			close(f->fd);
@@ -61,40 +61,55 @@ static void file_free(struct gamedb__file *f)
 	default:
 		break;
 	}
-	gamedb__buf_free(&f->scratch);
+	gamedb__buf_free(&f->win);
 	free(f->name);
 	free(f);
 }
 
-static int open_path(struct gamedb__file *f)
+/* What kind of file st describes, for the message that refuses it. */
+static const char *kind_of(const struct stat *st)
+{
+	if (S_ISDIR(st->st_mode))
+		return "a directory";
+	if (S_ISFIFO(st->st_mode))
+		return "a FIFO";
+	if (S_ISSOCK(st->st_mode))
+		return "a socket";
+	if (S_ISCHR(st->st_mode))
+		return "a character device";
+	if (S_ISBLK(st->st_mode))
+		return "a block device";
+	return "not a regular file";
+}
+
+/*
+ * Opens f->name for reading. Only regular files are read: O_NONBLOCK keeps open() from
+ * waiting for a writer on a FIFO (or for a device), and fstat() then refuses everything that
+ * is not a regular file. Returns 0, or -1 with *why set to a static text.
+ */
+static int open_path(struct gamedb__file *f, const char **why)
 {
 	struct stat st;
-	int fd = open(f->name, O_RDONLY | O_CLOEXEC);
+	int fd = open(f->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
-	if (fd < 0)
+	if (fd < 0) {
+		*why = strerror(errno);
 		return -1;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	}
+	if (fstat(fd, &st) != 0) {
+		*why = strerror(errno);
 		close(fd);
-		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*why = kind_of(&st);
+		close(fd);
 		return -1;
 	}
 	f->size = (uint64_t)st.st_size;
-	if (f->size == 0) {
-		close(fd);
-		f->fd = -1;
-		f->kind = GAMEDB__FILE_MEM;
-		f->map = (const uint8_t *)"";
-		return 0;
-	}
-	if ((uint64_t)(size_t)f->size == f->size) {
-		void *m = mmap(NULL, (size_t)f->size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (m != MAP_FAILED) {
-			close(fd);
-			f->kind = GAMEDB__FILE_MMAP;
-			f->map = m;
-			return 0;
-		}
-	}
+	f->dev = (uint64_t)st.st_dev;
+	f->ino = (uint64_t)st.st_ino;
+	f->has_id = 1;
 	f->kind = GAMEDB__FILE_FD;
 	f->fd = fd;
 	return 0;
@@ -133,16 +148,17 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
 	f->src = src;
 
 	switch (src->kind) {
-	case GAMEDB__SRC_PATH:
-		if (open_path(f) != 0) {
-			int e = errno;
+	case GAMEDB__SRC_PATH: {
+		const char *why = "";
+		if (open_path(f, &why) != 0) {
 			if (!quiet)
 				gamedb__error(src->reader, GAMEDB_FATAL, GAMEDB_E_IO, "%s: cannot open: %s",
-					      name, strerror(e));
+					      name, why);
 			file_free(f);
 			return -1;
 		}
 		break;
+	}
 	case GAMEDB__SRC_MEMSET:
 		for (i = 0; i < src->nmem; i++) {
 			/* Match the full name, else the file name without directories. */
@@ -181,9 +197,95 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
 	return 0;
 }
 
+/*
+ * Window sizes. Files up to WHOLE_FILE are read whole on their first view (name tables, index
+ * headers, XQF games): every later view is a hit. Larger files are read through a window that
+ * starts at CHUNK_MIN and doubles, up to CHUNK_MAX, while each refill continues forward from
+ * the last (a pass over the games), and falls back to CHUNK_MIN on a jump (random lookups).
+ */
+enum {
+	WHOLE_FILE = 1 << 20,
+	CHUNK_MIN = 16 << 10,
+	CHUNK_MAX = 1 << 20,
+};
+
+/* Reads n bytes at off into buf through the file's kind; the count read, 0 at the end, -1. */
+static int64_t read_at(struct gamedb__file *f, uint64_t off, uint8_t *buf, size_t n)
+{
+	if (f->kind == GAMEDB__FILE_FD) {
+		ssize_t got;
+		do
+			got = pread(f->fd, buf, n, (off_t)off);
+		while (got < 0 && errno == EINTR);
+		return got;
+	}
+	return f->src->io.read_at(f->src->io_user_data, f->handle, off, buf, n);
+}
+
+/*
+ * Refills the window so that it holds [off, off + avail), then points *out at off. An error is
+ * recorded on the reader with the FAILED status: the format decides whether it ends the game
+ * (FAILED) or the reader (FATAL).
+ */
+static int64_t refill(struct gamedb__file *f, uint64_t off, size_t avail, const uint8_t **out)
+{
+	uint64_t start = off;
+	size_t want = avail, done = 0;
+
+	if (f->size <= WHOLE_FILE) {
+		start = 0;
+		want = (size_t)f->size;
+	} else {
+		if (f->chunk == 0)
+			f->chunk = CHUNK_MIN;
+		else if (f->win.len && off >= f->win_off &&
+			 off - f->win_off <= (uint64_t)f->win.len + f->chunk)
+			f->chunk = f->chunk < CHUNK_MAX ? f->chunk * 2 : CHUNK_MAX;
+		else
+			f->chunk = CHUNK_MIN;
+		if (want < f->chunk)
+			want = f->size - off < f->chunk ? (size_t)(f->size - off) : f->chunk;
+	}
+	f->win.len = 0;
+	if (gamedb__buf_reserve(&f->win, want) != 0) {
+		gamedb__error(f->src->reader, GAMEDB_FAILED, GAMEDB_E_NOMEM,
+			      "%s: out of memory reading %zu bytes at offset %llu", f->name, want,
+			      (unsigned long long)start);
+		return -1;
+	}
+	while (done < want) {
+		int64_t got = read_at(f, start + done, (uint8_t *)f->win.p + done, want - done);
+		if (got < 0) {
+			gamedb__error(f->src->reader, GAMEDB_FAILED, GAMEDB_E_IO,
+				      "%s: read error at offset %llu: %s", f->name,
+				      (unsigned long long)(start + done),
+				      f->kind == GAMEDB__FILE_FD ? strerror(errno) : "caller I/O");
+			return -1;
+		}
+		if (got == 0 && done >= (size_t)(off - start) + avail) {
+			want = done; /* only the read-ahead is missing: the view itself is whole */
+			break;
+		}
+		if (got == 0 || (uint64_t)got > want - done) {
+			/* Less than the size at open: another program shrank or rewrote the file. */
+			gamedb__error(f->src->reader, GAMEDB_FAILED, GAMEDB_E_IO,
+				      "%s: offset %llu: the file ends early: it held %llu bytes when it "
+				      "was opened and has changed since",
+				      f->name, (unsigned long long)(start + done),
+				      (unsigned long long)f->size);
+			return -1;
+		}
+		done += (size_t)got;
+	}
+	f->win_off = start;
+	f->win.len = want;
+	*out = (const uint8_t *)f->win.p + (off - start);
+	return (int64_t)avail;
+}
+
 int64_t gamedb__file_view(struct gamedb__file *f, uint64_t off, size_t len, const uint8_t **out)
 {
-	size_t avail, done = 0;
+	size_t avail;
 
 	*out = NULL;
 	if (off >= f->size) {
@@ -192,54 +294,30 @@ int64_t gamedb__file_view(struct gamedb__file *f, uint64_t off, size_t len, cons
 	}
 	avail = (f->size - off < (uint64_t)len) ? (size_t)(f->size - off) : len;
 	if (f->map) {
-#ifdef MADV_DONTNEED
-		/*
-		 * A pass over a large mapped file keeps every page it touched resident. Give back
-		 * the pages more than 1 MiB behind the current view: they stay valid (a private,
-		 * read-only, never-written mapping refaults them from the file if they are viewed
-		 * again), but no longer count in the process's memory.
-		 */
-		if (f->kind == GAMEDB__FILE_MMAP && off > f->released + ((uint64_t)2 << 20)) {
-			uint64_t upto = (off - ((uint64_t)1 << 20)) & ~(uint64_t)0xFFFF;
-			if (upto > f->released) {
-				madvise((void *)(f->map + f->released), (size_t)(upto - f->released),
-					MADV_DONTNEED);
-				f->released = upto;
-			}
-		}
-#endif
 		*out = f->map + off;
 		return (int64_t)avail;
 	}
-	gamedb__buf_clear(&f->scratch);
-	if (gamedb__buf_reserve(&f->scratch, avail) != 0) {
-		gamedb__error(f->src->reader, GAMEDB_FATAL, GAMEDB_E_NOMEM,
-			      "%s: out of memory reading %zu bytes at offset %llu", f->name, avail,
-			      (unsigned long long)off);
-		return -1;
+	if (off >= f->win_off && off - f->win_off <= f->win.len &&
+	    avail <= f->win.len - (size_t)(off - f->win_off)) {
+		*out = (const uint8_t *)f->win.p + (off - f->win_off);
+		return (int64_t)avail;
 	}
-	while (done < avail) {
-		ssize_t got;
-		if (f->kind == GAMEDB__FILE_FD) {
-			got = pread(f->fd, f->scratch.p + done, avail - done, (off_t)(off + done));
-			if (got < 0 && errno == EINTR)
-				continue;
-		} else {
-			got = (ssize_t)f->src->io.read_at(f->src->io_user_data, f->handle, off + done,
-							  f->scratch.p + done, avail - done);
-		}
-		if (got < 0) {
-			gamedb__error(f->src->reader, GAMEDB_FATAL, GAMEDB_E_IO,
-				      "%s: read error at offset %llu", f->name,
-				      (unsigned long long)(off + done));
-			return -1;
-		}
-		if (got == 0)
-			break; /* the file shrank */
-		done += (size_t)got;
+	return refill(f, off, avail, out);
+}
+
+int gamedb__src_uses_path(const struct gamedb__src *src, const char *path)
+{
+	struct stat st;
+	size_t i;
+
+	if (stat(path, &st) != 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+	for (i = 0; i < src->nfiles; i++) {
+		const struct gamedb__file *f = src->files[i];
+		if (f->has_id && f->dev == (uint64_t)st.st_dev && f->ino == (uint64_t)st.st_ino)
+			return 1;
 	}
-	*out = (const uint8_t *)f->scratch.p;
-	return (int64_t)done;
+	return 0;
 }
 
 void gamedb__src_close(struct gamedb__src *src)

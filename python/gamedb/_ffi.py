@@ -293,6 +293,7 @@ API = (
          _errcheck_reader),
     _Api("gamedb_reader_capabilities", [ReaderP], c_uint32, None),
     _Api("gamedb_reader_format", [ReaderP], c_char_p, _errcheck_str),
+    _Api("gamedb_reader_uses_file", [ReaderP, c_char_p], c_int32, None),
     _Api("gamedb_reader_errmsg", [ReaderP], c_char_p, _errcheck_str),
     _Api("gamedb_reader_errcode", [ReaderP], c_int32, None),
     # game
