@@ -5,6 +5,9 @@ Uses the real five-game SCID base (../shared/realdata) and the fixtures in testd
 Expected facts are written by hand from the bases (not produced by gamedb).
 """
 import json
+import signal
+import subprocess
+import time
 import os
 import shutil
 import sys
@@ -95,6 +98,82 @@ def main():
         check(open(dest, "rb").read() == out1, "-o content")
         rc, out, err = run("pgn", FIVE, "-o", os.path.join(tmp, "no", "such", "dir.pgn"))
         check(rc == 2 and "dir.pgn" in err, "unwritable -o -> 2")
+
+    # -o never writes over a file of a database it reads (issue 8: `-o base.sg4` emptied the
+    # game file). Each file of the base, by its name, through a symbolic link and through a
+    # hard link, with the base given by its index file or by its base name: exit 2, a message,
+    # every file of the base unchanged, no temporary file left behind.
+    with tempfile.TemporaryDirectory() as tmp:
+        base = os.path.join(tmp, "b")
+        for ext in ("si4", "sn4", "sg4"):
+            shutil.copy(FIVE + "." + ext, base + "." + ext)
+        before = {e: open(base + "." + e, "rb").read() for e in ("si4", "sn4", "sg4")}
+        os.symlink("b.sg4", os.path.join(tmp, "link.pgn"))
+        os.link(base + ".sn4", os.path.join(tmp, "hard.pgn"))
+        targets = [base + ".si4", base + ".sn4", base + ".sg4",
+                   os.path.join(tmp, "link.pgn"), os.path.join(tmp, "hard.pgn")]
+        for db in (base + ".si4", base):
+            for t in targets:
+                for cmd in ("pgn", "json"):
+                    rc, out, err = run(cmd, FIVE, db, "-o", t)
+                    check(rc == 2 and "refusing to write over a file of the database" in err
+                          and os.path.basename(t) in err,
+                          "%s %s -o %s -> 2 (%d: %s)" % (cmd, os.path.basename(db),
+                                                        os.path.basename(t), rc, err.strip()))
+        after = {e: open(base + "." + e, "rb").read() for e in ("si4", "sn4", "sg4")}
+        check(after == before, "-o onto the base: every file of the base unchanged")
+        check(sorted(os.listdir(tmp)) == ["b.sg4", "b.si4", "b.sn4", "hard.pgn", "link.pgn"],
+              "-o onto the base: nothing else in the folder (%s)" % sorted(os.listdir(tmp)))
+
+        # A symbolic link to a file that is not part of a base is written through.
+        real = os.path.join(tmp, "real.pgn")
+        open(real, "wb").write(b"old\n")
+        os.chmod(real, 0o640)
+        os.symlink("real.pgn", os.path.join(tmp, "out-link.pgn"))
+        rc, out, err = run("pgn", FIVE, "-o", os.path.join(tmp, "out-link.pgn"))
+        check(rc == 0 and open(real, "rb").read() == out1
+              and os.path.islink(os.path.join(tmp, "out-link.pgn")),
+              "-o through a symbolic link writes its target")
+        check(os.stat(real).st_mode & 0o777 == 0o640, "-o keeps the permissions of the file")
+
+        # A failed run (a database cannot be opened) writes nothing and leaves what was there.
+        rc, out, err = run("pgn", FIVE, os.path.join(tmp, "missing"), "-o", real)
+        check(rc == 2 and "not written" in err and open(real, "rb").read() == out1,
+              "failed run: the old output is left as it was")
+        fresh = os.path.join(tmp, "fresh.pgn")
+        rc, out, err = run("pgn", FIVE, os.path.join(tmp, "missing"), "-o", fresh)
+        check(rc == 2 and not os.path.exists(fresh), "failed run: no output file")
+        check(not [n for n in os.listdir(tmp) if n.startswith(".gamedb-")],
+              "no temporary file is left behind")
+
+        # Devices and FIFOs are written directly, never replaced.
+        rc, out, err = run("pgn", FIVE, "-o", "/dev/null")
+        check(rc == 0 and err == "" and os.path.exists("/dev/null")
+              and not os.path.isfile("/dev/null"), "-o /dev/null stays a device")
+        fifo = os.path.join(tmp, "fifo")
+        os.mkfifo(fifo)
+        got = []
+        import threading
+        reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+        reader.start()
+        rc, out, err = run("pgn", FIVE, "-o", fifo)
+        reader.join(30)
+        check(rc == 0 and got == [out1] and not os.path.isfile(fifo), "-o FIFO is written through")
+
+    # A run stopped by a signal leaves no temporary file and no half output.
+    m1 = os.path.join(REAL, "scid", "scidvspc-modern", "si4", "matein1", "matein1")
+    with tempfile.TemporaryDirectory() as tmp:
+        dest = os.path.join(tmp, "out.pgn")
+        rc, whole, _ = run("pgn", *([m1] * 8))
+        p = subprocess.Popen([os.environ["GAMEDB_TOOL"], "pgn", *([m1] * 8), "-o", dest],
+                             stderr=subprocess.DEVNULL)
+        time.sleep(0.01)
+        p.send_signal(signal.SIGTERM)
+        p.wait(30)
+        left = sorted(os.listdir(tmp))
+        check(left == [] or (left == ["out.pgn"] and p.returncode == 0
+                             and open(dest, "rb").read() == whole),
+              "SIGTERM: either the whole output or nothing (%s, %s)" % (left, p.returncode))
 
     # Filters.
     rc, out, _ = run("pgn", FIVE, "--no-comments", "--no-variations")

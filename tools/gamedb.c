@@ -9,12 +9,14 @@
  *
  * Exit status: 0 all good, 1 some games failed, 2 a database cannot be opened or bad usage.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath(), fchmod() */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gamedb/gamedb.h>
@@ -47,7 +49,10 @@ static void usage(FILE *f)
 	      "--notation: xiangqi moves in PGN (ICCS by default).\n"
 	      "--range A:B converts games A to B-1, counted from 0 (either side may be empty).\n"
 	      "Deleted games are skipped unless --include-deleted is given.\n"
-	      "Exit status: 0 all good, 1 some games failed, 2 a database could not be opened.\n",
+	      "-o FILE is written whole or not at all (a temporary file renamed on success), and\n"
+	      "never over a file of a database being read.\n"
+	      "Exit status: 0 all good, 1 some games failed, 2 a database could not be opened or\n"
+	      "read, or the output could not be written.\n",
 	      f);
 }
 
@@ -224,85 +229,260 @@ static int cmd_info(const struct opts *o)
 	return status;
 }
 
-static int cmd_convert(const struct opts *o, int json)
+/*
+ * The output file. A regular file (or a new one) is written as a temporary file in the same
+ * folder and renamed into place only when the run succeeds, so that a failed or interrupted
+ * run leaves no half file and never truncates what was there. A FIFO, a terminal or a device
+ * given with -o (/dev/null, /dev/stdout) is written directly.
+ */
+struct output {
+	FILE *f;
+	const char *path; /* as given; NULL: standard output */
+	char *target;     /* the file replaced: path with symbolic links resolved */
+	char *tmp;        /* the temporary file, NULL when writing directly */
+};
+
+/* The temporary file, for the signal handler: a run stopped by a signal removes it. */
+static char *volatile pending_tmp;
+
+static void on_signal(int sig)
 {
-	FILE *out = stdout;
-	int i, status = 0;
-	static char outbuf[1 << 16];
+	char *tmp = pending_tmp;
 
-	if (o->out && !(out = fopen(o->out, "w"))) {
-		fprintf(stderr, "gamedb: %s: %s\n", o->out, strerror(errno));
-		return 2;
+	if (tmp)
+		unlink(tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static int output_open(struct output *out, const char *path)
+{
+	struct stat st;
+	const char *slash;
+	size_t dirlen;
+	mode_t mode, mask;
+	int fd;
+
+	out->f = stdout;
+	out->path = path;
+	out->target = NULL;
+	out->tmp = NULL;
+	if (!path)
+		return 0;
+	/* A symbolic link is written through, as a shell redirection would: its target is replaced. */
+	out->target = realpath(path, NULL);
+	if (out->target)
+		path = out->target;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "gamedb: %s: is a directory\n", path);
+			return -1;
+		}
+		out->f = fopen(path, "w");
+		if (!out->f) {
+			fprintf(stderr, "gamedb: %s: %s\n", path, strerror(errno));
+			return -1;
+		}
+		return 0;
 	}
-	setvbuf(out, outbuf, _IOFBF, sizeof outbuf);
-	for (i = 0; i < o->ndbs; i++) {
-		struct gamedb_reader *r = open_db(o->dbs[i], o);
-		struct gamedb_game *g;
-		struct progress pr = { 0, 0, 0 };
-		uint64_t done = 0, count = 0;
-		int32_t rc;
+	/* A file that is there keeps its permissions; a new one gets 0666 less the umask. */
+	mask = umask(0);
+	umask(mask);
+	mode = stat(path, &st) == 0 ? (st.st_mode & 07777) : (0666 & ~mask);
+	slash = strrchr(path, '/');
+	dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+	out->tmp = malloc(dirlen + sizeof ".gamedb-XXXXXX");
+	if (!out->tmp) {
+		fprintf(stderr, "gamedb: out of memory\n");
+		return -1;
+	}
+	memcpy(out->tmp, path, dirlen);
+	memcpy(out->tmp + dirlen, ".gamedb-XXXXXX", sizeof ".gamedb-XXXXXX");
+	fd = mkstemp(out->tmp);
+	if (fd < 0) {
+		fprintf(stderr, "gamedb: %s: cannot create a file in its folder: %s\n", out->path,
+			strerror(errno));
+		free(out->tmp);
+		out->tmp = NULL;
+		return -1;
+	}
+	pending_tmp = out->tmp;
+	if (fchmod(fd, mode) != 0 || !(out->f = fdopen(fd, "w"))) {
+		fprintf(stderr, "gamedb: %s: %s\n", out->tmp, strerror(errno));
+		close(fd);
+		out->f = NULL;
+		return -1;
+	}
+	return 0;
+}
 
-		if (!r) {
+/*
+ * Finishes the output: flushes it and, when keep is set, renames the temporary file into
+ * place; otherwise removes it. Returns 0, or -1 after a message.
+ */
+static int output_close(struct output *out, int keep)
+{
+	int rc = 0;
+
+	if (out->f && (fflush(out->f) != 0 || ferror(out->f))) {
+		fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
+		keep = 0;
+		rc = -1;
+	}
+	if (out->f && out->f != stdout && fclose(out->f) != 0 && rc == 0) {
+		fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
+		keep = 0;
+		rc = -1;
+	}
+	out->f = NULL;
+	if (out->tmp) {
+		if (keep && rename(out->tmp, out->target ? out->target : out->path) != 0) {
+			fprintf(stderr, "gamedb: %s: %s\n", out->path, strerror(errno));
+			keep = 0;
+			rc = -1;
+		}
+		if (!keep) {
+			unlink(out->tmp);
+			fprintf(stderr, "gamedb: %s: not written\n", out->path);
+		}
+		pending_tmp = NULL;
+		free(out->tmp);
+		out->tmp = NULL;
+	}
+	free(out->target);
+	out->target = NULL;
+	return rc;
+}
+
+/* 1 (after a message) if any open database reads the file at path, else 0. */
+static int output_is_input(const char *path, struct gamedb_reader **rs, const struct opts *o)
+{
+	int i;
+
+	for (i = 0; i < o->ndbs; i++) {
+		int32_t used;
+		if (!rs[i])
+			continue;
+		used = gamedb_reader_uses_file(rs[i], path);
+		if (used == 1) {
+			fprintf(stderr, "gamedb: %s: refusing to write over a file of the database %s\n",
+				path, o->dbs[i]);
+			return 1;
+		}
+		if (used < 0) {
+			fprintf(stderr, "gamedb: %s: cannot tell whether it belongs to %s: %s\n", path,
+				o->dbs[i], strerror(errno));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Writes the games of r to out; the exit status so far, updated. */
+static int convert_one(struct gamedb_reader *r, const char *db, const struct opts *o, int json,
+		       FILE *out, int status)
+{
+	struct gamedb_game *g;
+	struct progress pr = { 0, 0, 0 };
+	uint64_t done = 0, count = 0;
+	int32_t rc;
+
+	pr.on = isatty(STDERR_FILENO);
+	if (gamedb_reader_game_count(r, &count) == GAMEDB_OK) {
+		uint64_t end = o->to < count ? o->to : count;
+		pr.total = end > o->from ? end - o->from : 0;
+	}
+	if (o->from > 0 && (gamedb_reader_capabilities(r) & GAMEDB_CAP_SEEK)) {
+		if (o->from >= count)
+			return status;
+		gamedb_reader_seek_game(r, o->from);
+	}
+	for (;;) {
+		uint64_t idx;
+		rc = gamedb_reader_next_game(r, &g);
+		if (rc == GAMEDB_END)
+			break;
+		if (rc == GAMEDB_FATAL) {
+			fprintf(stderr, "gamedb: %s: %s\n", db, gamedb_reader_errmsg(r));
 			status = 2;
+			break;
+		}
+		if (rc == GAMEDB_FAILED) {
+			fprintf(stderr, "gamedb: %s: %s\n", db, gamedb_reader_errmsg(r));
+			status = status ? status : 1;
 			continue;
 		}
-		pr.on = isatty(STDERR_FILENO);
-		if (gamedb_reader_game_count(r, &count) == GAMEDB_OK) {
-			uint64_t end = o->to < count ? o->to : count;
-			pr.total = end > o->from ? end - o->from : 0;
+		idx = gamedb_game_get_index(g);
+		if (idx < o->from)
+			continue; /* formats that cannot seek */
+		if (idx >= o->to)
+			break;
+		progress_show(&pr, ++done, 0);
+		if (gamedb_game_is_deleted(g) && !o->include_deleted)
+			continue;
+		rc = json ? gamedb_game_write_json(g, o->wflags, sink_file, out)
+			  : gamedb_game_write_pgn(g, o->wflags, sink_file, out);
+		if (rc == GAMEDB_FAILED) {
+			if (ferror(out)) {
+				fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
+				return 2;
+			}
+			fprintf(stderr, "gamedb: %s: game %" PRIu64 ": %s\n", db, idx + 1,
+				gamedb_game_errmsg(g));
+			status = status ? status : 1;
 		}
-		if (o->from > 0) {
-			if (gamedb_reader_capabilities(r) & GAMEDB_CAP_SEEK) {
-				if (o->from >= count) {
-					gamedb_reader_free(r);
-					continue;
-				}
-				gamedb_reader_seek_game(r, o->from);
-			}
-		}
-		for (;;) {
-			uint64_t idx;
-			rc = gamedb_reader_next_game(r, &g);
-			if (rc == GAMEDB_END)
-				break;
-			if (rc == GAMEDB_FATAL) {
-				fprintf(stderr, "gamedb: %s: %s\n", o->dbs[i], gamedb_reader_errmsg(r));
-				status = 2;
-				break;
-			}
-			if (rc == GAMEDB_FAILED) {
-				fprintf(stderr, "gamedb: %s: %s\n", o->dbs[i], gamedb_reader_errmsg(r));
-				status = status ? status : 1;
-				continue;
-			}
-			idx = gamedb_game_get_index(g);
-			if (idx < o->from)
-				continue; /* formats that cannot seek */
-			if (idx >= o->to)
-				break;
-			progress_show(&pr, ++done, 0);
-			if (gamedb_game_is_deleted(g) && !o->include_deleted)
-				continue;
-			rc = json ? gamedb_game_write_json(g, o->wflags, sink_file, out)
-				  : gamedb_game_write_pgn(g, o->wflags, sink_file, out);
-			if (rc == GAMEDB_FAILED) {
-				if (ferror(out)) {
-					fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
-					gamedb_reader_free(r);
-					return 2;
-				}
-				fprintf(stderr, "gamedb: %s: game %" PRIu64 ": %s\n", o->dbs[i], idx + 1,
-					gamedb_game_errmsg(g));
-				status = status ? status : 1;
-			}
-		}
-		progress_show(&pr, done, 1);
-		gamedb_reader_free(r);
 	}
-	if (fflush(out) != 0 || (o->out && fclose(out) != 0)) {
-		fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
+	progress_show(&pr, done, 1);
+	return status;
+}
+
+/*
+ * pgn and json. Every database is opened first, so that the output can be checked against
+ * every file they read before it is created: the command never writes over its input.
+ * The output is kept when the status is 0 or 1 (every database was read; some games may
+ * have failed) and removed when it is 2.
+ */
+static int cmd_convert(const struct opts *o, int json)
+{
+	static char outbuf[1 << 16];
+	struct gamedb_reader **rs = calloc((size_t)o->ndbs, sizeof *rs);
+	struct output out = { NULL, NULL, NULL, NULL };
+	int i, status = 0;
+
+	if (!rs) {
+		fprintf(stderr, "gamedb: out of memory\n");
 		return 2;
 	}
+	for (i = 0; i < o->ndbs; i++)
+		if (!(rs[i] = open_db(o->dbs[i], o)))
+			status = 2;
+	if (o->out && output_is_input(o->out, rs, o)) {
+		status = 2;
+		goto done;
+	}
+	if (status == 2 && o->out) {
+		fprintf(stderr, "gamedb: %s: not written\n", o->out);
+		goto done;
+	}
+	if (output_open(&out, o->out) != 0) {
+		output_close(&out, 0);
+		status = 2;
+		goto done;
+	}
+	setvbuf(out.f, outbuf, _IOFBF, sizeof outbuf);
+	for (i = 0; i < o->ndbs && !ferror(out.f); i++) {
+		if (!rs[i])
+			continue; /* not opened (standard output only): the others are still written */
+		status = convert_one(rs[i], o->dbs[i], o, json, out.f, status);
+		gamedb_reader_free(rs[i]);
+		rs[i] = NULL;
+	}
+	if (output_close(&out, status != 2) != 0)
+		status = 2;
+done:
+	for (i = 0; i < o->ndbs; i++)
+		gamedb_reader_free(rs[i]);
+	free(rs);
 	return status;
 }
 
@@ -396,6 +576,9 @@ int main(int argc, char **argv)
 		usage(stderr);
 		goto fail;
 	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
 	i = strcmp(o.cmd, "info") == 0 ? cmd_info(&o) : cmd_convert(&o, strcmp(o.cmd, "json") == 0);
 	free(o.dbs);
 	return i;
