@@ -9,6 +9,8 @@
  *    illegal moves, cut-off records;
  *  - every game of every base under $GAMEDB_REALDATA/chessbase decodes legally, and every
  *    line of every game replayed by stockfish (when installed) ends in the same position;
+ *    except the games known to be unsupported (pinned below), which fail with exactly their
+ *    reason;
  *  - where the seed text and the notes disagree, the real files decide (pinned below);
  *  - every real base truncated at 64 points and with 64 bytes flipped gives clean results
  *    (meant for the sanitizer build).
@@ -719,7 +721,9 @@ static const char *short_name(const struct base *b)
 /*
  * The structure of a record's move bytes under one reading of the opcode table: two_byte is
  * the opcode that carries two more bytes, and every opcode below it counts as a move. 1 when
- * the 254s and 255s balance and the final 255 is the last byte of the record.
+ * the 254s and 255s balance and the final 255 is the last byte of the record; 2 when there is
+ * no final 255 but the moves end exactly at the stored length with every line closed (a record
+ * without its final marker, which the decoder reads to its stored length); else 0.
  */
 static int stream_consistent(const uint8_t *rec, size_t len, size_t start, int two_byte)
 {
@@ -741,14 +745,62 @@ static int stream_consistent(const uint8_t *rec, size_t len, size_t start, int t
 			n++;
 		}
 	}
-	return 0;
+	return depth == 0 && p == len ? 2 : 0;
+}
+
+/*
+ * Games of the real bases the decoder does not support yet, pinned as exact expectations:
+ * each fails, its message ending with "game N: " and the reason (N: the CBH record number,
+ * as the messages count; in these bases, which hold no texts, also the game's number), and
+ * every other game decodes. The same list as CHESSBASE_UNSUPPORTED in tests/testsupport.py
+ * (keep the two equal); whoever implements the issue "ChessBase: Chess960 and every
+ * move-encoding mode, games without their final marker" removes the entries it covers: a
+ * pinned game that decodes, or fails for another reason, fails this test.
+ */
+static const struct unsupported {
+	const char *base;     /* under $GAMEDB_REALDATA/chessbase, without ".cbh" */
+	unsigned first, last; /* the games first..last */
+	const char *reason;
+} unsupported[] = {
+	{ "libcbh/Chess960Corrupt/Corrupt", 1, 4, "encoding mode 10 (Chess960) is not supported" },
+	{ "libcbh/Chess960NonStandard/Chess960NonStandard", 1, 4,
+	  "encoding mode 10 (Chess960) is not supported" },
+	{ "libcbh/UnusualStart/UnusualStartBytes", 1, 2,
+	  "encoding mode 1 (regular chess in another encoding) is not supported" },
+	{ "libcbh/UnusualStart/UnusualStartBytes", 3, 5,
+	  "encoding mode 4 (regular chess in another encoding) is not supported" },
+	{ "libcbh/UnusualStart/UnusualStartBytes", 6, 9,
+	  "encoding mode 5 (regular chess in another encoding) is not supported" },
+	/* No final marker: the record runs on past the last move (54.Ke3) into other bytes. */
+	{ "libcbh/NormalNoPop/StandardMissingPop", 1, 1,
+	  "move 54...: there is no 2nd queen (opcode 151)" },
+};
+#define NUNSUPPORTED (sizeof unsupported / sizeof unsupported[0])
+static size_t unsupported_met[NUNSUPPORTED]; /* the pinned games met, per entry */
+
+/* The pinned reason of game recno of b (counting it as met), or NULL. */
+static const char *unsupported_reason(const struct base *b, size_t recno)
+{
+	const size_t len = strlen(b->name);
+	size_t k;
+
+	for (k = 0; k < NUNSUPPORTED; k++) {
+		const size_t n = strlen(unsupported[k].base);
+		if (len > n && b->name[len - n - 1] == '/' &&
+		    strcmp(b->name + len - n, unsupported[k].base) == 0 &&
+		    recno >= unsupported[k].first && recno <= unsupported[k].last) {
+			unsupported_met[k]++;
+			return unsupported[k].reason;
+		}
+	}
+	return NULL;
 }
 
 struct figures {
-	size_t games, ok, warn, failed, annotations, placed_ok, setup, lines;
+	size_t games, ok, warn, failed, pinned, annotations, placed_ok, setup, lines;
 	size_t pos_eq_moves, move_nag_at_0, start_entries;
 	size_t be_tiles, le_tiles, blocks;
-	size_t notes_consistent, seed_consistent, with_two_byte, op64, op235, op236;
+	size_t notes_consistent, no_marker, seed_consistent, with_two_byte, op64, op235, op236;
 	size_t cbh_count_match, cbh_count_checked;
 };
 
@@ -904,13 +956,25 @@ static void check_base(const struct base *b, struct figures *fg, int verbose)
 	for (i = 1; i < nrec; i++) {
 		const uint8_t *r = b->cbh.p + i * 46;
 		const uint32_t go = be(r + 1, 4), ao = be(r + 5, 4);
+		const char *why;
 		int32_t st;
 		size_t k, moves = 0, main = 0, depth = 0;
 		if (!(r[0] & 1) || (r[0] & 2))
 			continue; /* not a game (guiding texts are the index part's) */
 		fg->games++;
 		st = env_decode(&e, go, ao, i);
-		if (st == GAMEDB_OK)
+		why = unsupported_reason(b, i);
+		if (why) {
+			/* Pinned: fails, the message ending with exactly "game N: reason". */
+			char tail[300];
+			const size_t nt = (size_t)snprintf(tail, sizeof tail, "game %zu: %s", i, why);
+			const size_t nm = strlen(e.g.errmsg);
+			fg->pinned++;
+			CHECK_MSG(st == GAMEDB_FAILED && nm >= nt &&
+				  strcmp(e.g.errmsg + nm - nt, tail) == 0,
+				  "%s game %zu, pinned as unsupported (\"%s\"): status %d, \"%s\"",
+				  short_name(b), i, why, (int)st, e.g.errmsg);
+		} else if (st == GAMEDB_OK)
 			fg->ok++;
 		else if (st == GAMEDB_WARN)
 			fg->warn++;
@@ -918,6 +982,16 @@ static void check_base(const struct base *b, struct figures *fg, int verbose)
 			fg->failed++;
 		if (st != GAMEDB_OK && verbose)
 			printf("  %s game %zu: %s\n", short_name(b), i, e.g.errmsg);
+		if (go + 4 + 28 <= b->cbg.n && (b->cbg.p[go] & 0x40)) {
+			char board[100];
+			fg->setup++;
+			setup_board(b->cbg.p + go + 8, board);
+			CHECK_MSG(strncmp(e.g.fen, board, strlen(board)) == 0 &&
+				  e.g.fen[strlen(board)] == ' ', "%s game %zu: %s vs %s",
+				  short_name(b), i, e.g.fen, board);
+		}
+		if (why)
+			continue; /* nothing decoded: the checks below need the moves or mode 0 */
 		for (k = 0; k < e.g.mb.n; k++) {
 			const struct gamedb__node *nd = &e.g.mb.nodes[k];
 			if (nd->type == GAMEDB_EVENT_MOVE) {
@@ -941,14 +1015,6 @@ static void check_base(const struct base *b, struct figures *fg, int verbose)
 				printf("  %s game %zu: CBH says %u moves, main line has %zu plies\n",
 				       short_name(b), i, r[45], main);
 		}
-		if (go + 4 + 28 <= b->cbg.n && (b->cbg.p[go] & 0x40)) {
-			char board[100];
-			fg->setup++;
-			setup_board(b->cbg.p + go + 8, board);
-			CHECK_MSG(strncmp(e.g.fen, board, strlen(board)) == 0 &&
-				  e.g.fen[strlen(board)] == ' ', "%s game %zu: %s vs %s",
-				  short_name(b), i, e.g.fen, board);
-		}
 		/* The record structure under the notes' and the seed's opcode numbering. */
 		if (go + 4 <= b->cbg.n) {
 			const size_t len = be(b->cbg.p + go + 1, 3);
@@ -958,8 +1024,12 @@ static void check_base(const struct base *b, struct figures *fg, int verbose)
 				size_t p;
 				unsigned n = 0;
 				int two = 0;
-				fg->notes_consistent += (size_t)stream_consistent(rec, len, start, 235);
-				fg->seed_consistent += (size_t)stream_consistent(rec, len, start, 236);
+				const int notes = stream_consistent(rec, len, start, 235);
+				fg->notes_consistent += notes == 1;
+				fg->no_marker += notes == 2;
+				/* The seed's numbering is judged by the final marker: where there is one. */
+				if (notes != 2)
+					fg->seed_consistent += stream_consistent(rec, len, start, 236) == 1;
 				for (p = start; p < len; p++) {
 					int op = T[(uint8_t)(rec[p] - n)];
 					fg->op64 += op == 64;
@@ -1020,7 +1090,8 @@ static void test_real(void)
 {
 	const char *root = getenv("GAMEDB_REALDATA");
 	char dir[1024];
-	size_t i, total = 0, failed = 0, op64 = 0, op235 = 0, op236 = 0, seed_broken = 0;
+	size_t i, total = 0, failed = 0, pinned = 0, op64 = 0, op235 = 0, op236 = 0;
+	size_t seed_broken = 0;
 	int verbose = getenv("CBG_VERBOSE") != NULL;
 	char cmdpath[] = "/tmp/test-cbg-sf-XXXXXX";
 	int fd = -1;
@@ -1043,14 +1114,15 @@ static void test_real(void)
 	for (i = 0; i < nbases; i++) {
 		struct figures fg;
 		check_base(&bases[i], &fg, verbose);
-		printf("%-16s games %4zu: ok %4zu warn %zu failed %zu; setup %zu; lines %zu; "
-		       "annotations %zu; CBH move counts %zu/%zu\n",
-		       short_name(&bases[i]), fg.games, fg.ok, fg.warn, fg.failed, fg.setup, fg.lines,
-		       fg.annotations, fg.cbh_count_match, fg.cbh_count_checked);
+		printf("%-16s games %4zu: ok %4zu warn %zu failed %zu pinned %zu; setup %zu; "
+		       "lines %zu; annotations %zu; CBH move counts %zu/%zu\n",
+		       short_name(&bases[i]), fg.games, fg.ok, fg.warn, fg.failed, fg.pinned,
+		       fg.setup, fg.lines, fg.annotations, fg.cbh_count_match, fg.cbh_count_checked);
 		total += fg.games;
 		failed += fg.failed;
+		pinned += fg.pinned;
 		CHECK_MSG(fg.failed == 0, "%s: %zu games failed", short_name(&bases[i]), fg.failed);
-		CHECK_EQ_INT(fg.ok + fg.warn, fg.games);
+		CHECK_EQ_INT(fg.ok + fg.warn + fg.pinned, fg.games);
 		CHECK_EQ_INT(fg.cbh_count_match, fg.cbh_count_checked);
 		/*
 		 * Pinned (seed vs notes), each against these real files:
@@ -1063,8 +1135,12 @@ static void test_real(void)
 		 * - positions: 0 is the first move, -1 the start: no entry sits at position
 		 *   "number of moves" (which the old text's "0 = start" would need for the last
 		 *   move), and "!"-type symbols sit at position 0 (they need a move).
+		 * - one record has no final marker, StandardMissingPop's game 2 (its other game is
+		 *   pinned as unsupported above): under the notes' numbering its moves end exactly at
+		 *   its stored length; the seed's numbering is not judged on it.
 		 */
-		CHECK_EQ_INT(fg.notes_consistent, fg.games);
+		CHECK_EQ_INT(fg.no_marker, strcmp(short_name(&bases[i]), "StandardMissingPop") == 0);
+		CHECK_EQ_INT(fg.notes_consistent + fg.no_marker, fg.games - fg.pinned);
 		CHECK_EQ_INT(fg.be_tiles, fg.blocks);
 		CHECK_EQ_INT(fg.pos_eq_moves, 0);
 		if (fg.blocks)
@@ -1075,7 +1151,7 @@ static void test_real(void)
 		}
 		if (strcmp(short_name(&bases[i]), "linares") == 0)
 			CHECK(fg.with_two_byte > 0 && fg.seed_consistent < fg.games);
-		seed_broken += fg.games - fg.seed_consistent;
+		seed_broken += fg.games - fg.pinned - fg.no_marker - fg.seed_consistent;
 		op64 += fg.op64;
 		op235 += fg.op235;
 		op236 += fg.op236;
@@ -1089,7 +1165,14 @@ static void test_real(void)
 	printf("opcodes read the notes' way: 64 x%zu, 235 x%zu, 236 x%zu; read the seed's way, "
 	       "%zu records do not end at their stored length\n", op64, op235, op236, seed_broken);
 	CHECK(op64 > 0 && op235 > 0 && op236 > 0 && seed_broken > 0);
-	printf("ChessBase: %zu bases, %zu games, %zu failed\n", nbases, total, failed);
+	printf("ChessBase: %zu bases, %zu games, %zu failed, %zu pinned as unsupported\n", nbases,
+	       total, failed, pinned);
+	/* Every pinned game was met (a misspelt or stale entry pins nothing). */
+	for (i = 0; i < NUNSUPPORTED; i++)
+		CHECK_MSG(unsupported_met[i] == unsupported[i].last - unsupported[i].first + 1,
+			  "unsupported[%zu] (%s, games %u-%u): %zu of its games met", i,
+			  unsupported[i].base, unsupported[i].first, unsupported[i].last,
+			  unsupported_met[i]);
 
 	if (sf_cmds) {
 		/* One stockfish run replays every line; "d" prints the FEN it reaches. */
