@@ -371,6 +371,13 @@ struct gamedb__format;
 
 #define GAMEDB__READER_MAGIC 0x52454144u /* "READ" */
 #define GAMEDB__MAX_FORMATS 8
+#define GAMEDB__MAX_PENDING 16
+
+/* An option of a format set before the open: kept, and handed to the format at the open. */
+struct gamedb__pending_option {
+	const struct gamedb__format *format; /* NULL: whichever format opens the base */
+	char *key, *value;
+};
 
 enum { GAMEDB__RS_NEW = 0, GAMEDB__RS_OPEN = 1, GAMEDB__RS_FATAL = 2 };
 
@@ -385,6 +392,8 @@ struct gamedb_reader {
 	struct gamedb__src src;
 	struct gamedb__text text;
 	struct gamedb_game game;   /* the borrowed game handed out by next_game */
+	struct gamedb__pending_option pending[GAMEDB__MAX_PENDING];
+	size_t npending;
 	int32_t errcode;
 	char errmsg[512];
 };

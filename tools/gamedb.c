@@ -35,6 +35,8 @@ struct opts {
 
 static void usage(FILE *f)
 {
+	size_t i;
+
 	fputs("usage: gamedb info DB...\n"
 	      "       gamedb pgn DB... [-o FILE] [--range A:B] [--include-deleted]\n"
 	      "                        [--no-comments] [--no-variations] [--no-nags]\n"
@@ -44,6 +46,20 @@ static void usage(FILE *f)
 	      "       gamedb --version\n"
 	      "\n"
 	      "DB is a database file (base.si4, base.cbh, game.xqf) or its base name (base).\n"
+	      "Formats (the file a base is opened by first):\n",
+	      f);
+	for (i = 0; i < gamedb_format_count(); i++) {
+		uint32_t flags;
+		const char *ext;
+		char exts[64] = "";
+		size_t k, n = 0;
+		for (k = 0; (ext = gamedb_format_get_extension(i, k, &flags)) != NULL; k++)
+			if ((flags & GAMEDB_EXTENSION_OPENS) && n + strlen(ext) + 2 < sizeof exts)
+				n += (size_t)sprintf(exts + n, "%s%s", n ? " " : "", ext);
+		fprintf(f, "  %-10s %-10s %s\n", gamedb_format_get_name(i), exts,
+			gamedb_format_get_description(i));
+	}
+	fputs(
 	      "--charset detect: ChessBase only, CP1251 or CP1252 chosen from the name tables.\n"
 	      "--language LANG keeps ChessBase texts in LANG (en, de, fr, ...) and in no language.\n"
 	      "--notation: xiangqi moves in PGN (ICCS by default).\n"

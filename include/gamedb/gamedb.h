@@ -123,6 +123,98 @@ GAMEDB_EXPORT const char *gamedb_version_string(void);
 /** @} */
 
 /**
+ * @defgroup formats Formats
+ * The formats this library reads, listed from its one registry: a GUI builds its Open dialog's
+ * file filter from it, a program its help. Formats are numbered 0 .. gamedb_format_count() - 1
+ * in the order the library tries them; the numbers may change between versions, the names
+ * do not.
+ *
+ * @code
+ * for (size_t i = 0; i < gamedb_format_count(); i++) {
+ *     uint32_t flags;
+ *     printf("%s: %s\n", gamedb_format_get_name(i), gamedb_format_get_description(i));
+ *     for (size_t k = 0; gamedb_format_get_extension(i, k, &flags); k++)
+ *         if (flags & GAMEDB_EXTENSION_OPENS)
+ *             printf("  *%s\n", gamedb_format_get_extension(i, k, NULL));
+ * }
+ * @endcode
+ * @{
+ */
+
+/**
+ * Flag of gamedb_format_get_extension(): a base is opened by a file with this extension.
+ * (A macro, not an enum: an enum type would be a new type in the 1.0 ABI baseline.)
+ * @since 1.1
+ */
+#define GAMEDB_EXTENSION_OPENS 1u
+
+/**
+ * The number of formats this library reads.
+ * @since 1.1
+ */
+GAMEDB_EXPORT size_t gamedb_format_count(void);
+
+/**
+ * The name of format @p index ("scid"), as gamedb_reader_support_format(),
+ * gamedb_reader_set_format() and gamedb_reader_set_option() take it.
+ * @return a static string, or NULL when @p index is not below gamedb_format_count().
+ * @since 1.1
+ */
+GAMEDB_EXPORT const char *gamedb_format_get_name(size_t index);
+
+/**
+ * A one-line description of format @p index, in English.
+ * @return a static string, or NULL when @p index is out of range.
+ * @since 1.1
+ */
+GAMEDB_EXPORT const char *gamedb_format_get_description(size_t index);
+
+/**
+ * The capabilities (::gamedb_capability bits) every base of format @p index has; 0 when
+ * @p index is out of range.
+ * @since 1.1
+ */
+GAMEDB_EXPORT uint32_t gamedb_format_get_capabilities(size_t index);
+
+/**
+ * The charset format @p index reads its text in unless the `charset` option says otherwise
+ * ("UTF-8", "CP1252", "GB18030").
+ * @return a static string, or NULL when @p index is out of range.
+ * @since 1.1
+ */
+GAMEDB_EXPORT const char *gamedb_format_get_charset(size_t index);
+
+/**
+ * Extension @p k of format @p index, lower case with its dot (".si4"): first the files a base
+ * is opened by (::GAMEDB_EXTENSION_OPENS in @p flags), then the other files of a base. Files
+ * copied from Windows may carry them in upper case; the library finds both.
+ * @param index the format, 0 .. gamedb_format_count() - 1.
+ * @param k the extension, from 0.
+ * @param flags if not NULL, set to the flags of the extension (::GAMEDB_EXTENSION_OPENS), 0
+ *        past the end.
+ * @return a static string, or NULL past the last extension or for an unknown format.
+ * @since 1.1
+ */
+GAMEDB_EXPORT const char *gamedb_format_get_extension(size_t index, size_t k, uint32_t *flags);
+
+/**
+ * Option @p k of format @p index, for gamedb_reader_set_option(). The options every format
+ * shares (`charset`, `fallback-charset`) are not listed.
+ * @param index the format, 0 .. gamedb_format_count() - 1.
+ * @param k the option, from 0.
+ * @param default_value if not NULL, set to the value the format uses when the option is not
+ *        set (a static string), or NULL past the end.
+ * @param description if not NULL, set to a one-line description (a static string).
+ * @return the option's key (a static string), or NULL past the last option.
+ * @since 1.1
+ */
+GAMEDB_EXPORT const char *gamedb_format_get_option(size_t index, size_t k,
+						   const char **default_value,
+						   const char **description);
+
+/** @} */
+
+/**
  * @defgroup reader Reader
  * One open database of any format.
  *
@@ -220,6 +312,15 @@ GAMEDB_EXPORT int32_t gamedb_reader_support_format_chessbase(struct gamedb_reade
 GAMEDB_EXPORT int32_t gamedb_reader_support_format_xqf(struct gamedb_reader *r);
 
 /**
+ * Enables detection of one format by its name (gamedb_format_get_name(): "scid",
+ * "chessbase", "xqf", ...), so that a format added later needs no new function.
+ * @return ::GAMEDB_OK; ::GAMEDB_FATAL with ::GAMEDB_E_INVALID_ARGUMENT for an unknown name, or
+ *         ::GAMEDB_E_MISUSE after an open.
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_support_format(struct gamedb_reader *r, const char *name);
+
+/**
  * Skips detection: the next open uses the named format ("scid", "chessbase", "xqf").
  * @return ::GAMEDB_OK; ::GAMEDB_FATAL with ::GAMEDB_E_INVALID_ARGUMENT for an unknown name,
  *         or ::GAMEDB_E_MISUSE after an open.
@@ -237,11 +338,19 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_format(struct gamedb_reader *r, const ch
  *     "CP1252", "ISO-8859-1", "UTF-8", "CP1251"), replacing the format's default.
  *   - `fallback-charset`: for formats whose default is UTF-8 (SCID), the charset that invalid
  *     UTF-8 is read as (default "CP1252").
+ *   - the options of each format, listed by gamedb_format_get_option() (ChessBase:
+ *     `language`, `charset-detect`).
  * @param value the value, or NULL to restore the default.
- * @return ::GAMEDB_OK; ::GAMEDB_WARN when the key is known but not to the addressed format;
- *         ::GAMEDB_FAILED with ::GAMEDB_E_UNKNOWN_OPTION when no format knows the key, or
- *         ::GAMEDB_E_INVALID_ARGUMENT for a bad value (e.g. a charset iconv does not know).
- * @since 1.0
+ *
+ * A format's option set before the open is kept and handed to the format that opens the base
+ * (so a program can configure a reader before it knows which base the user picks); if that
+ * format refuses its value, the open fails with the format's message. A key that no format
+ * knows fails at once, before or after the open.
+ * @return ::GAMEDB_OK (before the open: kept); ::GAMEDB_WARN when the key is known, but not
+ *         to the open (or addressed) format; ::GAMEDB_FAILED with ::GAMEDB_E_UNKNOWN_OPTION
+ *         when no format knows the key, or ::GAMEDB_E_INVALID_ARGUMENT for a bad value (e.g. a
+ *         charset iconv does not know).
+ * @since 1.0; options of a format kept from before the open since 1.1
  */
 GAMEDB_EXPORT int32_t gamedb_reader_set_option(struct gamedb_reader *r, const char *format,
 					       const char *key, const char *value);

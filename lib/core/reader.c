@@ -11,13 +11,6 @@
 #include "gamedb-private.h"
 #include "formats/format.h"
 
-/* Every format this library knows, cheap bidders first (each bid only peeks at magic bytes). */
-static const struct gamedb__format *const all_formats[] = {
-	&gamedb__format_scid,
-	&gamedb__format_chessbase,
-	&gamedb__format_xqf,
-};
-
 int32_t gamedb__error(struct gamedb_reader *r, int32_t status, int32_t code, const char *fmt, ...)
 {
 	va_list ap;
@@ -84,6 +77,17 @@ GAMEDB_EXPORT struct gamedb_reader *gamedb_reader_new(void)
 	return r;
 }
 
+static void pending_clear(struct gamedb_reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->npending; i++) {
+		free(r->pending[i].key);
+		free(r->pending[i].value);
+	}
+	r->npending = 0;
+}
+
 GAMEDB_EXPORT void gamedb_reader_free(struct gamedb_reader *r)
 {
 	if (!r || r->magic != GAMEDB__READER_MAGIC)
@@ -93,6 +97,7 @@ GAMEDB_EXPORT void gamedb_reader_free(struct gamedb_reader *r)
 		r->fmt->close(r->fmt_state);
 	gamedb__src_close(&r->src);
 	gamedb__text_close(&r->text);
+	pending_clear(r);
 	r->magic = 0;
 	free(r);
 }
@@ -115,42 +120,35 @@ GAMEDB_EXPORT int32_t gamedb_reader_support_format_all(struct gamedb_reader *r)
 	size_t i;
 	int32_t rc = check(r, "gamedb_reader_support_format_all", 0);
 
-	for (i = 0; rc == GAMEDB_OK && i < sizeof all_formats / sizeof all_formats[0]; i++)
-		rc = add_format(r, all_formats[i]);
+	for (i = 0; rc == GAMEDB_OK && i < gamedb__format_count(); i++)
+		rc = add_format(r, gamedb__format_at(i));
 	return rc;
 }
 
-GAMEDB_EXPORT int32_t gamedb_reader_support_format_scid(struct gamedb_reader *r)
+GAMEDB_EXPORT int32_t gamedb_reader_support_format(struct gamedb_reader *r, const char *name)
 {
-	int32_t rc = check(r, "gamedb_reader_support_format_scid", 0);
-	return rc == GAMEDB_OK ? add_format(r, &gamedb__format_scid) : rc;
-}
+	const struct gamedb__format *f;
+	int32_t rc = check(r, "gamedb_reader_support_format", 0);
 
-GAMEDB_EXPORT int32_t gamedb_reader_support_format_chessbase(struct gamedb_reader *r)
-{
-	int32_t rc = check(r, "gamedb_reader_support_format_chessbase", 0);
-	return rc == GAMEDB_OK ? add_format(r, &gamedb__format_chessbase) : rc;
-}
-
-GAMEDB_EXPORT int32_t gamedb_reader_support_format_xqf(struct gamedb_reader *r)
-{
-	int32_t rc = check(r, "gamedb_reader_support_format_xqf", 0);
-	return rc == GAMEDB_OK ? add_format(r, &gamedb__format_xqf) : rc;
+	if (rc != GAMEDB_OK)
+		return rc;
+	f = gamedb__format_find(name);
+	if (!f)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_INVALID_ARGUMENT,
+				     "gamedb_reader_support_format: unknown format \"%s\"",
+				     name ? name : "(null)");
+	return add_format(r, f);
 }
 
 GAMEDB_EXPORT int32_t gamedb_reader_set_format(struct gamedb_reader *r, const char *name)
 {
-	size_t i;
 	int32_t rc = check(r, "gamedb_reader_set_format", 0);
 
 	if (rc != GAMEDB_OK)
 		return rc;
-	for (i = 0; name && i < sizeof all_formats / sizeof all_formats[0]; i++) {
-		if (strcmp(all_formats[i]->name, name) == 0) {
-			r->forced = all_formats[i];
-			return GAMEDB_OK;
-		}
-	}
+	r->forced = gamedb__format_find(name);
+	if (r->forced)
+		return GAMEDB_OK;
 	return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_INVALID_ARGUMENT,
 			     "gamedb_reader_set_format: unknown format \"%s\"", name ? name : "(null)");
 }
@@ -169,10 +167,65 @@ static int32_t set_charset_field(struct gamedb_reader *r, char *field, size_t ca
 	return GAMEDB_OK;
 }
 
+/* Keeps an option of a format set before the open (the last value of a key wins). */
+static int32_t pending_add(struct gamedb_reader *r, const struct gamedb__format *f,
+			   const char *key, const char *value)
+{
+	struct gamedb__pending_option *p = NULL;
+	char *k, *v;
+	size_t i;
+
+	for (i = 0; i < r->npending; i++)
+		if (r->pending[i].format == f && strcmp(r->pending[i].key, key) == 0)
+			p = &r->pending[i];
+	if (!p && r->npending == GAMEDB__MAX_PENDING)
+		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
+				     "gamedb_reader_set_option: more than %d options before the open",
+				     GAMEDB__MAX_PENDING);
+	k = gamedb__strdup(key);
+	v = gamedb__strdup(value ? value : "");
+	if (!k || !v) {
+		free(k);
+		free(v);
+		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_NOMEM, "out of memory");
+	}
+	if (!p)
+		p = &r->pending[r->npending++];
+	else {
+		free(p->key);
+		free(p->value);
+	}
+	p->format = f;
+	p->key = k;
+	p->value = v;
+	return GAMEDB_OK;
+}
+
+/*
+ * Hands the options set before the open to the format that opened the base. An option the
+ * format refuses makes the open fail: the caller asked for something the base will not get.
+ */
+static int32_t pending_apply(struct gamedb_reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->npending; i++) {
+		const struct gamedb__pending_option *p = &r->pending[i];
+		int32_t rc;
+		if ((p->format && p->format != r->fmt) || !gamedb__format_has_option(r->fmt, p->key) ||
+		    !r->fmt->set_option)
+			continue;
+		rc = r->fmt->set_option(r->fmt_state, p->key, p->value);
+		if (rc != GAMEDB_OK && rc != GAMEDB_WARN)
+			return GAMEDB_FATAL; /* the format's message names the option */
+	}
+	return GAMEDB_OK;
+}
+
 GAMEDB_EXPORT int32_t gamedb_reader_set_option(struct gamedb_reader *r, const char *format,
 					       const char *key, const char *value)
 {
-	size_t i;
+	const struct gamedb__format *f = NULL;
 
 	if (!r || r->magic != GAMEDB__READER_MAGIC)
 		return GAMEDB_FATAL;
@@ -182,29 +235,32 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_option(struct gamedb_reader *r, const ch
 		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
 				     "gamedb_reader_set_option: key is NULL");
 	if (format) {
-		for (i = 0; i < sizeof all_formats / sizeof all_formats[0]; i++)
-			if (strcmp(all_formats[i]->name, format) == 0)
-				break;
-		if (i == sizeof all_formats / sizeof all_formats[0])
+		f = gamedb__format_find(format);
+		if (!f)
 			return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
 					     "gamedb_reader_set_option: unknown format \"%s\"", format);
 	}
 	/* Options every format shares live in the core. */
 	if (strcmp(key, "charset") == 0 || strcmp(key, "fallback-charset") == 0) {
-		if (format && r->fmt && strcmp(r->fmt->name, format) != 0)
+		if (f && r->fmt && r->fmt != f)
 			return GAMEDB_WARN; /* addressed to a format that is not the open one */
 		if (key[0] == 'c')
 			return set_charset_field(r, r->text.charset, sizeof r->text.charset, key, value);
 		return set_charset_field(r, r->text.fallback, sizeof r->text.fallback, key, value);
 	}
-	/* Format options: only the open format can take them. */
-	if (r->fmt && r->fmt->set_option && (!format || strcmp(format, r->fmt->name) == 0)) {
-		int32_t rc = r->fmt->set_option(r->fmt_state, key, value);
-		if (rc != GAMEDB_WARN)
-			return rc;
-	}
-	return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_UNKNOWN_OPTION,
-			     "gamedb_reader_set_option: no format knows the option \"%s\"", key);
+	/* A key no format has is an error at once, before or after the open. */
+	if (!gamedb__format_has_option(f, key))
+		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_UNKNOWN_OPTION,
+				     "gamedb_reader_set_option: %s%s%sno format knows the option \"%s\"",
+				     f ? "format " : "", f ? f->name : "", f ? " has no such option; " : "",
+				     key);
+	/* Before the open: kept for the format that will open the base. */
+	if (r->state == GAMEDB__RS_NEW)
+		return pending_add(r, f, key, value);
+	/* After: the open format takes it; an option of another format is no error (WARN). */
+	if ((f && f != r->fmt) || !gamedb__format_has_option(r->fmt, key) || !r->fmt->set_option)
+		return GAMEDB_WARN;
+	return r->fmt->set_option(r->fmt_state, key, value);
 }
 
 GAMEDB_EXPORT int32_t gamedb_reader_set_converter(struct gamedb_reader *r,
@@ -255,6 +311,12 @@ static int32_t open_source(struct gamedb_reader *r)
 		r->fmt = NULL;
 		goto fatal;
 	}
+	if (pending_apply(r) != GAMEDB_OK) {
+		best->close(r->fmt_state);
+		r->fmt_state = NULL;
+		r->fmt = NULL;
+		goto fatal;
+	}
 	return rc;
 fatal:
 	r->state = GAMEDB__RS_FATAL;
@@ -262,13 +324,56 @@ fatal:
 	return GAMEDB_FATAL;
 }
 
+/*
+ * path + ext in the case given (upper: 1 = upper case letters), malloc'd; NULL without memory.
+ */
+static char *with_ext(const char *path, const char *ext, int upper)
+{
+	size_t n = strlen(path), e = strlen(ext), i;
+	char *out = malloc(n + e + 1);
+
+	if (!out)
+		return NULL;
+	memcpy(out, path, n);
+	for (i = 0; i <= e; i++)
+		out[n + i] = (char)(upper && ext[i] >= 'a' && ext[i] <= 'z' ? ext[i] - 'a' + 'A' : ext[i]);
+	return out;
+}
+
+/*
+ * A base name (path names no file): sets r->src.primary to the first file next to it that
+ * opens a base of a registered format (the registry's extensions, in lower case and then, for
+ * copies from Windows, in upper case). Leaves it NULL when there is none.
+ */
+static int32_t find_base(struct gamedb_reader *r, const char *path)
+{
+	struct stat st;
+	size_t i, k;
+	int upper;
+
+	for (upper = 0; upper < 2; upper++) {
+		for (i = 0; i < gamedb__format_count(); i++) {
+			const struct gamedb__format *f = gamedb__format_at(i);
+			for (k = 0; f->extensions && k < f->opens && f->extensions[k]; k++) {
+				char *cand = with_ext(path, f->extensions[k], upper);
+				if (!cand)
+					return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM,
+							     "out of memory");
+				if (stat(cand, &st) == 0) {
+					r->src.primary = cand;
+					return GAMEDB_OK;
+				}
+				free(cand);
+			}
+		}
+	}
+	return GAMEDB_OK;
+}
+
 GAMEDB_EXPORT int32_t gamedb_reader_open_filename(struct gamedb_reader *r, const char *path)
 {
-	/* The primary files a base name may stand for, in lower and (Windows copies) upper case. */
-	static const char *const index_exts[] = { ".si4", ".si3", ".cbh", ".SI4", ".SI3", ".CBH" };
 	struct stat st;
 	int32_t rc = check(r, "gamedb_reader_open_filename", 0);
-	size_t i;
 
 	if (rc != GAMEDB_OK)
 		return rc;
@@ -277,20 +382,10 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_filename(struct gamedb_reader *r, const
 				     "gamedb_reader_open_filename: path is NULL");
 	r->src.kind = GAMEDB__SRC_PATH;
 	if (stat(path, &st) != 0) {
-		/* A base name: look for an index file next to it. */
-		for (i = 0; i < sizeof index_exts / sizeof index_exts[0]; i++) {
-			size_t n = strlen(path), e = strlen(index_exts[i]);
-			char *cand = malloc(n + e + 1);
-			if (!cand)
-				return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
-			memcpy(cand, path, n);
-			memcpy(cand + n, index_exts[i], e + 1);
-			if (stat(cand, &st) == 0) {
-				r->src.primary = cand;
-				break;
-			}
-			free(cand);
-		}
+		/* A base name: look for a file that opens a base of some format next to it. */
+		rc = find_base(r, path);
+		if (rc != GAMEDB_OK)
+			return rc;
 	}
 	if (!r->src.primary)
 		r->src.primary = gamedb__strdup(path);

@@ -956,9 +956,24 @@ static void *cb_handle(void *state)
 	return &((struct cbh *)state)->handle;
 }
 
+static const char *const cb_extensions[] = {
+	".cbh", ".cbg", ".cba", ".cbp", ".cbt", ".cbc", ".cbs", ".cbe", ".cbj", NULL
+};
+
+static const struct gamedb__format_option cb_options[] = {
+	{ "language", "all",
+	  "keep annotation texts in one language (en, de, fr, es, it, nl, pl, pt) and those in none" },
+	{ "charset-detect", "no", "choose CP1251 or CP1252 from the name tables (yes/no)" },
+	{ NULL, NULL, NULL },
+};
+
 const struct gamedb__format gamedb__format_chessbase = {
 	.abi = GAMEDB__FORMAT_ABI_1,
 	.name = "chessbase",
+	.description = "ChessBase bases (ChessBase 6 and later, Fritz)",
+	.extensions = cb_extensions,
+	.opens = 1,
+	.options = cb_options,
 	.caps = GAMEDB_CAP_SEEK | GAMEDB_CAP_COUNT | GAMEDB_CAP_MULTIFILE | GAMEDB_CAP_VARIATIONS,
 	.default_charset = "CP1252",
 	.default_fallback = "CP1252",

@@ -1120,9 +1120,17 @@ static void *scid_handle(void *state)
 	return &((struct scid *)state)->handle;
 }
 
+static const char *const scid_extensions[] = {
+	".si4", ".si3", ".sn4", ".sg4", ".sn3", ".sg3", NULL
+};
+
 const struct gamedb__format gamedb__format_scid = {
 	.abi = GAMEDB__FORMAT_ABI_1,
 	.name = "scid",
+	.description = "SCID 4 and SCID 3 bases (Scid, Scid vs. PC, ChessX)",
+	.extensions = scid_extensions,
+	.opens = 2,
+	.options = NULL,
 	.caps = GAMEDB_CAP_SEEK | GAMEDB_CAP_COUNT | GAMEDB_CAP_MULTIFILE | GAMEDB_CAP_VARIATIONS,
 	.default_charset = "UTF-8",
 	.default_fallback = "ISO-8859-1",

@@ -894,9 +894,15 @@ nomem:
 	return GAMEDB_FAILED;
 }
 
+static const char *const xqf_extensions[] = { ".xqf", NULL };
+
 const struct gamedb__format gamedb__format_xqf = {
 	.abi = GAMEDB__FORMAT_ABI_1,
 	.name = "xqf",
+	.description = "XQF Chinese chess games (XQStudio, versions 1.0 to 18)",
+	.extensions = xqf_extensions,
+	.opens = 1,
+	.options = NULL,
 	.caps = GAMEDB_CAP_XIANGQI | GAMEDB_CAP_VARIATIONS | GAMEDB_CAP_SEEK | GAMEDB_CAP_COUNT,
 	.default_charset = "GB18030",
 	.default_fallback = NULL,

@@ -1,6 +1,9 @@
 /*
  * libgamedb - the private format vtable. One `format-<name>.c` per format defines a
- * `const struct gamedb__format` and registers it in formats-all.c.
+ * `const struct gamedb__format gamedb__format_<name>` and adds one line to the registry
+ * (FORMATS in lib/formats/registry.c). The registry is the only list of formats: the reader
+ * core, the base-name opener, the public format listing (gamedb_format_*), the command's help
+ * and the Python binding all read it. doc/adding-a-format.md has the whole checklist.
  */
 #ifndef GAMEDB_FORMAT_H
 #define GAMEDB_FORMAT_H
@@ -9,9 +12,25 @@
 
 #define GAMEDB__FORMAT_ABI_1 1
 
+/* One option of a format (gamedb_reader_set_option()): its key, default and meaning. */
+struct gamedb__format_option {
+	const char *key;           /* "language" */
+	const char *default_value; /* as a caller would write it ("" = none) */
+	const char *description;   /* one line */
+};
+
 struct gamedb__format {
 	uint32_t abi;                /* GAMEDB__FORMAT_ABI_1 */
 	const char *name;            /* "scid" */
+	const char *description;     /* one line, for listings and --help */
+	/*
+	 * Every file of a base, lower case with the dot, NULL-terminated: first the files a base
+	 * is opened by (opens of them: ".si4", ".si3"), then the siblings they bring (".sn4").
+	 */
+	const char *const *extensions;
+	size_t opens;
+	/* The format's own options, ending with { NULL }; NULL when it has none. */
+	const struct gamedb__format_option *options;
 	uint32_t caps;               /* GAMEDB_CAP_* */
 	const char *default_charset; /* "UTF-8", "CP1252", ... */
 	const char *default_fallback;/* for UTF-8 text: what invalid bytes are read as */
@@ -45,9 +64,12 @@ struct gamedb__format {
 	void (*close)(void *state);
 };
 
-extern const struct gamedb__format gamedb__format_scid;
-extern const struct gamedb__format gamedb__format_chessbase;
-extern const struct gamedb__format gamedb__format_xqf;
+/* The registry (lib/formats/registry.c): the formats, in bidding order. */
+size_t gamedb__format_count(void);
+const struct gamedb__format *gamedb__format_at(size_t i); /* NULL past the end */
+const struct gamedb__format *gamedb__format_find(const char *name); /* NULL if unknown */
+/* 1 if format f (NULL: any format) has the option key. */
+int gamedb__format_has_option(const struct gamedb__format *f, const char *key);
 
 /* The per-format handle of r when its open database is of format f, else NULL. */
 void *gamedb__reader_handle(struct gamedb_reader *r, const struct gamedb__format *f);

@@ -187,7 +187,7 @@ C_TYPES = {
     "const char * const *": ctypes.POINTER(ctypes.c_char_p),
     "void *": ctypes.c_void_p, "const void *": ctypes.c_void_p,
     "const void * const *": ctypes.POINTER(ctypes.c_void_p),
-    "uint64_t *": ctypes.POINTER(ctypes.c_uint64),
+    "uint64_t *": ctypes.POINTER(ctypes.c_uint64), "uint32_t *": ctypes.POINTER(ctypes.c_uint32),
     "size_t *": ctypes.POINTER(ctypes.c_size_t),
     "const size_t *": ctypes.POINTER(ctypes.c_size_t),
     "int32_t *": ctypes.POINTER(ctypes.c_int32),

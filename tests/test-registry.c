@@ -1,0 +1,345 @@
+/*
+ * libgamedb - the format registry, through the public listing (gamedb_format_*), and options
+ * set before the open (issue 19).
+ *
+ * Every registered format must be complete: a name and a description, at least one extension
+ * that opens a base (lower case, with its dot) and its other extensions, a default charset
+ * iconv knows, options each with a default and a description, a test base (testdata/<name>/
+ * or realdata/<name>/ holding a file that opens), a doc/formats/<name>.md and a line in the
+ * README's format table. A new format that misses one of these fails here.
+ *
+ * Options: a format's option set before the open is kept and reaches the format (the same
+ * games as setting it after the open); a bad value set before makes the open fail with the
+ * format's message; a key no format knows fails at once; an option of another format is no
+ * error. Opening by base name finds every format's index extension, in either case.
+ */
+#define _XOPEN_SOURCE 700
+#include <dirent.h>
+#include <iconv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gamedb/gamedb.h>
+
+#include "load-file.h"
+#include "testlib.h"
+
+static const char *srcdir(void)
+{
+	static char buf[4096];
+	const char *td = getenv("GAMEDB_TESTDATA");
+	char *slash;
+
+	if (!td || strlen(td) >= sizeof buf)
+		return NULL;
+	strcpy(buf, td);
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return NULL;
+	*slash = 0; /* GAMEDB_TESTDATA is <srcdir>/testdata */
+	return buf;
+}
+
+/* 1 if dir (searched 3 levels deep) holds a file whose name ends in ext (any case). */
+static int dir_has(const char *dir, const char *ext, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d)) != NULL) {
+		char path[4096];
+		struct stat st;
+		size_t n = strlen(e->d_name), m = strlen(ext), i;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (stat(path, &st) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			found = depth > 0 && dir_has(path, ext, depth - 1);
+			continue;
+		}
+		if (n < m)
+			continue;
+		for (i = 0; i < m; i++) {
+			char a = e->d_name[n - m + i], b = ext[i];
+			if (a >= 'A' && a <= 'Z')
+				a = (char)(a - 'A' + 'a');
+			if (a != b)
+				break;
+		}
+		found = i == m;
+	}
+	closedir(d);
+	return found;
+}
+
+static void test_entries(void)
+{
+	const char *src = srcdir(), *realdata = getenv("GAMEDB_REALDATA");
+	size_t n = gamedb_format_count(), i, j;
+	char *readme = NULL;
+	size_t readme_len = 0;
+
+	CHECK(n >= 3);
+	CHECK(gamedb_format_get_name(n) == NULL);
+	CHECK(gamedb_format_get_description(n) == NULL);
+	CHECK(gamedb_format_get_extension(n, 0, NULL) == NULL);
+	CHECK(gamedb_format_get_capabilities(n) == 0);
+	if (src) {
+		char path[4200];
+		snprintf(path, sizeof path, "%s/README.md", src);
+		readme = (char *)load_file(path, &readme_len);
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = gamedb_format_get_name(i), *desc = gamedb_format_get_description(i);
+		const char *cs = gamedb_format_get_charset(i), *ext, *key, *def, *what;
+		uint32_t flags;
+		size_t opens = 0, k;
+		int has_base = 0;
+
+		CHECK_MSG(name && *name, "format %zu has no name", i);
+		if (!name)
+			continue;
+		CHECK_MSG(desc && strlen(desc) > 10, "%s: no description", name);
+		for (j = 0; j < i; j++)
+			CHECK_MSG(strcmp(gamedb_format_get_name(j), name) != 0, "%s: twice", name);
+		/* Extensions: the opening ones first, all lower case with their dot. */
+		for (k = 0; (ext = gamedb_format_get_extension(i, k, &flags)) != NULL; k++) {
+			size_t c;
+			CHECK_MSG(ext[0] == '.' && ext[1], "%s: extension \"%s\"", name, ext);
+			for (c = 1; ext[c]; c++)
+				CHECK_MSG(!(ext[c] >= 'A' && ext[c] <= 'Z'), "%s: \"%s\" not lower case",
+					  name, ext);
+			if (flags & GAMEDB_EXTENSION_OPENS) {
+				CHECK_MSG(opens == k, "%s: %s opens a base but comes after a sibling",
+					  name, ext);
+				opens++;
+				if (src) {
+					char dir[4200];
+					snprintf(dir, sizeof dir, "%s/testdata/%s", src, name);
+					if (dir_has(dir, ext, 3))
+						has_base = 1;
+				}
+				if (realdata) {
+					char dir[4200];
+					snprintf(dir, sizeof dir, "%s/%s", realdata, name);
+					if (dir_has(dir, ext, 3))
+						has_base = 1;
+				}
+				if (readme)
+					CHECK_MSG(strstr(readme, ext) != NULL,
+						  "%s: %s is not in the README's format table", name, ext);
+			}
+		}
+		CHECK_MSG(opens >= 1, "%s: no extension opens a base", name);
+		CHECK_MSG(has_base, "%s: no test base (testdata/%s/ or realdata/%s/ with a file that "
+			  "opens a base)", name, name, name);
+		/* The default charset is one iconv knows. */
+		CHECK_MSG(cs && *cs, "%s: no default charset", name);
+		if (cs) {
+			iconv_t cd = iconv_open("UTF-8", cs);
+			CHECK_MSG(cd != (iconv_t)-1, "%s: iconv does not know charset %s", name, cs);
+			if (cd != (iconv_t)-1)
+				iconv_close(cd);
+		}
+		/* Options: each with a default and a description; none named like a core option. */
+		for (k = 0; (key = gamedb_format_get_option(i, k, &def, &what)) != NULL; k++) {
+			CHECK_MSG(*key && def && what && *what, "%s: option %s lacks a default or a "
+				  "description", name, key);
+			CHECK_MSG(strcmp(key, "charset") != 0 && strcmp(key, "fallback-charset") != 0,
+				  "%s: option %s is the core's", name, key);
+		}
+		CHECK(gamedb_format_get_option(i, k, &def, &what) == NULL && def == NULL);
+		/* Documented. */
+		if (src) {
+			char path[4200];
+			snprintf(path, sizeof path, "%s/doc/formats/%s.md", src, name);
+			CHECK_MSG(access(path, R_OK) == 0, "%s: no doc/formats/%s.md", name, name);
+		}
+		/* Known by name to the reader. */
+		{
+			struct gamedb_reader *r = gamedb_reader_new();
+			CHECK_EQ_INT(gamedb_reader_support_format(r, name), GAMEDB_OK);
+			gamedb_reader_free(r);
+		}
+	}
+	{
+		struct gamedb_reader *r = gamedb_reader_new();
+		CHECK_EQ_INT(gamedb_reader_support_format(r, "no-such-format"), GAMEDB_FATAL);
+		CHECK_EQ_INT(gamedb_reader_errcode(r), GAMEDB_E_INVALID_ARGUMENT);
+		gamedb_reader_free(r);
+	}
+	free(readme);
+}
+
+static int32_t sink_buf(void *user_data, const char *data, size_t len)
+{
+	FILE *f = user_data;
+	return fwrite(data, 1, len, f) == len ? 0 : 1;
+}
+
+/* All games of the base at path as PGN (malloc'd), with option key=value set before or after. */
+static char *pgn_with(const char *path, const char *format, const char *key, const char *value,
+		      int before, int32_t *open_rc, char *msg, size_t msgcap)
+{
+	struct gamedb_reader *r = gamedb_reader_new();
+	struct gamedb_game *g;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	int32_t rc;
+
+	gamedb_reader_support_format_all(r);
+	if (before && key)
+		CHECK_EQ_INT(gamedb_reader_set_option(r, format, key, value), GAMEDB_OK);
+	*open_rc = gamedb_reader_open_filename(r, path);
+	snprintf(msg, msgcap, "%s", gamedb_reader_errmsg(r));
+	if (*open_rc == GAMEDB_OK || *open_rc == GAMEDB_WARN) {
+		if (!before && key)
+			CHECK_EQ_INT(gamedb_reader_set_option(r, format, key, value), GAMEDB_OK);
+		while ((rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL)
+			if (rc != GAMEDB_FAILED)
+				gamedb_game_write_pgn(g, 0, sink_buf, f);
+	}
+	fclose(f);
+	gamedb_reader_free(r);
+	return out;
+}
+
+static void test_options(void)
+{
+	const char *realdata = getenv("GAMEDB_REALDATA"), *testdata = getenv("GAMEDB_TESTDATA");
+	char cb[4096], scid[4096], msg[600];
+	char *a, *b, *c;
+	int32_t rc;
+	struct gamedb_reader *r;
+
+	/* A key no format knows: refused at once, before and after the open. */
+	r = gamedb_reader_new();
+	CHECK_EQ_INT(gamedb_reader_set_option(r, NULL, "no-such-option", "1"), GAMEDB_FAILED);
+	CHECK_EQ_INT(gamedb_reader_errcode(r), GAMEDB_E_UNKNOWN_OPTION);
+	CHECK_EQ_INT(gamedb_reader_set_option(r, "scid", "language", "en"), GAMEDB_FAILED);
+	CHECK_EQ_INT(gamedb_reader_errcode(r), GAMEDB_E_UNKNOWN_OPTION);
+	CHECK_EQ_INT(gamedb_reader_set_option(r, "no-such-format", "language", "en"),
+		     GAMEDB_FAILED);
+	gamedb_reader_free(r);
+
+	if (!testdata)
+		return;
+	snprintf(scid, sizeof scid, "%s/scid/annotations.si4", testdata);
+	/* An option of another format, set before the open of a SCID base: no error. */
+	a = pgn_with(scid, NULL, NULL, NULL, 1, &rc, msg, sizeof msg);
+	b = pgn_with(scid, "chessbase", "language", "de", 1, &rc, msg, sizeof msg);
+	CHECK_MSG(rc == GAMEDB_OK, "scid with a chessbase option: %s", msg);
+	CHECK(a && b && strcmp(a, b) == 0);
+	free(a);
+	free(b);
+
+	if (!realdata)
+		return;
+	/* linares holds texts in several languages: language=de changes its PGN. */
+	snprintf(cb, sizeof cb, "%s/chessbase/morphy/linares/linares.cbh", realdata);
+	if (access(cb, R_OK) != 0)
+		return;
+	/* Before the open = after the open, and different from not setting it. */
+	a = pgn_with(cb, "chessbase", "language", "de", 1, &rc, msg, sizeof msg);
+	CHECK_MSG(rc == GAMEDB_OK || rc == GAMEDB_WARN, "%s", msg);
+	b = pgn_with(cb, "chessbase", "language", "de", 0, &rc, msg, sizeof msg);
+	c = pgn_with(cb, NULL, NULL, NULL, 0, &rc, msg, sizeof msg);
+	CHECK(a && b && c);
+	if (a && b && c) {
+		CHECK_MSG(strcmp(a, b) == 0, "language=de before the open differs from after it");
+		CHECK_MSG(strcmp(a, c) != 0, "language=de has no effect on %s", cb);
+	}
+	free(a);
+	free(b);
+	free(c);
+	/* Unaddressed (format NULL) works the same. */
+	a = pgn_with(cb, NULL, "language", "de", 1, &rc, msg, sizeof msg);
+	b = pgn_with(cb, "chessbase", "language", "de", 0, &rc, msg, sizeof msg);
+	CHECK(a && b && strcmp(a, b) == 0);
+	free(a);
+	free(b);
+	/* A bad value set before the open: the open fails with the format's message. */
+	a = pgn_with(cb, "chessbase", "language", "klingon", 1, &rc, msg, sizeof msg);
+	CHECK_EQ_INT(rc, GAMEDB_FATAL);
+	CHECK_MSG(strstr(msg, "language") && strstr(msg, "klingon"), "message: %s", msg);
+	free(a);
+	/* charset-detect set before the open. */
+	snprintf(cb, sizeof cb, "%s/chessbase/morphy/Hedgehog/Hedgehog.cbh", realdata);
+	if (access(cb, R_OK) == 0) {
+		a = pgn_with(cb, NULL, "charset-detect", "yes", 1, &rc, msg, sizeof msg);
+		b = pgn_with(cb, NULL, "charset-detect", "yes", 0, &rc, msg, sizeof msg);
+		c = pgn_with(cb, NULL, "charset", "CP1251", 1, &rc, msg, sizeof msg);
+		CHECK(a && b && c && strcmp(a, b) == 0 && strcmp(a, c) == 0);
+		free(a);
+		free(b);
+		free(c);
+	}
+}
+
+/* Opening by base name: every format's opening extension, lower and upper case. */
+static void test_base_names(void)
+{
+	const char *testdata = getenv("GAMEDB_TESTDATA");
+	char dir[] = "/tmp/gamedb-test-registry-XXXXXX";
+	static const char *const pairs[][3] = {
+		{ "scid/tags.si4", "T", ".si4" }, { "scid/tags.sn4", "T", ".sn4" },
+		{ "scid/tags.sg4", "T", ".sg4" }, { "xqf/plain-v10.xqf", "X", ".xqf" },
+	};
+	size_t i;
+	int up;
+
+	if (!testdata || !mkdtemp(dir))
+		return;
+	for (up = 0; up < 2; up++) {
+		for (i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+			char from[4200], to[4200], ext[8];
+			size_t len, k;
+			unsigned char *data;
+			FILE *f;
+			snprintf(from, sizeof from, "%s/%s", testdata, pairs[i][0]);
+			for (k = 0; pairs[i][2][k]; k++)
+				ext[k] = (char)(up && pairs[i][2][k] >= 'a' ? pairs[i][2][k] - 32
+									       : pairs[i][2][k]);
+			ext[k] = 0;
+			snprintf(to, sizeof to, "%s/%s%d%s", dir, pairs[i][1], up, ext);
+			data = load_file(from, &len);
+			CHECK(data != NULL);
+			f = fopen(to, "wb");
+			CHECK(f && data && fwrite(data, 1, len, f) == len);
+			if (f)
+				fclose(f);
+			free(data);
+		}
+		for (i = 0; i < 2; i++) {
+			char base[4200];
+			struct gamedb_reader *r = gamedb_reader_new();
+			int32_t rc;
+			snprintf(base, sizeof base, "%s/%s%d", dir, i ? "X" : "T", up);
+			gamedb_reader_support_format_all(r);
+			rc = gamedb_reader_open_filename(r, base);
+			CHECK_MSG(rc == GAMEDB_OK || rc == GAMEDB_WARN, "%s: %s", base,
+				  gamedb_reader_errmsg(r));
+			CHECK_EQ_STR(gamedb_reader_format(r), i ? "xqf" : "scid");
+			gamedb_reader_free(r);
+		}
+	}
+	{
+		char cmd[4200];
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+		CHECK(system(cmd) == 0);
+	}
+}
+
+int main(void)
+{
+	test_entries();
+	test_options();
+	test_base_names();
+	return testlib_done();
+}
