@@ -305,13 +305,20 @@ struct gamedb__tag {
 	uint32_t value;
 	uint32_t raw;
 	uint32_t raw_len;
-	const char *charset; /* static or owned by the reader */
+	uint32_t charset; /* offset of the charset name in the pool, or GAMEDB__TAG_NO_CHARSET:
+			     the name is copied, so that it lives as long as the game (a copy
+			     made by gamedb_game_dup() outlives the reader whose option it is) */
 };
+
+#define GAMEDB__TAG_NO_CHARSET UINT32_MAX
 
 struct gamedb__tagset {
 	struct gamedb__tag *v;
 	size_t n, cap;
 	struct gamedb__buf pool;
+	uint32_t charset_last; /* offset of the charset name added last (tags of one game share
+				  it: one copy per pool), valid while charset_have is set */
+	int charset_have;
 };
 
 #define GAMEDB__GAME_MAGIC 0x47414d45u /* "GAME" */

@@ -359,7 +359,8 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_option(struct gamedb_reader *r, const ch
  * A caller-supplied text converter, tried before the library's own (iconv) conversion.
  *
  * @param user_data the pointer given to gamedb_reader_set_converter().
- * @param charset the source charset name the library would use (e.g. "CP1252").
+ * @param charset the source charset name the library would use (e.g. "CP1252"); valid only
+ *        during the call, as @p in and @p out are.
  * @param in the raw bytes (not NUL-terminated).
  * @param in_len the number of bytes at @p in.
  * @param out where to write UTF-8 (not NUL-terminated).
@@ -395,8 +396,8 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_filename(struct gamedb_reader *r, const
 
 /**
  * Opens a database held in memory, for single-file formats. The memory is not copied and must
- * stay valid and unchanged until gamedb_reader_free(). @p name (may be NULL) is used in
- * messages and for detection by extension.
+ * stay valid and unchanged until gamedb_reader_free(). @p name (may be NULL; copied) is used
+ * in messages and for detection by extension.
  * @return as gamedb_reader_open_filename().
  * @since 1.0
  */
@@ -427,7 +428,8 @@ struct gamedb_io {
 	/** sizeof(struct gamedb_io) as the caller was compiled. */
 	size_t size;
 	/**
-	 * Opens the file @p name read-only; sets *handle and *file_size.
+	 * Opens the file @p name (valid only during the call) read-only; sets *handle and
+	 * *file_size.
 	 * Returns 0 on success, any other value if the file does not exist or cannot be opened.
 	 */
 	int32_t (*open)(void *user_data, const char *name, void **handle, uint64_t *file_size);
@@ -590,7 +592,11 @@ GAMEDB_EXPORT const char *gamedb_game_get_tag(struct gamedb_game *g, const char 
  * @param g the game.
  * @param name the tag name.
  * @param len set to the number of bytes (the result is also NUL-terminated).
- * @param charset set to the charset the library read them as (may be NULL).
+ * @param charset set to the name of the charset the library read them as ("CP1251"), a string
+ *        owned by the game and valid as long as the game (also in a copy made by
+ *        gamedb_game_dup() after gamedb_reader_free()); NULL for a tag the library made
+ *        rather than read as text (a date, a result, a number, a "?"). The pointer may be
+ *        NULL.
  * @return bytes owned by the game, valid as long as the game, or NULL if there is no such tag.
  * @since 1.0
  */
@@ -643,7 +649,10 @@ GAMEDB_EXPORT int32_t gamedb_game_get_status(const struct gamedb_game *g);
 
 /**
  * Copies a game so that it outlives the reader's next call. The moves are decoded first, so
- * the copy does not need the reader: it stays valid after gamedb_reader_free().
+ * the copy does not need the reader: it stays valid after gamedb_reader_free() (and after the
+ * memory of gamedb_reader_open_memory() is freed). Every pointer the copy hands out (tag names,
+ * values, raw bytes and their charset name, FENs, its message, its events' strings) is owned
+ * by the copy, never by the reader.
  * @param g the game.
  * @param out set to the copy, owned by the caller, freed with gamedb_game_free().
  * @return ::GAMEDB_OK; ::GAMEDB_WARN when the moves could not all be decoded (the copy holds
@@ -770,7 +779,8 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_new(struct gamedb_game *g, uint32_t flags
 /**
  * Gives the next event.
  * @param it the iterator.
- * @param out set to the event, borrowed: valid until the next call on @p it.
+ * @param out set to the event, borrowed: valid until the next gamedb_move_iter_next() or
+ *        gamedb_move_iter_free() on @p it; so are the strings its accessors return.
  * @return ::GAMEDB_OK, or ::GAMEDB_END after the last event.
  * @since 1.0
  */
@@ -812,7 +822,8 @@ GAMEDB_EXPORT int32_t gamedb_event_get_piece(const struct gamedb_event *ev);
 /**
  * The SAN of a MOVE event ("Nbd7", "exd8=Q+", "O-O", "--"), computed on request; for a
  * xiangqi game its WXF form ("C2.5").
- * @return a string valid until the next call on the iterator, or NULL for other events.
+ * @return a string valid until the next gamedb_move_iter_next() or gamedb_move_iter_free()
+ *         on the iterator, or NULL for other events.
  * @since 1.0
  */
 GAMEDB_EXPORT const char *gamedb_event_get_san(const struct gamedb_event *ev);
@@ -820,21 +831,24 @@ GAMEDB_EXPORT const char *gamedb_event_get_san(const struct gamedb_event *ev);
 /**
  * The UCI form of a MOVE event ("e2e4", "e7e8q", "e1g1", "0000" for a null move); for a
  * xiangqi game its ICCS form ("h2e2").
- * @return a string valid until the next call on the iterator, or NULL for other events.
+ * @return a string valid until the next gamedb_move_iter_next() or gamedb_move_iter_free()
+ *         on the iterator, or NULL for other events.
  * @since 1.0
  */
 GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev);
 
 /**
  * The FEN after a MOVE event; needs ::GAMEDB_ITER_FEN.
- * @return a string valid until the next call on the iterator, or NULL.
+ * @return a string valid until the next gamedb_move_iter_next() or gamedb_move_iter_free()
+ *         on the iterator, or NULL.
  * @since 1.0
  */
 GAMEDB_EXPORT const char *gamedb_event_get_fen(const struct gamedb_event *ev);
 
 /**
  * A MOVE event in the given notation (::gamedb_notation).
- * @return a string valid until the next call on the iterator; NULL for other events and for a
+ * @return a string valid until the next gamedb_move_iter_next() or gamedb_move_iter_free()
+ *         on the iterator; NULL for other events and for a
  *         notation the game's variant does not have (WXF or Chinese for chess).
  * @since 1.0
  */
@@ -857,7 +871,8 @@ GAMEDB_EXPORT int32_t gamedb_event_get_depth(const struct gamedb_event *ev);
 
 /**
  * The text of a COMMENT_BEFORE / COMMENT_AFTER event (UTF-8), or of a RESULT event ("1-0").
- * @return a string valid until the next call on the iterator, or NULL for other events.
+ * @return a string valid until the next gamedb_move_iter_next() or gamedb_move_iter_free()
+ *         on the iterator, or NULL for other events.
  * @since 1.0
  */
 GAMEDB_EXPORT const char *gamedb_event_get_text(const struct gamedb_event *ev);
@@ -868,7 +883,8 @@ GAMEDB_EXPORT const char *gamedb_event_get_text(const struct gamedb_event *ev);
  * ANNOTATION event (which may hold NUL bytes: use @p len).
  * @param ev the event.
  * @param len set to the number of bytes (may be NULL).
- * @return bytes valid until the next call on the iterator, or NULL for other events. Formats
+ * @return bytes valid until the next gamedb_move_iter_next() or gamedb_move_iter_free() on
+ *         the iterator, or NULL for other events. Formats
  *         that store UTF-8 or do not keep the original give the UTF-8 text.
  * @since 1.0
  */
@@ -1074,7 +1090,8 @@ GAMEDB_EXPORT int64_t gamedb_chessbase_get_game_field(struct gamedb_chessbase *c
 /**
  * The charset the base's text is read as: the caller's `charset` option; else what the
  * format option `charset-detect` = "yes" found ("CP1251" or "CP1252"); else "CP1252".
- * @return a string owned by the reader.
+ * @return a string owned by the reader, valid until the next gamedb_reader_set_option() or
+ *         gamedb_reader_free() on it.
  * @since 1.0
  */
 GAMEDB_EXPORT const char *gamedb_chessbase_get_charset(const struct gamedb_chessbase *cb);
@@ -1103,8 +1120,9 @@ GAMEDB_EXPORT int32_t gamedb_chessbase_get_text_title_count(const struct gamedb_
 
 /**
  * Title @p k of the loaded guiding text (UTF-8) and its language through @p language (ISO
- * 639-1, "" unknown; may be NULL).
- * @return a string owned by the handle, valid until the next load; NULL if out of range.
+ * 639-1, "" unknown, a static string; may be NULL).
+ * @return a string owned by the handle, valid until the next gamedb_chessbase_load_text() or
+ *         gamedb_reader_free(); NULL if out of range.
  * @since 1.0
  */
 GAMEDB_EXPORT const char *gamedb_chessbase_get_text_title(const struct gamedb_chessbase *cb,
@@ -1118,7 +1136,8 @@ GAMEDB_EXPORT const char *gamedb_chessbase_get_text_title(const struct gamedb_ch
  * @param cb the handle.
  * @param format set to the stored text format number (may be NULL).
  * @param len set to the length in bytes (may be NULL).
- * @return a string owned by the handle, valid until the next load; NULL if none is loaded.
+ * @return a string owned by the handle, valid until the next gamedb_chessbase_load_text() or
+ *         gamedb_reader_free(); NULL if none is loaded.
  * @since 1.0
  */
 GAMEDB_EXPORT const char *gamedb_chessbase_get_text_content(const struct gamedb_chessbase *cb,

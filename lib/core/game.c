@@ -96,6 +96,7 @@ void gamedb__mb_free(struct gamedb__movebuf *mb)
 static void tagset_reset(struct gamedb__tagset *ts)
 {
 	ts->n = 0;
+	ts->charset_have = 0;
 	gamedb__buf_clear(&ts->pool);
 }
 
@@ -104,6 +105,7 @@ static void tagset_free(struct gamedb__tagset *ts)
 	free(ts->v);
 	ts->v = NULL;
 	ts->n = ts->cap = 0;
+	ts->charset_have = 0;
 	gamedb__buf_free(&ts->pool);
 }
 
@@ -112,7 +114,8 @@ int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *va
 {
 	struct gamedb__buf *pool = &ts->pool;
 	struct gamedb__tag *t;
-	size_t nlen = strlen(name), need;
+	size_t nlen = strlen(name), need, cslen = 0;
+	uint32_t cs = GAMEDB__TAG_NO_CHARSET;
 	char *d;
 
 	if (ts->n == ts->cap) {
@@ -131,6 +134,21 @@ int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *va
 	if (nlen > UINT32_MAX / 4 || vlen > UINT32_MAX / 4 || (raw && raw_len > UINT32_MAX / 4))
 		return -1;
 	need = nlen + 1 + vlen + 1 + (raw ? raw_len + 1 : 0);
+	/*
+	 * The charset name is copied into the pool (once per pool while it stays the same), never
+	 * pointed at: it may be the reader's option, which a copy of the game outlives and which
+	 * gamedb_reader_set_option() may change while the game is still handed out.
+	 */
+	if (charset) {
+		if (ts->charset_have && strcmp(pool->p + ts->charset_last, charset) == 0) {
+			cs = ts->charset_last;
+		} else {
+			cslen = strlen(charset) + 1;
+			if (cslen > 256)
+				return -1;
+			need += cslen;
+		}
+	}
 	if (pool->len > UINT32_MAX - need ||
 	    (pool->cap - pool->len <= need && gamedb__buf_reserve(pool, need) != 0))
 		return -1;
@@ -153,9 +171,15 @@ int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *va
 		t->raw = t->value;
 		t->raw_len = (uint32_t)vlen;
 	}
+	if (cslen) {
+		cs = (uint32_t)(pool->len + need - cslen);
+		memcpy(pool->p + cs, charset, cslen);
+		ts->charset_last = cs;
+		ts->charset_have = 1;
+	}
 	pool->len += need;
 	pool->p[pool->len] = 0;
-	t->charset = charset;
+	t->charset = cs;
 	ts->n++;
 	return 0;
 }
@@ -401,7 +425,7 @@ GAMEDB_EXPORT const char *gamedb_game_get_tag_raw(struct gamedb_game *g, const c
 	if (len)
 		*len = t->raw_len;
 	if (charset)
-		*charset = t->charset;
+		*charset = t->charset == GAMEDB__TAG_NO_CHARSET ? NULL : ts->pool.p + t->charset;
 	return ts->pool.p + t->raw;
 }
 
@@ -501,6 +525,9 @@ static int tagset_copy(struct gamedb__tagset *dst, const struct gamedb__tagset *
 	}
 	if (src->pool.len && gamedb__buf_append(&dst->pool, src->pool.p, src->pool.len) != 0)
 		return -1;
+	/* Offsets, charset names included, stay valid in the copied pool. */
+	dst->charset_last = src->charset_last;
+	dst->charset_have = src->charset_have;
 	return 0;
 }
 
