@@ -27,10 +27,37 @@ Lifetimes (how the binding maps the C ownership rules):
   SCID). When the reader is closed, every :class:`Game` object still alive gets its copy
   first, so games stay fully usable after the reader is closed. Listing headers therefore
   never decodes a move, and a game kept around costs nothing until its moves are asked for.
+- A :class:`MoveIterator` holds its game, and a game holds its reader until it has its own
+  copy (Python references), so neither goes away under them. :meth:`Game.close` frees the
+  game's copy, but a move iterator made before it keeps working to its end: the copy is freed
+  when the last iterator on it is done (deferred, not refused). After ``close()`` the game's
+  own ``moves()``, ``pgn()``, ``json()`` and ``tag_raw()`` raise :class:`GamedbError`
+  (``E_MISUSE``); its headers stay.
 - An :class:`Event` is a snapshot too: every field is copied while the C event is valid.
 - All strings are copied out of the library and decoded as UTF-8 at once.
 - Memory given to :func:`open_memory` and objects given to :func:`open_io` are kept alive by
   the reader until it is closed.
+
+Threads. The C library forbids using one handle from two threads at once; the binding makes
+that safe instead of undefined. A :class:`Reader` and a :class:`Game` each carry a lock (a
+:class:`threading.RLock`), and a :class:`MoveIterator` uses its game's (in C an iterator is
+part of its game); every call into the library on an object runs under its lock. No thread
+waits for a reader's lock while it holds a game's or the other way round, and finalisers never
+wait for one, so they cannot deadlock. So:
+
+- two threads iterating one reader share its games between them, each game whole and right
+  (which thread gets which game is up to the scheduler); ``r[i]`` seeks and reads as one step;
+- :meth:`Reader.close` from one thread while another reads games, or copies one for its
+  moves, waits for the call in progress (close is deferred until that user is done); what the
+  other thread then asks of the reader raises :class:`GamedbError` with ``detail`` ``E_MISUSE``
+  and the message "the reader is closed". Games it already has keep working (close gives them
+  their copy first);
+- :meth:`Game.close` from one thread while another iterates the game's moves lets that
+  iteration finish (see above); two threads may read one game, or take events from one move
+  iterator (each event whole, in order, every event once between them);
+- a converter or I/O callback runs inside a call on its reader: calling the reader from there
+  raises :class:`GamedbError` (``E_MISUSE``), and ``close()`` from there happens when that
+  call returns.
 
 Errors: a failing call raises :class:`GamedbError` with ``code`` (the status), ``detail`` (the
 reader's detail code, e.g. ``E_IO``) and ``message`` (the library's message, which names the
@@ -41,6 +68,7 @@ import ctypes
 import io as _io
 import json as _json
 import os
+import threading
 import warnings
 import weakref
 from ctypes import byref, c_char_p, c_int32, c_size_t, c_uint64, c_void_p
@@ -66,6 +94,7 @@ __all__ = [
 __version__ = "1.0.0"
 
 _lib = _ffi.lib
+_RLock = threading.RLock
 
 #: Piece numbers of Event.piece and Event.promotion. They are libgamedb's ``gamedb_piece``
 #: values, which are also python-chess's piece types (chess.PAWN == 1 ... chess.KING == 6);
@@ -228,7 +257,9 @@ class Event:
                  "promotion", "piece", "fen", "text", "text_raw", "language", "annotation_type",
                  "nag", "move_number", "colour")
 
-    def __init__(self, evp):
+    def __init__(self, evp, xiangqi=True, fen=True):
+        # xiangqi=False, fen=False skip two calls that give NULL for chess moves and for an
+        # iterator made without GAMEDB_ITER_FEN (the hot path of a move iteration).
         t = _lib.gamedb_event_get_type(evp)
         self.type = _EVENT_TYPES.get(t, str(t))
         self.depth = _lib.gamedb_event_get_depth(evp)
@@ -244,8 +275,10 @@ class Event:
             self.piece = _lib.gamedb_event_get_piece(evp) or None
             self.san = _lib.gamedb_event_get_san(evp)
             self.uci = _lib.gamedb_event_get_uci(evp)
-            self.chinese = _lib.gamedb_event_get_notation(evp, _ffi.NOTATION_CHINESE)
-            self.fen = _lib.gamedb_event_get_fen(evp)
+            if xiangqi:
+                self.chinese = _lib.gamedb_event_get_notation(evp, _ffi.NOTATION_CHINESE)
+            if fen:
+                self.fen = _lib.gamedb_event_get_fen(evp)
             self.move_number = _lib.gamedb_event_get_move_number(evp, byref(colour))
             self.colour = "black" if colour.value else "white"
         elif t == _ffi.EVENT_ANNOTATION:
@@ -291,37 +324,81 @@ class _Closing:
 class MoveIterator(_Closing):
     """Iterates over the events of a game (made by :meth:`Game.moves`).
 
-    It holds the game's own copy, so it stays valid whatever happens to the reader. The C
-    iterator is freed at the end of the iteration, by :meth:`close`, or by the garbage
-    collector.
+    It runs on the game's own copy and holds the game (a Python reference), so it stays valid
+    whatever happens to the reader, and :meth:`Game.close` leaves it running: the game's copy
+    is freed when its last iterator is done. The C iterator is freed at the end of the
+    iteration, by :meth:`close`, or by the garbage collector.
+
+    The iterator uses its game's lock (``_lock``, a :class:`threading.RLock`): in C an iterator
+    is part of its game, which must not be used from two threads at once, so each step runs
+    under it. Two threads taking events from one iterator each get whole events, in order,
+    and between them every event once.
     """
 
     def __init__(self, game, flags):
-        self._game = game  # keeps the game's copy alive while the iterator runs
         self._ptr = None
+        self._game = game  # keeps the game, and so its copy, alive while the iterator runs
+        self._lock = game._lock
+        self._xiangqi = game.variant == "xiangqi"
+        self._fen = bool(flags & _ffi.ITER_FEN)
         it = _ffi.MoveIterP()
-        _lib.gamedb_move_iter_new(game._handle(), flags, byref(it))
-        self._ptr = it
+        if not game._ptr:
+            game._materialize()
+        with self._lock:
+            _lib.gamedb_move_iter_new(game._ptr or game._own(), flags, byref(it))
+            self._ptr = it
+            game._users += 1
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        if not self._ptr:
-            raise StopIteration
-        ev = _ffi.EventP()
-        try:
-            _lib.gamedb_move_iter_next(self._ptr, byref(ev))
-        except StopIteration:
-            self.close()
-            raise
-        return Event(ev)
+        with self._lock:
+            ptr = self._ptr
+            if not ptr:
+                raise StopIteration
+            ev = _ffi.EventP()
+            try:
+                _lib.gamedb_move_iter_next(ptr, byref(ev))
+            except StopIteration:
+                self._close_locked()
+                raise
+            # Copied while the C event is valid: before the next step.
+            return Event(ev, self._xiangqi, self._fen)
 
     def close(self):
         """Frees the C iterator; later iteration gives nothing."""
+        with self._lock:
+            self._close_locked()
+
+    def _close_locked(self):
         ptr, self._ptr = self._ptr, None
         if ptr:
             _lib.gamedb_move_iter_free(ptr)
+            self._game._release()
+
+    def __del__(self):
+        # A finaliser never waits for a lock: it may run in any thread, at any allocation,
+        # also in one that holds a lock the holder of this one waits for. Nobody else can be
+        # using an iterator that is being collected, and freeing the C iterator does not touch
+        # the game, so when the game's lock is busy the iterator is freed without it and the
+        # game counts it out later (_gone).
+        try:
+            lock = self._lock
+        except AttributeError:  # __init__ failed early
+            return
+        if lock.acquire(False):
+            try:
+                self._close_locked()
+            finally:
+                lock.release()
+            return
+        ptr, self._ptr = self._ptr, None
+        if ptr:
+            _lib.gamedb_move_iter_free(ptr)
+            # Not atomic: two finalisers racing here could count one iterator too few, which
+            # only keeps a closed game's copy until the game itself is collected.
+            self._game._gone += 1
 
 
 
@@ -369,16 +446,30 @@ class Game:
     SCID flag bits, None for other formats) and ``chessbase`` (a dict of the ChessBase fields
     no tag carries, keyed as CHESSBASE_FIELDS; None for other formats).
 
-    See the module documentation for how long a game's moves stay available.
+    See the module documentation for how long a game's moves stay available and how a game
+    may be shared between threads.
     """
 
     __slots__ = ("index", "tags", "tag_list", "fen", "variant", "deleted", "warning", "scid_flags",
-                 "chessbase", "_reader", "_ptr", "_lost", "__weakref__")
+                 "chessbase", "_reader", "_ptr", "_lost", "_lock", "_users", "_gone",
+                 "_zombie", "_closed", "__weakref__")
+
+    # Locking: _lock guards the game's own C copy (_ptr, _zombie, _users) and every call on
+    # it; it is never held while waiting for the reader's lock, nor the reader's while waiting
+    # for this one, so the two cannot deadlock (even when a finaliser runs in a thread that
+    # holds one of them). The copy is made under the reader's lock only (Reader._materialize,
+    # Reader.close), which looks at _ptr and _closed again once it has the lock; a game's _ptr
+    # goes from None to a copy only there, and back to None only under _lock (close()).
 
     def __init__(self, reader, gp, warning=None):
         self._ptr = None
         self._lost = None
-        self._reader = reader
+        self._reader = reader      # kept alive until the game has its own copy
+        self._lock = _RLock()
+        self._users = 0            # move iterators running on _ptr
+        self._gone = 0             # iterators collected while _lock was busy, not counted out
+        self._zombie = None        # a copy close() could not free yet (iterators still on it)
+        self._closed = False
         self.index = _lib.gamedb_game_get_index(gp)
         pairs = []
         name, value = c_char_p(), c_char_p()
@@ -418,24 +509,53 @@ class Game:
         return self.tags[tag]
 
     def _adopt(self, gp):
-        """Makes the game's own copy from a valid C game (borrowed or not)."""
+        """Makes the game's own copy from a valid C game (borrowed or not); the reader's lock
+        is held."""
         out = _ffi.GameP()
         _lib.gamedb_game_dup(gp, byref(out))  # WARN: the copy holds the decodable part
         self._ptr = out
         self._reader = None
 
-    def _handle(self):
-        """The game's own C copy, made on first use."""
+    def _materialize(self):
+        """Makes sure the game has its own C copy (made on first use). Called without
+        self._lock; the caller then takes it and calls _own()."""
         if self._ptr:
-            return self._ptr
-        if self._reader is None:
+            return
+        reader = self._reader
+        if reader is None or self._closed:
             raise self._lost or _misuse("game %d: the game was closed" % (self.index + 1))
-        self._reader._materialize(self)
-        return self._ptr
+        reader._materialize(self)
+
+    def _own(self):
+        """The game's own C copy, once _materialize() made it; self._lock is held."""
+        ptr = self._ptr
+        if not ptr:  # close() in another thread came in between
+            raise self._lost or _misuse("game %d: the game was closed" % (self.index + 1))
+        return ptr
+
+    def _handle(self):
+        """The game's own C copy, made on first use (for tests that call the C API on it)."""
+        self._materialize()
+        return self._own()
+
+    def _reap(self):
+        """Counts out the iterators collected while _lock was busy; self._lock is held."""
+        gone, self._gone = self._gone, 0
+        self._users -= gone
+
+    def _release(self):
+        """A move iterator is done with the copy (self._lock is held): free a copy close()
+        left to the last one."""
+        self._users -= 1
+        if self._gone:
+            self._reap()
+        if not self._users and self._zombie:
+            ptr, self._zombie = self._zombie, None
+            _lib.gamedb_game_free(ptr)
 
     def detach(self):
         """Takes the game's own copy now (what moves()/pgn()/json() do on first use)."""
-        self._handle()
+        self._materialize()
         return self
 
     def moves(self, mainline_only=False, comments=True, fen=False, partial=False):
@@ -458,13 +578,15 @@ class Game:
 
     def _write(self, fn, flags):
         sink = _Sink()
-        gp = self._handle()
-        try:
-            fn(gp, flags, sink.fn, None)
-        except GamedbError as e:
-            if sink.error is not None:
-                raise e from sink.error
-            raise
+        self._materialize()
+        with self._lock:
+            gp = self._own()
+            try:
+                fn(gp, flags, sink.fn, None)
+            except GamedbError as e:
+                if sink.error is not None:
+                    raise e from sink.error
+                raise
         return sink.text()
 
     def pgn(self, comments=True, variations=True, nags=True, flags=0):
@@ -488,27 +610,43 @@ class Game:
 
     def tag_raw(self, name):
         """(bytes, charset) of a tag as stored in the database, or None if there is none."""
-        gp = self._handle()
         length, charset = c_size_t(), c_char_p()
-        addr = _lib.gamedb_game_get_tag_raw(gp, _enc(name), byref(length), byref(charset))
-        if not addr:
-            return None
-        return ctypes.string_at(addr, length.value), _ffi._decode(charset.value)
+        self._materialize()
+        with self._lock:
+            gp = self._own()
+            addr = _lib.gamedb_game_get_tag_raw(gp, _enc(name), byref(length), byref(charset))
+            if not addr:
+                return None
+            return ctypes.string_at(addr, length.value), _ffi._decode(charset.value)
 
     def close(self):
-        """Frees the game's copy; its moves are then unavailable (headers stay)."""
-        ptr, self._ptr = self._ptr, None
-        reader, self._reader = self._reader, None
-        if reader is not None:
-            reader._pending.discard(self)
-        if ptr:
-            _lib.gamedb_game_free(ptr)
+        """Frees the game's copy; its moves are then unavailable (headers stay).
 
-    def __del__(self):
-        try:
+        Move iterators made before go on to their end: the copy is freed when the last of
+        them is done. Another thread writing this game's PGN is waited for.
+        """
+        with self._lock:
+            self._closed = True
+            reader, self._reader = self._reader, None
+        if reader is not None:
+            with reader._lock:  # after this, no close() of the reader gives the game a copy
+                reader._pending.discard(self)
+        with self._lock:
+            self._reap()
             ptr, self._ptr = self._ptr, None
             if ptr:
-                _lib.gamedb_game_free(ptr)
+                if self._users:
+                    self._zombie = ptr
+                else:
+                    _lib.gamedb_game_free(ptr)
+
+    def __del__(self):
+        # No iterator is left (each holds the game), so no other thread can be using it.
+        try:
+            for ptr in (self._ptr, self._zombie):
+                if ptr:
+                    _lib.gamedb_game_free(ptr)
+            self._ptr = self._zombie = None
         except Exception:
             pass
 
@@ -523,13 +661,29 @@ class Reader(_Closing):
     default: :class:`GamedbError`; iterating again goes on with the next game), "warn" (skip
     it with a :class:`GamedbWarning`) or "skip" (skip it silently). A fatal error always
     raises.
+
+    A reader may be shared between threads: every call on it holds its lock (``_lock``, a
+    :class:`threading.RLock`), so threads iterating one reader share its games between them,
+    each game whole; and :meth:`close` waits for a call in progress in another thread. See the
+    module documentation.
     """
+
+    # Locking: _lock guards _ptr and every call on the C reader, the borrowed game (_current,
+    # _current_ptr), _pending and the position (_pos, _at_end). Game construction from the
+    # borrowed C game happens under it. _busy is set while a call that may run Python callbacks
+    # (the converter, caller I/O) is in progress: such a callback runs in the thread that holds
+    # the lock, so the RLock would let it in, and a call on the reader from there would run the
+    # C reader inside itself. It raises instead, and close() from there is deferred
+    # (_close_requested) until the call returns.
 
     def __init__(self, charset=None, format=None, errors="raise", converter=None,
                  options=None):
         if errors not in _ERROR_POLICIES:
             raise ValueError("errors must be one of %s" % ", ".join(_ERROR_POLICIES))
         self._ptr = None
+        self._lock = _RLock()
+        self._busy = False
+        self._close_requested = False
         self._keep = []          # objects the C reader points into: bytes, callbacks
         self._pending = weakref.WeakSet()  # games without their own copy yet
         self._current = None     # weakref to the game whose borrowed C game is still valid
@@ -561,36 +715,74 @@ class Reader(_Closing):
         if converter is not None:
             self._set_converter(converter)
 
+    # -- calls on the C reader
+
+    def _check_alive(self):
+        """Raises unless the reader may be called now; self._lock is held."""
+        if not self._ptr:
+            raise _misuse("the reader is closed")
+        if self._busy:
+            raise _misuse("the reader is in use: a callback of a call on the reader (converter, "
+                          "I/O) cannot call the reader again")
+
+    def _done(self):
+        """Ends a busy stretch (self._lock is held): a close() asked for by a callback
+        happens now."""
+        self._busy = False
+        if self._close_requested:
+            self._close_locked()
+
+    def _call(self, fn, *args):
+        """fn(C reader, *args) under the lock, marked busy."""
+        with self._lock:
+            self._check_alive()
+            self._busy = True
+            try:
+                return fn(self._ptr, *args)
+            finally:
+                self._done()
+
     # -- opening
 
     def _after_open(self, rc):
+        self._check_alive()  # a callback may have closed it
         if rc == WARN:
             self.open_warning = _lib.gamedb_reader_errmsg(self._ptr)
         for key, value in self._late_options:
             self.set_option(key, value)
-        sp = _lib.gamedb_reader_get_scid(self._ptr)
-        if sp:
-            self._scid_ptr = sp
-            self.scid = ScidInfo(sp)
-        cp = _lib.gamedb_reader_get_chessbase(self._ptr)
-        if cp:
-            self._cb_ptr = cp
-            self.chessbase = ChessbaseInfo(cp)
+        self._busy = True  # ChessbaseInfo reads the base's texts
+        try:
+            sp = _lib.gamedb_reader_get_scid(self._ptr)
+            if sp:
+                self._scid_ptr = sp
+                self.scid = ScidInfo(sp)
+            cp = _lib.gamedb_reader_get_chessbase(self._ptr)
+            if cp:
+                self._cb_ptr = cp
+                self.chessbase = ChessbaseInfo(cp)
+        finally:
+            self._done()
+        self._check_alive()  # a callback may have closed it
         return self
 
     def _opening(self, call, *args):
-        try:
-            rc = call(self._ptr, *args)
-        except GamedbError as e:
-            err, self._callback_error = self._callback_error, None
-            self.close()
-            if err is not None:
-                raise e from err
-            raise
-        except BaseException:
-            self.close()
-            raise
-        return self._after_open(rc)
+        with self._lock:
+            try:
+                rc = self._call(call, *args)
+            except GamedbError as e:
+                err, self._callback_error = self._callback_error, None
+                self.close()
+                if err is not None:
+                    raise e from err
+                raise
+            except BaseException:
+                self.close()
+                raise
+            try:
+                return self._after_open(rc)
+            except BaseException:
+                self.close()
+                raise
 
     def _set_converter(self, converter):
         me = weakref.ref(self)  # no reference cycle through the callback
@@ -614,19 +806,14 @@ class Reader(_Closing):
 
         fn = _ffi.TEXT_CONVERTER_FN(hook)
         self._keep.append(fn)
-        _lib.gamedb_reader_set_converter(self._ptr, fn, None)
+        self._call(_lib.gamedb_reader_set_converter, fn, None)
 
     def set_option(self, key, value, format=None):
         """gamedb_reader_set_option(): e.g. ("charset", "CP1251"). Returns WARN when the
         key is known but not to the addressed format, else OK."""
-        self._check_alive()
-        return _lib.gamedb_reader_set_option(self._ptr, _enc(format), _enc(key), _enc(value))
+        return self._call(_lib.gamedb_reader_set_option, _enc(format), _enc(key), _enc(value))
 
     # -- state
-
-    def _check_alive(self):
-        if not self._ptr:
-            raise _misuse("the reader is closed")
 
     @property
     def closed(self):
@@ -635,20 +822,14 @@ class Reader(_Closing):
     @property
     def format(self):
         """The format name ("scid")."""
-        self._check_alive()
-        return _lib.gamedb_reader_format(self._ptr)
+        return self._call(_lib.gamedb_reader_format)
 
     @property
     def capabilities(self):
         """The gamedb_capability bits (CAP_SEEK, CAP_COUNT, ...)."""
-        self._check_alive()
-        return _lib.gamedb_reader_capabilities(self._ptr)
+        return self._call(_lib.gamedb_reader_capabilities)
 
-    @property
-    def game_count(self):
-        """The number of games (deleted ones included), or None for formats that cannot
-        count without reading everything."""
-        self._check_alive()
+    def _count_locked(self):
         n = c_uint64()
         try:
             _lib.gamedb_reader_game_count(self._ptr, byref(n))
@@ -658,11 +839,20 @@ class Reader(_Closing):
             raise
         return n.value
 
+    @property
+    def game_count(self):
+        """The number of games (deleted ones included), or None for formats that cannot
+        count without reading everything."""
+        with self._lock:
+            self._check_alive()
+            return self._count_locked()
+
     def __len__(self):
-        n = self.game_count
-        if n is None:
-            raise TypeError("this %s database cannot count its games" % self.format)
-        return n
+        with self._lock:
+            n = self.game_count
+            if n is None:
+                raise TypeError("this %s database cannot count its games" % self.format)
+            return n
 
     # -- iteration
 
@@ -672,35 +862,43 @@ class Reader(_Closing):
 
     def _read(self, policy):
         """Reads the next game under an error policy; StopIteration at the end."""
-        self._check_alive()
-        if self._at_end:
-            raise StopIteration
-        while True:
-            self._forget_current()
-            gp = _ffi.GameP()
+        with self._lock:
+            if not self._ptr or self._busy:
+                self._check_alive()
+            if self._at_end:
+                raise StopIteration
+            self._busy = True
             try:
-                rc = _lib.gamedb_reader_next_game(self._ptr, byref(gp))
-            except StopIteration:
-                self._at_end = True
-                raise
-            except GamedbError as e:
-                err, self._callback_error = self._callback_error, None
-                if e.code == FAILED:
-                    self._pos += 1
-                    if policy == "warn":
-                        warnings.warn(GamedbWarning(e.message), stacklevel=3)
-                        continue
-                    if policy == "skip":
-                        continue
-                if err is not None:
-                    raise e from err
-                raise
-            warning = _lib.gamedb_reader_errmsg(self._ptr) if rc == WARN else None
-            game = Game(self, gp, warning)
-            self._pos = game.index + 1
-            self._current, self._current_ptr = weakref.ref(game), gp  # no reference cycle
-            self._pending.add(game)
-            return game
+                while True:
+                    self._forget_current()
+                    gp = _ffi.GameP()
+                    try:
+                        rc = _lib.gamedb_reader_next_game(self._ptr, byref(gp))
+                    except StopIteration:
+                        self._at_end = True
+                        raise
+                    except GamedbError as e:
+                        err, self._callback_error = self._callback_error, None
+                        if e.code == FAILED:
+                            self._pos += 1
+                            if policy == "warn":
+                                warnings.warn(GamedbWarning(e.message), stacklevel=3)
+                                continue
+                            if policy == "skip":
+                                continue
+                        if err is not None:
+                            raise e from err
+                        raise
+                    warning = _lib.gamedb_reader_errmsg(self._ptr) if rc == WARN else None
+                    game = Game(self, gp, warning)
+                    self._pos = game.index + 1
+                    self._current, self._current_ptr = weakref.ref(game), gp  # no cycle
+                    self._pending.add(game)
+                    return game
+            finally:
+                self._busy = False
+                if self._close_requested:
+                    self._close_locked()
 
     def __iter__(self):
         return self
@@ -710,42 +908,61 @@ class Reader(_Closing):
 
     def seek(self, index):
         """Makes the next game read be game ``index`` (0-based)."""
-        self._check_alive()
-        self._forget_current()
-        _lib.gamedb_reader_seek_game(self._ptr, index)
-        self._pos = index
-        self._at_end = False
+        with self._lock:
+            self._check_alive()
+            self._forget_current()
+            self._call(_lib.gamedb_reader_seek_game, index)
+            self._pos = index
+            self._at_end = False
 
     def __getitem__(self, index):
         """Game ``index`` (negative counts from the end): seek, then read one game."""
         if not isinstance(index, int):
             raise TypeError("game indices must be integers")
-        if index < 0:
-            index += len(self)
-        try:
-            self.seek(index)
-        except GamedbError as e:
-            if e.detail == E_RANGE:
-                raise IndexError("game index out of range: " + e.message) from e
-            raise
-        try:
-            return self._read("raise")
-        except StopIteration:
-            raise IndexError("game index out of range") from None
+        with self._lock:  # no other thread moves the reader between the seek and the read
+            if index < 0:
+                index += len(self)
+            try:
+                self.seek(index)
+            except GamedbError as e:
+                if e.detail == E_RANGE:
+                    raise IndexError("game index out of range: " + e.message) from e
+                raise
+            try:
+                return self._read("raise")
+            except StopIteration:
+                raise IndexError("game index out of range") from None
 
     def _materialize(self, game):
-        """Gives ``game`` its own C copy, going back for it if the reader moved on."""
-        if not self._ptr:
-            raise game._lost or _misuse("game %d: the reader is closed" % (game.index + 1))
+        """Gives ``game`` its own C copy, going back for it if the reader moved on. Called
+        without the game's lock."""
+        with self._lock:
+            if game._ptr:
+                return  # another thread gave it one while we waited for the lock
+            if game._closed:
+                raise game._lost or _misuse("game %d: the game was closed" % (game.index + 1))
+            if not self._ptr:
+                raise game._lost or _misuse("game %d: the reader is closed" % (game.index + 1))
+            if self._busy:
+                self._check_alive()
+            self._busy = True
+            try:
+                self._materialize_locked(game)
+            finally:
+                self._busy = False
+                if self._close_requested:
+                    self._close_locked()
+
+    def _materialize_locked(self, game):
         if self._current is not None and self._current() is game:
             game._adopt(self._current_ptr)
             self._pending.discard(game)
             return
-        if not self.capabilities & _ffi.CAP_SEEK:
+        if not _lib.gamedb_reader_capabilities(self._ptr) & _ffi.CAP_SEEK:
             raise GamedbError(FAILED, E_UNSUPPORTED,
                               "game %d: the %s format cannot go back to a game the reader "
                               "has passed; call game.detach() before reading on"
-                              % (game.index + 1, self.format))
+                              % (game.index + 1, _lib.gamedb_reader_format(self._ptr)))
         saved, at_end = self._pos, self._at_end
         self._forget_current()
         _lib.gamedb_reader_seek_game(self._ptr, game.index)
@@ -757,7 +974,7 @@ class Reader(_Closing):
         finally:
             self._forget_current()
             self._pos, self._at_end = saved, at_end
-            count = self.game_count
+            count = self._count_locked()
             if not at_end and count is not None and saved < count:
                 _lib.gamedb_reader_seek_game(self._ptr, saved)
             else:
@@ -766,17 +983,36 @@ class Reader(_Closing):
     # -- closing
 
     def close(self):
-        """Closes the database. Games still alive get their own copy first."""
+        """Closes the database. Games still alive get their own copy first.
+
+        A call on the reader in progress in another thread (reading a game, copying one for
+        its moves) is waited for; what that thread asks of the reader afterwards raises
+        :class:`GamedbError` (E_MISUSE, "the reader is closed"). Called from a converter or I/O
+        callback, inside a call on this reader, the close happens when that call returns.
+        """
+        with self._lock:
+            if self._busy:
+                self._close_requested = True
+                return
+            self._close_locked()
+
+    def _close_locked(self):
+        self._close_requested = False
         if not self._ptr:
             return
+        self._busy = True  # copies decode moves: callbacks may run
         try:
             for game in sorted(self._pending, key=lambda g: g.index):
+                if game._ptr or game._closed:
+                    continue
                 try:
-                    self._materialize(game)
+                    self._materialize_locked(game)
                 except GamedbError as e:
                     game._reader = None
                     game._lost = e
         finally:
+            self._busy = False
+            self._close_requested = False
             ptr, self._ptr = self._ptr, None
             self._forget_current()
             self._pending = weakref.WeakSet()
@@ -785,11 +1021,11 @@ class Reader(_Closing):
             _lib.gamedb_reader_free(ptr)
             self._keep = []
 
-
     def __repr__(self):
-        if not self._ptr:
-            return "<gamedb.Reader closed>"
-        return "<gamedb.Reader %s>" % self.format
+        with self._lock:
+            if not self._ptr:
+                return "<gamedb.Reader closed>"
+            return "<gamedb.Reader %s>" % _lib.gamedb_reader_format(self._ptr)
 
 
 def open(path, charset=None, format=None, errors="raise", converter=None, options=None):
