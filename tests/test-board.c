@@ -1,5 +1,5 @@
 /*
- * libgamedb - tests for the chess board engine (lib/board/chess.c): perft, FEN, SAN, parse_san,
+ * libgamedb - tests for the chess board engine (lib/board/chess-*.c): perft, FEN, SAN, parse_san,
  * move_complete, castling, SCID piece slots.
  */
 #include <stdio.h>

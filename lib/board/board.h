@@ -1,5 +1,8 @@
 /*
- * libgamedb - internal board engine (chess now; xiangqi joins in board-xiangqi.c).
+ * libgamedb - internal board engine, chess part (xiangqi: xiangqi.h). Implemented in
+ * chess-movegen.c (positions, legal moves, make), chess-san.c (SAN, UCI), chess-fen.c (FEN),
+ * chess-slots.c (SCID piece slots) and chessbase.c (ChessBase piece slots); what those files
+ * share among themselves is in chess-internal.h, which nothing outside lib/board includes.
  *
  * Knows the rules and the piece-numbering schemes of the formats, nothing of files.
  * Every function here is internal (hidden visibility, gamedb__ prefix).
@@ -199,12 +202,12 @@ int gamedb__parse_san(const struct gamedb__pos *pos, const char *san, struct gam
 uint64_t gamedb__perft(const struct gamedb__pos *pos, int depth);
 
 /*
- * SCID piece slots. Per colour, 16 slots; slot 0 is always the king. Numbering from the
- * start position: 0 K, 1 a-rook, 2 b-knight, 3 c-bishop, 4 queen, 5 f-bishop, 6 g-knight,
- * 7 h-rook, 8..15 pawns a..h. From a FEN: pieces in FEN scan order (a8..h8, a7.., ..h1) per
- * colour, then the king is swapped into slot 0 (whatever held slot 0 goes to the king's old
- * slot). On capture the captured piece's slot receives its side's last slot; promotion
- * keeps the slot; castling keeps both slots.
+ * SCID piece slots (lib/board/chess-slots.c). Per colour, 16 slots; slot 0 is always the
+ * king. Numbering from the start position: 0 K, 1 a-rook, 2 b-knight, 3 c-bishop, 4 queen,
+ * 5 f-bishop, 6 g-knight, 7 h-rook, 8..15 pawns a..h. From a FEN: pieces in FEN scan order
+ * (a8..h8, a7.., ..h1) per colour, then the king is swapped into slot 0 (whatever held slot 0
+ * goes to the king's old slot). On capture the captured piece's slot receives its side's last
+ * slot; promotion keeps the slot; castling keeps both slots.
  */
 struct gamedb__slots {
 	uint8_t sq[2][16];  /* square of slot i, GAMEDB__NO_SQ if unused */

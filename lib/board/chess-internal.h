@@ -1,0 +1,219 @@
+/*
+ * libgamedb - what the chess files of lib/board share, and nothing beyond lib/board includes.
+ * The rest of the library sees the board engine through board.h only.
+ *
+ *   chess-movegen.c  representation helpers, attack tables, attacks, legal moves, make,
+ *                    move_complete / move_play, perft
+ *   chess-san.c      SAN out, SAN (and UCI) in, UCI out
+ *   chess-fen.c      start position, FEN in (X-FEN, Shredder-FEN castling) and out
+ *   chess-slots.c    SCID piece slots (the ChessBase policy is in chessbase.c)
+ *
+ * The small helpers below are static inline because the move generator, make and SAN, the
+ * hottest code of the library, call them in their inner loops; they are here and not in one
+ * .c so that SAN and FEN use the very same code. The attack tables are defined once, in
+ * chess-movegen.c.
+ */
+#ifndef GAMEDB_CHESS_INTERNAL_H
+#define GAMEDB_CHESS_INTERNAL_H
+
+#include <stdint.h>
+
+#include "board.h"
+
+#define FILE_OF(s) ((s) & 7)
+#define RANK_OF(s) ((s) >> 3)
+#define BIT(s) ((uint64_t)1 << (s))
+
+#define PC GAMEDB__PC
+#define TYPE GAMEDB__PC_TYPE
+#define COLOUR GAMEDB__PC_COLOUR
+
+static inline int imin(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+static inline int imax(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Bitboards */
+
+/* Index of the lowest set bit of a non-zero b. */
+#if defined(__GNUC__) || defined(__clang__)
+#define LSB(b) __builtin_ctzll(b)
+#else
+static inline int lsb_portable(uint64_t b)
+{
+	int n = 0;
+	while (!(b & 1)) {
+		b >>= 1;
+		n++;
+	}
+	return n;
+}
+#define LSB(b) lsb_portable(b)
+#endif
+
+/* For the few small functions on the hottest paths. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HOT_INLINE inline __attribute__((always_inline))
+#else
+#define HOT_INLINE inline
+#endif
+
+/* Nonzero when b has more than one bit set. */
+#define SEVERAL(b) ((b) & ((b) - 1))
+
+#define BB_FILE_A UINT64_C(0x0101010101010101)
+#define BB_FILE_B (BB_FILE_A << 1)
+#define BB_FILE_G (BB_FILE_A << 6)
+#define BB_FILE_H (BB_FILE_A << 7)
+#define BB_RANK_1 UINT64_C(0xFF)
+#define BB_DIAG_A1H8 UINT64_C(0x8040201008040201)
+#define BB_DIAG_H1A8 UINT64_C(0x0102040810204080)
+#define RANK_BB(s) (BB_RANK_1 << ((s) & 56))
+#define FILE_BB(s) (BB_FILE_A << ((s) & 7))
+
+/*
+ * The constant attack tables (built by the compiler in chess-movegen.c, see there). The short
+ * names are what the code uses; the symbols carry the library prefix, so that a static build
+ * of the library puts no bare "king_bb" into a program's namespace.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define GAMEDB__CHESS_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define GAMEDB__CHESS_HIDDEN
+#endif
+#define diag_bb gamedb__chess_diag_bb
+#define anti_bb gamedb__chess_anti_bb
+#define rook_rays gamedb__chess_rook_rays
+#define bishop_rays gamedb__chess_bishop_rays
+#define knight_bb gamedb__chess_knight_bb
+#define king_bb gamedb__chess_king_bb
+#define pawn_bb gamedb__chess_pawn_bb
+/* [s]: the diagonal (a1-h8 way) and the anti-diagonal (h1-a8 way) through s. */
+extern GAMEDB__CHESS_HIDDEN const uint64_t diag_bb[64];
+extern GAMEDB__CHESS_HIDDEN const uint64_t anti_bb[64];
+/* [s]: the rank and file, the two diagonals through s, s left out. */
+extern GAMEDB__CHESS_HIDDEN const uint64_t rook_rays[64];
+extern GAMEDB__CHESS_HIDDEN const uint64_t bishop_rays[64];
+/* [s]: the squares a knight, a king on s attacks. */
+extern GAMEDB__CHESS_HIDDEN const uint64_t knight_bb[64];
+extern GAMEDB__CHESS_HIDDEN const uint64_t king_bb[64];
+/* pawn_bb[c][s]: the squares a pawn of colour c on s attacks. */
+extern GAMEDB__CHESS_HIDDEN const uint64_t pawn_bb[2][64];
+
+/* The whole line (rank, file or diagonal) through a and b, or 0 if they share none. */
+static inline uint64_t line_bb(int a, int b)
+{
+	if (RANK_OF(a) == RANK_OF(b))
+		return RANK_BB(a);
+	if (FILE_OF(a) == FILE_OF(b))
+		return FILE_BB(a);
+	if (diag_bb[a] & BIT(b))
+		return diag_bb[a];
+	if (anti_bb[a] & BIT(b))
+		return anti_bb[a];
+	return 0;
+}
+
+/* The squares strictly between a and b on `line` (a line through both). */
+static inline uint64_t span_bb(int a, int b, uint64_t line)
+{
+	const int lo = imin(a, b), hi = imax(a, b);
+	return line & ((~(uint64_t)1) << lo) & (BIT(hi) - 1);
+}
+
+/* The squares strictly between a and b when they share a line, else 0. */
+static inline uint64_t between_bb(int a, int b)
+{
+	return span_bb(a, b, line_bb(a, b));
+}
+
+static inline uint64_t occupied(const struct gamedb__pos *pos)
+{
+	return pos->by_colour[0] | pos->by_colour[1];
+}
+
+/* Number of set bits (by hand: without a popcnt instruction the builtin is a library call). */
+static inline int popcount(uint64_t b)
+{
+	b = b - ((b >> 1) & UINT64_C(0x5555555555555555));
+	b = (b & UINT64_C(0x3333333333333333)) + ((b >> 2) & UINT64_C(0x3333333333333333));
+	b = (b + (b >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+	return (int)((b * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Attacks */
+
+/*
+ * 1 if one of the men among `att` (squares of men of colour `by`; their types are read from
+ * pos) attacks square s when the board's occupancy is `occ`. With att and occ differing from
+ * the position's own, this asks about the board after a move without making it: leave the
+ * captured man out of att, and change occ as the move changes it. attackers() in
+ * chess-movegen.c returns those men.
+ */
+static HOT_INLINE int attacked(const struct gamedb__pos *pos, int s, int by, uint64_t att, uint64_t occ)
+{
+	const uint64_t *t = pos->by_type;
+	uint64_t sl;
+
+	if (((knight_bb[s] & t[GAMEDB__KNIGHT]) | (king_bb[s] & t[GAMEDB__KING]) |
+	     (pawn_bb[by ^ 1][s] & t[GAMEDB__PAWN])) & att)
+		return 1;
+	sl = att & (t[GAMEDB__ROOK] | t[GAMEDB__QUEEN]) & rook_rays[s];
+	while (sl) {
+		const int c = LSB(sl);
+		if (!(span_bb(s, c, RANK_OF(s) == RANK_OF(c) ? RANK_BB(s) : FILE_BB(s)) & occ))
+			return 1;
+		sl &= sl - 1;
+	}
+	sl = att & (t[GAMEDB__BISHOP] | t[GAMEDB__QUEEN]) & bishop_rays[s];
+	while (sl) {
+		const int c = LSB(sl);
+		if (!(span_bb(s, c, (diag_bb[s] & BIT(c)) ? diag_bb[s] : anti_bb[s]) & occ))
+			return 1;
+		sl &= sl - 1;
+	}
+	return 0;
+}
+
+/*
+ * What the move just made in pos did to the side now to move: GAMEDB__CHECK_NONE, _CHECK or
+ * _MATE.
+ */
+static inline uint8_t check_state(const struct gamedb__pos *pos)
+{
+	if (!gamedb__in_check(pos))
+		return GAMEDB__CHECK_NONE;
+	return gamedb__has_legal_move(pos) ? GAMEDB__CHECK_CHECK : GAMEDB__CHECK_MATE;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Notation */
+
+static inline char file_char(int s)
+{
+	return (char)('a' + FILE_OF(s));
+}
+
+static inline char rank_char(int s)
+{
+	return (char)('1' + RANK_OF(s));
+}
+
+static inline int is_file_ch(char c)
+{
+	return c >= 'a' && c <= 'h';
+}
+
+static inline int is_rank_ch(char c)
+{
+	return c >= '1' && c <= '8';
+}
+
+#endif /* GAMEDB_CHESS_INTERNAL_H */

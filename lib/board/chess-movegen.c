@@ -1,0 +1,802 @@
+/*
+ * libgamedb - chess rules: the position's bitboards, attack tables and attacks, legal move
+ * generation, make, checking one given move (move_complete, move_play), perft. SAN is in
+ * chess-san.c, FEN in chess-fen.c, the SCID piece slots in chess-slots.c; what they share
+ * with this file is in chess-internal.h.
+ *
+ * Representation: the 64-byte mailbox of struct gamedb__pos (a1 = 0 ... h8 = 63) plus
+ * bitboards per colour and per piece type. Attack tests work on the bitboards: the men that
+ * could attack a square are picked out with the constant tables below (knight, king and pawn
+ * steps, the lines through a square), and a slider only needs its in-between squares checked
+ * for emptiness. Move generation walks the mailbox in 0x88 coordinates (X88/S64 convert, so
+ * an off-board test is one mask).
+ *
+ * Legality needs no board copy: a move is legal when, with the board's occupancy changed as
+ * the move changes it, no enemy man (the captured one left out) attacks the mover's king.
+ * Legal move generation knows checks and pins up front. A dedicated test tells whether the
+ * side to move has any legal move (for mate), and SAN needs no full generation either:
+ * disambiguation only looks at men of the same type that reach the same square.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "chess-internal.h"
+
+#define X88(s) ((s) + ((s) & ~7))
+#define S64(x) (((x) + ((x) & 7)) >> 1)
+#define OFFBOARD(x) ((x) & 0x88)
+
+/* 0x88 steps: the first four are orthogonal (rook lines), the last four diagonal. */
+static const int8_t dir_d[8] = {1, -1, 16, -16, 15, 17, -15, -17};
+static const int8_t knight_d[8] = {33, 31, 18, 14, -14, -18, -31, -33};
+
+/* ------------------------------------------------------------------------------------------ */
+/* Attack tables */
+
+/*
+ * The constant tables are written as expressions of the square, expanded for all 64 squares
+ * by SQ64, so the compiler builds them and nothing is set up at run time.
+ */
+#define SQ8(M, r) M(8 * (r) + 0), M(8 * (r) + 1), M(8 * (r) + 2), M(8 * (r) + 3), \
+	M(8 * (r) + 4), M(8 * (r) + 5), M(8 * (r) + 6), M(8 * (r) + 7)
+#define SQ64(M) SQ8(M, 0), SQ8(M, 1), SQ8(M, 2), SQ8(M, 3), SQ8(M, 4), SQ8(M, 5), SQ8(M, 6), \
+	SQ8(M, 7)
+
+/*
+ * The diagonal (file - rank constant) and anti-diagonal (file + rank constant) through s: the
+ * long diagonal moved up or down by whole ranks. The "& 63" only keeps the branch not taken
+ * from holding a negative shift count (compilers warn about it even there).
+ */
+#define DIAG_BB(s) (FILE_OF(s) >= RANK_OF(s)                                                   \
+			    ? BB_DIAG_A1H8 >> ((8 * (FILE_OF(s) - RANK_OF(s))) & 63)            \
+			    : BB_DIAG_A1H8 << ((8 * (RANK_OF(s) - FILE_OF(s))) & 63))
+#define ANTI_BB(s) (FILE_OF(s) + RANK_OF(s) <= 7                                               \
+			    ? BB_DIAG_H1A8 >> ((8 * (7 - FILE_OF(s) - RANK_OF(s))) & 63)        \
+			    : BB_DIAG_H1A8 << ((8 * (FILE_OF(s) + RANK_OF(s) - 7)) & 63))
+#define ROOK_RAYS_BB(s) ((RANK_BB(s) | FILE_BB(s)) & ~BIT(s))
+#define BISHOP_RAYS_BB(s) ((DIAG_BB(s) | ANTI_BB(s)) & ~BIT(s))
+#define KNIGHT_BB(s)                                                                            \
+	(((BIT(s) << 17) & ~BB_FILE_A) | ((BIT(s) << 15) & ~BB_FILE_H) |                        \
+	 ((BIT(s) << 10) & ~(BB_FILE_A | BB_FILE_B)) | ((BIT(s) << 6) & ~(BB_FILE_G | BB_FILE_H)) | \
+	 ((BIT(s) >> 17) & ~BB_FILE_H) | ((BIT(s) >> 15) & ~BB_FILE_A) |                        \
+	 ((BIT(s) >> 10) & ~(BB_FILE_G | BB_FILE_H)) | ((BIT(s) >> 6) & ~(BB_FILE_A | BB_FILE_B)))
+#define KING_BB(s)                                                                              \
+	((BIT(s) << 8) | (BIT(s) >> 8) |                                                        \
+	 (((BIT(s) << 1) | (BIT(s) << 9) | (BIT(s) >> 7)) & ~BB_FILE_A) |                       \
+	 (((BIT(s) >> 1) | (BIT(s) >> 9) | (BIT(s) << 7)) & ~BB_FILE_H))
+/* Squares a white (black) pawn on s attacks. */
+#define WPAWN_BB(s) (((BIT(s) << 9) & ~BB_FILE_A) | ((BIT(s) << 7) & ~BB_FILE_H))
+#define BPAWN_BB(s) (((BIT(s) >> 7) & ~BB_FILE_A) | ((BIT(s) >> 9) & ~BB_FILE_H))
+
+/* Declared in chess-internal.h, whose macros give these the gamedb__chess_ prefix. */
+const uint64_t diag_bb[64] = {SQ64(DIAG_BB)};
+const uint64_t anti_bb[64] = {SQ64(ANTI_BB)};
+const uint64_t rook_rays[64] = {SQ64(ROOK_RAYS_BB)};
+const uint64_t bishop_rays[64] = {SQ64(BISHOP_RAYS_BB)};
+const uint64_t knight_bb[64] = {SQ64(KNIGHT_BB)};
+const uint64_t king_bb[64] = {SQ64(KING_BB)};
+/* pawn_bb[c][s]: the squares a pawn of colour c on s attacks. */
+const uint64_t pawn_bb[2][64] = {{SQ64(WPAWN_BB)}, {SQ64(BPAWN_BB)}};
+
+/* ------------------------------------------------------------------------------------------ */
+/* Position */
+
+/* Puts the man pc on (or takes it off) square s in the bitboards. */
+static void bb_flip(struct gamedb__pos *pos, int s, uint8_t pc)
+{
+	pos->by_colour[COLOUR(pc)] ^= BIT(s);
+	pos->by_type[TYPE(pc)] ^= BIT(s);
+}
+
+void gamedb__pos_sync(struct gamedb__pos *pos)
+{
+	int s;
+
+	memset(pos->by_colour, 0, sizeof pos->by_colour);
+	memset(pos->by_type, 0, sizeof pos->by_type);
+	pos->king[0] = pos->king[1] = GAMEDB__NO_SQ;
+	for (s = 0; s < 64; s++) {
+		const uint8_t pc = pos->sq[s];
+		if (pc == GAMEDB__EMPTY)
+			continue;
+		bb_flip(pos, s, pc);
+		if (TYPE(pc) == GAMEDB__KING)
+			pos->king[COLOUR(pc)] = (uint8_t)s;
+	}
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Attacks */
+
+/*
+ * The men among `att` (squares of men of colour `by`; their types are read from pos) that
+ * attack square s when the board's occupancy is `occ`. With att and occ differing from the
+ * position's own, this asks about the board after a move without making it: leave the
+ * captured man out of att, and change occ as the move changes it.
+ */
+static uint64_t attackers(const struct gamedb__pos *pos, int s, int by, uint64_t att,
+			  uint64_t occ)
+{
+	const uint64_t *t = pos->by_type;
+	uint64_t a = ((knight_bb[s] & t[GAMEDB__KNIGHT]) | (king_bb[s] & t[GAMEDB__KING]) |
+		      (pawn_bb[by ^ 1][s] & t[GAMEDB__PAWN])) & att;
+	uint64_t sl = att & (t[GAMEDB__ROOK] | t[GAMEDB__QUEEN]) & rook_rays[s];
+
+	while (sl) {
+		const int c = LSB(sl);
+		if (!(span_bb(s, c, RANK_OF(s) == RANK_OF(c) ? RANK_BB(s) : FILE_BB(s)) & occ))
+			a |= BIT(c);
+		sl &= sl - 1;
+	}
+	sl = att & (t[GAMEDB__BISHOP] | t[GAMEDB__QUEEN]) & bishop_rays[s];
+	while (sl) {
+		const int c = LSB(sl);
+		if (!(span_bb(s, c, (diag_bb[s] & BIT(c)) ? diag_bb[s] : anti_bb[s]) & occ))
+			a |= BIT(c);
+		sl &= sl - 1;
+	}
+	return a;
+}
+
+int gamedb__in_check(const struct gamedb__pos *pos)
+{
+	const int us = pos->stm, k = pos->king[us];
+	if (k >= 64)
+		return 0;
+	return attacked(pos, k, us ^ 1, pos->by_colour[us ^ 1], occupied(pos));
+}
+
+/*
+ * The men of the side to move pinned to their king (by an enemy slider with just that man in
+ * between). With pin_line set, pin_line[s] receives the line a pinned man on s may move along.
+ */
+static uint64_t pinned_men(const struct gamedb__pos *pos, uint64_t *pin_line)
+{
+	const int us = pos->stm, them = us ^ 1, k = pos->king[us];
+	const uint64_t *t = pos->by_type, occ = occupied(pos);
+	uint64_t snipers, pinned = 0;
+
+	snipers = ((rook_rays[k] & (t[GAMEDB__ROOK] | t[GAMEDB__QUEEN])) |
+		   (bishop_rays[k] & (t[GAMEDB__BISHOP] | t[GAMEDB__QUEEN]))) &
+		  pos->by_colour[them];
+	while (snipers) {
+		const int c = LSB(snipers);
+		const uint64_t line = line_bb(k, c);
+		const uint64_t b = span_bb(k, c, line) & occ;
+		if (b && !SEVERAL(b) && (b & pos->by_colour[us])) {
+			pinned |= b;
+			if (pin_line)
+				pin_line[LSB(b)] = line;
+		}
+		snipers &= snipers - 1;
+	}
+	return pinned;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Moves */
+
+static void set_move(struct gamedb__move *m, int from, int to, int promo, int flags, int piece,
+		     int captured)
+{
+	m->from = (uint8_t)from;
+	m->to = (uint8_t)to;
+	m->promo = (uint8_t)promo;
+	m->flags = (uint8_t)flags;
+	m->piece = (uint8_t)piece;
+	m->captured = (uint8_t)captured;
+	m->rook_from = GAMEDB__NO_SQ;
+	m->check = GAMEDB__CHECK_UNKNOWN;
+}
+
+/* 1 if a side still has a castling right (the four rook squares are not all GAMEDB__NO_SQ). */
+static int any_castling(const struct gamedb__pos *pos)
+{
+	return (pos->castle_rook[0][0] & pos->castle_rook[0][1] & pos->castle_rook[1][0] &
+		pos->castle_rook[1][1]) != GAMEDB__NO_SQ;
+}
+
+void gamedb__pos_make(struct gamedb__pos *pos, const struct gamedb__move *m)
+{
+	const int us = pos->stm, them = us ^ 1;
+	uint8_t *b = pos->sq;
+
+	pos->ep = GAMEDB__NO_SQ;
+	if (pos->halfmove < UINT16_MAX)
+		pos->halfmove++;
+	if (us == 1 && pos->fullmove < UINT32_MAX)
+		pos->fullmove++;
+	pos->stm = (uint8_t)them;
+
+	if (!(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q))) {
+		/* The usual move; the clause after the board update handles en passant's pawn. */
+		const int from = m->from, to = m->to;
+		const uint8_t pc = b[from], cap = b[to];
+		const uint8_t put = m->promo ? PC(m->promo, us) : pc;
+		const int type = TYPE(pc);
+		const uint64_t fb = BIT(from), tb = BIT(to);
+
+		if (cap != GAMEDB__EMPTY) {
+			pos->by_colour[them] ^= tb;
+			pos->by_type[TYPE(cap)] ^= tb;
+			pos->halfmove = 0;
+			if (any_castling(pos)) {
+				if (to == pos->castle_rook[them][0])
+					pos->castle_rook[them][0] = GAMEDB__NO_SQ;
+				if (to == pos->castle_rook[them][1])
+					pos->castle_rook[them][1] = GAMEDB__NO_SQ;
+			}
+		}
+		pos->by_colour[us] ^= fb | tb;
+		pos->by_type[type] ^= fb;
+		pos->by_type[TYPE(put)] ^= tb;
+		b[to] = put;
+		b[from] = GAMEDB__EMPTY;
+		if (type == GAMEDB__PAWN) {
+			pos->halfmove = 0;
+			if (m->flags & GAMEDB__MF_EP) {
+				const int cs = us ? to + 8 : to - 8;
+				bb_flip(pos, cs, b[cs]);
+				b[cs] = GAMEDB__EMPTY;
+			} else if (to - from == 16 || from - to == 16) {
+				/*
+				 * The ep square is recorded after every double push that has an enemy
+				 * pawn beside the destination (a pseudo-legal en-passant capture),
+				 * whether or not the capture would actually be legal. This is what
+				 * Scid's DoSimpleMove does, so our FENs match Scid's.
+				 */
+				const uint8_t enemy_pawn = PC(GAMEDB__PAWN, them);
+				if ((FILE_OF(to) > 0 && b[to - 1] == enemy_pawn) ||
+				    (FILE_OF(to) < 7 && b[to + 1] == enemy_pawn))
+					pos->ep = (uint8_t)((from + to) / 2);
+			}
+		} else if (any_castling(pos)) {
+			if (type == GAMEDB__KING) {
+				pos->castle_rook[us][0] = pos->castle_rook[us][1] = GAMEDB__NO_SQ;
+			} else {
+				if (from == pos->castle_rook[us][0])
+					pos->castle_rook[us][0] = GAMEDB__NO_SQ;
+				if (from == pos->castle_rook[us][1])
+					pos->castle_rook[us][1] = GAMEDB__NO_SQ;
+			}
+		}
+		if (type == GAMEDB__KING)
+			pos->king[us] = (uint8_t)to;
+	} else if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) {
+		const int side = (m->flags & GAMEDB__MF_CASTLE_K) ? 1 : 0;
+		const int base = us ? 56 : 0;
+		const int rto = base + (side ? 5 : 3);
+		const uint8_t king = PC(GAMEDB__KING, us), rook = PC(GAMEDB__ROOK, us);
+		b[m->from] = GAMEDB__EMPTY;
+		b[m->rook_from] = GAMEDB__EMPTY;
+		b[m->to] = king;
+		b[rto] = rook;
+		bb_flip(pos, m->from, king);
+		bb_flip(pos, m->rook_from, rook);
+		bb_flip(pos, m->to, king);
+		bb_flip(pos, rto, rook);
+		pos->king[us] = m->to;
+		pos->castle_rook[us][0] = pos->castle_rook[us][1] = GAMEDB__NO_SQ;
+	}
+	/* A null move: as Scid does, the clocks run and the ep square goes; the board stays. */
+}
+
+/*
+ * 1 if the completed move m (not castling, not null) leaves the mover's king safe. No copy:
+ * the attack test runs on the occupancy after the move, with the captured man left out.
+ */
+static int leaves_king_safe(const struct gamedb__pos *pos, const struct gamedb__move *m)
+{
+	const int us = pos->stm, them = us ^ 1;
+	const int k = m->piece == GAMEDB__KING ? m->to : pos->king[us];
+	uint64_t occ = (occupied(pos) & ~BIT(m->from)) | BIT(m->to);
+	uint64_t att = pos->by_colour[them] & ~BIT(m->to);
+
+	if (k >= 64)
+		return 1;
+	if (m->flags & GAMEDB__MF_EP) {
+		const int cap = us ? m->to + 8 : m->to - 8;
+		occ &= ~BIT(cap);
+		att &= ~BIT(cap);
+	}
+	return !attacked(pos, k, them, att, occ);
+}
+
+/*
+ * Castling for the side to move on `side` (0 queen side, 1 king side), Chess960 rules: every
+ * square between the king and its destination and between the rook and its destination must
+ * be empty apart from the king and that rook, and no square from the king's square to its
+ * destination (both included) may be attacked. The attack test runs with king and rook lifted,
+ * so a rook that shields its own king (Chess960) is handled too.
+ */
+static int castle_check(const struct gamedb__pos *pos, int side, struct gamedb__move *m)
+{
+	const int us = pos->stm, them = us ^ 1;
+	const int base = us ? 56 : 0;
+	const int k = pos->king[us], r = pos->castle_rook[us][side];
+	const int kto = base + (side ? 6 : 2), rto = base + (side ? 5 : 3);
+	uint64_t occ;
+	int lo, hi, s;
+
+	if (r >= 64 || k >= 64 || RANK_OF(k) != RANK_OF(base) || RANK_OF(r) != RANK_OF(base))
+		return -1;
+	if (pos->sq[r] != PC(GAMEDB__ROOK, us))
+		return -1;
+	lo = imin(imin(k, kto), imin(r, rto));
+	hi = imax(imax(k, kto), imax(r, rto));
+	for (s = lo; s <= hi; s++)
+		if (s != k && s != r && pos->sq[s] != GAMEDB__EMPTY)
+			return -1;
+	occ = occupied(pos) & ~BIT(k) & ~BIT(r);
+	for (s = imin(k, kto); s <= imax(k, kto); s++)
+		if (attacked(pos, s, them, pos->by_colour[them], occ))
+			return -1;
+	set_move(m, k, kto, 0, side ? GAMEDB__MF_CASTLE_K : GAMEDB__MF_CASTLE_Q, GAMEDB__KING, 0);
+	m->rook_from = (uint8_t)r;
+	return 0;
+}
+
+int gamedb__move_castle(const struct gamedb__pos *pos, int side, struct gamedb__move *m)
+{
+	if (side != 0 && side != 1)
+		return -1;
+	return castle_check(pos, side, m);
+}
+
+int gamedb__move_null(const struct gamedb__pos *pos, struct gamedb__move *m)
+{
+	const int k = pos->king[pos->stm];
+	if (gamedb__in_check(pos))
+		return -1;
+	set_move(m, k, k, 0, GAMEDB__MF_NULL, GAMEDB__KING, 0);
+	return 0;
+}
+
+/* The en-passant target square if the side to move has a real en-passant capture there, else -1. */
+static int ep_target(const struct gamedb__pos *pos)
+{
+	const int us = pos->stm, t = pos->ep;
+	if (t >= 64 || RANK_OF(t) != (us ? 2 : 5))
+		return -1;
+	if (pos->sq[us ? t + 8 : t - 8] != PC(GAMEDB__PAWN, us ^ 1))
+		return -1;
+	return t;
+}
+
+/* 1 if the pawn of the side to move on s may capture en passant on t (legality included). */
+static int ep_legal(const struct gamedb__pos *pos, int s, int t)
+{
+	const int us = pos->stm, them = us ^ 1, k = pos->king[us];
+	const int cap = us ? t + 8 : t - 8;
+	const uint64_t occ = (occupied(pos) & ~BIT(s) & ~BIT(cap)) | BIT(t);
+
+	if (k >= 64)
+		return 1;
+	return !attacked(pos, k, them, pos->by_colour[them] & ~BIT(cap), occ);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Legal move generation */
+
+/*
+ * The cap can only bite in artificial FEN positions (say a king and 15 queens): no reachable
+ * position has more than 218 legal moves. It keeps such input from overrunning `out`.
+ */
+#define EMIT(from_, to_, promo_, flags_, piece_, cap_)                                        \
+	do {                                                                                   \
+		set_move(&out[n++], (from_), (to_), (promo_), (flags_), (piece_), (cap_));     \
+		if (n >= GAMEDB__MAX_MOVES)                                                    \
+			return n;                                                              \
+	} while (0)
+
+/*
+ * Generates the legal moves of pos into out (room for GAMEDB__MAX_MOVES). Order: king moves,
+ * castling, then the other men by square.
+ */
+static int gen(const struct gamedb__pos *pos, struct gamedb__move *out)
+{
+	const uint8_t *b = pos->sq;
+	const int us = pos->stm, them = us ^ 1;
+	const int k = pos->king[us];
+	const int kx = X88(k);
+	const uint64_t occ = occupied(pos), enemy = pos->by_colour[them];
+	uint64_t checkers, pinned, block = ~(uint64_t)0;
+	uint64_t pin_line[64];
+	int n = 0, i, s, ept;
+
+	if (k >= 64)
+		return 0;
+	checkers = attackers(pos, k, them, enemy, occ);
+	pinned = pinned_men(pos, pin_line);
+	if (checkers) {
+		const int c = LSB(checkers);
+		block = SEVERAL(checkers) ? 0 : between_bb(k, c) | BIT(c);
+	}
+
+	/* King moves, tested with the king lifted so that it cannot hide behind itself. */
+	for (i = 0; i < 8; i++) {
+		const int y = kx + dir_d[i];
+		int t;
+		uint8_t p;
+		if (OFFBOARD(y))
+			continue;
+		t = S64(y);
+		p = b[t];
+		if (p != GAMEDB__EMPTY && COLOUR(p) == us)
+			continue;
+		if (attacked(pos, t, them, enemy, occ & ~BIT(k)))
+			continue;
+		EMIT(k, t, 0, p ? GAMEDB__MF_CAPTURE : 0, GAMEDB__KING, TYPE(p));
+	}
+	if (!checkers) {
+		int side;
+		for (side = 1; side >= 0; side--) {
+			if (pos->castle_rook[us][side] == GAMEDB__NO_SQ)
+				continue;
+			if (castle_check(pos, side, &out[n]) == 0) {
+				n++;
+				if (n >= GAMEDB__MAX_MOVES)
+					return n;
+			}
+		}
+	}
+	if (!block)
+		return n;
+
+	ept = ep_target(pos);
+	for (s = 0; s < 64; s++) {
+		const uint8_t pc = b[s];
+		const int x = X88(s);
+		const uint64_t ok = (pinned & BIT(s)) ? block & pin_line[s] : block;
+		int type;
+
+		if (pc == GAMEDB__EMPTY || COLOUR(pc) != us)
+			continue;
+		type = TYPE(pc);
+		switch (type) {
+		case GAMEDB__PAWN: {
+			const int fwd = us ? -16 : 16;
+			const int start_rank = us ? 6 : 1;
+			const int last_rank = us ? 0 : 7;
+			int y = x + fwd, c;
+			if (b[S64(y)] == GAMEDB__EMPTY) {
+				const int t = S64(y);
+				if (ok & BIT(t)) {
+					if (RANK_OF(t) == last_rank) {
+						int pr;
+						for (pr = GAMEDB__QUEEN; pr >= GAMEDB__KNIGHT; pr--)
+							EMIT(s, t, pr, 0, GAMEDB__PAWN, 0);
+					} else {
+						EMIT(s, t, 0, 0, GAMEDB__PAWN, 0);
+					}
+				}
+				if (RANK_OF(s) == start_rank) {
+					const int t2 = S64(y + fwd);
+					if (b[t2] == GAMEDB__EMPTY && (ok & BIT(t2)))
+						EMIT(s, t2, 0, GAMEDB__MF_DOUBLE, GAMEDB__PAWN, 0);
+				}
+			}
+			for (c = 0; c < 2; c++) {
+				const int dc = fwd + (c ? 1 : -1);
+				uint8_t p;
+				int t;
+				y = x + dc;
+				if (OFFBOARD(y))
+					continue;
+				t = S64(y);
+				p = b[t];
+				if (p != GAMEDB__EMPTY) {
+					if (COLOUR(p) == us || !(ok & BIT(t)))
+						continue;
+					if (RANK_OF(t) == last_rank) {
+						int pr;
+						for (pr = GAMEDB__QUEEN; pr >= GAMEDB__KNIGHT; pr--)
+							EMIT(s, t, pr, GAMEDB__MF_CAPTURE, GAMEDB__PAWN,
+							     TYPE(p));
+					} else {
+						EMIT(s, t, 0, GAMEDB__MF_CAPTURE, GAMEDB__PAWN, TYPE(p));
+					}
+				} else if (t == ept && ep_legal(pos, s, t)) {
+					/* Rare: tested on its own (covers the two-pawn rank pin too).
+					 * A FEN ep square that means nothing is never a target. */
+					EMIT(s, t, 0, GAMEDB__MF_CAPTURE | GAMEDB__MF_EP, GAMEDB__PAWN,
+					     GAMEDB__PAWN);
+				}
+			}
+			break;
+		}
+		case GAMEDB__KNIGHT:
+			for (i = 0; i < 8; i++) {
+				const int y = x + knight_d[i];
+				uint8_t p;
+				int t;
+				if (OFFBOARD(y))
+					continue;
+				t = S64(y);
+				p = b[t];
+				if ((p != GAMEDB__EMPTY && COLOUR(p) == us) || !(ok & BIT(t)))
+					continue;
+				EMIT(s, t, 0, p ? GAMEDB__MF_CAPTURE : 0, GAMEDB__KNIGHT, TYPE(p));
+			}
+			break;
+		case GAMEDB__BISHOP:
+		case GAMEDB__ROOK:
+		case GAMEDB__QUEEN: {
+			const int d0 = type == GAMEDB__BISHOP ? 4 : 0;
+			const int d1 = type == GAMEDB__ROOK ? 4 : 8;
+			for (i = d0; i < d1; i++) {
+				const int d = dir_d[i];
+				int y;
+				for (y = x + d; !OFFBOARD(y); y += d) {
+					const int t = S64(y);
+					const uint8_t p = b[t];
+					if (p == GAMEDB__EMPTY) {
+						if (ok & BIT(t))
+							EMIT(s, t, 0, 0, type, 0);
+						continue;
+					}
+					if (COLOUR(p) != us && (ok & BIT(t)))
+						EMIT(s, t, 0, GAMEDB__MF_CAPTURE, type, TYPE(p));
+					break;
+				}
+			}
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	return n;
+}
+
+#undef EMIT
+
+int gamedb__gen_legal(const struct gamedb__pos *pos, struct gamedb__move *out)
+{
+	return gen(pos, out);
+}
+
+/*
+ * 1 if a man among `movers` (of the side to move, no king, no pawn captures) can step onto the
+ * empty square t: a pawn push, or a knight or slider move.
+ */
+static int can_reach_empty(const struct gamedb__pos *pos, int t, uint64_t movers, uint64_t occ)
+{
+	const int us = pos->stm;
+	const uint64_t pawns = movers & pos->by_type[GAMEDB__PAWN];
+
+	if (attackers(pos, t, us, movers & ~pawns, occ))
+		return 1;
+	if (us == 0) {
+		if (t >= 8 && (pawns & BIT(t - 8)))
+			return 1;
+		if (RANK_OF(t) == 3 && !(occ & BIT(t - 8)) && (pawns & BIT(t - 16)))
+			return 1;
+	} else {
+		if (t < 56 && (pawns & BIT(t + 8)))
+			return 1;
+		if (RANK_OF(t) == 4 && !(occ & BIT(t + 8)) && (pawns & BIT(t + 16)))
+			return 1;
+	}
+	return 0;
+}
+
+int gamedb__has_legal_move(const struct gamedb__pos *pos)
+{
+	const int us = pos->stm, them = us ^ 1, k = pos->king[us];
+	const uint64_t occ = occupied(pos), own = pos->by_colour[us], enemy = pos->by_colour[them];
+	const uint64_t *t = pos->by_type;
+	uint64_t tg, checkers, pinned, movers, pin_line[64];
+	int ept;
+
+	if (k >= 64)
+		return 0;
+	/* King steps first: they are the likely way out of a check. */
+	for (tg = king_bb[k] & ~own; tg; tg &= tg - 1)
+		if (!attacked(pos, LSB(tg), them, enemy, occ & ~BIT(k)))
+			return 1;
+	checkers = attackers(pos, k, them, enemy, occ);
+	if (SEVERAL(checkers))
+		return 0; /* double check: only the king may move */
+	pinned = pinned_men(pos, pin_line);
+	movers = own & ~BIT(k) & ~pinned;
+	ept = ep_target(pos);
+	if (ept >= 0) {
+		for (tg = pawn_bb[them][ept] & own & t[GAMEDB__PAWN]; tg; tg &= tg - 1)
+			if (ep_legal(pos, LSB(tg), ept))
+				return 1;
+	}
+	if (checkers) {
+		/* One checker: take it, or step in between (a pinned man can do neither). */
+		const int c = LSB(checkers);
+		if (attackers(pos, c, us, movers, occ))
+			return 1;
+		for (tg = between_bb(k, c); tg; tg &= tg - 1)
+			if (can_reach_empty(pos, LSB(tg), movers, occ))
+				return 1;
+		return 0;
+	}
+	/* Not in check: any man with a pseudo-legal move has a legal one, if it is not pinned or
+	 * moves along its pin line. For a slider the first square of each of its lines tells. */
+	for (tg = own & ~BIT(k); tg; tg &= tg - 1) {
+		const int s = LSB(tg);
+		const uint64_t bs = BIT(s);
+		uint64_t to;
+		if (bs & t[GAMEDB__PAWN]) {
+			const int ahead = us ? s - 8 : s + 8;
+			to = pawn_bb[us][s] & enemy;
+			if (!(occ & BIT(ahead)))
+				to |= BIT(ahead);
+		} else if (bs & t[GAMEDB__KNIGHT]) {
+			to = knight_bb[s] & ~own;
+		} else if (bs & t[GAMEDB__BISHOP]) {
+			to = king_bb[s] & bishop_rays[s] & ~own;
+		} else if (bs & t[GAMEDB__ROOK]) {
+			to = king_bb[s] & rook_rays[s] & ~own;
+		} else {
+			to = king_bb[s] & ~own;
+		}
+		if (pinned & bs)
+			to &= pin_line[s];
+		if (to)
+			return 1;
+	}
+	{
+		struct gamedb__move m;
+		int side;
+		for (side = 1; side >= 0; side--)
+			if (pos->castle_rook[us][side] != GAMEDB__NO_SQ && castle_check(pos, side, &m) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+uint64_t gamedb__perft(const struct gamedb__pos *pos, int depth)
+{
+	struct gamedb__move moves[GAMEDB__MAX_MOVES];
+	uint64_t total = 0;
+	int n, i;
+
+	if (depth <= 0)
+		return 1;
+	n = gen(pos, moves);
+	if (depth == 1)
+		return (uint64_t)n;
+	for (i = 0; i < n; i++) {
+		struct gamedb__pos next = *pos;
+		gamedb__pos_make(&next, &moves[i]);
+		total += gamedb__perft(&next, depth - 1);
+	}
+	return total;
+}
+/* ------------------------------------------------------------------------------------------ */
+/* Checking one given move */
+
+int gamedb__move_complete(const struct gamedb__pos *pos, struct gamedb__move *m)
+{
+	const uint8_t *b = pos->sq;
+	const int us = pos->stm, them = us ^ 1;
+	const int from = m->from, to = m->to, promo = m->promo;
+	int type, flags = 0, captured = 0, maybe_castle = -1;
+	uint8_t pc, target;
+
+	if (from >= 64 || to >= 64)
+		return -1;
+	pc = b[from];
+	if (pc == GAMEDB__EMPTY || COLOUR(pc) != us)
+		return -1;
+	type = TYPE(pc);
+
+	if (type == GAMEDB__KING && promo == 0) {
+		const int base = us ? 56 : 0;
+		int side;
+		for (side = 0; side < 2; side++) {
+			const int r = pos->castle_rook[us][side];
+			const int kto = base + (side ? 6 : 2);
+			int df;
+			if (r == GAMEDB__NO_SQ)
+				continue;
+			if (to == r)
+				return castle_check(pos, side, m);
+			if (to != kto)
+				continue;
+			df = FILE_OF(to) - FILE_OF(from);
+			if (df >= 2 || df <= -2 || from == to)
+				return castle_check(pos, side, m);
+			/* One step: an ordinary king move first, castling if that is illegal. */
+			maybe_castle = side;
+		}
+	}
+
+	if (from == to)
+		return -1;
+	target = b[to];
+	if (target != GAMEDB__EMPTY) {
+		if (COLOUR(target) == us || TYPE(target) == GAMEDB__KING)
+			goto try_castle;
+		flags |= GAMEDB__MF_CAPTURE;
+		captured = TYPE(target);
+	}
+
+	if (type == GAMEDB__PAWN) {
+		const int fwd = us ? -8 : 8;
+		const int last_rank = us ? 0 : 7;
+		const int start_rank = us ? 6 : 1;
+		const int df = FILE_OF(to) - FILE_OF(from);
+		if (df == 0) {
+			if (target != GAMEDB__EMPTY)
+				return -1;
+			if (to == from + fwd) {
+				/* single push */
+			} else if (to == from + 2 * fwd && RANK_OF(from) == start_rank &&
+				   b[from + fwd] == GAMEDB__EMPTY) {
+				flags |= GAMEDB__MF_DOUBLE;
+			} else {
+				return -1;
+			}
+		} else if ((df == 1 || df == -1) && to == from + fwd + df) {
+			if (target == GAMEDB__EMPTY) {
+				const int cap = to - fwd;
+				if (to != pos->ep || RANK_OF(to) != (us ? 2 : 5) ||
+				    b[cap] != PC(GAMEDB__PAWN, them))
+					return -1;
+				flags |= GAMEDB__MF_CAPTURE | GAMEDB__MF_EP;
+				captured = GAMEDB__PAWN;
+			}
+		} else {
+			return -1;
+		}
+		if (RANK_OF(to) == last_rank) {
+			if (promo < GAMEDB__KNIGHT || promo > GAMEDB__QUEEN)
+				return -1;
+		} else if (promo != 0) {
+			return -1;
+		}
+	} else {
+		if (promo != 0)
+			return -1;
+		switch (type) {
+		case GAMEDB__KNIGHT:
+			if (!(knight_bb[from] & BIT(to)))
+				return -1;
+			break;
+		case GAMEDB__KING:
+			if (!(king_bb[from] & BIT(to)))
+				goto try_castle;
+			break;
+		default: {
+			const uint64_t rays = type == GAMEDB__ROOK ? rook_rays[from]
+					      : type == GAMEDB__BISHOP ? bishop_rays[from]
+								     : rook_rays[from] | bishop_rays[from];
+			if (!(rays & BIT(to)) || (between_bb(from, to) & occupied(pos)))
+				return -1;
+			break;
+		}
+		}
+	}
+
+	set_move(m, from, to, promo, flags, type, captured);
+	if (leaves_king_safe(pos, m))
+		return 0;
+try_castle:
+	if (maybe_castle >= 0)
+		return castle_check(pos, maybe_castle, m);
+	return -1;
+}
+
+int gamedb__move_play(struct gamedb__pos *pos, struct gamedb__move *m)
+{
+	int rc;
+
+	if (m->flags & GAMEDB__MF_NULL)
+		rc = gamedb__move_null(pos, m);
+	else if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q))
+		rc = castle_check(pos, (m->flags & GAMEDB__MF_CASTLE_K) ? 1 : 0, m);
+	else
+		rc = gamedb__move_complete(pos, m);
+	if (rc != 0)
+		return -1;
+	gamedb__pos_make(pos, m);
+	m->check = check_state(pos);
+	return 0;
+}
