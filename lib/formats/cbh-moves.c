@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "formats/cbh.h"
+#include "formats/toolkit.h"
 
 /*
  * The substitution table of mode 0 (ChessBase's own, as published in the format notes): the
@@ -117,7 +118,7 @@ struct cb_node {
 	uint8_t colour;  /* who made the move */
 };
 
-/* A line of play left open by opcode 254, waiting for its 255. */
+/* A line of play: the main line, or one opened by opcode 254 and waiting for its 255. */
 struct cb_level {
 	struct gamedb__pos pos;
 	struct gamedb__cbslots slots;
@@ -133,7 +134,10 @@ struct cb_ann {
 	uint8_t type;
 };
 
-/* While writing the move buffer: the move whose alternatives are being written, and which. */
+/*
+ * While writing the move buffer, per open variation: the move whose alternatives are being
+ * written, and which of them (the main line's frame is unused).
+ */
 struct cb_frame {
 	uint32_t main, sib;
 };
@@ -141,12 +145,10 @@ struct cb_frame {
 struct cbg_state {
 	struct cb_node *nodes;
 	size_t nnodes, capnodes;
-	struct cb_level *levels;
-	size_t caplevels;
+	struct gamedb__stack levels; /* struct cb_level: the line being decoded on top */
 	struct cb_ann *anns;
 	size_t nanns, capanns;
-	struct cb_frame *frames;
-	size_t capframes;
+	struct gamedb__stack frames; /* struct cb_frame */
 	const uint8_t *cba;    /* the game's CBA block (a view of the .cba) */
 	int32_t status;        /* GAMEDB_OK or GAMEDB_WARN so far */
 	size_t unplaced;       /* annotations at positions no move has */
@@ -154,9 +156,16 @@ struct cbg_state {
 
 static struct cbg_state *state_of(struct gamedb__cbg_ctx *c)
 {
-	if (!c->priv)
-		c->priv = calloc(1, sizeof(struct cbg_state));
-	return c->priv;
+	struct cbg_state *s = c->priv;
+
+	if (!s) {
+		s = c->priv = calloc(1, sizeof *s);
+		if (!s)
+			return NULL;
+		gamedb__stack_init(&s->levels, sizeof(struct cb_level), MAX_DEPTH + 1);
+		gamedb__stack_init(&s->frames, sizeof(struct cb_frame), SIZE_MAX);
+	}
+	return s;
 }
 
 void gamedb__cbg_ctx_free(struct gamedb__cbg_ctx *c)
@@ -168,9 +177,9 @@ void gamedb__cbg_ctx_free(struct gamedb__cbg_ctx *c)
 	s = c->priv;
 	if (s) {
 		free(s->nodes);
-		free(s->levels);
+		gamedb__stack_free(&s->levels);
 		free(s->anns);
-		free(s->frames);
+		gamedb__stack_free(&s->frames);
 		free(s);
 		c->priv = NULL;
 	}
@@ -321,7 +330,7 @@ static int32_t read_head(struct gamedb__cbg_ctx *c, struct gamedb_game *g, struc
 	if (got < 4)
 		return fail(c, g, off, "the game record lies past the end of the file");
 	h->flags = (*rec)[0];
-	h->len = (uint32_t)(*rec)[1] << 16 | (uint32_t)(*rec)[2] << 8 | (*rec)[3];
+	h->len = gamedb__be24(*rec + 1);
 	h->moves = 4;
 	if (h->len < 4)
 		return fail(c, g, off, "bad game record length");
@@ -512,18 +521,22 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			   size_t avail)
 {
 	const size_t end = avail < h->len ? avail : h->len;
-	struct cb_level cur;
-	size_t p = h->moves, depth = 0;
+	struct cb_level *cur;
+	size_t p = h->moves;
 	uint32_t n = 0;
 	int32_t st = GAMEDB_OK;
 	char why[96], msg[192];
 
+	gamedb__stack_clear(&s->levels);
+	cur = gamedb__stack_push(&s->levels);
+	if (!cur)
+		return fail(c, g, g->loc[0], "out of memory");
 	if (g->have_start)
-		cur.pos = g->start;
+		cur->pos = g->start;
 	else
-		gamedb__pos_startpos(&cur.pos);
-	gamedb__cbslots_init(&cur.slots, &cur.pos, 0);
-	cur.node = 0;
+		gamedb__pos_startpos(&cur->pos);
+	gamedb__cbslots_init(&cur->slots, &cur->pos, 0);
+	cur->node = 0;
 	s->nnodes = 0;
 	if (gamedb__grow((void **)&s->nodes, &s->capnodes, 1, sizeof *s->nodes) != 0)
 		return fail(c, g, g->loc[0], "out of memory");
@@ -539,17 +552,21 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		uint32_t id;
 
 		if (op == OP_PUSH) {
-			if (depth >= MAX_DEPTH)
-				return fail(c, g, g->loc[0] + at, "variations nested too deeply");
-			if (gamedb__grow((void **)&s->levels, &s->caplevels, depth + 1, sizeof *s->levels) != 0)
-				return fail(c, g, g->loc[0] + at, "out of memory");
-			s->levels[depth++] = cur;
+			/* A sibling line: decoded on a copy of this line, dropped at its 255. */
+			struct cb_level *nl = gamedb__stack_push(&s->levels);
+			if (!nl)
+				return fail(c, g, g->loc[0] + at,
+					    gamedb__stack_full(&s->levels) ? "variations nested too deeply"
+									   : "out of memory");
+			*nl = nl[-1];
+			cur = nl;
 			continue;
 		}
 		if (op == OP_POP) {
-			if (depth == 0)
+			if (gamedb__var_depth(&s->levels) == 0)
 				return st; /* the end of the game */
-			cur = s->levels[--depth];
+			gamedb__stack_pop(&s->levels);
+			cur = gamedb__stack_top(&s->levels);
 			continue;
 		}
 		if (op == OP_PAD)
@@ -569,22 +586,22 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			    cb_table[(uint8_t)(rec[p + 1] - n)];
 			p += 2;
 		}
-		stm = cur.pos.stm;
-		bad = decode_op(&cur, op, w, &m, why, sizeof why);
-		if (!bad && gamedb__move_play(&cur.pos, &m) != 0) {
+		stm = cur->pos.stm;
+		bad = decode_op(cur, op, w, &m, why, sizeof why);
+		if (!bad && gamedb__move_play(&cur->pos, &m) != 0) {
 			snprintf(why, sizeof why, "illegal move (opcode %d)", op);
 			bad = 1;
 		}
 		if (bad) {
-			snprintf(msg, sizeof msg, "move %u%s: %s", (unsigned)cur.pos.fullmove,
+			snprintf(msg, sizeof msg, "move %u%s: %s", (unsigned)cur->pos.fullmove,
 				 stm ? "..." : ".", why);
 			return fail(c, g, g->loc[0] + at, msg);
 		}
-		gamedb__cbslots_move(&cur.slots, stm, &m);
-		id = add_node(s, cur.node, &m, stm);
+		gamedb__cbslots_move(&cur->slots, stm, &m);
+		id = add_node(s, cur->node, &m, stm);
 		if (id == NONE)
 			return fail(c, g, g->loc[0] + at, "out of memory");
-		cur.node = id;
+		cur->node = id;
 		n++;
 	}
 	if (avail < h->len)
@@ -635,7 +652,7 @@ static int read_annotations(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		warn(c, g, s, off, got < 0 ? "read error" : "the annotations lie past the end of the file");
 		return 0;
 	}
-	total = (uint32_t)b[10] << 24 | (uint32_t)b[11] << 16 | (uint32_t)b[12] << 8 | b[13];
+	total = gamedb__be32(b + 10);
 	if (total < 14) {
 		warn(c, g, s, off, "bad annotation block length");
 		return 0;
@@ -653,9 +670,8 @@ static int read_annotations(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	for (p = 14; total - p >= 6;) {
 		struct cb_ann *a;
 		/* Position: 24-bit signed; entry length: 16-bit big-endian, header included. */
-		const int32_t pos = (int32_t)((uint32_t)b[p] << 16 | (uint32_t)b[p + 1] << 8 | b[p + 2]) -
-				    ((b[p] & 0x80) ? 0x1000000 : 0);
-		const uint16_t len = (uint16_t)(b[p + 4] << 8 | b[p + 5]);
+		const int32_t pos = (int32_t)gamedb__be24(b + p) - ((b[p] & 0x80) ? 0x1000000 : 0);
+		const uint16_t len = (uint16_t)gamedb__be16(b + p + 4);
 		if (len < 6 || len > total - p) {
 			warn(c, g, s, off + p, "bad annotation entry length (the rest is ignored)");
 			break;
@@ -800,11 +816,6 @@ static int square_name(int v, char *out)
 	return 1;
 }
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 /*
  * The PGN command text ("%csl Gd4,Re5", ...) of an entry into c->scratch; the event type to
  * give it, or 0 when the entry does not fit its known layout (it is then kept raw).
@@ -866,7 +877,7 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
 		const int whose = a->type == CBA_BLACK_CLOCK;
 		if (a->len != 4)
 			return 0;
-		cs = be32(pl);
+		cs = gamedb__be32(pl);
 		t = cs / 100;
 		if (gamedb__buf_printf(out, "%%%s %lu:%02lu:%02lu", whose == mover ? "clk" :
 				       whose ? "clkb" : "clkw", (unsigned long)(t / 3600),
@@ -890,7 +901,7 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
 			return -1;
 		return GAMEDB_EVENT_COMMAND;
 	case CBA_MEDAL: {
-		const uint32_t v = a->len == 4 ? be32(pl) : 0;
+		const uint32_t v = a->len == 4 ? gamedb__be32(pl) : 0;
 		if (v == 0 || v > 0xFFFF)
 			return 0;
 		if (gamedb__buf_append(out, "%medal ", 7) != 0)
@@ -990,48 +1001,51 @@ static int emit_move(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint32_t id
 /*
  * Second pass: the tree into the move buffer in reading order, each move followed by its
  * alternatives as variations, then by its main continuation. An explicit stack of frames
- * (one per variation being written) replaces recursion.
+ * (the main line's, then one per variation being written) replaces recursion.
  */
 static int emit_tree(struct gamedb__cbg_ctx *c, struct cbg_state *s, struct gamedb__movebuf *mb)
 {
-	size_t depth = 0;
 	uint32_t node = s->nodes[0].first;
 	int with_alternatives = 1;
+	struct cb_frame *f;
 
-	if (emit_annotations(c, s, -1, -1, 1, mb) != 0)
+	gamedb__stack_clear(&s->frames);
+	if (!gamedb__stack_push(&s->frames) || emit_annotations(c, s, -1, -1, 1, mb) != 0)
 		return -1;
 	for (;;) {
 		if (node == NONE) {
-			/* The line ends: the game's, or the variation s->frames[depth - 1].sib. */
-			struct cb_frame *f;
-			if (depth == 0)
+			/* The line ends: the game's, or the variation f->sib; then f->sib's next. */
+			uint32_t main, sib;
+			if (gamedb__var_depth(&s->frames) == 0)
 				return 0;
-			if (gamedb__mb_event(mb, GAMEDB_EVENT_VARIATION_END, 0) != 0)
+			f = gamedb__stack_top(&s->frames);
+			main = f->main;
+			sib = s->nodes[f->sib].next;
+			if (!gamedb__var_end(&s->frames, mb))
 				return -1;
-			f = &s->frames[depth - 1];
-			f->sib = s->nodes[f->sib].next;
-			if (f->sib != NONE) {
-				if (gamedb__mb_event(mb, GAMEDB_EVENT_VARIATION_BEGIN, 0) != 0)
+			if (sib != NONE) {
+				f = gamedb__var_begin(&s->frames, mb);
+				if (!f)
 					return -1;
-				node = f->sib;
+				f->main = main;
+				f->sib = sib;
+				node = sib;
 				with_alternatives = 0;
 			} else {
-				node = s->nodes[f->main].first;
+				node = s->nodes[main].first;
 				with_alternatives = 1;
-				depth--;
 			}
 			continue;
 		}
 		if (emit_move(c, s, node, mb) != 0)
 			return -1;
 		if (with_alternatives && s->nodes[node].next != NONE) {
-			if (gamedb__grow((void **)&s->frames, &s->capframes, depth + 1, sizeof *s->frames) != 0 ||
-			    gamedb__mb_event(mb, GAMEDB_EVENT_VARIATION_BEGIN, 0) != 0)
+			f = gamedb__var_begin(&s->frames, mb);
+			if (!f)
 				return -1;
-			s->frames[depth].main = node;
-			s->frames[depth].sib = s->nodes[node].next;
-			depth++;
+			f->main = node;
 			node = s->nodes[node].next;
+			f->sib = node;
 			with_alternatives = 0;
 			continue;
 		}

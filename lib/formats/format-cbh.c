@@ -15,6 +15,7 @@
 
 #include "formats/format.h"
 #include "formats/cbh.h"
+#include "formats/toolkit.h"
 
 #define CBH_REC 46                 /* header and record size of the .cbh */
 #define CBJ_HEADER 32
@@ -71,19 +72,6 @@ struct cbh {
 	struct gamedb__cbg_ctx ctx;
 	struct gamedb_chessbase handle;
 };
-
-static uint32_t be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
-static uint32_t be24(const uint8_t *p) { return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2]; }
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-static uint64_t be64(const uint8_t *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
-static uint32_t le16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 /* Length of a fixed-size string field: up to its first NUL (bytes after it may be garbage). */
 static size_t fixlen(const uint8_t *p, size_t max)
@@ -148,9 +136,9 @@ static int cb_bid(struct gamedb__src *src)
 
 	if (!f || gamedb__file_view(f, 0, 6, &p) != 6)
 		return -1;
-	if (p[0] != 0 || be16(p + 3) != CBH_REC || p[5] != 1)
+	if (p[0] != 0 || gamedb__be16(p + 3) != CBH_REC || p[5] != 1)
 		return -1;
-	v = be16(p + 1);
+	v = gamedb__be16(p + 1);
 	return (v == 36 || v == 44) ? 100 : 40;
 }
 
@@ -207,9 +195,9 @@ static int ent_init(struct cbh *s, int t, struct gamedb__buf *notes)
 		snprintf(what, sizeof what, "%s (shorter than its header)", e->f->name);
 		goto unusable;
 	}
-	e->payload = le32(p + 12);
-	extra = le32(p + 24);
-	if (le32(p + 8) != ENT_MAGIC || e->payload == 0 || e->payload > ENT_MAX_PAYLOAD ||
+	e->payload = gamedb__le32(p + 12);
+	extra = gamedb__le32(p + 24);
+	if (gamedb__le32(p + 8) != ENT_MAGIC || e->payload == 0 || e->payload > ENT_MAX_PAYLOAD ||
 	    extra > ENT_MAX_EXTRA) {
 		snprintf(what, sizeof what, "%s (offset 8: not a ChessBase name file)", e->f->name);
 		goto unusable;
@@ -235,8 +223,8 @@ static void cbj_init(struct cbh *s, struct gamedb__buf *notes)
 
 	if (!s->cbj || gamedb__file_view(s->cbj, 0, CBJ_HEADER, &p) != CBJ_HEADER)
 		goto unusable;
-	rec = le32(p + 4);
-	count = le32(p + 8);
+	rec = gamedb__le32(p + 4);
+	count = gamedb__le32(p + 8);
 	if (rec < 8 || rec > 65536)
 		goto unusable;
 	/* Never more records than the file holds. */
@@ -317,14 +305,14 @@ static int32_t cb_open(struct gamedb_reader *r, void **state)
 			      s->cbh->name);
 		goto fail;
 	}
-	if (be16(p + 3) != CBH_REC) {
+	if (gamedb__be16(p + 3) != CBH_REC) {
 		gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNSUPPORTED_VERSION,
 			      "%s: offset 3: record size %u (this library reads 46)", s->cbh->name,
-			      be16(p + 3));
+			      gamedb__be16(p + 3));
 		goto fail;
 	}
 	/* The header's next game id is the record count + 1; the file size bounds it. */
-	next_id = be32(p + 6);
+	next_id = gamedb__be32(p + 6);
 	file_recs = s->cbh->size / CBH_REC - 1 > UINT32_MAX - 1 ? UINT32_MAX - 1
 								 : (uint32_t)(s->cbh->size / CBH_REC - 1);
 	s->nrec = next_id ? next_id - 1 : 0;
@@ -420,7 +408,7 @@ static int ent_get(struct cbh *s, int t, uint32_t id, uint8_t out[ENT_COPY])
 		return ENT_IOERR;
 	if ((size_t)got != len)
 		return ENT_BAD;
-	if (le32(p) == ENT_DELETED)
+	if (gamedb__le32(p) == ENT_DELETED)
 		return ENT_BAD;
 	memcpy(out, p + ENT_NODE, len - ENT_NODE);
 	return ENT_OK;
@@ -505,22 +493,10 @@ static int field_tag(struct hdr_ctx *h, const char *tag, const uint8_t *p, size_
 	return add_raw(h, tag, p, n);
 }
 
-static void format_date(char *out, uint32_t d)
+/* A stored date: year << 9 | month << 5 | day (12, 4 and 5 bits; 0 = unknown). */
+static void cb_date(char *out, uint32_t d)
 {
-	uint32_t y = (d >> 9) & 0xFFF, m = (d >> 5) & 15, day = d & 31;
-
-	memcpy(out, "????.??.??", 11);
-	if (y)
-		snprintf(out, 5, "%04u", (unsigned)(y > 9999 ? 9999 : y));
-	out[4] = '.';
-	if (m) {
-		out[5] = (char)('0' + m / 10);
-		out[6] = (char)('0' + m % 10);
-	}
-	if (day) {
-		out[8] = (char)('0' + day / 10);
-		out[9] = (char)('0' + day % 10);
-	}
+	gamedb__pgn_date(out, (d >> 9) & 0xFFF, (d >> 5) & 15, d & 31);
 }
 
 static const char *const event_types[9] = { NULL,   "game",  "match", "tourn", "swiss",
@@ -565,9 +541,9 @@ static int tournament_extra_tags(struct hdr_ctx *h, uint32_t id)
 
 	if (ent_get(h->s, ENT_TOURNAMENT, id, rec) != ENT_OK)
 		return 0; /* reported with Event already */
-	date = le32(rec + 70) & 0xFFFFFF;
+	date = gamedb__le32(rec + 70) & 0xFFFFFF;
 	if (date) {
-		format_date(buf, date);
+		cb_date(buf, date);
 		if (add_lit(h->g, "EventDate", buf))
 			return -1;
 	}
@@ -595,7 +571,7 @@ static int cbj_fields(struct cbh *s, uint32_t id, const uint8_t *rec, struct gam
 		      int64_t teams[2])
 {
 	const uint8_t *p;
-	uint32_t cbg32 = be32(rec + 1), cba32 = be32(rec + 5);
+	uint32_t cbg32 = gamedb__be32(rec + 1), cba32 = gamedb__be32(rec + 5);
 	size_t len;
 	int64_t got;
 
@@ -610,13 +586,13 @@ static int cbj_fields(struct cbh *s, uint32_t id, const uint8_t *rec, struct gam
 		return -1;
 	if (got != (int64_t)len)
 		return 0;
-	teams[0] = (int32_t)be32(p);
-	teams[1] = (int32_t)be32(p + 4);
+	teams[0] = (int32_t)gamedb__be32(p);
+	teams[1] = (int32_t)gamedb__be32(p + 4);
 	/* Only a copy that agrees with the CBH in its low 32 bits is taken for the larger one. */
-	if (len >= 20 && (uint32_t)be64(p + 12) == cba32)
-		g->loc[1] = be64(p + 12);
-	if (len >= 38 && (uint32_t)be64(p + 30) == cbg32)
-		g->loc[0] = be64(p + 30);
+	if (len >= 20 && (uint32_t)gamedb__be64(p + 12) == cba32)
+		g->loc[1] = gamedb__be64(p + 12);
+	if (len >= 38 && (uint32_t)gamedb__be64(p + 30) == cbg32)
+		g->loc[0] = gamedb__be64(p + 30);
 	return 0;
 }
 
@@ -686,21 +662,21 @@ static int32_t cb_next(void *state, struct gamedb_game *g)
 	h.off = (uint64_t)id * CBH_REC;
 
 	g->deleted = (rec[0] >> 7) & 1;
-	g->fmt_flags = be32(rec + 39);
+	g->fmt_flags = gamedb__be32(rec + 39);
 	g->loc[2] = id;
 	if (cbj_fields(s, id, rec, g, teams) != 0)
 		return GAMEDB_FATAL;
-	eco = be16(rec + 35);
+	eco = gamedb__be16(rec + 35);
 	if (eco >= CHESS960_ECO && (g->fmt_flags & (1u << 27)))
 		g->variant = GAMEDB_VARIANT_CHESS960;
 
-	w = be24(rec + 9);
-	b = be24(rec + 12);
-	tid = be24(rec + 15);
+	w = gamedb__be24(rec + 9);
+	b = gamedb__be24(rec + 12);
+	tid = gamedb__be24(rec + 15);
 	if (tournament_tags(&h, tid))
 		goto fail;
-	date = be24(rec + 24);
-	format_date(buf, date);
+	date = gamedb__be24(rec + 24);
+	cb_date(buf, date);
 	if (add_lit(g, "Date", buf))
 		goto nomem;
 	if (rec[29] == 0)
@@ -712,13 +688,13 @@ static int32_t cb_next(void *state, struct gamedb_game *g)
 	if (add_lit(g, "Round", buf) || player_tag(&h, "White", w) || player_tag(&h, "Black", b) ||
 	    add_lit(g, "Result", results[res]))
 		goto fail;
-	if (be16(rec + 31)) {
-		snprintf(buf, sizeof buf, "%u", be16(rec + 31));
+	if (gamedb__be16(rec + 31)) {
+		snprintf(buf, sizeof buf, "%u", gamedb__be16(rec + 31));
 		if (add_lit(g, "WhiteElo", buf))
 			goto nomem;
 	}
-	if (be16(rec + 33)) {
-		snprintf(buf, sizeof buf, "%u", be16(rec + 33));
+	if (gamedb__be16(rec + 33)) {
+		snprintf(buf, sizeof buf, "%u", gamedb__be16(rec + 33));
 		if (add_lit(g, "BlackElo", buf))
 			goto nomem;
 	}
@@ -728,9 +704,9 @@ static int32_t cb_next(void *state, struct gamedb_game *g)
 		if (add_lit(g, "ECO", buf))
 			goto nomem;
 	}
-	if (simple_entity_tag(&h, ENT_ANNOTATOR, be24(rec + 18), "Annotator", 45) ||
+	if (simple_entity_tag(&h, ENT_ANNOTATOR, gamedb__be24(rec + 18), "Annotator", 45) ||
 	    tournament_extra_tags(&h, tid) ||
-	    simple_entity_tag(&h, ENT_SOURCE, be24(rec + 21), "Source", 25))
+	    simple_entity_tag(&h, ENT_SOURCE, gamedb__be24(rec + 21), "Source", 25))
 		goto fail;
 	if ((teams[0] >= 0 && simple_entity_tag(&h, ENT_TEAM, (uint32_t)teams[0], "WhiteTeam", 45)) ||
 	    (teams[1] >= 0 && simple_entity_tag(&h, ENT_TEAM, (uint32_t)teams[1], "BlackTeam", 45)))
@@ -864,29 +840,47 @@ static const uint8_t ent_fields[ENT_TYPES][2][2] = {
 	{ { 0, 45 }, { 0, 0 } },   /* team */
 };
 
+/*
+ * A cursor c over the guiding-text record at off in the .cbg (a flags byte, a 3-byte length
+ * counting these 4 bytes, then the text's header, titles and contents), set past those 4
+ * bytes. NULL, or why the record cannot be read.
+ */
+static const char *text_record(struct cbh *s, uint64_t off, struct gamedb__cur *c)
+{
+	uint32_t len;
+
+	if (gamedb__cur_view(c, s->ctx.cbg, off, 4) != 4)
+		return "record past the end of the file";
+	len = gamedb__be24(c->p + 1);
+	if (len < 8)
+		return "record shorter than its header";
+	if (gamedb__cur_view(c, s->ctx.cbg, off, len) != (int64_t)len)
+		return "record runs past the end of the file";
+	c->pos = 4;
+	return NULL;
+}
+
 /* Feeds the titles of guiding text id to the votes; problems just end the sample. */
 static void vote_text(struct cbh *s, uint32_t id, struct votes *v)
 {
 	uint8_t rec[CBH_REC];
-	const uint8_t *p;
-	uint64_t off;
-	uint32_t len, n, k, pos = 8;
+	struct gamedb__cur c;
+	uint32_t n, k;
 
-	if (read_record(s, id, rec, GAMEDB_FAILED) != GAMEDB_OK)
+	if (read_record(s, id, rec, GAMEDB_FAILED) != GAMEDB_OK ||
+	    text_record(s, gamedb__be32(rec + 1), &c) != NULL)
 		return;
-	off = be32(rec + 1);
-	if (gamedb__file_view(s->ctx.cbg, off, 4, &p) != 4)
-		return;
-	len = be24(p + 1);
-	if (len < 8 || gamedb__file_view(s->ctx.cbg, off, len, &p) != (int64_t)len)
-		return;
-	n = le16(p + 6);
-	for (k = 0; k < n && pos + 4 <= len; k++) {
-		uint32_t tl = le16(p + pos + 2);
-		if (tl > len - pos - 4)
+	gamedb__cur_skip(&c, 2); /* the text's format */
+	n = gamedb__cur_le16(&c);
+	for (k = 0; k < n; k++) {
+		const uint8_t *t;
+		uint32_t tl;
+		gamedb__cur_skip(&c, 2); /* the title's language */
+		tl = gamedb__cur_le16(&c);
+		t = gamedb__cur_take(&c, tl);
+		if (gamedb__cur_failed(&c))
 			return;
-		vote(v, p + pos + 4, tl);
-		pos += 4 + tl;
+		vote(v, t, tl);
 	}
 }
 
@@ -1016,15 +1010,15 @@ GAMEDB_EXPORT int64_t gamedb_chessbase_get_game_field(struct gamedb_chessbase *c
 	case GAMEDB_CB_RECORD_FLAGS:
 		return rec[0];
 	case GAMEDB_CB_MEDALS:
-		return be16(rec + 37);
+		return gamedb__be16(rec + 37);
 	case GAMEDB_CB_ANNOTATION_FLAGS:
-		return be32(rec + 39);
+		return gamedb__be32(rec + 39);
 	case GAMEDB_CB_MAGNITUDE:
-		return be16(rec + 43);
+		return gamedb__be16(rec + 43);
 	case GAMEDB_CB_LINE_EVALUATION:
 		return rec[27] == 3 ? rec[28] : 0;
 	case GAMEDB_CB_SUB_ECO:
-		eco = be16(rec + 35);
+		eco = gamedb__be16(rec + 35);
 		return eco < CHESS960_ECO && (eco >> 7) ? (eco & 127) : 0;
 	case GAMEDB_CB_MAINLINE_MOVES:
 		return rec[45];
@@ -1033,7 +1027,7 @@ GAMEDB_EXPORT int64_t gamedb_chessbase_get_game_field(struct gamedb_chessbase *c
 	case GAMEDB_CB_TOURNAMENT_ROUNDS:
 	case GAMEDB_CB_TOURNAMENT_FLAGS:
 	case GAMEDB_CB_TOURNAMENT_NATION:
-		trc = ent_get(s, ENT_TOURNAMENT, be24(rec + 15), trec);
+		trc = ent_get(s, ENT_TOURNAMENT, gamedb__be24(rec + 15), trec);
 		if (trc == ENT_IOERR)
 			return -1;
 		if (trc != ENT_OK)
@@ -1065,21 +1059,6 @@ GAMEDB_EXPORT uint64_t gamedb_chessbase_get_text_count(const struct gamedb_chess
 	return cb ? cb->s->ntexts : 0;
 }
 
-/* A bounds-checked cursor over a guiding text's bytes. */
-struct cur {
-	const uint8_t *p;
-	uint32_t len, pos;
-};
-
-static int take(struct cur *c, uint32_t n, const uint8_t **out)
-{
-	if (c->len - c->pos < n)
-		return -1;
-	*out = c->p + c->pos;
-	c->pos += n;
-	return 0;
-}
-
 /* 1 if an HTML text says it is UTF-8 (ChessBase 16 writes <meta charset="utf-8">). */
 static int html_says_utf8(const uint8_t *p, uint32_t n)
 {
@@ -1106,18 +1085,28 @@ static int32_t text_corrupt(struct cbh *s, uint64_t off, const char *what)
 			     s->ctx.cbg->name, (unsigned long long)off, what);
 }
 
+/* Guiding text i (0-based) ends before the part `what` it announces. */
+static int32_t text_short(struct cbh *s, const struct gamedb__cur *c, uint64_t i, const char *what)
+{
+	char msg[320];
+
+	return gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s",
+			     gamedb__cur_message(c, msg, sizeof msg, "guiding text %llu: %s",
+						 (unsigned long long)i + 1, what));
+}
+
 GAMEDB_EXPORT int32_t gamedb_chessbase_load_text(struct gamedb_chessbase *cb, uint64_t i)
 {
 	struct cbh *s;
 	struct gamedb_reader *r;
 	uint8_t rec[CBH_REC];
 	const uint8_t *p, *b;
-	struct cur c;
+	struct gamedb__cur c;
 	uint64_t off;
-	uint32_t len, n, k, nc, best_lang = 0, best_len = 0;
+	uint32_t n, k, nc, best_lang = 0, best_len = 0;
 	const uint8_t *best = NULL;
 	int32_t status = GAMEDB_OK, st;
-	const char *cs, *want;
+	const char *cs, *want, *why;
 
 	if (!cb)
 		return GAMEDB_FAILED;
@@ -1135,34 +1124,28 @@ GAMEDB_EXPORT int32_t gamedb_chessbase_load_text(struct gamedb_chessbase *cb, ui
 	st = read_record(s, s->texts[i], rec, GAMEDB_FAILED);
 	if (st != GAMEDB_OK)
 		return GAMEDB_FAILED;
-	off = be32(rec + 1);
+	off = gamedb__be32(rec + 1);
 	if (s->cbj && s->texts[i] <= s->cbj_count && s->cbj_rec >= 38 &&
 	    gamedb__file_view(s->cbj, CBJ_HEADER + (uint64_t)(s->texts[i] - 1) * s->cbj_rec + 30, 8,
 			      &p) == 8 &&
-	    (uint32_t)be64(p) == off)
-		off = be64(p);
-	if (gamedb__file_view(s->ctx.cbg, off, 4, &p) != 4)
-		return text_corrupt(s, off, "record past the end of the file");
-	len = be24(p + 1);
-	if (len < 8)
-		return text_corrupt(s, off, "record shorter than its header");
-	if (gamedb__file_view(s->ctx.cbg, off, len, &p) != (int64_t)len)
-		return text_corrupt(s, off, "record runs past the end of the file");
-	c.p = p;
-	c.len = len;
-	c.pos = 4;
-	take(&c, 4, &b);
-	cb->format = (int32_t)le16(b);
-	n = le16(b + 2);
+	    (uint32_t)gamedb__be64(p) == off)
+		off = gamedb__be64(p);
+	why = text_record(s, off, &c);
+	if (why)
+		return text_corrupt(s, off, why);
+	cb->format = (int32_t)gamedb__cur_le16(&c);
+	n = gamedb__cur_le16(&c); /* the record holds these 4 bytes (text_record) */
 	cs = cb_charset(s);
 	for (k = 0; k < n; k++) {
 		uint32_t lang, tl;
-		if (take(&c, 4, &b) != 0)
-			return text_corrupt(s, off + c.pos, "title list runs past the record");
-		lang = le16(b);
-		tl = le16(b + 2);
-		if (take(&c, tl, &b) != 0)
-			return text_corrupt(s, off + c.pos, "title runs past the record");
+		b = gamedb__cur_take(&c, 4);
+		if (!b)
+			return text_short(s, &c, i, "title list");
+		lang = gamedb__le16(b);
+		tl = gamedb__le16(b + 2);
+		b = gamedb__cur_take(&c, tl);
+		if (!b)
+			return text_short(s, &c, i, "title");
 		if (gamedb__grow((void **)&cb->title, &cb->title_cap, (size_t)cb->ntitles + 1,
 				 sizeof *cb->title) != 0)
 			goto nomem;
@@ -1179,34 +1162,34 @@ GAMEDB_EXPORT int32_t gamedb_chessbase_load_text(struct gamedb_chessbase *cb, ui
 	/* The contents, one per language: the one in the language option's language is kept,
 	 * else the first. */
 	want = s->ctx.language >= 0 ? gamedb__language_iso((unsigned)s->ctx.language) : "";
-	if (take(&c, 3, &b) == 0) {
-		nc = le16(b + 1);
+	if (gamedb__cur_left(&c) >= 3) {
+		b = gamedb__cur_take(&c, 3);
+		nc = gamedb__le16(b + 1);
 		for (k = 0; k < nc; k++) {
 			uint32_t lang, tlen, flen;
 			const uint8_t *text;
 			if (cb->format == 1) {
-				if (take(&c, 4, &b) != 0)
+				if (!(b = gamedb__cur_take(&c, 4)))
 					goto truncated;
-				lang = le16(b);
-				tlen = le16(b + 2);
+				lang = gamedb__le16(b);
+				tlen = gamedb__le16(b + 2);
 			} else if (cb->format == 2 || cb->format == 3) {
-				if (take(&c, 6, &b) != 0)
+				if (!(b = gamedb__cur_take(&c, 6)))
 					goto truncated;
-				lang = le16(b);
-				tlen = le32(b + 2);
+				lang = gamedb__le16(b);
+				tlen = gamedb__le32(b + 2);
 			} else {
 				break; /* a format we do not know: titles only */
 			}
-			if (take(&c, tlen, &text) != 0)
+			if (!(text = gamedb__cur_take(&c, tlen)))
 				goto truncated;
 			if (cb->format == 3) {
-				if (take(&c, 4, &b) != 0)
+				if (gamedb__cur_skip(&c, 4) != 0)
 					goto truncated;
 			} else {
-				if (take(&c, cb->format == 1 ? 2 : 4, &b) != 0)
-					goto truncated;
-				flen = cb->format == 1 ? le16(b) : le32(b);
-				if (take(&c, flen, &b) != 0) /* formatting runs: dropped */
+				flen = cb->format == 1 ? gamedb__cur_le16(&c) : gamedb__cur_le32(&c);
+				/* formatting runs: dropped */
+				if (gamedb__cur_failed(&c) || gamedb__cur_skip(&c, flen) != 0)
 					goto truncated;
 			}
 			if (!best || (*want && strcmp(text_language_iso(lang), want) == 0 &&
@@ -1242,7 +1225,7 @@ GAMEDB_EXPORT int32_t gamedb_chessbase_load_text(struct gamedb_chessbase *cb, ui
 	return GAMEDB_OK;
 truncated:
 	cb->ntitles = 0;
-	return text_corrupt(s, off + c.pos, "contents run past the record");
+	return text_short(s, &c, i, "contents");
 nomem:
 	cb->ntitles = 0;
 	return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_NOMEM, "out of memory");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "formats/format.h"
+#include "formats/toolkit.h"
 
 #define SI_MAGIC "Scid.si\0"
 #define SN_MAGIC "Scid.sn\0"
@@ -44,6 +45,13 @@ struct scid_names {
 	struct gamedb__buf raw;
 };
 
+/* One line of play while decoding: the position and slots now, and before the last move. */
+struct scid_level {
+	struct gamedb__pos pos, prev;
+	struct gamedb__slots slots, prev_slots;
+	int moves; /* moves decoded on this line so far */
+};
+
 struct scid {
 	struct gamedb_reader *r;
 	struct gamedb__file *si, *sn, *sg;
@@ -53,17 +61,10 @@ struct scid {
 	uint64_t next;
 	struct scid_names names[NAME_TYPES];
 	struct gamedb_scid handle;
-	/* decoder scratch, kept to avoid an allocation per game */
-	struct scid_level *levels;
-	size_t levels_cap;
+	/* decoder scratch, kept to avoid an allocation per game: the lines of play (struct
+	 * scid_level), the main line's first */
+	struct gamedb__stack levels;
 };
-
-static uint32_t be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
-static uint32_t be24(const uint8_t *p) { return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2]; }
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 /* ---- bidding and opening -------------------------------------------------------------- */
 
@@ -75,7 +76,7 @@ static int scid_bid(struct gamedb__src *src)
 
 	if (!f || gamedb__file_view(f, 0, 10, &p) != 10 || memcmp(p, SI_MAGIC, 8) != 0)
 		return -1;
-	version = be16(p + 8);
+	version = gamedb__be16(p + 8);
 	return (version == 300 || version == 400) ? 100 : 50;
 }
 
@@ -96,35 +97,35 @@ static void names_free(struct scid_names *n)
  */
 static int32_t load_names(struct scid *s)
 {
+	static const char *const type_names[NAME_TYPES] = { "player", "event", "site", "round" };
 	struct gamedb_reader *r = s->r;
-	const uint8_t *p;
-	int64_t size;
-	uint64_t pos = SN_HEADER;
+	struct gamedb__cur c;
 	uint32_t counts[NAME_TYPES], maxfreq[NAME_TYPES];
 	int t;
-	char prev[256];
+	uint32_t i = 0;
+	char prev[256], msg[320];
 	const char *cs = gamedb__reader_charset(r), *fb = gamedb__reader_fallback(r);
 
-	size = gamedb__file_view(s->sn, 0, (size_t)s->sn->size, &p);
-	if (size < 0)
+	if (gamedb__cur_view(&c, s->sn, 0, (size_t)s->sn->size) < 0)
 		return GAMEDB_FATAL;
-	if (size < SN_HEADER || memcmp(p, SN_MAGIC, 8) != 0)
+	if (c.len < SN_HEADER || memcmp(c.p, SN_MAGIC, 8) != 0)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
 				     "%s: offset 0: not a SCID name file (bad magic or too short)",
 				     s->sn->name);
 	for (t = 0; t < NAME_TYPES; t++) {
-		counts[t] = be24(p + 12 + 3 * t);
-		maxfreq[t] = be24(p + 24 + 3 * t);
+		counts[t] = gamedb__be24(c.p + 12 + 3 * t);
+		maxfreq[t] = gamedb__be24(c.p + 24 + 3 * t);
 	}
+	c.pos = SN_HEADER;
 	for (t = 0; t < NAME_TYPES; t++) {
 		struct scid_names *n = &s->names[t];
-		uint32_t i, idbytes = counts[t] >= 65536 ? 3 : 2;
+		uint32_t idbytes = counts[t] >= 65536 ? 3 : 2;
 		uint32_t fbytes = maxfreq[t] >= 65536 ? 3 : (maxfreq[t] >= 256 ? 2 : 1);
 		size_t prevlen = 0;
 
 		/* Every record takes at least idbytes + fbytes + 1 bytes: a count the file cannot
 		 * hold is corrupt, and we never allocate for more names than the file could hold. */
-		if ((uint64_t)counts[t] * (idbytes + fbytes + 1) > (uint64_t)size - pos)
+		if ((uint64_t)counts[t] * (idbytes + fbytes + 1) > gamedb__cur_left(&c))
 			return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
 					     "%s: offset %u: name count %u larger than the file",
 					     s->sn->name, 12 + 3 * t, counts[t]);
@@ -140,27 +141,27 @@ static int32_t load_names(struct scid *s)
 			n->off[i] = UINT32_MAX;
 		for (i = 0; i < counts[t]; i++) {
 			uint32_t id, len, prefix = 0;
-			uint64_t rec = pos;
+			uint64_t rec = gamedb__cur_off(&c);
+			const uint8_t *suffix;
 			int32_t rc;
 
-			if (pos + idbytes + fbytes + 1 > (uint64_t)size)
+			if (gamedb__cur_need(&c, idbytes + fbytes + 1) != 0)
 				goto truncated;
-			id = idbytes == 3 ? be24(p + pos) : be16(p + pos);
-			pos += idbytes + fbytes;
-			len = p[pos++];
-			if (i > 0) {
-				if (pos >= (uint64_t)size)
-					goto truncated;
-				prefix = p[pos++];
-			}
+			id = idbytes == 3 ? gamedb__cur_be24(&c) : gamedb__cur_be16(&c);
+			gamedb__cur_skip(&c, fbytes);
+			len = gamedb__cur_u8(&c);
+			if (i > 0)
+				prefix = gamedb__cur_u8(&c);
+			if (gamedb__cur_failed(&c))
+				goto truncated;
 			if (prefix > len || prefix > prevlen)
 				return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
 						     "%s: offset %llu: name prefix %u longer than the name",
 						     s->sn->name, (unsigned long long)rec, prefix);
-			if (pos + (len - prefix) > (uint64_t)size)
+			suffix = gamedb__cur_take(&c, len - prefix);
+			if (!suffix)
 				goto truncated;
-			memcpy(prev + prefix, p + pos, len - prefix);
-			pos += len - prefix;
+			memcpy(prev + prefix, suffix, len - prefix);
 			prevlen = len;
 			if (id >= counts[t])
 				return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
@@ -185,8 +186,8 @@ static int32_t load_names(struct scid *s)
 	}
 	return GAMEDB_OK;
 truncated:
-	return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT, "%s: offset %llu: truncated name file",
-			     s->sn->name, (unsigned long long)pos);
+	return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT, "%s",
+			     gamedb__cur_message(&c, msg, sizeof msg, "%s name %u", type_names[t], i + 1));
 }
 
 static void header_text(struct scid *s, const uint8_t *raw, size_t cap, char *out, size_t outcap)
@@ -219,6 +220,7 @@ static int32_t scid_open(struct gamedb_reader *r, void **state)
 	if (!s)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
 	s->r = r;
+	gamedb__stack_init(&s->levels, sizeof(struct scid_level), SIZE_MAX);
 	*state = s;
 	if (gamedb__src_open(&r->src, NULL, 0, &s->si) != 0)
 		goto fail;
@@ -231,7 +233,7 @@ static int32_t scid_open(struct gamedb_reader *r, void **state)
 			      s->si->name);
 		goto fail;
 	}
-	s->version = (int)be16(p + 8);
+	s->version = (int)gamedb__be16(p + 8);
 	if (s->version != 300 && s->version != 400) {
 		gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNSUPPORTED_VERSION,
 			      "%s: offset 8: SCID index version %d (this library reads 300 and 400)",
@@ -246,9 +248,9 @@ static int32_t scid_open(struct gamedb_reader *r, void **state)
 		goto fail;
 	}
 	s->handle.version = s->version;
-	s->handle.base_type = (int32_t)be32(p + 10);
-	s->ngames = be24(p + 14);
-	s->handle.autoload = be24(p + 17);
+	s->handle.base_type = (int32_t)gamedb__be32(p + 10);
+	s->ngames = gamedb__be24(p + 14);
+	s->handle.autoload = gamedb__be24(p + 17);
 	header_text(s, p + 20, 108, s->handle.description, sizeof s->handle.description);
 	for (i = 0; i < 6; i++) {
 		if (s->version == 400)
@@ -289,32 +291,16 @@ static void scid_close(void *state)
 		return;
 	for (t = 0; t < NAME_TYPES; t++)
 		names_free(&s->names[t]);
-	free(s->levels);
+	gamedb__stack_free(&s->levels);
 	free(s);
 }
 
 /* ---- headers -------------------------------------------------------------------------- */
 
-static void format_date(char *out, uint32_t d)
+/* A stored date: year << 9 | month << 5 | day (11, 4 and 5 bits; 0 = unknown). */
+static void scid_date(char *out, uint32_t d)
 {
-	/* "%04u.%02u.%02u" with '?' for an unknown part, by hand: this runs for every game. */
-	uint32_t y = (d >> 9) & 0x7FF, m = (d >> 5) & 15, day = d & 31;
-
-	memcpy(out, "????.??.??", 11);
-	if (y) {
-		out[0] = (char)('0' + y / 1000);
-		out[1] = (char)('0' + y / 100 % 10);
-		out[2] = (char)('0' + y / 10 % 10);
-		out[3] = (char)('0' + y % 10);
-	}
-	if (m) {
-		out[5] = (char)('0' + m / 10);
-		out[6] = (char)('0' + m % 10);
-	}
-	if (day) {
-		out[8] = (char)('0' + day / 10);
-		out[9] = (char)('0' + day % 10);
-	}
+	gamedb__pgn_date(out, (d >> 9) & 0x7FF, (d >> 5) & 15, d & 31);
 }
 
 /* ECO: 0 none; else letter*13100 + d1*1310 + d2*131 + ext + 1, ext 0 or 1 + 5*subletter + digit. */
@@ -413,27 +399,27 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 	if (got != (int64_t)s->rec_size)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_IO, "%s: offset %llu: cannot read record",
 				     s->si->name, (unsigned long long)off);
-	len = be16(p + 4);
-	flags = be16(p + 6 + k);
+	len = gamedb__be16(p + 4);
+	flags = gamedb__be16(p + 6 + k);
 	if (k) {
 		if (p[6] & 0x80)
 			len |= 0x10000;
 		flags |= (uint32_t)(p[6] & 0x3F) << 16;
 	}
-	g->loc[0] = be32(p);
+	g->loc[0] = gamedb__be32(p);
 	g->loc[1] = len;
 	g->fmt_flags = flags;
 	g->deleted = (flags >> 3) & 1;
-	wid = (uint32_t)(p[8 + k] >> 4) << 16 | be16(p + 9 + k);
-	bid = (uint32_t)(p[8 + k] & 15) << 16 | be16(p + 11 + k);
-	eid = (uint32_t)(p[13 + k] >> 5) << 16 | be16(p + 14 + k);
-	sid = (uint32_t)((p[13 + k] >> 2) & 7) << 16 | be16(p + 16 + k);
-	rid = (uint32_t)(p[13 + k] & 3) << 16 | be16(p + 18 + k);
-	misc = be16(p + 20 + k);
-	eco = be16(p + 22 + k);
-	date = be32(p + 24 + k);
-	wr = be16(p + 28 + k);
-	br = be16(p + 30 + k);
+	wid = (uint32_t)(p[8 + k] >> 4) << 16 | gamedb__be16(p + 9 + k);
+	bid = (uint32_t)(p[8 + k] & 15) << 16 | gamedb__be16(p + 11 + k);
+	eid = (uint32_t)(p[13 + k] >> 5) << 16 | gamedb__be16(p + 14 + k);
+	sid = (uint32_t)((p[13 + k] >> 2) & 7) << 16 | gamedb__be16(p + 16 + k);
+	rid = (uint32_t)(p[13 + k] & 3) << 16 | gamedb__be16(p + 18 + k);
+	misc = gamedb__be16(p + 20 + k);
+	eco = gamedb__be16(p + 22 + k);
+	date = gamedb__be32(p + 24 + k);
+	wr = gamedb__be16(p + 28 + k);
+	br = gamedb__be16(p + 30 + k);
 	edate = date >> 20;
 	date &= 0xFFFFF;
 
@@ -442,7 +428,7 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 		  rid >= s->names[NAME_ROUND].count;
 	if (add_name_tag(s, g, "Event", NAME_EVENT, eid) || add_name_tag(s, g, "Site", NAME_SITE, sid))
 		goto nomem;
-	format_date(buf, date);
+	scid_date(buf, date);
 	if (gamedb__tags_add(&g->head, "Date", buf, strlen(buf), NULL, 0, NULL) ||
 	    add_name_tag(s, g, "Round", NAME_ROUND, rid) ||
 	    add_name_tag(s, g, "White", NAME_PLAYER, wid) ||
@@ -460,7 +446,7 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 		/* The event year is stored as an offset of -3..+3 from the game's year. */
 		int32_t ey = (int32_t)((date >> 9) & 0x7FF) + (int32_t)(edate >> 9) - 4;
 		uint32_t ed = ((uint32_t)(ey < 0 ? 0 : ey) << 9) | (edate & 0x1FF);
-		format_date(buf, ed);
+		scid_date(buf, ed);
 		if (ed && gamedb__tags_add(&g->head, "EventDate", buf, strlen(buf), NULL, 0, NULL))
 			goto nomem; /* an all-unknown event date is not written */
 	}
@@ -497,25 +483,19 @@ static int32_t scid_count(void *state, uint64_t *out)
 
 /* ---- game records --------------------------------------------------------------------- */
 
-struct rec {
-	const uint8_t *p;
-	uint32_t len;
-	uint32_t pos;
-};
-
-static int32_t rec_load(struct scid *s, struct gamedb_game *g, struct rec *rc)
+/* A game record: a cursor over it, whose base is the record's offset in the .sg4. */
+static int32_t rec_load(struct scid *s, struct gamedb_game *g, struct gamedb__cur *rc)
 {
 	int64_t got;
 
-	rc->pos = 0;
-	rc->len = 0;
 	if (g->loc[1] > SG_MAX_RECORD || g->loc[0] + g->loc[1] > s->sg->size) {
+		gamedb__cur_init(rc, s->sg->name, g->loc[0], NULL, 0);
 		gamedb__game_seterr(g, "%s: offset %llu: game %llu: record of %llu bytes runs past the end of the file",
 				    s->sg->name, (unsigned long long)g->loc[0],
 				    (unsigned long long)g->index + 1, (unsigned long long)g->loc[1]);
 		return GAMEDB_FAILED;
 	}
-	got = gamedb__file_view(s->sg, g->loc[0], (size_t)g->loc[1], &rc->p);
+	got = gamedb__cur_view(rc, s->sg, g->loc[0], (size_t)g->loc[1]);
 	if (got < 0) {
 		/* The file could not be read or became shorter: the I/O layer's message says so. */
 		gamedb__game_seterr(g, "%s", s->r->errmsg);
@@ -527,7 +507,6 @@ static int32_t rec_load(struct scid *s, struct gamedb_game *g, struct rec *rc)
 				    (unsigned long long)g->index + 1);
 		return GAMEDB_FAILED;
 	}
-	rc->len = (uint32_t)got;
 	return GAMEDB_OK;
 }
 
@@ -537,7 +516,7 @@ static const char *const common_tags[] = {
 };
 
 /* Parses the extra tags at the start of a record into g->extra (if want) and skips them. */
-static int32_t parse_tags(struct scid *s, struct gamedb_game *g, struct rec *rc, int want)
+static int32_t parse_tags(struct scid *s, struct gamedb_game *g, struct gamedb__cur *rc, int want)
 {
 	const char *cs = gamedb__reader_charset(s->r);
 
@@ -545,32 +524,31 @@ static int32_t parse_tags(struct scid *s, struct gamedb_game *g, struct rec *rc,
 		uint32_t tl, vl;
 		char name[256];
 		const char *tname;
+		const uint8_t *tp, *vp;
 
-		if (rc->pos >= rc->len)
+		tl = gamedb__cur_u8(rc);
+		if (gamedb__cur_failed(rc))
 			goto truncated;
-		tl = rc->p[rc->pos++];
 		if (tl == 0)
 			return GAMEDB_OK;
 		if (tl == 255) { /* legacy compact event date: three bytes, no length */
-			if (rc->pos + 3 > rc->len)
+			if (gamedb__cur_skip(rc, 3) != 0)
 				goto truncated;
-			rc->pos += 3;
 			continue;
 		}
 		if (tl <= 240) {
-			if (rc->pos + tl > rc->len)
+			tp = gamedb__cur_take(rc, tl);
+			if (!tp)
 				goto truncated;
-			memcpy(name, rc->p + rc->pos, tl);
+			memcpy(name, tp, tl);
 			name[tl] = 0;
-			rc->pos += tl;
 			tname = name;
 		} else {
 			tname = tl <= 250 ? common_tags[tl - 241] : NULL;
 		}
-		if (rc->pos >= rc->len)
-			goto truncated;
-		vl = rc->p[rc->pos++];
-		if (rc->pos + vl > rc->len)
+		vl = gamedb__cur_u8(rc);
+		vp = gamedb__cur_take(rc, vl);
+		if (gamedb__cur_failed(rc))
 			goto truncated;
 		if (want && tname && memchr(name, 0, tl <= 240 ? tl : 0) == NULL) {
 			struct gamedb__buf conv = { 0 };
@@ -584,50 +562,49 @@ static int32_t parse_tags(struct scid *s, struct gamedb_game *g, struct rec *rc,
 					g->text_status = GAMEDB_WARN;
 			}
 			if (trc == GAMEDB_FAILED ||
-			    gamedb__game_add_tag_raw(g, &g->extra, tname, (const char *)rc->p + rc->pos,
-						     vl, cs) == GAMEDB_FAILED) {
+			    gamedb__game_add_tag_raw(g, &g->extra, tname, (const char *)vp, vl,
+						     cs) == GAMEDB_FAILED) {
 				gamedb__buf_free(&conv);
 				return GAMEDB_FAILED;
 			}
 			if (conv.p)
 				gamedb__buf_free(&conv);
 		}
-		rc->pos += vl;
 	}
 truncated:
-	gamedb__game_seterr(g, "%s: offset %llu: game %llu: tag section runs past the record end",
-			    s->sg->name, (unsigned long long)(g->loc[0] + rc->pos),
+	gamedb__cur_message(rc, g->errmsg, sizeof g->errmsg, "game %llu: tag section",
 			    (unsigned long long)g->index + 1);
 	return GAMEDB_FAILED;
 }
 
 /* Reads the start position of a record (after the tags): sets g->fen; 0 or -1 (message set). */
-static int read_start(struct scid *s, struct gamedb_game *g, struct rec *rc, int *nonstandard)
+static int read_start(struct scid *s, struct gamedb_game *g, struct gamedb__cur *rc, int *nonstandard)
 {
 	const uint8_t *nul;
 	size_t flen;
+	uint32_t flags;
 
 	*nonstandard = 0;
-	if (rc->pos >= rc->len) {
-		gamedb__game_seterr(g, "%s: offset %llu: game %llu: record ends before the start position",
-				    s->sg->name, (unsigned long long)(g->loc[0] + rc->pos),
+	flags = gamedb__cur_u8(rc);
+	if (gamedb__cur_failed(rc)) {
+		gamedb__cur_message(rc, g->errmsg, sizeof g->errmsg, "game %llu: start position",
 				    (unsigned long long)g->index + 1);
 		return -1;
 	}
-	if (!(rc->p[rc->pos++] & 1))
+	if (!(flags & 1))
 		return 0;
 	*nonstandard = 1;
 	nul = memchr(rc->p + rc->pos, 0, rc->len - rc->pos);
 	flen = nul ? (size_t)(nul - (rc->p + rc->pos)) : 0;
 	if (!nul || flen >= sizeof g->fen) {
 		gamedb__game_seterr(g, "%s: offset %llu: game %llu: start position FEN %s",
-				    s->sg->name, (unsigned long long)(g->loc[0] + rc->pos),
+				    s->sg->name, (unsigned long long)gamedb__cur_off(rc),
 				    (unsigned long long)g->index + 1, nul ? "too long" : "not terminated");
 		return -1;
 	}
 	memcpy(g->fen, rc->p + rc->pos, flen);
 	g->fen[flen] = 0;
-	rc->pos += (uint32_t)flen + 1;
+	rc->pos += flen + 1;
 	return 0;
 }
 
@@ -674,7 +651,7 @@ static int scid_tag_surely_absent(void *state, const struct gamedb_game *g, cons
 static int32_t scid_load_tags(void *state, struct gamedb_game *g)
 {
 	struct scid *s = state;
-	struct rec rc;
+	struct gamedb__cur rc;
 	int nonstandard = 0;
 	int32_t st = rec_load(s, g, &rc);
 
@@ -757,13 +734,6 @@ static int nag_flush(struct nagset *ns, struct gamedb__movebuf *mb)
 	return 0;
 }
 
-/* One line of play while decoding: the position and slots now, and before the last move. */
-struct scid_level {
-	struct gamedb__pos pos, prev;
-	struct gamedb__slots slots, prev_slots;
-	int moves; /* moves decoded on this line so far */
-};
-
 static const int king_delta[9] = { 0, -9, -8, -7, -1, 1, 7, 8, 9 };
 static const int knight_delta[9] = { 0, -17, -15, -10, -6, 6, 10, 15, 17 };
 
@@ -774,7 +744,7 @@ static int sq_rank(int sq) { return sq >> 3; }
  * Decodes one move byte (and a second one for queen diagonals) into from/to/promo, or a full
  * castling or null move. 0 ok, -1 invalid. Legality is left to gamedb__move_play().
  */
-static int decode_move(struct rec *rc, const struct scid_level *lv, uint8_t b,
+static int decode_move(struct gamedb__cur *rc, const struct scid_level *lv, uint8_t b,
 		       struct gamedb__move *m, const char **why)
 {
 	const struct gamedb__pos *pos = &lv->pos;
@@ -882,7 +852,7 @@ static int decode_move(struct rec *rc, const struct scid_level *lv, uint8_t b,
 	return 0;
 }
 
-static int32_t decode_fail(struct scid *s, struct gamedb_game *g, const struct rec *rc,
+static int32_t decode_fail(struct scid *s, struct gamedb_game *g, const struct gamedb__cur *rc,
 			   const char *what)
 {
 	gamedb__game_seterr(g, "%s: offset %llu: game %llu: %s", s->sg->name,
@@ -894,9 +864,9 @@ static int32_t decode_fail(struct scid *s, struct gamedb_game *g, const struct r
 static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
 {
 	struct scid *s = state;
-	struct rec rc;
-	struct scid_level *lv;
-	size_t depth = 0, ncomments = 0, i;
+	struct gamedb__cur rc;
+	struct scid_level *lv, *nl;
+	size_t ncomments = 0, i;
 	int32_t st;
 	int nonstandard = 0;
 	struct nagset nags = { { 0 }, 0 };
@@ -908,7 +878,7 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 		return st;
 	if (g->loc[2] && g->loc[2] <= rc.len) {
 		/* scid_load_tags read this record's tags and start: go to its move data. */
-		rc.pos = (uint32_t)g->loc[2];
+		rc.pos = (size_t)g->loc[2];
 		nonstandard = g->have_start;
 	} else {
 		st = parse_tags(s, g, &rc, 0);
@@ -917,13 +887,10 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 		if (read_start(s, g, &rc, &nonstandard) != 0)
 			return GAMEDB_FAILED;
 	}
-	if (!s->levels) {
-		s->levels_cap = 16;
-		s->levels = malloc(s->levels_cap * sizeof *s->levels);
-		if (!s->levels)
-			return decode_fail(s, g, &rc, "out of memory");
-	}
-	lv = &s->levels[0];
+	gamedb__stack_clear(&s->levels);
+	lv = gamedb__stack_push(&s->levels);
+	if (!lv)
+		return decode_fail(s, g, &rc, "out of memory");
 	if (nonstandard && g->have_start) {
 		lv->pos = g->start; /* parsed by scid_load_tags */
 	} else if (nonstandard) {
@@ -981,33 +948,24 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 			case 13: /* variation: an alternative to the move just decoded */
 				if (lv->moves == 0)
 					return decode_fail(s, g, &rc, "variation before any move");
-				if (depth + 1 >= s->levels_cap) {
-					size_t cap = s->levels_cap * 2;
-					struct scid_level *nl = realloc(s->levels, cap * sizeof *nl);
-					if (!nl)
-						return decode_fail(s, g, &rc, "out of memory");
-					s->levels = nl;
-					s->levels_cap = cap;
-					lv = &s->levels[depth];
-				}
-				lv[1].pos = lv[1].prev = lv->prev;
-				lv[1].slots = lv[1].prev_slots = lv->prev_slots;
-				lv[1].moves = 0;
-				depth++;
-				lv++;
-				if (gamedb__mb_event(mb, GAMEDB_EVENT_VARIATION_BEGIN, 0) != 0)
+				nl = gamedb__var_begin(&s->levels, mb);
+				if (!nl)
 					return decode_fail(s, g, &rc, "out of memory");
+				/* It starts where the line below stood before its last move. */
+				nl->pos = nl->prev = nl[-1].prev;
+				nl->slots = nl->prev_slots = nl[-1].prev_slots;
+				nl->moves = 0;
+				lv = nl;
 				continue;
 			case 14:
-				if (depth == 0)
+				if (gamedb__var_depth(&s->levels) == 0)
 					return decode_fail(s, g, &rc, "end of variation outside any variation");
-				depth--;
-				lv--;
-				if (gamedb__mb_event(mb, GAMEDB_EVENT_VARIATION_END, 0) != 0)
+				lv = gamedb__var_end(&s->levels, mb);
+				if (!lv)
 					return decode_fail(s, g, &rc, "out of memory");
 				continue;
 			default: /* 15: end of game */
-				if (depth != 0)
+				if (gamedb__var_depth(&s->levels) != 0)
 					return decode_fail(s, g, &rc, "end of game inside a variation");
 				goto moves_done;
 			}
@@ -1066,7 +1024,7 @@ moves_done:
 			}
 			if (trc == GAMEDB_WARN)
 				result = GAMEDB_WARN;
-			rc.pos += (uint32_t)clen + (nul ? 1 : 0);
+			rc.pos += clen + (nul ? 1 : 0);
 		}
 		for (i = 0; i < mb->n; i++) {
 			struct gamedb__node *nd = &mb->nodes[i];
@@ -1089,7 +1047,7 @@ moves_done:
 static int32_t scid_decode(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
 {
 	int32_t st = scid_decode_record(state, g, mb);
-	size_t i, n = 0, depth = 0;
+	size_t i, n = 0;
 
 	if (st != GAMEDB_FAILED)
 		return st;
@@ -1098,17 +1056,11 @@ static int32_t scid_decode(void *state, struct gamedb_game *g, struct gamedb__mo
 		if ((nd->type == GAMEDB_EVENT_COMMENT_BEFORE || nd->type == GAMEDB_EVENT_COMMENT_AFTER) &&
 		    nd->reserved[0] != GAMEDB__NODE_RAW)
 			continue;
-		if (nd->type == GAMEDB_EVENT_VARIATION_BEGIN)
-			depth++;
-		else if (nd->type == GAMEDB_EVENT_VARIATION_END && depth > 0)
-			depth--;
 		mb->nodes[n++] = *nd;
 	}
 	mb->n = n;
 	/* The legal part stays a well-formed stream: close the variations it left open. */
-	while (depth-- > 0)
-		if (gamedb__mb_event(mb, GAMEDB_EVENT_VARIATION_END, 0) != 0)
-			break;
+	gamedb__var_close_open(mb);
 	/* A start position that did not parse is not handed out (see scid_load_tags). */
 	if (!g->have_start)
 		strcpy(g->fen, GAMEDB__START_FEN);

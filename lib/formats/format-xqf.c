@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "formats/format.h"
+#include "formats/toolkit.h"
 
 #define XQF_HEADER 1024u
 /* The largest real file seen is 130 KiB; 4 MiB bounds what a hostile file can make us hold
@@ -97,10 +98,8 @@ struct xqf {
 	/* decoder scratch, kept between decodes */
 	struct xnode *nodes;
 	size_t nodes_cap;
-	struct xpending *pend;
-	size_t pend_cap;
-	struct xframe *frames;
-	size_t frames_cap;
+	struct gamedb__stack pend;   /* struct xpending */
+	struct gamedb__stack frames; /* struct xframe: the main line's, then the open variations */
 };
 
 /* What went wrong while decoding one game: the worst status and the first message for it. */
@@ -108,11 +107,6 @@ struct xproblems {
 	int32_t status;
 	unsigned more;  /* further problems of the same or lesser weight */
 };
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 /* ---- keys ------------------------------------------------------------------------------- */
 
@@ -179,8 +173,8 @@ static void xqf_close(void *state)
 		return;
 	free(s->body);
 	free(s->nodes);
-	free(s->pend);
-	free(s->frames);
+	gamedb__stack_free(&s->pend);
+	gamedb__stack_free(&s->frames);
 	free(s);
 }
 
@@ -195,6 +189,8 @@ static int32_t xqf_open(struct gamedb_reader *r, void **state)
 	if (!s)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
 	s->r = r;
+	gamedb__stack_init(&s->pend, sizeof(struct xpending), SIZE_MAX);
+	gamedb__stack_init(&s->frames, sizeof(struct xframe), XQF_MAX_DEPTH);
 	*state = s;
 	if (gamedb__src_open(&r->src, NULL, 0, &s->f) != 0)
 		goto fail;
@@ -301,7 +297,7 @@ static int read_record(const struct xqf *s, size_t p, struct xrec *rc, const cha
 			*why = "the file ends inside a comment length";
 			return -1;
 		}
-		clen = (int64_t)le32(b + 4) - (int64_t)s->key_rmk;
+		clen = (int64_t)gamedb__le32(b + 4) - (int64_t)s->key_rmk;
 		left -= 4;
 		rc->com += 4;
 		if (clen < 0) {
@@ -365,10 +361,10 @@ static int add_text_tag(struct xqf *s, struct gamedb_game *g, const char *name, 
 static void xqf_date(const uint8_t *p, size_t n, char out[11])
 {
 	unsigned v[3] = { 0, 0, 0 }, len[3] = { 0, 0, 0 };
+	uint32_t month = 0, day = 0;
 	size_t i = 0;
 	int k = 0;
 
-	memcpy(out, "????.??.??", 11);
 	while (i < n && k < 3) {
 		if (p[i] < '0' || p[i] > '9') {
 			i++;
@@ -389,20 +385,16 @@ static void xqf_date(const uint8_t *p, size_t n, char out[11])
 		len[0] = 4;
 		len[1] = len[2] = 2;
 	}
-	if (len[0] != 4 || v[0] < 1000)
+	if (len[0] != 4 || v[0] < 1000) {
+		gamedb__pgn_date(out, 0, 0, 0);
 		return;
-	out[0] = (char)('0' + v[0] / 1000);
-	out[1] = (char)('0' + v[0] / 100 % 10);
-	out[2] = (char)('0' + v[0] / 10 % 10);
-	out[3] = (char)('0' + v[0] % 10);
-	if (len[1] && len[1] <= 2 && v[1] >= 1 && v[1] <= 12) {
-		out[5] = (char)('0' + v[1] / 10);
-		out[6] = (char)('0' + v[1] % 10);
-		if (len[2] && len[2] <= 2 && v[2] >= 1 && v[2] <= 31) {
-			out[8] = (char)('0' + v[2] / 10);
-			out[9] = (char)('0' + v[2] % 10);
-		}
 	}
+	if (len[1] && len[1] <= 2 && v[1] >= 1 && v[1] <= 12) {
+		month = v[1];
+		if (len[2] && len[2] <= 2 && v[2] >= 1 && v[2] <= 31)
+			day = v[2];
+	}
+	gamedb__pgn_date(out, v[0], month, day);
 }
 
 /* Piece types of the 16 slots of each side in the piece table. */
@@ -599,8 +591,9 @@ static void problem(struct xproblems *pb, struct gamedb_game *g, int32_t status,
  */
 static size_t parse_tree(struct xqf *s, struct gamedb_game *g, struct xproblems *pb)
 {
-	size_t n = 0, np = 0, p = 0;
+	size_t n = 0, p = 0;
 	struct xrec rc;
+	struct xpending *top;
 	const char *why = NULL;
 
 	if (gamedb__grow((void **)&s->nodes, &s->nodes_cap, 1, sizeof *s->nodes) != 0)
@@ -620,16 +613,17 @@ static size_t parse_tree(struct xqf *s, struct gamedb_game *g, struct xproblems 
 	s->nodes[0].com = rc.com;
 	s->nodes[0].clen = rc.clen;
 	p = rc.next;
+	gamedb__stack_clear(&s->pend);
 	if (rc.child) {
-		if (gamedb__grow((void **)&s->pend, &s->pend_cap, 1, sizeof *s->pend) != 0)
+		top = gamedb__stack_push(&s->pend);
+		if (!top)
 			return 0;
-		s->pend[np].parent = 0;
-		s->pend[np].prev = NONE;
-		np++;
+		top->parent = 0;
+		top->prev = NONE;
 	}
 	/* Pre-order: a node, then its child's subtree, then its next sibling's. */
-	while (np > 0) {
-		struct xpending pd = s->pend[--np];
+	while ((top = gamedb__stack_pop(&s->pend)) != NULL) {
+		const struct xpending pd = *top;
 		struct xnode *nd;
 		uint32_t id;
 		int rd;
@@ -652,8 +646,7 @@ static size_t parse_tree(struct xqf *s, struct gamedb_game *g, struct xproblems 
 			break;
 		}
 		if (n >= UINT32_MAX - 1 ||
-		    gamedb__grow((void **)&s->nodes, &s->nodes_cap, n + 1, sizeof *s->nodes) != 0 ||
-		    gamedb__grow((void **)&s->pend, &s->pend_cap, np + 2, sizeof *s->pend) != 0)
+		    gamedb__grow((void **)&s->nodes, &s->nodes_cap, n + 1, sizeof *s->nodes) != 0)
 			return 0;
 		id = (uint32_t)n++;
 		nd = &s->nodes[id];
@@ -671,14 +664,18 @@ static size_t parse_tree(struct xqf *s, struct gamedb_game *g, struct xproblems 
 		p = rc.next;
 		/* The sibling is read after the child's whole subtree: push it first. */
 		if (rc.sib) {
-			s->pend[np].parent = pd.parent;
-			s->pend[np].prev = id;
-			np++;
+			top = gamedb__stack_push(&s->pend);
+			if (!top)
+				return 0;
+			top->parent = pd.parent;
+			top->prev = id;
 		}
 		if (rc.child) {
-			s->pend[np].parent = id;
-			s->pend[np].prev = NONE;
-			np++;
+			top = gamedb__stack_push(&s->pend);
+			if (!top)
+				return 0;
+			top->parent = id;
+			top->prev = NONE;
 		}
 	}
 	return n;
@@ -791,7 +788,8 @@ static int32_t xqf_decode(void *state, struct gamedb_game *g, struct gamedb__mov
 	struct xqf *s = state;
 	struct xproblems pb = { GAMEDB_OK, 0 };
 	int32_t text_status = GAMEDB_OK;
-	size_t nn, top = 0;
+	size_t nn;
+	struct xframe *fr;
 	struct gamedb__move m;
 	struct gamedb__xqpos after;
 	char why[96];
@@ -807,14 +805,14 @@ static int32_t xqf_decode(void *state, struct gamedb_game *g, struct gamedb__mov
 	if (s->nodes[0].clen && add_comment(s, mb, &s->nodes[0], GAMEDB_EVENT_COMMENT_BEFORE,
 					    &text_status) != 0)
 		goto nomem;
-	if (gamedb__grow((void **)&s->frames, &s->frames_cap, 1, sizeof *s->frames) != 0)
+	gamedb__stack_clear(&s->frames);
+	fr = gamedb__stack_push(&s->frames);
+	if (!fr)
 		goto nomem;
-	s->frames[0].pos = s->frames[0].before = g->xqstart;
-	s->frames[0].node = 0;
-	s->frames[0].alt = NONE;
-	top = 1; /* frames in use */
-	while (top > 0) {
-		struct xframe *fr = &s->frames[top - 1];
+	fr->pos = fr->before = g->xqstart;
+	fr->node = 0;
+	fr->alt = NONE;
+	while ((fr = gamedb__stack_top(&s->frames)) != NULL) {
 		uint32_t c;
 
 		if (fr->alt != NONE) {
@@ -826,22 +824,20 @@ static int32_t xqf_decode(void *state, struct gamedb_game *g, struct gamedb__mov
 				bad_move(s, g, &pb, GAMEDB_WARN, &fr->before, &s->nodes[a], why);
 				continue;
 			}
-			if (top >= XQF_MAX_DEPTH) {
+			if (gamedb__stack_full(&s->frames)) {
 				problem(&pb, g, GAMEDB_WARN,
 					"%s: offset %u: variations nested deeper than %u are left out",
 					s->f->name, s->nodes[a].off, XQF_MAX_DEPTH);
 				continue;
 			}
-			if (gamedb__grow((void **)&s->frames, &s->frames_cap, top + 1, sizeof *s->frames) != 0)
+			nf = gamedb__var_begin(&s->frames, mb);
+			if (!nf)
 				goto nomem;
-			fr = &s->frames[top - 1];
-			nf = &s->frames[top++];
-			nf->before = fr->before;
+			nf->before = nf[-1].before; /* the line it leaves */
 			nf->pos = after;
 			nf->node = a;
 			nf->alt = NONE; /* its own alternatives are the enclosing line's */
-			if (gamedb__mb_event(mb, GAMEDB_EVENT_VARIATION_BEGIN, 0) != 0 ||
-			    gamedb__mb_move(mb, &m) != 0 ||
+			if (gamedb__mb_move(mb, &m) != 0 ||
 			    add_comment(s, mb, &s->nodes[a], GAMEDB_EVENT_COMMENT_AFTER, &text_status) != 0)
 				goto nomem;
 			continue;
@@ -850,7 +846,7 @@ static int32_t xqf_decode(void *state, struct gamedb_game *g, struct gamedb__mov
 		for (c = s->nodes[fr->node].child; c != NONE; c = s->nodes[c].sib) {
 			if (try_move(&fr->pos, &s->nodes[c], &m, &after, why, sizeof why) == 0)
 				break;
-			if (top == 1) {
+			if (gamedb__var_depth(&s->frames) == 0) {
 				/* On the main line: the game stops here (the legal part stays). */
 				bad_move(s, g, &pb, GAMEDB_FAILED, &fr->pos, &s->nodes[c], why);
 				goto done;
@@ -858,8 +854,10 @@ static int32_t xqf_decode(void *state, struct gamedb_game *g, struct gamedb__mov
 			bad_move(s, g, &pb, GAMEDB_WARN, &fr->pos, &s->nodes[c], why);
 		}
 		if (c == NONE) {
-			top--;
-			if (top > 0 && gamedb__mb_event(mb, GAMEDB_EVENT_VARIATION_END, 0) != 0)
+			/* The line ends: the game's, or a variation's (back to the line it left). */
+			if (gamedb__var_depth(&s->frames) == 0)
+				break;
+			if (!gamedb__var_end(&s->frames, mb))
 				goto nomem;
 			continue;
 		}
@@ -886,11 +884,7 @@ done:
 nomem:
 	gamedb__game_seterr(g, "%s: out of memory decoding the moves", s->f->name);
 	/* The legal part stays a well-formed stream: close the variations left open. */
-	while (top > 1) {
-		top--;
-		if (gamedb__mb_event(mb, GAMEDB_EVENT_VARIATION_END, 0) != 0)
-			break;
-	}
+	gamedb__var_close_open(mb);
 	return GAMEDB_FAILED;
 }
 

@@ -1,0 +1,322 @@
+/*
+ * libgamedb - the format toolkit: what every decoder in lib/formats needs and none should write
+ * again. Private to lib/formats; never installed.
+ *
+ *   - byte readers: gamedb__be16 ... gamedb__le64 on `const uint8_t *` (no bounds check);
+ *   - a bounds-checked cursor over a view of a file (struct gamedb__cur), whose first read
+ *     that falls short is kept, so that a record can be walked with one check at the end and
+ *     reported with one text: "base.cbg: offset 1234: guiding text 3: title: need 8 bytes,
+ *     3 left";
+ *   - the PGN date text ("YYYY.MM.DD", "??" for what is unknown): gamedb__pgn_date();
+ *   - the stack of lines a move decoder keeps while it opens and closes variations
+ *     (struct gamedb__stack), with VARIATION_BEGIN / VARIATION_END written into the move
+ *     buffer as lines are opened and closed (gamedb__var_begin(), gamedb__var_end()), and
+ *     the closing of what a failed decode left open (gamedb__var_close_open()).
+ *
+ * Hot loops index the cursor's bytes (p, pos, len) directly where a call per byte would cost;
+ * the inline readers compile to the same code.
+ */
+#ifndef GAMEDB_FORMATS_TOOLKIT_H
+#define GAMEDB_FORMATS_TOOLKIT_H
+
+#include "gamedb-private.h"
+
+/* ---- byte readers -------------------------------------------------------------------------- */
+
+static inline uint32_t gamedb__be16(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 8 | p[1];
+}
+
+static inline uint32_t gamedb__be24(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+static inline uint32_t gamedb__be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline uint64_t gamedb__be64(const uint8_t *p)
+{
+	return (uint64_t)gamedb__be32(p) << 32 | gamedb__be32(p + 4);
+}
+
+static inline uint32_t gamedb__le16(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+static inline uint32_t gamedb__le24(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
+}
+
+static inline uint32_t gamedb__le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t gamedb__le64(const uint8_t *p)
+{
+	return (uint64_t)gamedb__le32(p + 4) << 32 | gamedb__le32(p);
+}
+
+/* ---- the byte cursor ----------------------------------------------------------------------- */
+
+/*
+ * len bytes at p (a view of the file `name`, whose first byte is at file offset base), read
+ * from pos on. A read that finds too few bytes returns 0 (or NULL), leaves pos where it was
+ * and, if it is the first to fall short, is kept (short_at, short_need) for
+ * gamedb__cur_message(); later reads go on normally. So a caller may read a run of fields and
+ * ask gamedb__cur_failed() once, or test each read.
+ */
+struct gamedb__cur {
+	const uint8_t *p;
+	size_t len;
+	size_t pos;
+	const char *name;  /* the file's name, for messages (not owned) */
+	uint64_t base;     /* file offset of p[0] */
+	size_t short_at;   /* where the first read that fell short started */
+	size_t short_need; /* how many bytes it wanted; 0 = no read fell short */
+};
+
+static inline void gamedb__cur_init(struct gamedb__cur *c, const char *name, uint64_t base,
+				    const uint8_t *p, size_t len)
+{
+	c->p = p;
+	c->len = len;
+	c->pos = 0;
+	c->name = name;
+	c->base = base;
+	c->short_at = 0;
+	c->short_need = 0;
+}
+
+/*
+ * A cursor over len bytes of f at off: as many as the file holds (fewer at its end). Returns
+ * what gamedb__file_view() returns: the bytes available, or -1 on an I/O error (the reader's
+ * error set, naming the file and the offset; the cursor is then empty).
+ */
+static inline int64_t gamedb__cur_view(struct gamedb__cur *c, struct gamedb__file *f, uint64_t off,
+				       size_t len)
+{
+	const uint8_t *p = NULL;
+	int64_t got = gamedb__file_view(f, off, len, &p);
+
+	gamedb__cur_init(c, f->name, off, p, got > 0 ? (size_t)got : 0);
+	return got;
+}
+
+static inline size_t gamedb__cur_left(const struct gamedb__cur *c)
+{
+	return c->len - c->pos;
+}
+
+/* The file offset of the next byte. */
+static inline uint64_t gamedb__cur_off(const struct gamedb__cur *c)
+{
+	return c->base + c->pos;
+}
+
+/* 1 if a read fell short since the cursor was set up. */
+static inline int gamedb__cur_failed(const struct gamedb__cur *c)
+{
+	return c->short_need != 0;
+}
+
+/* 0 if n more bytes are there; else -1, and the shortfall is kept (if it is the first). */
+static inline int gamedb__cur_need(struct gamedb__cur *c, size_t n)
+{
+	if (c->len - c->pos >= n)
+		return 0;
+	if (!c->short_need) {
+		c->short_at = c->pos;
+		c->short_need = n;
+	}
+	return -1;
+}
+
+/* The next n bytes (pos moves past them), or NULL when fewer are left. */
+static inline const uint8_t *gamedb__cur_take(struct gamedb__cur *c, size_t n)
+{
+	const uint8_t *q;
+
+	if (gamedb__cur_need(c, n) != 0)
+		return NULL;
+	q = c->p + c->pos;
+	c->pos += n;
+	return q;
+}
+
+/* Skips n bytes: 0, or -1 when fewer are left (pos stays). */
+static inline int gamedb__cur_skip(struct gamedb__cur *c, size_t n)
+{
+	return gamedb__cur_take(c, n) ? 0 : -1;
+}
+
+#define GAMEDB__CUR_GET(fn, type, n, rd)                                                  \
+	static inline type fn(struct gamedb__cur *c)                                       \
+	{                                                                                  \
+		const uint8_t *q = gamedb__cur_take(c, n);                                 \
+		return q ? rd(q) : 0;                                                      \
+	}
+
+static inline uint32_t gamedb__u8(const uint8_t *p)
+{
+	return p[0];
+}
+
+GAMEDB__CUR_GET(gamedb__cur_u8, uint32_t, 1, gamedb__u8)
+GAMEDB__CUR_GET(gamedb__cur_be16, uint32_t, 2, gamedb__be16)
+GAMEDB__CUR_GET(gamedb__cur_be24, uint32_t, 3, gamedb__be24)
+GAMEDB__CUR_GET(gamedb__cur_be32, uint32_t, 4, gamedb__be32)
+GAMEDB__CUR_GET(gamedb__cur_be64, uint64_t, 8, gamedb__be64)
+GAMEDB__CUR_GET(gamedb__cur_le16, uint32_t, 2, gamedb__le16)
+GAMEDB__CUR_GET(gamedb__cur_le24, uint32_t, 3, gamedb__le24)
+GAMEDB__CUR_GET(gamedb__cur_le32, uint32_t, 4, gamedb__le32)
+GAMEDB__CUR_GET(gamedb__cur_le64, uint64_t, 8, gamedb__le64)
+
+#undef GAMEDB__CUR_GET
+
+/*
+ * The one message of a read that fell short, into buf (cap bytes), with the context in
+ * between (printf-style, e.g. "game %llu: tag section"):
+ *   "base.sg4: offset 1234: game 7: tag section: need 8 bytes, 3 left"
+ * The offset is the file offset where that read started (for a cursor with no shortfall: its
+ * position, as if one more byte were wanted). Returns buf.
+ */
+char *gamedb__cur_message(const struct gamedb__cur *c, char *buf, size_t cap, const char *fmt, ...)
+	GAMEDB__PRINTF(4, 5);
+
+/* ---- PGN dates ----------------------------------------------------------------------------- */
+
+/*
+ * The PGN Date (or EventDate) text of year, month, day into out: "YYYY.MM.DD", NUL-terminated,
+ * each part "????" or "??" when it is 0 (unknown) or more than the field holds (a month or day
+ * over 99); a year over 9999 is written 9999. Month and day are not checked against the
+ * calendar: the formats' own range rules (XQF keeps 1-12 and 1-31 only) stay with them.
+ * Whether an all-unknown date is written at all is the caller's rule.
+ */
+static inline void gamedb__pgn_date(char out[11], uint32_t year, uint32_t month, uint32_t day)
+{
+	/* By hand rather than printf: SCID and ChessBase write one for every game listed. */
+	memcpy(out, "????.??.??", 11);
+	if (year) {
+		if (year > 9999)
+			year = 9999;
+		out[0] = (char)('0' + year / 1000);
+		out[1] = (char)('0' + year / 100 % 10);
+		out[2] = (char)('0' + year / 10 % 10);
+		out[3] = (char)('0' + year % 10);
+	}
+	if (month && month <= 99) {
+		out[5] = (char)('0' + month / 10);
+		out[6] = (char)('0' + month % 10);
+	}
+	if (day && day <= 99) {
+		out[8] = (char)('0' + day / 10);
+		out[9] = (char)('0' + day % 10);
+	}
+}
+
+/* ---- the stack of lines (variations) ------------------------------------------------------- */
+
+/*
+ * A stack of records of one size (a decoder's own struct: a position, piece slots, a node id),
+ * grown on demand and kept between games, with a bound on its height. Record i is at
+ * (char *)v + i * size; records are contiguous, so the one below the top record t is t - 1 in
+ * the decoder's own type. Pointers into the stack stay valid until the next push.
+ *
+ * For variations: record 0 is the main line, record k the k-th variation opened inside it and
+ * still open; gamedb__var_begin() and gamedb__var_end() push and pop a record and write
+ * VARIATION_BEGIN or VARIATION_END into the move buffer, both or neither.
+ */
+struct gamedb__stack {
+	void *v;
+	size_t size; /* bytes of one record */
+	size_t n;    /* records in use */
+	size_t cap;  /* records allocated */
+	size_t max;  /* records at most (SIZE_MAX: only memory bounds it) */
+};
+
+static inline void gamedb__stack_init(struct gamedb__stack *st, size_t size, size_t max)
+{
+	st->v = NULL;
+	st->size = size;
+	st->n = st->cap = 0;
+	st->max = max;
+}
+
+/* Empties the stack (keeps its memory). */
+static inline void gamedb__stack_clear(struct gamedb__stack *st)
+{
+	st->n = 0;
+}
+
+static inline void gamedb__stack_free(struct gamedb__stack *st)
+{
+	free(st->v);
+	st->v = NULL;
+	st->n = st->cap = 0;
+}
+
+/* 1 if a push would exceed the bound. */
+static inline int gamedb__stack_full(const struct gamedb__stack *st)
+{
+	return st->n >= st->max;
+}
+
+/* The top record, or NULL when the stack is empty. */
+static inline void *gamedb__stack_top(const struct gamedb__stack *st)
+{
+	return st->n ? (char *)st->v + (st->n - 1) * st->size : NULL;
+}
+
+void *gamedb__stack_grow_push(struct gamedb__stack *st);
+
+/*
+ * A new top record (its bytes undefined), or NULL when out of memory or the stack is full
+ * (gamedb__stack_full() tells which).
+ */
+static inline void *gamedb__stack_push(struct gamedb__stack *st)
+{
+	if (st->n < st->cap && st->n < st->max)
+		return (char *)st->v + st->n++ * st->size;
+	return gamedb__stack_grow_push(st);
+}
+
+/* Removes the top record and returns it (valid until the next push); NULL when empty. */
+static inline void *gamedb__stack_pop(struct gamedb__stack *st)
+{
+	return st->n ? (char *)st->v + --st->n * st->size : NULL;
+}
+
+/* Variations open: records above the main line's. */
+static inline size_t gamedb__var_depth(const struct gamedb__stack *st)
+{
+	return st->n ? st->n - 1 : 0;
+}
+
+/*
+ * Opens a variation: pushes a record (its bytes undefined; the line it leaves is the record
+ * below it) and writes VARIATION_BEGIN. The new record, or NULL with nothing done when out of
+ * memory or the stack is full (gamedb__stack_full() tells which).
+ */
+void *gamedb__var_begin(struct gamedb__stack *st, struct gamedb__movebuf *mb);
+
+/*
+ * Closes the innermost variation: pops its record and writes VARIATION_END. The record of the
+ * line it returns to, or NULL with nothing done when no variation is open or out of memory.
+ */
+void *gamedb__var_end(struct gamedb__stack *st, struct gamedb__movebuf *mb);
+
+/*
+ * After a failed decode: writes VARIATION_END for each variation mb leaves open, so that the
+ * legal part stays a well-formed stream. Reads the buffer, not a stack, so it holds whatever
+ * the decoder dropped from the buffer since. 0, or -1 when out of memory.
+ */
+int gamedb__var_close_open(struct gamedb__movebuf *mb);
+
+#endif /* GAMEDB_FORMATS_TOOLKIT_H */
