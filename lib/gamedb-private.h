@@ -318,6 +318,7 @@ struct gamedb__tagset {
 	struct gamedb__buf pool;
 	uint32_t charset_last; /* offset of the charset name added last (tags of one game share
 				  it: one copy per pool), valid while charset_have is set */
+	const char *charset_ptr; /* the pointer that name was given as (compared, never read) */
 	int charset_have;
 };
 
@@ -354,13 +355,21 @@ struct gamedb_game {
 	char errmsg[320];
 };
 
-/* Adds a tag (value already UTF-8) to a tag set; raw bytes may be NULL (then raw = value). */
+/*
+ * Adds a tag (value already UTF-8) to a tag set; raw bytes may be NULL (then raw = value).
+ * A tag set is filled by one call of its format (between two resets): within it, a charset
+ * passed as the same pointer as the last one must be the same name (the copy is shared).
+ */
 int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *value, size_t vlen,
 		     const char *raw, size_t raw_len, const char *charset);
 /* Adds a tag converting raw bytes through the reader's text layer. */
 int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *ts,
 				 const char *name, const char *raw, size_t raw_len,
 				 const char *charset);
+/* Tag i (head tags, then extra tags) with the lengths of its name and UTF-8 value, for the
+ * writers: 0, or -1 when there is no tag i. */
+int gamedb__game_tag_at(struct gamedb_game *g, size_t i, const char **name, size_t *nlen,
+			const char **value, size_t *vlen);
 void gamedb__game_reset(struct gamedb_game *g);
 void gamedb__game_release(struct gamedb_game *g);
 /*

@@ -140,7 +140,12 @@ int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *va
 	 * gamedb_reader_set_option() may change while the game is still handed out.
 	 */
 	if (charset) {
-		if (ts->charset_have && strcmp(pool->p + ts->charset_last, charset) == 0) {
+		/*
+		 * A tag set is filled by one call of the format (next_game, load_tags), during which
+		 * the charset name cannot change: the same pointer as the last tag's is the same name.
+		 */
+		if (ts->charset_have && (charset == ts->charset_ptr ||
+					 strcmp(pool->p + ts->charset_last, charset) == 0)) {
 			cs = ts->charset_last;
 		} else {
 			cslen = strlen(charset) + 1;
@@ -175,6 +180,7 @@ int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *va
 		cs = (uint32_t)(pool->len + need - cslen);
 		memcpy(pool->p + cs, charset, cslen);
 		ts->charset_last = cs;
+		ts->charset_ptr = charset;
 		ts->charset_have = 1;
 	}
 	pool->len += need;
@@ -227,6 +233,9 @@ int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *t
 		if (gamedb__tags_add(ts, name, value, vlen, same ? NULL : raw, raw_len, charset) != 0) {
 			rc = GAMEDB_FAILED;
 		} else if (i < n) {
+			/* The same name; the new copy's offset keeps name and value adjacent in the
+			 * pool, as gamedb__game_tag_at() counts on. */
+			ts->v[i].name = ts->v[n].name;
 			ts->v[i].value = ts->v[n].value;
 			ts->v[i].raw = ts->v[n].raw;
 			ts->v[i].raw_len = ts->v[n].raw_len;
@@ -346,6 +355,25 @@ static const struct gamedb__tag *tag_at(const struct gamedb_game *g, size_t i,
 		return &g->extra.v[i];
 	}
 	return NULL;
+}
+
+int gamedb__game_tag_at(struct gamedb_game *g, size_t i, const char **name, size_t *nlen,
+			const char **value, size_t *vlen)
+{
+	const struct gamedb__tagset *ts;
+	const struct gamedb__tag *t;
+
+	load_extra(g);
+	t = tag_at(g, i, &ts);
+	if (!t)
+		return -1;
+	/* gamedb__tags_add() lays out name, value and raw bytes one after the other, each ended
+	 * by a NUL (raw only when it differs from the value). */
+	*name = ts->pool.p + t->name;
+	*nlen = t->value - t->name - 1;
+	*value = ts->pool.p + t->value;
+	*vlen = t->raw != t->value ? t->raw - t->value - 1 : t->raw_len;
+	return 0;
 }
 
 GAMEDB_EXPORT int32_t gamedb_game_get_tag_at(struct gamedb_game *g, size_t i, const char **name,
@@ -527,6 +555,7 @@ static int tagset_copy(struct gamedb__tagset *dst, const struct gamedb__tagset *
 		return -1;
 	/* Offsets, charset names included, stay valid in the copied pool. */
 	dst->charset_last = src->charset_last;
+	dst->charset_ptr = NULL; /* the source's pointer says nothing about what fills dst */
 	dst->charset_have = src->charset_have;
 	return 0;
 }

@@ -170,9 +170,9 @@ static inline uint64_t has_byte(uint64_t x, unsigned char c)
 }
 
 /* A tag line; '"' and '\\' in the value are escaped as the PGN standard asks. */
-static void tag_line(struct pgnw *w, const char *name, const char *value)
+static void tag_line(struct pgnw *w, const char *name, size_t nlen, const char *value, size_t vlen)
 {
-	size_t nlen = strlen(name), vlen = strlen(value), i, most = nlen + 2 * vlen + 6;
+	size_t i, most = nlen + 2 * vlen + 6;
 	char *d;
 
 	/* Room for the worst case (every value byte escaped), then one pass, no calls. */
@@ -186,18 +186,20 @@ static void tag_line(struct pgnw *w, const char *name, const char *value)
 	d += nlen;
 	*d++ = ' ';
 	*d++ = '"';
-	/* Eight bytes at a time while they hold no '"' and no '\\' (most values have none). */
+	/* Eight bytes at a time while they hold no '"', no '\\' and no NUL (most values have none). */
 	for (i = 0; i < vlen;) {
 		if (vlen - i >= 8) {
 			uint64_t x;
 			memcpy(&x, value + i, 8);
-			if (!has_byte(x, '"') && !has_byte(x, '\\')) {
+			if (!(has_byte(x, '"') | has_byte(x, '\\') | has_byte(x, 0))) {
 				memcpy(d, &x, 8);
 				d += 8;
 				i += 8;
 				continue;
 			}
 		}
+		if (value[i] == 0) /* the value a C string shows: up to its first NUL */
+			break;
 		if (value[i] == '"' || value[i] == '\\')
 			*d++ = '\\';
 		*d++ = value[i++];
@@ -298,8 +300,9 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	n = gamedb_game_get_tag_count(g);
 	for (i = 0; i < n; i++) {
 		const char *name, *value;
-		if (gamedb_game_get_tag_at(g, i, &name, &value) == GAMEDB_OK)
-			tag_line(&w, name, value);
+		size_t nlen, vlen;
+		if (gamedb__game_tag_at(g, i, &name, &nlen, &value, &vlen) == 0)
+			tag_line(&w, name, nlen, value, vlen);
 	}
 	put(&w, "\n", 1);
 
