@@ -620,6 +620,18 @@ GAMEDB_EXPORT const char *gamedb_game_get_fen(struct gamedb_game *g);
 GAMEDB_EXPORT const char *gamedb_game_get_final_fen(struct gamedb_game *g);
 
 /**
+ * The 64-bit key of the start position: for chess its Polyglot key (the key of opening books,
+ * equal to PolyGlot's own), for xiangqi the key of the same kind that `doc/keys.md` defines.
+ * gamedb_event_get_key() gives the key after each move.
+ * @param g a game.
+ * @param key receives the key (untouched on failure).
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED when the start position cannot be read
+ *         (gamedb_game_errmsg() says why).
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_game_get_start_key(struct gamedb_game *g, uint64_t *key);
+
+/**
  * The variant (::gamedb_variant) of the game.
  * @since 1.0
  */
@@ -844,6 +856,18 @@ GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev);
  * @since 1.0
  */
 GAMEDB_EXPORT const char *gamedb_event_get_fen(const struct gamedb_event *ev);
+
+/**
+ * The 64-bit key of the position after a MOVE event: for chess the Polyglot key (the key of
+ * opening books: the standard start position is 0x463b96181691fc9c, after 1.e4
+ * 0x823c9b50fd114196), for xiangqi the key of the same kind that `doc/keys.md` defines.
+ * Computed from the position only when asked; needs no iterator flag.
+ * @param ev an event.
+ * @param key receives the key (untouched on failure).
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED for an event that is not a move.
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_event_get_key(const struct gamedb_event *ev, uint64_t *key);
 
 /**
  * A MOVE event in the given notation (::gamedb_notation).

@@ -202,6 +202,12 @@ int gamedb__parse_san(const struct gamedb__pos *pos, const char *san, struct gam
 uint64_t gamedb__perft(const struct gamedb__pos *pos, int depth);
 
 /*
+ * The Polyglot key of pos (lib/board/keys.c): the key opening books use, equal to PolyGlot's
+ * own. Computed from the whole position (about 40 table lookups), only when asked.
+ */
+uint64_t gamedb__pos_key(const struct gamedb__pos *pos);
+
+/*
  * SCID piece slots (lib/board/chess-slots.c). Per colour, 16 slots; slot 0 is always the
  * king. Numbering from the start position: 0 K, 1 a-rook, 2 b-knight, 3 c-bishop, 4 queen,
  * 5 f-bishop, 6 g-knight, 7 h-rook, 8..15 pawns a..h. From a FEN: pieces in FEN scan order

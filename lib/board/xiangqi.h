@@ -49,6 +49,9 @@ struct gamedb__xqpos {
 	uint32_t fullmove;  /* >= 1 */
 };
 
+/* A 64-bit key of pos of the same kind as the Polyglot key (lib/board/keys.c, doc/keys.md). */
+uint64_t gamedb__xq_key(const struct gamedb__xqpos *pos);
+
 void gamedb__xq_startpos(struct gamedb__xqpos *pos);
 /* Recomputes king[] after sq[] was written directly. */
 void gamedb__xq_sync(struct gamedb__xqpos *pos);

@@ -491,6 +491,22 @@ int gamedb__game_start_pos(struct gamedb_game *g, union gamedb__anypos *pos, con
 	return gamedb__pos_from_fen(&pos->c, fen, why);
 }
 
+GAMEDB_EXPORT int32_t gamedb_game_get_start_key(struct gamedb_game *g, uint64_t *key)
+{
+	union gamedb__anypos pos;
+	const char *why = NULL;
+
+	if (!game_ok(g) || !key)
+		return GAMEDB_FAILED;
+	if (gamedb__game_start_pos(g, &pos, &why) != 0) {
+		gamedb__game_seterr(g, "game %llu: bad start position \"%s\": %s",
+				    (unsigned long long)g->index + 1, g->fen, why ? why : "");
+		return GAMEDB_FAILED;
+	}
+	*key = g->variant == GAMEDB_VARIANT_XIANGQI ? gamedb__xq_key(&pos.x) : gamedb__pos_key(&pos.c);
+	return GAMEDB_OK;
+}
+
 GAMEDB_EXPORT const char *gamedb_game_get_final_fen(struct gamedb_game *g)
 {
 	union gamedb__anypos pos;

@@ -297,6 +297,18 @@ GAMEDB_EXPORT const char *gamedb_event_get_fen(const struct gamedb_event *ev)
 	return it->fen;
 }
 
+GAMEDB_EXPORT int32_t gamedb_event_get_key(const struct gamedb_event *ev, uint64_t *key)
+{
+	const union gamedb__anypos *cur;
+
+	if (!is_move(ev) || !key)
+		return GAMEDB_FAILED;
+	cur = &ev->it->stack[ev->it->depth].cur;
+	*key = ev->it->variant == GAMEDB_VARIANT_XIANGQI ? gamedb__xq_key(&cur->x)
+							 : gamedb__pos_key(&cur->c);
+	return GAMEDB_OK;
+}
+
 GAMEDB_EXPORT const char *gamedb_event_get_notation(const struct gamedb_event *ev,
 						    int32_t notation)
 {

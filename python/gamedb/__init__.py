@@ -240,7 +240,9 @@ class Event:
       rank * 9 + file), ``promotion`` (a piece number or None), ``piece`` (the moving piece,
       PAWN..KING, or ADVISOR, ELEPHANT, CANNON for xiangqi; None for a null move),
       ``move_number``, ``colour`` ("white" or "black"; Red is "white"), ``fen`` (the position
-      after the move, only when the iterator was made with ``fen=True``); for xiangqi ``san``
+      after the move, only when the iterator was made with ``fen=True``), ``key`` (the 64-bit
+      position key after the move, an int: the Polyglot key for chess; only when the iterator
+      was made with ``key=True``); for xiangqi ``san``
       is WXF, ``uci`` is ICCS and ``chinese`` the Chinese notation;
     - comment_before / comment_after: ``text``, ``language`` (ISO 639-1, "" unknown) and
       ``text_raw``, the stored bytes before charset conversion; result: ``text`` ("1-0", ...);
@@ -255,9 +257,9 @@ class Event:
 
     __slots__ = ("type", "depth", "san", "uci", "chinese", "from_square", "to_square",
                  "promotion", "piece", "fen", "text", "text_raw", "language", "annotation_type",
-                 "nag", "move_number", "colour")
+                 "nag", "move_number", "colour", "key")
 
-    def __init__(self, evp, xiangqi=True, fen=True):
+    def __init__(self, evp, xiangqi=True, fen=True, key=False):
         # xiangqi=False, fen=False skip two calls that give NULL for chess moves and for an
         # iterator made without GAMEDB_ITER_FEN (the hot path of a move iteration).
         t = _lib.gamedb_event_get_type(evp)
@@ -266,7 +268,7 @@ class Event:
         self.san = self.uci = self.fen = self.text = self.text_raw = self.chinese = None
         self.language = self.annotation_type = None
         self.from_square = self.to_square = self.promotion = self.piece = None
-        self.nag = self.move_number = self.colour = None
+        self.nag = self.move_number = self.colour = self.key = None
         if t == _ffi.EVENT_MOVE:
             frm, to, promo, colour = c_int32(), c_int32(), c_int32(), c_int32()
             if _lib.gamedb_event_get_move(evp, byref(frm), byref(to), byref(promo)) == OK:
@@ -279,6 +281,10 @@ class Event:
                 self.chinese = _lib.gamedb_event_get_notation(evp, _ffi.NOTATION_CHINESE)
             if fen:
                 self.fen = _lib.gamedb_event_get_fen(evp)
+            if key:
+                k = c_uint64()
+                if _lib.gamedb_event_get_key(evp, byref(k)) == OK:
+                    self.key = k.value
             self.move_number = _lib.gamedb_event_get_move_number(evp, byref(colour))
             self.colour = "black" if colour.value else "white"
         elif t == _ffi.EVENT_ANNOTATION:
@@ -335,8 +341,9 @@ class MoveIterator(_Closing):
     and between them every event once.
     """
 
-    def __init__(self, game, flags):
+    def __init__(self, game, flags, key=False):
         self._ptr = None
+        self._key = key
         self._game = game  # keeps the game, and so its copy, alive while the iterator runs
         self._lock = game._lock
         self._xiangqi = game.variant == "xiangqi"
@@ -364,7 +371,7 @@ class MoveIterator(_Closing):
                 self._close_locked()
                 raise
             # Copied while the C event is valid: before the next step.
-            return Event(ev, self._xiangqi, self._fen)
+            return Event(ev, self._xiangqi, self._fen, self._key)
 
     def close(self):
         """Frees the C iterator; later iteration gives nothing."""
@@ -558,12 +565,13 @@ class Game:
         self._materialize()
         return self
 
-    def moves(self, mainline_only=False, comments=True, fen=False, partial=False):
+    def moves(self, mainline_only=False, comments=True, fen=False, partial=False, key=False):
         """An iterator of :class:`Event` over the moves and annotations.
 
         mainline_only: leave out variations. comments: include comments. fen: fill
-        ``Event.fen`` after each move. partial: when the moves cannot all be decoded, give
-        the part before the failure instead of raising :class:`GamedbError`.
+        ``Event.fen`` after each move. key: fill ``Event.key`` (the Polyglot key for chess).
+        partial: when the moves cannot all be decoded, give the part before the failure
+        instead of raising :class:`GamedbError`.
         """
         flags = 0
         if mainline_only:
@@ -574,7 +582,16 @@ class Game:
             flags |= _ffi.ITER_FEN
         if partial:
             flags |= _ffi.ITER_PARTIAL
-        return MoveIterator(self, flags)
+        return MoveIterator(self, flags, key)
+
+    def start_key(self):
+        """The 64-bit key of the start position, an int: the Polyglot key for chess (the key
+        of opening books), the key ``doc/keys.md`` defines for xiangqi."""
+        self._materialize()
+        with self._lock:
+            k = c_uint64()
+            _lib.gamedb_game_get_start_key(self._own(), byref(k))
+            return k.value
 
     def _write(self, fn, flags):
         sink = _Sink()
