@@ -6,6 +6,9 @@
  *                     [--no-variations] [--no-nags] [--no-commands] [--charset CS|detect]
  *                     [--language LANG] [--notation iccs|wxf|chinese]
  *   gamedb json DB... (same options)
+ *   gamedb book DB... -o BOOK.bin [--max-ply N] [--min-game N] [--min-score PCT]
+ *                     [--only-white|--only-black] [--uniform] [--standard-start]
+ *                     [--memory MIB]
  *
  * Exit status: 0 all good, 1 some games failed, 2 a database cannot be opened or bad usage.
  */
@@ -31,7 +34,11 @@ struct opts {
 	uint32_t wflags;
 	const char **dbs;
 	int ndbs;
+	const char *bookopt[8][2]; /* book: option key, value */
+	int nbookopt;
 };
+
+enum { OUT_PGN, OUT_JSON, OUT_BOOK };
 
 static void usage(FILE *f)
 {
@@ -43,6 +50,9 @@ static void usage(FILE *f)
 	      "                        [--no-commands] [--charset CS|detect] [--language LANG]\n"
 	      "                        [--notation iccs|wxf|chinese]\n"
 	      "       gamedb json DB... (the same options as pgn)\n"
+	      "       gamedb book DB... -o BOOK.bin [--max-ply N] [--min-game N] [--min-score PCT]\n"
+	      "                         [--only-white|--only-black] [--uniform] [--standard-start]\n"
+	      "                         [--memory MIB]\n"
 	      "       gamedb --version\n"
 	      "\n"
 	      "DB is a database file (base.si4, base.cbh, game.xqf) or its base name (base).\n"
@@ -64,6 +74,10 @@ static void usage(FILE *f)
 	      "--language LANG keeps ChessBase texts in LANG (en, de, fr, ...) and in no language.\n"
 	      "--notation: xiangqi moves in PGN (ICCS by default).\n"
 	      "--range A:B converts games A to B-1, counted from 0 (either side may be empty).\n"
+	      "book: a Polyglot opening book from the games' main lines, as PolyGlot's make-book\n"
+	      "builds it from their PGN (defaults: --max-ply 1024 --min-game 3 --min-score 0);\n"
+	      "--standard-start leaves out games from set-up positions (PolyGlot cannot read them);\n"
+	      "--memory caps the table (MiB, default 256) before it spills to temporary files.\n"
 	      "Deleted games are skipped unless --include-deleted is given.\n"
 	      "-o FILE is written whole or not at all (a temporary file renamed on success), and\n"
 	      "never over a file of a database being read.\n"
@@ -395,8 +409,8 @@ static int output_is_input(const char *path, struct gamedb_reader **rs, const st
 }
 
 /* Writes the games of r to out; the exit status so far, updated. */
-static int convert_one(struct gamedb_reader *r, const char *db, const struct opts *o, int json,
-		       FILE *out, int status)
+static int convert_one(struct gamedb_reader *r, const char *db, const struct opts *o, int mode,
+		       FILE *out, struct gamedb_book *book, int status)
 {
 	struct gamedb_game *g;
 	struct progress pr = { 0, 0, 0 };
@@ -436,8 +450,21 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 		progress_show(&pr, ++done, 0);
 		if (gamedb_game_is_deleted(g) && !o->include_deleted)
 			continue;
-		rc = json ? gamedb_game_write_json(g, o->wflags, sink_file, out)
-			  : gamedb_game_write_pgn(g, o->wflags, sink_file, out);
+		if (mode == OUT_BOOK) {
+			rc = gamedb_book_add_game(book, g);
+			if (rc == GAMEDB_FATAL) {
+				fprintf(stderr, "gamedb: book: %s\n", gamedb_book_errmsg(book));
+				return 2;
+			}
+			if (rc == GAMEDB_FAILED) {
+				fprintf(stderr, "gamedb: %s: game %" PRIu64 ": %s\n", db, idx + 1,
+					gamedb_book_errmsg(book));
+				status = status ? status : 1;
+			}
+			continue;
+		}
+		rc = mode == OUT_JSON ? gamedb_game_write_json(g, o->wflags, sink_file, out)
+				      : gamedb_game_write_pgn(g, o->wflags, sink_file, out);
 		if (rc == GAMEDB_FAILED) {
 			if (ferror(out)) {
 				fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
@@ -458,16 +485,38 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
  * The output is kept when the status is 0 or 1 (every database was read; some games may
  * have failed) and removed when it is 2.
  */
-static int cmd_convert(const struct opts *o, int json)
+static int cmd_convert(const struct opts *o, int mode)
 {
 	static char outbuf[1 << 16];
 	struct gamedb_reader **rs = calloc((size_t)o->ndbs, sizeof *rs);
 	struct output out = { NULL, NULL, NULL, NULL };
+	struct gamedb_book *book = NULL;
 	int i, status = 0;
 
 	if (!rs) {
 		fprintf(stderr, "gamedb: out of memory\n");
 		return 2;
+	}
+	if (mode == OUT_BOOK) {
+		if (!o->out && isatty(STDOUT_FILENO)) {
+			fprintf(stderr, "gamedb: book: a book is binary: give -o BOOK.bin\n");
+			free(rs);
+			return 2;
+		}
+		if (gamedb_book_new(&book) != GAMEDB_OK) {
+			fprintf(stderr, "gamedb: out of memory\n");
+			free(rs);
+			return 2;
+		}
+		for (i = 0; i < o->nbookopt; i++) {
+			if (gamedb_book_set_option(book, o->bookopt[i][0], o->bookopt[i][1]) != GAMEDB_OK) {
+				fprintf(stderr, "gamedb: book: --%s %s: %s\n", o->bookopt[i][0],
+					o->bookopt[i][1], gamedb_book_errmsg(book));
+				gamedb_book_free(book);
+				free(rs);
+				return 2;
+			}
+		}
 	}
 	for (i = 0; i < o->ndbs; i++)
 		if (!(rs[i] = open_db(o->dbs[i], o)))
@@ -489,9 +538,16 @@ static int cmd_convert(const struct opts *o, int json)
 	for (i = 0; i < o->ndbs && !ferror(out.f); i++) {
 		if (!rs[i])
 			continue; /* not opened (standard output only): the others are still written */
-		status = convert_one(rs[i], o->dbs[i], o, json, out.f, status);
+		status = convert_one(rs[i], o->dbs[i], o, mode, out.f, book, status);
 		gamedb_reader_free(rs[i]);
 		rs[i] = NULL;
+		if (status == 2 && mode == OUT_BOOK)
+			break;
+	}
+	if (mode == OUT_BOOK && status != 2 && gamedb_book_write(book, sink_file, out.f) != GAMEDB_OK) {
+		fprintf(stderr, "gamedb: book: %s\n", ferror(out.f) ? strerror(errno)
+							  : gamedb_book_errmsg(book));
+		status = 2;
 	}
 	if (output_close(&out, status != 2) != 0)
 		status = 2;
@@ -499,7 +555,22 @@ done:
 	for (i = 0; i < o->ndbs; i++)
 		gamedb_reader_free(rs[i]);
 	free(rs);
+	gamedb_book_free(book);
 	return status;
+}
+
+/* The book option an argument names ("--max-ply" or PolyGlot's "-max-ply"), or NULL. */
+static const char *book_key(const char *a)
+{
+	static const char *const keys[] = { "max-ply", "min-game", "min-score", "only-white",
+					    "only-black", "uniform", "memory", "standard-start" };
+	size_t k;
+
+	a += a[1] == '-' ? 2 : 1;
+	for (k = 0; k < sizeof keys / sizeof keys[0]; k++)
+		if (strcmp(a, keys[k]) == 0)
+			return keys[k];
+	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -522,7 +593,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	o.cmd = argv[1];
-	if (strcmp(o.cmd, "info") != 0 && strcmp(o.cmd, "pgn") != 0 && strcmp(o.cmd, "json") != 0) {
+	if (strcmp(o.cmd, "info") != 0 && strcmp(o.cmd, "pgn") != 0 && strcmp(o.cmd, "json") != 0 &&
+	    strcmp(o.cmd, "book") != 0) {
 		fprintf(stderr, "gamedb: unknown command \"%s\"\n", o.cmd);
 		usage(stderr);
 		return 2;
@@ -579,6 +651,21 @@ int main(int argc, char **argv)
 					argv[i]);
 				goto fail;
 			}
+		} else if (strcmp(o.cmd, "book") == 0 && a[0] == '-' && a[1] &&
+			   (book_key(a) != NULL)) {
+			/* PolyGlot's spellings (-max-ply) and ours (--max-ply) */
+			const char *key = book_key(a);
+			int flag = !strcmp(key, "only-white") || !strcmp(key, "only-black") ||
+				   !strcmp(key, "uniform") || !strcmp(key, "standard-start");
+			if (!flag && ++i == argc)
+				goto missing;
+			if (o.nbookopt == (int)(sizeof o.bookopt / sizeof o.bookopt[0])) {
+				fprintf(stderr, "gamedb: too many book options\n");
+				goto fail;
+			}
+			o.bookopt[o.nbookopt][0] = key;
+			o.bookopt[o.nbookopt][1] = flag ? "1" : argv[i];
+			o.nbookopt++;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "gamedb: unknown option \"%s\"\n", a);
 			usage(stderr);
@@ -595,7 +682,10 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
-	i = strcmp(o.cmd, "info") == 0 ? cmd_info(&o) : cmd_convert(&o, strcmp(o.cmd, "json") == 0);
+	i = strcmp(o.cmd, "info") == 0	 ? cmd_info(&o)
+	    : strcmp(o.cmd, "json") == 0 ? cmd_convert(&o, OUT_JSON)
+	    : strcmp(o.cmd, "book") == 0 ? cmd_convert(&o, OUT_BOOK)
+					 : cmd_convert(&o, OUT_PGN);
 	free(o.dbs);
 	return i;
 missing:

@@ -996,6 +996,77 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 /** @} */
 
 /**
+ * @defgroup book Opening books
+ * A Polyglot opening book (`.bin`) built from games, as PolyGlot's own `make-book` builds it
+ * from their PGN: the same entries, weights and order, so the same bytes (`doc/keys.md`).
+ * @{
+ */
+
+/** An opening book being built (opaque). @since 1.1 */
+struct gamedb_book;
+
+/**
+ * A new, empty book.
+ * @param out receives the book; free it with gamedb_book_free().
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED when out of memory.
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_book_new(struct gamedb_book **out);
+
+/**
+ * Sets an option, before the first game. Keys and values (PolyGlot's `make-book` options and
+ * defaults): `max-ply` (plies of each game counted, default 1024), `min-game` (games an entry
+ * needs, default 3), `min-score` (lowest score of an entry, a percentage, default 0),
+ * `only-white` / `only-black` (`1`: keep only the positions with that side to move),
+ * `uniform` (`1`: every weight 1), `standard-start` (`1`: leave out games that do not start
+ * from the standard position, which PolyGlot cannot read), `memory` (MiB the table may use
+ * before it spills to temporary files, default 256).
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED for an unknown key, a bad value or a book that has
+ *         games already (gamedb_book_errmsg() says which).
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_book_set_option(struct gamedb_book *b, const char *key,
+					     const char *value);
+
+/**
+ * Counts the positions of a game's main line (each with the move played and the game's
+ * result from the side to move's view). A game whose moves cannot all be decoded counts for
+ * nothing; the line ends at a null move.
+ * @return ::GAMEDB_OK; ::GAMEDB_WARN when the game was left out (not standard chess: the book
+ *         format has no variants); ::GAMEDB_FAILED when its moves cannot be decoded (the book is
+ *         unchanged); ::GAMEDB_FATAL when out of memory or temporary-file space (the book cannot
+ *         be used any more). gamedb_book_errmsg() says why.
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_book_add_game(struct gamedb_book *b, struct gamedb_game *g);
+
+/**
+ * Writes the book: 16-byte entries (key, move, weight, learn 0, big-endian) sorted by key,
+ * then weight (highest first). Once per book.
+ * @param sink receives the bytes, in pieces.
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED when the sink stopped or a temporary file could not
+ *         be read back.
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_book_write(struct gamedb_book *b, gamedb_write_fn sink,
+					void *user_data);
+
+/**
+ * The message of the book's last failure ("" if none).
+ * @return a string owned by the book, valid until its next call.
+ * @since 1.1
+ */
+GAMEDB_EXPORT const char *gamedb_book_errmsg(const struct gamedb_book *b);
+
+/**
+ * Frees a book and its temporary files (NULL is allowed).
+ * @since 1.1
+ */
+GAMEDB_EXPORT void gamedb_book_free(struct gamedb_book *b);
+
+/** @} */
+
+/**
  * @defgroup scid SCID databases
  * What only SCID databases have.
  * @{

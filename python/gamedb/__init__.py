@@ -64,6 +64,7 @@ reader's detail code, e.g. ``E_IO``) and ``message`` (the library's message, whi
 file). The end of an iteration is ``StopIteration``.
 """
 
+import builtins
 import ctypes
 import io as _io
 import json as _json
@@ -80,7 +81,7 @@ from ._ffi import (E_CORRUPT, E_INVALID_ARGUMENT, E_IO, E_MISUSE, E_NOMEM, E_NON
                    WARN, GamedbError)
 
 __all__ = [
-    "open", "open_memory", "open_io", "version", "version_number",
+    "open", "open_memory", "open_io", "book", "version", "version_number",
     "Reader", "Game", "Event", "MoveIterator", "ScidInfo", "ChessbaseInfo",
     "GamedbError", "GamedbWarning",
     "OK", "END", "WARN", "FAILED", "FATAL",
@@ -1056,6 +1057,59 @@ def open(path, charset=None, format=None, errors="raise", converter=None, option
     """
     r = Reader(charset, format, errors, converter, options)
     return r._opening(_lib.gamedb_reader_open_filename, _enc(path))
+
+
+def book(databases, path=None, **options):
+    """A Polyglot opening book built from the main lines of every game of ``databases`` (paths
+    or open :class:`Reader` objects), as PolyGlot's ``make-book`` builds it from their PGN.
+
+    options (PolyGlot's, with ``_`` for ``-``): ``max_ply`` (1024), ``min_game`` (3),
+    ``min_score`` (a percentage, 0), ``only_white``, ``only_black``, ``uniform``,
+    ``standard_start`` (bools), ``memory`` (MiB before the table spills, 256). Returns the
+    book's bytes, or writes them to ``path`` and returns None. Games the book cannot hold
+    (other variants; with ``standard_start``, set-up positions) are left out; a game whose
+    moves cannot be decoded is left out with a :class:`GamedbWarning`.
+    """
+    bp = _ffi.BookP()
+    _lib.gamedb_book_new(byref(bp))
+    try:
+        for key, value in options.items():
+            if isinstance(value, bool):
+                value = int(value)
+            _lib.gamedb_book_set_option(bp, _enc(key.replace("_", "-")), _enc(str(value)))
+        if isinstance(databases, (str, bytes, os.PathLike, Reader)):
+            databases = [databases]
+        for db in databases:
+            r = db if isinstance(db, Reader) else open(db)
+            try:
+                for g in r:
+                    try:
+                        _lib.gamedb_book_add_game(bp, g._handle())
+                    except GamedbError as e:
+                        if e.code == FATAL:
+                            raise
+                        # As the command: a game whose moves fail is reported and left out.
+                        warnings.warn(GamedbWarning("game %d: %s" % (g.index + 1, e)),
+                                      stacklevel=2)
+                    g.close()
+            finally:
+                if r is not db:
+                    r.close()
+        sink = _Sink()
+        try:
+            _lib.gamedb_book_write(bp, sink.fn, None)
+        except GamedbError as e:
+            if sink.error is not None:
+                raise e from sink.error
+            raise
+    finally:
+        _lib.gamedb_book_free(bp)
+    data = b"".join(sink.chunks)
+    if path is None:
+        return data
+    with builtins.open(path, "wb") as f:
+        f.write(data)
+    return None
 
 
 def open_memory(files, primary=None, **kwargs):

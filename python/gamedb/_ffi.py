@@ -130,12 +130,17 @@ class _Chessbase(Structure):
     """struct gamedb_chessbase (opaque)."""
 
 
+class _Book(Structure):
+    """struct gamedb_book (opaque)."""
+
+
 ReaderP = POINTER(_Reader)
 GameP = POINTER(_Game)
 MoveIterP = POINTER(_MoveIter)
 EventP = POINTER(_Event)
 ScidP = POINTER(_Scid)
 ChessbaseP = POINTER(_Chessbase)
+BookP = POINTER(_Book)
 
 
 # ---- callback types and caller-filled structs -------------------------------------------
@@ -228,6 +233,14 @@ def _raise_for(result, func, detail, message):
         raise GamedbError(result, detail, message or "%s: %s" % (func.__name__,
                                                                  _describe(result, detail)))
     return result
+
+
+def _errcheck_book(result, func, args):
+    """Status from a function whose first argument is a book (WARN passes: a game left out)."""
+    if result in (OK, WARN):
+        return result
+    b = args[0]
+    return _raise_for(result, func, None, lib.gamedb_book_errmsg(b) if b else None)
 
 
 def _errcheck_reader(result, func, args):
@@ -350,6 +363,12 @@ API = (
     # writers
     _Api("gamedb_game_write_pgn", [GameP, c_uint32, WRITE_FN, c_void_p], c_int32,
          _errcheck_game),
+    _Api("gamedb_book_new", [POINTER(BookP)], c_int32, _errcheck_status),
+    _Api("gamedb_book_set_option", [BookP, c_char_p, c_char_p], c_int32, _errcheck_book),
+    _Api("gamedb_book_add_game", [BookP, GameP], c_int32, _errcheck_book),
+    _Api("gamedb_book_write", [BookP, WRITE_FN, c_void_p], c_int32, _errcheck_book),
+    _Api("gamedb_book_errmsg", [BookP], c_char_p, _errcheck_str),
+    _Api("gamedb_book_free", [BookP], None, None),
     _Api("gamedb_game_write_json", [GameP, c_uint32, WRITE_FN, c_void_p], c_int32,
          _errcheck_game),
     # SCID

@@ -197,7 +197,8 @@ C_TYPES = {
     "const struct gamedb_io *": ctypes.POINTER(_ffi.Io),
 }
 for _c, _p in (("reader", _ffi.ReaderP), ("game", _ffi.GameP), ("move_iter", _ffi.MoveIterP),
-               ("event", _ffi.EventP), ("scid", _ffi.ScidP), ("chessbase", _ffi.ChessbaseP)):
+               ("event", _ffi.EventP), ("scid", _ffi.ScidP), ("chessbase", _ffi.ChessbaseP),
+               ("book", _ffi.BookP)):
     C_TYPES["struct gamedb_%s *" % _c] = _p
     C_TYPES["const struct gamedb_%s *" % _c] = _p
     C_TYPES["struct gamedb_%s * *" % _c] = ctypes.POINTER(_p)
@@ -233,8 +234,8 @@ def test_table_matches_the_header():
 
 def test_opaque_pointer_types_are_distinct():
     kinds = [_ffi.ReaderP, _ffi.GameP, _ffi.MoveIterP, _ffi.EventP, _ffi.ScidP,
-             _ffi.ChessbaseP]
-    assert len(set(kinds)) == 6
+             _ffi.ChessbaseP, _ffi.BookP]
+    assert len(set(kinds)) == 7
     with pytest.raises(ctypes.ArgumentError):
         _ffi.lib.gamedb_reader_format(_ffi.GameP())
 
