@@ -46,14 +46,14 @@ struct gamedb__node {
 	struct gamedb__move m; /* MOVE: the completed legal move */
 	uint8_t type;          /* GAMEDB_EVENT_* */
 	uint8_t reserved[3];   /* [0]: GAMEDB__NODE_RAW when the stored bytes follow the text;
-				  [1]: comments: language (ChessBase code, 0 = unknown/all);
+				  [1]: comments: language (GAMEDB__LANG_*, 0 = unknown/all);
 				  ANNOTATION: the format's type code */
 	uint32_t val;          /* NAG number; COMMENT: offset of the UTF-8 text in text pool */
 };
 
 /*
- * Languages of comments (struct gamedb__node reserved[1]). The library numbers them as
- * ChessBase does, the one format that stores them; 0 = unknown or every language.
+ * Languages of comments (struct gamedb__node reserved[1]). The library numbers them as the
+ * one format that stores them does; 0 = unknown or every language.
  */
 enum {
 	GAMEDB__LANG_ALL = 0x00,
@@ -131,9 +131,9 @@ struct gamedb_game {
 	uint64_t index;
 	int32_t variant;
 	int32_t deleted;
-	uint32_t fmt_flags;   /* format's own per-game flags (SCID flags) */
-	uint64_t loc[3];      /* format's own: where the game is (SCID: record offset, length,
-				 and where its move data starts once known, else 0) */
+	uint32_t fmt_flags;   /* the format's own per-game flags */
+	uint64_t loc[3];      /* the format's own: where the game is (e.g. a record's offset and
+				 length, and where its move data starts once known, else 0) */
 	char fen[128];
 	/*
 	 * Tags: the ones the format gives at next_game() in head; the ones it keeps outside its
