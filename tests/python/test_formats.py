@@ -84,6 +84,18 @@ def real_base(fmt, ext):
     return found
 
 
+def format_named(name):
+    return next(f for f in gamedb.formats() if f.name == name)
+
+
+def assert_reads_as(r, fmt, count, games):
+    """The reader r reads as the real base did: its format, its count, its first games."""
+    with r:
+        assert r.format == fmt.name
+        assert r.game_count == count
+        assert first_games(r) == games
+
+
 def need_base(fmt, ext):
     base = real_base(fmt, ext)
     if base is None:
@@ -148,20 +160,16 @@ def test_default_charsets_are_charsets():
 @pytest.mark.parametrize("name_ext", [(f.name, e) for f in gamedb.formats() for e in f.opens],
                          ids=lambda ne: "%s%s" % ne)
 def test_every_opening_extension_opens_a_real_base(name_ext):
-    fmt = next(f for f in gamedb.formats() if f.name == name_ext[0])
+    fmt = format_named(name_ext[0])
     path, count, games = need_base(fmt, name_ext[1])
     # By the base name too: the opener tries the listed extensions.
-    stem = os.path.splitext(path)[0]
-    with gamedb.open(stem) as r:
-        assert r.format == fmt.name
-        assert r.game_count == count
-        assert first_games(r) == games
+    assert_reads_as(gamedb.open(os.path.splitext(path)[0]), fmt, count, games)
 
 
 @pytest.mark.parametrize("name", [f.name for f in gamedb.formats()])
 def test_listed_extensions_are_every_file_a_base_needs(name):
     """A base copied by the listed extensions alone (in memory) reads as the base on disk."""
-    fmt = next(f for f in gamedb.formats() if f.name == name)
+    fmt = format_named(name)
     path, count, games = need_base(fmt, fmt.opens[0])
     folder, primary = os.path.split(path)
     stem = os.path.splitext(primary)[0]
@@ -175,15 +183,12 @@ def test_listed_extensions_are_every_file_a_base_needs(name):
     # A base of a format of several files is made of several here: the siblings are tried.
     if fmt.capabilities & gamedb.CAP_MULTIFILE:
         assert len(files) > 1, files.keys()
-    with gamedb.open_memory(files, primary) as r:
-        assert r.format == fmt.name
-        assert r.game_count == count
-        assert first_games(r) == games
+    assert_reads_as(gamedb.open_memory(files, primary), fmt, count, games)
 
 
 @pytest.mark.parametrize("name", [f.name for f in gamedb.formats()])
 def test_listed_capabilities_hold_on_a_real_base(name):
-    fmt = next(f for f in gamedb.formats() if f.name == name)
+    fmt = format_named(name)
     path, count, _games = need_base(fmt, fmt.opens[0])
     with gamedb.open(path) as r:
         assert fmt.capabilities & ~r.capabilities == 0
@@ -198,12 +203,11 @@ def test_listed_capabilities_hold_on_a_real_base(name):
 @pytest.mark.parametrize("name_key", [(f.name, o.key) for f in gamedb.formats()
                                       for o in f.options], ids=lambda nk: "%s-%s" % nk)
 def test_listed_option_defaults_change_nothing(name_key):
-    fmt = next(f for f in gamedb.formats() if f.name == name_key[0])
+    fmt = format_named(name_key[0])
     opt = next(o for o in fmt.options if o.key == name_key[1])
     path, count, games = need_base(fmt, fmt.opens[0])
-    with gamedb.open(path, format=fmt.name, options={opt.key: opt.default}) as r:
-        assert r.game_count == count
-        assert first_games(r) == games
+    assert_reads_as(gamedb.open(path, format=fmt.name, options={opt.key: opt.default}), fmt,
+                    count, games)
 
 
 def test_an_option_no_format_lists_is_refused():
