@@ -24,7 +24,6 @@
 #include <unistd.h>
 
 #include "formats/cbh.h"
-#include "gamedb-private.h"
 #include "load-file.h"
 #include "testlib.h"
 
@@ -83,7 +82,9 @@ static void env_open(struct env *e, const uint8_t *cbg, size_t ncbg, const uint8
 	memset(e, 0, sizeof *e);
 	e->r = gamedb_reader_new();
 	e->src.kind = GAMEDB__SRC_MEMSET;
-	e->src.reader = e->r;
+	/* I/O errors reach the reader the way they reach it from its own source. */
+	e->src.report = e->r->src.report;
+	e->src.report_ctx = e->r->src.report_ctx;
 	e->src.primary = dupstr("t.cbh");
 	e->src.nmem = n;
 	e->src.mem_names = calloc(n, sizeof(char *));

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gamedb-private.h"
+#include "text/text.h"
 #include "testlib.h"
 
 #define U_FFFD "\xEF\xBF\xBD"

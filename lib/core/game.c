@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gamedb-private.h"
+#include "core/reader.h"
 #include "formats/format.h"
 
 /* ---- move buffer ---------------------------------------------------------------------- */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gamedb-private.h"
+#include "core/game.h"
 
 #define GAMEDB__ITER_MAGIC 0x49544552u /* "ITER" */
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gamedb-private.h"
+#include "core/reader.h"
 #include "formats/format.h"
 
 int32_t gamedb__error(struct gamedb_reader *r, int32_t status, int32_t code, const char *fmt, ...)
@@ -30,6 +30,16 @@ void gamedb__clear_error(struct gamedb_reader *r)
 {
 	r->errcode = GAMEDB_E_NONE;
 	r->errmsg[0] = 0;
+}
+
+/*
+ * The report hook of the reader's source: copies an error the I/O layer recorded into the
+ * reader's error at once, status, code and message as they are, so that the format that made
+ * the call finds it there (the I/O layer itself calls nothing of the core).
+ */
+static void reader_io_error(void *ctx, const struct gamedb__io_error *e)
+{
+	gamedb__error(ctx, e->status, e->code, "%s", e->message);
 }
 
 const char *gamedb__reader_charset(const struct gamedb_reader *r)
@@ -71,7 +81,8 @@ GAMEDB_EXPORT struct gamedb_reader *gamedb_reader_new(void)
 		return NULL;
 	r->magic = GAMEDB__READER_MAGIC;
 	r->state = GAMEDB__RS_NEW;
-	r->src.reader = r;
+	r->src.report = reader_io_error;
+	r->src.report_ctx = r;
 	r->game.magic = GAMEDB__GAME_MAGIC;
 	r->game.reader = r;
 	return r;

@@ -11,7 +11,7 @@
 #ifndef GAMEDB_CBH_H
 #define GAMEDB_CBH_H
 
-#include "gamedb-private.h"
+#include "formats/format.h"
 
 /* What the move decoder needs of the open base; owned by format-cbh.c's state. */
 struct gamedb__cbg_ctx {

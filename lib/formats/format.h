@@ -4,11 +4,16 @@
  * (FORMATS in lib/formats/registry.c). The registry is the only list of formats: the reader
  * core, the base-name opener, the public format listing (gamedb_format_*), the command's help
  * and the Python binding all read it. doc/adding-a-format.md has the whole checklist.
+ *
+ * A decoder includes this header and "formats/toolkit.h", nothing else of the library: this
+ * one brings every private layer a decoder uses (core/reader.h: the reader and its errors;
+ * core/game.h: games, tags and the move buffer; io/io.h; text/text.h; util/buf.h; the board
+ * engine's board/board.h and board/xiangqi.h).
  */
 #ifndef GAMEDB_FORMAT_H
 #define GAMEDB_FORMAT_H
 
-#include "gamedb-private.h"
+#include "core/reader.h"
 
 #define GAMEDB__FORMAT_ABI_1 1
 

@@ -10,7 +10,6 @@
  */
 #include <string.h>
 
-#include "gamedb-private.h"
 #include "formats/format.h"
 
 /*

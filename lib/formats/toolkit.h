@@ -19,7 +19,7 @@
 #ifndef GAMEDB_FORMATS_TOOLKIT_H
 #define GAMEDB_FORMATS_TOOLKIT_H
 
-#include "gamedb-private.h"
+#include "core/reader.h"
 
 /* ---- byte readers -------------------------------------------------------------------------- */
 

@@ -12,12 +12,41 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gamedb-private.h"
+#include "io/io.h"
+
+/*
+ * Records an error in the source's own record (the file's name, the offset or
+ * GAMEDB__IO_NO_OFFSET, the whole message) and hands the record to the source's report hook
+ * (the reader core copies it into the reader's error). Returns -1.
+ */
+static int io_error(struct gamedb__src *src, int32_t status, int32_t code, const char *file,
+		    uint64_t offset, const char *fmt, ...) GAMEDB__PRINTF(6, 7);
+
+static int io_error(struct gamedb__src *src, int32_t status, int32_t code, const char *file,
+		    uint64_t offset, const char *fmt, ...)
+{
+	struct gamedb__io_error *e = &src->err;
+	va_list ap;
+
+	e->count++;
+	e->status = status;
+	e->code = code;
+	snprintf(e->file, sizeof e->file, "%s", file ? file : "");
+	e->offset = offset;
+	va_start(ap, fmt);
+	vsnprintf(e->message, sizeof e->message, fmt, ap);
+	va_end(ap);
+	if (src->report)
+		src->report(src->report_ctx, e);
+	return -1;
+}
 
 static const char *basename_of(const char *path)
 {
@@ -126,7 +155,8 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
 	name = ext ? gamedb__src_sibling_name(src, ext)
 		   : (src->primary ? gamedb__strdup(src->primary) : NULL);
 	if (!name)
-		return gamedb__error(src->reader, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory"), -1;
+		return io_error(src, GAMEDB_FATAL, GAMEDB_E_NOMEM, src->primary,
+				GAMEDB__IO_NO_OFFSET, "out of memory");
 	for (i = 0; i < src->nfiles; i++) {
 		if (strcmp(src->files[i]->name, name) == 0) {
 			free(name);
@@ -135,13 +165,17 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
 		}
 	}
 	if (src->nfiles == sizeof src->files / sizeof src->files[0]) {
+		io_error(src, GAMEDB_FATAL, GAMEDB_E_MISUSE, name, GAMEDB__IO_NO_OFFSET,
+			 "too many files");
 		free(name);
-		return gamedb__error(src->reader, GAMEDB_FATAL, GAMEDB_E_MISUSE, "too many files"), -1;
+		return -1;
 	}
 	f = calloc(1, sizeof *f);
 	if (!f) {
+		io_error(src, GAMEDB_FATAL, GAMEDB_E_NOMEM, name, GAMEDB__IO_NO_OFFSET,
+			 "out of memory");
 		free(name);
-		return gamedb__error(src->reader, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory"), -1;
+		return -1;
 	}
 	f->name = name;
 	f->fd = -1;
@@ -152,8 +186,8 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
 		const char *why = "";
 		if (open_path(f, &why) != 0) {
 			if (!quiet)
-				gamedb__error(src->reader, GAMEDB_FATAL, GAMEDB_E_IO, "%s: cannot open: %s",
-					      name, why);
+				io_error(src, GAMEDB_FATAL, GAMEDB_E_IO, name, GAMEDB__IO_NO_OFFSET,
+					 "%s: cannot open: %s", name, why);
 			file_free(f);
 			return -1;
 		}
@@ -168,8 +202,8 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
 		}
 		if (i == src->nmem) {
 			if (!quiet)
-				gamedb__error(src->reader, GAMEDB_FATAL, GAMEDB_E_IO,
-					      "%s: no such file in the memory set", name);
+				io_error(src, GAMEDB_FATAL, GAMEDB_E_IO, name, GAMEDB__IO_NO_OFFSET,
+					 "%s: no such file in the memory set", name);
 			file_free(f);
 			return -1;
 		}
@@ -181,8 +215,8 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
 		if (!src->io.open || !src->io.read_at ||
 		    src->io.open(src->io_user_data, name, &f->handle, &f->size) != 0) {
 			if (!quiet)
-				gamedb__error(src->reader, GAMEDB_FATAL, GAMEDB_E_IO,
-					      "%s: the caller's I/O could not open it", name);
+				io_error(src, GAMEDB_FATAL, GAMEDB_E_IO, name, GAMEDB__IO_NO_OFFSET,
+					 "%s: the caller's I/O could not open it", name);
 			file_free(f);
 			return -1;
 		}
@@ -190,7 +224,8 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
 		break;
 	default:
 		file_free(f);
-		return gamedb__error(src->reader, GAMEDB_FATAL, GAMEDB_E_MISUSE, "no source"), -1;
+		return io_error(src, GAMEDB_FATAL, GAMEDB_E_MISUSE, name, GAMEDB__IO_NO_OFFSET,
+				"no source");
 	}
 	src->files[src->nfiles++] = f;
 	*out = f;
@@ -224,7 +259,7 @@ static int64_t read_at(struct gamedb__file *f, uint64_t off, uint8_t *buf, size_
 
 /*
  * Refills the window so that it holds [off, off + avail), then points *out at off. An error is
- * recorded on the reader with the FAILED status: the format decides whether it ends the game
+ * recorded (io_error()) with the FAILED status: the format decides whether it ends the game
  * (FAILED) or the reader (FATAL).
  */
 static int64_t refill(struct gamedb__file *f, uint64_t off, size_t avail, const uint8_t **out)
@@ -248,19 +283,17 @@ static int64_t refill(struct gamedb__file *f, uint64_t off, size_t avail, const 
 	}
 	f->win.len = 0;
 	if (gamedb__buf_reserve(&f->win, want) != 0) {
-		gamedb__error(f->src->reader, GAMEDB_FAILED, GAMEDB_E_NOMEM,
-			      "%s: out of memory reading %zu bytes at offset %llu", f->name, want,
-			      (unsigned long long)start);
-		return -1;
+		return io_error(f->src, GAMEDB_FAILED, GAMEDB_E_NOMEM, f->name, start,
+				"%s: out of memory reading %zu bytes at offset %llu", f->name, want,
+				(unsigned long long)start);
 	}
 	while (done < want) {
 		int64_t got = read_at(f, start + done, (uint8_t *)f->win.p + done, want - done);
 		if (got < 0) {
-			gamedb__error(f->src->reader, GAMEDB_FAILED, GAMEDB_E_IO,
-				      "%s: read error at offset %llu: %s", f->name,
-				      (unsigned long long)(start + done),
-				      f->kind == GAMEDB__FILE_FD ? strerror(errno) : "caller I/O");
-			return -1;
+			return io_error(f->src, GAMEDB_FAILED, GAMEDB_E_IO, f->name, start + done,
+					"%s: read error at offset %llu: %s", f->name,
+					(unsigned long long)(start + done),
+					f->kind == GAMEDB__FILE_FD ? strerror(errno) : "caller I/O");
 		}
 		if (got == 0 && done >= (size_t)(off - start) + avail) {
 			want = done; /* only the read-ahead is missing: the view itself is whole */
@@ -268,12 +301,11 @@ static int64_t refill(struct gamedb__file *f, uint64_t off, size_t avail, const 
 		}
 		if (got == 0 || (uint64_t)got > want - done) {
 			/* Less than the size at open: another program shrank or rewrote the file. */
-			gamedb__error(f->src->reader, GAMEDB_FAILED, GAMEDB_E_IO,
-				      "%s: offset %llu: the file ends early: it held %llu bytes when it "
-				      "was opened and has changed since",
-				      f->name, (unsigned long long)(start + done),
-				      (unsigned long long)f->size);
-			return -1;
+			return io_error(f->src, GAMEDB_FAILED, GAMEDB_E_IO, f->name, start + done,
+					"%s: offset %llu: the file ends early: it held %llu bytes "
+					"when it was opened and has changed since",
+					f->name, (unsigned long long)(start + done),
+					(unsigned long long)f->size);
 		}
 		done += (size_t)got;
 	}
@@ -372,7 +404,7 @@ int gamedb__src_open(struct gamedb__src *src, const char *ext, int quiet, struct
 {
 	char first[16], second[16];
 	const char *a, *b;
-	int32_t before = src->reader ? src->reader->errcode : 0;
+	unsigned long before = src->err.count;
 	int up;
 
 	if (!ext)
@@ -388,11 +420,11 @@ int gamedb__src_open(struct gamedb__src *src, const char *ext, int quiet, struct
 		return open_named(src, ext, quiet, out);
 	if (open_named(src, a, 1, out) == 0)
 		return 0;
-	if (src->reader && src->reader->errcode != before)
+	if (src->err.count != before)
 		return -1; /* out of memory or no room for another file: not "absent" */
 	if (open_named(src, b, 1, out) == 0)
 		return 0;
-	if (src->reader && src->reader->errcode != before)
+	if (src->err.count != before)
 		return -1;
 	return quiet ? -1 : open_named(src, a, 0, out); /* once more, for the message */
 }

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "gamedb-private.h"
+#include "text/text.h"
 
 /* Inlined into the loops below: they run over every byte of converted text. */
 #define TEXT_HOT inline __attribute__((always_inline))

@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gamedb-private.h"
+#include <gamedb/gamedb.h>
 
 #define BOOK_MAGIC 0x424f4f4bu /* "BOOK" */
 #define COUNT_MAX 16384         /* PolyGlot's halving point */

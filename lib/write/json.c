@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gamedb-private.h"
+#include "core/game.h"
 
 /* Most games fit in the writer's stack buffer; a longer one moves to the heap. */
 #define JSON_INLINE 8192

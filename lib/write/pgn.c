@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gamedb-private.h"
+#include "core/game.h"
 
 #define PGN_WIDTH 75
 /* Most games fit in the writer's stack buffer; a longer one moves to the heap. */

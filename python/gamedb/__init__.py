@@ -59,12 +59,16 @@ wait for one, so they cannot deadlock. So:
   raises :class:`GamedbError` (``E_MISUSE``), and ``close()`` from there happens when that
   call returns.
 
+Formats: :func:`formats` lists the formats the library reads (name, description, file
+extensions, capabilities, default charset, options), from the library's own registry.
+
 Errors: a failing call raises :class:`GamedbError` with ``code`` (the status), ``detail`` (the
 reader's detail code, e.g. ``E_IO``) and ``message`` (the library's message, which names the
 file). The end of an iteration is ``StopIteration``.
 """
 
 import builtins
+import collections
 import ctypes
 import io as _io
 import json as _json
@@ -72,16 +76,19 @@ import os
 import threading
 import warnings
 import weakref
-from ctypes import byref, c_char_p, c_int32, c_size_t, c_uint64, c_void_p
+from ctypes import byref, c_char_p, c_int32, c_size_t, c_uint32, c_uint64, c_void_p
 
 from . import _ffi
 from ._ffi import (E_CORRUPT, E_INVALID_ARGUMENT, E_IO, E_MISUSE, E_NOMEM, E_NONE, E_RANGE,
                    E_STRUCT_SIZE, E_UNKNOWN_OPTION, E_UNRECOGNIZED_FORMAT, E_UNSUPPORTED,
                    E_UNSUPPORTED_VERSION, E_ENCODING, E_ILLEGAL_MOVE, END, FAILED, FATAL, OK,
                    WARN, GamedbError)
+from ._ffi import CAP_COUNT, CAP_MULTIFILE, CAP_SEEK, CAP_VARIATIONS, CAP_XIANGQI
 
 __all__ = [
-    "open", "open_memory", "open_io", "book", "version", "version_number",
+    "open", "open_memory", "open_io", "book", "version", "version_number", "formats",
+    "Format", "FormatOption",
+    "CAP_SEEK", "CAP_COUNT", "CAP_MULTIFILE", "CAP_VARIATIONS", "CAP_XIANGQI",
     "Reader", "Game", "Event", "MoveIterator", "ScidInfo", "ChessbaseInfo",
     "GamedbError", "GamedbWarning",
     "OK", "END", "WARN", "FAILED", "FATAL",
@@ -145,6 +152,59 @@ def version_number():
 def square_name(square):
     """The name ("e4") of a chess square number (a1 = 0 ... h8 = 63)."""
     return "abcdefgh"[square % 8] + str(square // 8 + 1)
+
+
+#: One option of a format, for ``options=`` of :func:`open` (Reader.set_option()): its
+#: ``key``, the ``default`` the format uses when it is not set ("" = none) and a one-line
+#: ``description``.
+FormatOption = collections.namedtuple("FormatOption", "key default description")
+
+#: One format the library reads, from its registry (see :func:`formats`).
+Format = collections.namedtuple(
+    "Format", "name description extensions opens capabilities charset options")
+
+
+def formats():
+    """The formats the library reads, from its one registry, in the order it tries them.
+
+    Each is a :class:`Format`: ``name`` ("scid", what ``format=`` takes), ``description``
+    (one line), ``extensions`` (a tuple of every file of a base, lower case with the dot:
+    first the files a base is opened by, then their siblings), ``opens`` (the leading part of
+    ``extensions`` a base is opened by, e.g. (".si4", ".si3")), ``capabilities`` (the CAP_*
+    bits every base of the format has), ``charset`` (the charset its text is read in unless
+    ``charset=`` says otherwise) and ``options`` (a tuple of :class:`FormatOption`: the
+    format's own options; "charset" and "fallback-charset", which every format takes, are
+    not listed). A GUI builds its file filter from ``opens``; copying a base means copying
+    the files of every extension.
+    """
+    out = []
+    for i in range(_lib.gamedb_format_count()):
+        exts, opens = [], []
+        flags = c_uint32()
+        k = 0
+        while True:
+            ext = _lib.gamedb_format_get_extension(i, k, byref(flags))
+            if ext is None:
+                break
+            exts.append(ext)
+            if flags.value & _ffi.EXTENSION_OPENS:
+                opens.append(ext)
+            k += 1
+        options = []
+        default, description = c_char_p(), c_char_p()
+        k = 0
+        while True:
+            key = _lib.gamedb_format_get_option(i, k, byref(default), byref(description))
+            if key is None:
+                break
+            options.append(FormatOption(key, _ffi._decode(default.value),
+                                        _ffi._decode(description.value)))
+            k += 1
+        out.append(Format(_lib.gamedb_format_get_name(i),
+                          _lib.gamedb_format_get_description(i), tuple(exts), tuple(opens),
+                          _lib.gamedb_format_get_capabilities(i),
+                          _lib.gamedb_format_get_charset(i), tuple(options)))
+    return out
 
 
 def _enc(s):

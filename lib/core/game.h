@@ -1,0 +1,183 @@
+/*
+ * libgamedb - games, their tags and the move buffer (lib/core/game.c, lib/core/iter.c), for
+ * the reader core, the formats and the writers. Built on the board engine and the bottom
+ * layer; text is converted through the game's reader (core/reader.h). Never installed.
+ */
+#ifndef GAMEDB_CORE_GAME_H
+#define GAMEDB_CORE_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gamedb/gamedb.h"
+#include "board/board.h"
+#include "board/xiangqi.h"
+#include "util/buf.h"
+
+struct gamedb_reader;
+
+/* A position of either board; which one is the game's variant's business. */
+union gamedb__anypos {
+	struct gamedb__pos c;    /* chess, Chess960 */
+	struct gamedb__xqpos x;  /* xiangqi */
+};
+
+/* Plays a completed legal move on a position of the given variant. */
+static inline void gamedb__any_make(int32_t variant, union gamedb__anypos *pos,
+				    const struct gamedb__move *m)
+{
+	if (variant == GAMEDB_VARIANT_XIANGQI)
+		gamedb__xq_make(&pos->x, m);
+	else
+		gamedb__pos_make(&pos->c, m);
+}
+
+/* The FEN of a position of the given variant (see gamedb__pos_to_fen()). */
+static inline size_t gamedb__any_to_fen(int32_t variant, const union gamedb__anypos *pos,
+					char *buf, size_t cap)
+{
+	if (variant == GAMEDB_VARIANT_XIANGQI)
+		return gamedb__xq_to_fen(&pos->x, buf, cap);
+	return gamedb__pos_to_fen(&pos->c, buf, cap);
+}
+
+/* One event of a decoded game, in iteration order. */
+struct gamedb__node {
+	struct gamedb__move m; /* MOVE: the completed legal move */
+	uint8_t type;          /* GAMEDB_EVENT_* */
+	uint8_t reserved[3];   /* [0]: GAMEDB__NODE_RAW when the stored bytes follow the text;
+				  [1]: comments: language (GAMEDB__LANG_*, 0 = unknown/all);
+				  ANNOTATION: the format's type code */
+	uint32_t val;          /* NAG number; COMMENT: offset of the UTF-8 text in text pool */
+};
+
+/*
+ * Languages of comments (struct gamedb__node reserved[1]). The library numbers them as the
+ * one format that stores them does; 0 = unknown or every language.
+ */
+enum {
+	GAMEDB__LANG_ALL = 0x00,
+	GAMEDB__LANG_ENGLISH = 0x2A,
+	GAMEDB__LANG_SPANISH = 0x2B,
+	GAMEDB__LANG_FRENCH = 0x31,
+	GAMEDB__LANG_GERMAN = 0x35,
+	GAMEDB__LANG_ITALIAN = 0x46,
+	GAMEDB__LANG_DUTCH = 0x67,
+	GAMEDB__LANG_POLISH = 0x74,
+	GAMEDB__LANG_PORTUGUESE = 0x75
+};
+/* The ISO 639-1 code of a language number ("en", "de", ...); "" for 0 and unknown numbers. */
+const char *gamedb__language_iso(unsigned code);
+/* The language number of an ISO 639-1 code (either case), or -1 if unknown. */
+int gamedb__language_code(const char *iso);
+
+/*
+ * A text node whose stored (unconverted) bytes follow its UTF-8 text and its NUL, themselves
+ * NUL-terminated. An ANNOTATION node's text is its payload in hex, so its stored bytes (which
+ * may hold NULs) number half the text's length.
+ */
+#define GAMEDB__NODE_RAW 1
+
+struct gamedb__movebuf {
+	struct gamedb__node *nodes;
+	size_t n;
+	size_t cap;
+	struct gamedb__buf text; /* NUL-separated comment texts */
+	int32_t status;          /* GAMEDB_OK, GAMEDB_WARN (lossy text), GAMEDB_FAILED (decode error) */
+};
+
+int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m);
+int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_t val);
+/* Adds a comment given as UTF-8. */
+int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, size_t len);
+/*
+ * Keeps the stored bytes of the text node just added (gamedb__mb_comment() or a text put into
+ * the pool by hand, the last thing written there) after its UTF-8 text and its NUL, for
+ * gamedb_event_get_text_raw(); marks the node GAMEDB__NODE_RAW.
+ */
+int gamedb__mb_raw(struct gamedb__movebuf *mb, const void *raw, size_t len);
+void gamedb__mb_reset(struct gamedb__movebuf *mb);
+void gamedb__mb_free(struct gamedb__movebuf *mb);
+
+struct gamedb__tag {
+	uint32_t name;   /* offsets into the game's pool */
+	uint32_t value;
+	uint32_t raw;
+	uint32_t raw_len;
+	uint32_t charset; /* offset of the charset name in the pool, or GAMEDB__TAG_NO_CHARSET:
+			     the name is copied, so that it lives as long as the game (a copy
+			     made by gamedb_game_dup() outlives the reader whose option it is) */
+};
+
+#define GAMEDB__TAG_NO_CHARSET UINT32_MAX
+
+struct gamedb__tagset {
+	struct gamedb__tag *v;
+	size_t n, cap;
+	struct gamedb__buf pool;
+	uint32_t charset_last; /* offset of the charset name added last (tags of one game share
+				  it: one copy per pool), valid while charset_have is set */
+	const char *charset_ptr; /* the pointer that name was given as (compared, never read) */
+	int charset_have;
+};
+
+#define GAMEDB__GAME_MAGIC 0x47414d45u /* "GAME" */
+
+enum { GAMEDB__MOVES_NONE = 0, GAMEDB__MOVES_DONE = 1 };
+
+struct gamedb_game {
+	uint32_t magic;
+	struct gamedb_reader *reader; /* NULL for a copy made by gamedb_game_dup() */
+	uint64_t index;
+	int32_t variant;
+	int32_t deleted;
+	uint32_t fmt_flags;   /* the format's own per-game flags */
+	uint64_t loc[3];      /* the format's own: where the game is (e.g. a record's offset and
+				 length, and where its move data starts once known, else 0) */
+	char fen[128];
+	/*
+	 * Tags: the ones the format gives at next_game() in head; the ones it keeps outside its
+	 * index (loaded on demand) in extra. Two pools, so that pointers handed out stay valid.
+	 */
+	struct gamedb__tagset head;
+	struct gamedb__tagset extra;
+	int extra_loaded;     /* 0 not yet, 1 loaded (or none), -1 failed */
+	int fen_pending;      /* fen is known only once the extra tags are loaded */
+	char final_fen[128];  /* after the main line; "" until asked for */
+	int have_start;       /* start (chess) or xqstart (xiangqi) holds the position of fen (set
+				 by the format once parsed) */
+	struct gamedb__pos start;
+	struct gamedb__xqpos xqstart;
+	int moves_state;
+	struct gamedb__movebuf mb;
+	int32_t text_status;  /* GAMEDB_WARN if a tag was converted with loss */
+	char errmsg[320];
+};
+
+/*
+ * Adds a tag (value already UTF-8) to a tag set; raw bytes may be NULL (then raw = value).
+ * A tag set is filled by one call of its format (between two resets): within it, a charset
+ * passed as the same pointer as the last one must be the same name (the copy is shared).
+ */
+int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *value, size_t vlen,
+		     const char *raw, size_t raw_len, const char *charset);
+/* Adds a tag converting raw bytes through the reader's text layer. */
+int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *ts,
+				 const char *name, const char *raw, size_t raw_len,
+				 const char *charset);
+/* Tag i (head tags, then extra tags) with the lengths of its name and UTF-8 value, for the
+ * writers: 0, or -1 when there is no tag i. */
+int gamedb__game_tag_at(struct gamedb_game *g, size_t i, const char **name, size_t *nlen,
+			const char **value, size_t *vlen);
+void gamedb__game_reset(struct gamedb_game *g);
+void gamedb__game_release(struct gamedb_game *g);
+/*
+ * The start position of g: the one its format left in g->start, else its FEN parsed. 0, or -1
+ * with a reason in *why.
+ */
+int gamedb__game_start_pos(struct gamedb_game *g, union gamedb__anypos *pos, const char **why);
+/* Decodes the moves of g once (lazily); returns the decode status (OK, WARN, FAILED). */
+int32_t gamedb__game_decode(struct gamedb_game *g);
+void gamedb__game_seterr(struct gamedb_game *g, const char *fmt, ...) GAMEDB__PRINTF(2, 3);
+
+#endif /* GAMEDB_CORE_GAME_H */

@@ -1,0 +1,60 @@
+/*
+ * libgamedb - the reader (lib/core/reader.c): one open database, its source, text layer,
+ * options and error, for the reader core and the formats. Never installed.
+ */
+#ifndef GAMEDB_CORE_READER_H
+#define GAMEDB_CORE_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gamedb/gamedb.h"
+#include "core/game.h"
+#include "io/io.h"
+#include "text/text.h"
+#include "util/buf.h"
+
+struct gamedb__format;
+
+#define GAMEDB__READER_MAGIC 0x52454144u /* "READ" */
+#define GAMEDB__MAX_FORMATS 8
+#define GAMEDB__MAX_PENDING 16
+
+/* An option of a format set before the open: kept, and handed to the format at the open. */
+struct gamedb__pending_option {
+	const struct gamedb__format *format; /* NULL: whichever format opens the base */
+	char *key, *value;
+};
+
+enum { GAMEDB__RS_NEW = 0, GAMEDB__RS_OPEN = 1, GAMEDB__RS_FATAL = 2 };
+
+struct gamedb_reader {
+	uint32_t magic;
+	int state;
+	const struct gamedb__format *formats[GAMEDB__MAX_FORMATS];
+	size_t nformats;
+	const struct gamedb__format *forced;
+	const struct gamedb__format *fmt;
+	void *fmt_state;
+	struct gamedb__src src;
+	struct gamedb__text text;
+	struct gamedb_game game;   /* the borrowed game handed out by next_game */
+	struct gamedb__pending_option pending[GAMEDB__MAX_PENDING];
+	size_t npending;
+	int32_t errcode;
+	char errmsg[512];
+};
+
+/*
+ * Sets the reader's error (detail code and message) and returns status, so that a format can
+ * write `return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "...")`.
+ */
+int32_t gamedb__error(struct gamedb_reader *r, int32_t status, int32_t code, const char *fmt, ...)
+	GAMEDB__PRINTF(4, 5);
+void gamedb__clear_error(struct gamedb_reader *r);
+
+/* The charset a format's text is read as, honouring the caller's override. */
+const char *gamedb__reader_charset(const struct gamedb_reader *r);
+const char *gamedb__reader_fallback(const struct gamedb_reader *r);
+
+#endif /* GAMEDB_CORE_READER_H */

@@ -1,0 +1,83 @@
+/*
+ * libgamedb - the bottom layer (lib/util): growable byte buffers, growable arrays, strdup, the
+ * printf-format attribute. Every other layer may include it; it includes nothing of the
+ * library. Never installed.
+ */
+#ifndef GAMEDB_UTIL_BUF_H
+#define GAMEDB_UTIL_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define GAMEDB__PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define GAMEDB__PRINTF(a, b)
+#endif
+
+/* ---- growable byte buffer ------------------------------------------------------------- */
+
+struct gamedb__buf {
+	char *p;
+	size_t len;
+	size_t cap;
+	char *fixed; /* caller storage the buffer starts on (gamedb__buf_init_fixed), never freed */
+};
+
+/*
+ * Starts b on caller storage (e.g. on the stack), so that a buffer that stays small costs no
+ * allocation; it moves to the heap when it outgrows it. size must be at least 1.
+ */
+static inline void gamedb__buf_init_fixed(struct gamedb__buf *b, char *storage, size_t size)
+{
+	b->p = b->fixed = storage;
+	b->len = 0;
+	b->cap = size;
+	storage[0] = 0;
+}
+
+/* Ensures room for len + extra + 1 bytes; 0 or -1 (out of memory, or over the size cap). */
+int gamedb__buf_reserve(struct gamedb__buf *b, size_t extra);
+int gamedb__buf_append(struct gamedb__buf *b, const void *data, size_t len);
+int gamedb__buf_putc(struct gamedb__buf *b, char c);
+int gamedb__buf_printf(struct gamedb__buf *b, const char *fmt, ...) GAMEDB__PRINTF(2, 3);
+/* Frees the memory (not caller storage) and empties b. */
+static inline void gamedb__buf_free(struct gamedb__buf *b)
+{
+	if (b->p != b->fixed)
+		free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+/*
+ * Grows the array *p of elements of size bytes (capacity *cap) to hold at least need of them,
+ * doubling; 0, or -1 when out of memory or over the size cap (a hostile file cannot make an
+ * array larger than 1 GiB). *p and *cap are unchanged on failure.
+ */
+int gamedb__grow(void **p, size_t *cap, size_t need, size_t size);
+/* strdup() (not in C11). NULL when out of memory. */
+char *gamedb__strdup(const char *s);
+/* gamedb__buf_reserve() with its common case (room enough already) inline, for hot loops. */
+static inline int gamedb__buf_room(struct gamedb__buf *b, size_t extra)
+{
+	return b->cap - b->len > extra ? 0 : gamedb__buf_reserve(b, extra);
+}
+
+/* gamedb__buf_append() with its common case (room enough) inline, for hot loops. */
+static inline int gamedb__buf_put(struct gamedb__buf *b, const void *data, size_t len)
+{
+	if (b->cap - b->len > len) {
+		memcpy(b->p + b->len, data, len);
+		b->len += len;
+		b->p[b->len] = 0;
+		return 0;
+	}
+	return gamedb__buf_append(b, data, len);
+}
+/* Keeps the memory, forgets the content. */
+static inline void gamedb__buf_clear(struct gamedb__buf *b) { b->len = 0; if (b->p) b->p[0] = 0; }
+
+#endif /* GAMEDB_UTIL_BUF_H */

@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Keeps the library's layers honest (ARCHITECTURE.md, issue 19 item 5).
+
+The lower layers of lib/ may use only themselves, the layers below them and the public header:
+
+    util   (lib/util: buffers)          nothing else of the library
+    io     (lib/io: files and sources)  util
+    text   (lib/text: charsets)         util
+    board  (lib/board: rules)           util
+
+Two checks, both over every file of those layers:
+
+  1. includes: every `#include "..."` of a .c or .h file, resolved the way the compiler does
+     (the file's own folder, then lib/, then include/), must land in an allowed layer or in the
+     public include/gamedb/ (generated gamedb/*.h included); so no lower layer includes the
+     reader's or the game's header (lib/core), a format's or a writer's;
+  2. symbols: every symbol a lower layer's object file leaves undefined (`nm -u`) that another
+     object of the library defines must be defined by an allowed layer; so no lower layer calls
+     a function of lib/core (or of a format, or a writer), whatever header declared it.
+
+Usage: check-layers.py SOURCE_ROOT STATIC_ARCHIVE  (the gamedb-internal archive: all objects)
+       check-layers.py --self-test                   (the checks catch what they must)
+Exits 0 when all holds, 1 with one line per breach, 77 (skip) when there is no `nm`.
+Before the real checks it runs its self-test, so a checker that has gone blind fails too.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ALLOWED = {
+    'util': {'util'},
+    'io': {'util', 'io'},
+    'text': {'util', 'text'},
+    'board': {'util', 'board'},
+}
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+def layer_of(path, lib_dir):
+    """The layer (first folder under lib/) of a path, or None if it is not under lib/."""
+    rel = os.path.relpath(os.path.realpath(path), os.path.realpath(lib_dir))
+    if rel.startswith('..') or os.sep not in rel:
+        return None if rel.startswith('..') else '(lib)'
+    return rel.split(os.sep)[0]
+
+
+def check_includes(root):
+    """Breaches of the include rule, as text lines."""
+    lib_dir = os.path.join(root, 'lib')
+    inc_dir = os.path.join(root, 'include')
+    out = []
+    for layer, allowed in sorted(ALLOWED.items()):
+        folder = os.path.join(lib_dir, layer)
+        if not os.path.isdir(folder):
+            out.append(f'lib/{layer}: no such folder')
+            continue
+        for name in sorted(os.listdir(folder)):
+            if not name.endswith(('.c', '.h')):
+                continue
+            path = os.path.join(folder, name)
+            with open(path, encoding='utf-8', errors='replace') as fh:
+                text = fh.read()
+            for target in INCLUDE_RE.findall(text):
+                where = None
+                for base in (folder, lib_dir, inc_dir):
+                    cand = os.path.normpath(os.path.join(base, target))
+                    if os.path.exists(cand):
+                        where = cand
+                        break
+                rel = f'lib/{layer}/{name}'
+                if where is None:
+                    # Only the generated public version header may be absent from the tree.
+                    if not target.startswith('gamedb/'):
+                        out.append(f'{rel}: includes "{target}", which is nowhere in lib/ or '
+                                   f'include/')
+                    continue
+                if os.path.realpath(where).startswith(os.path.realpath(inc_dir) + os.sep):
+                    continue  # the public header
+                got = layer_of(where, lib_dir)
+                if got not in allowed:
+                    out.append(f'{rel}: includes "{target}" (layer {got}); lib/{layer} may '
+                               f'include only {", ".join(sorted(allowed))} and include/gamedb')
+    return out
+
+
+def object_layer(member, sources):
+    """The layer of an archive member (".../io_io.c.o"), from the list of lib sources."""
+    base = os.path.basename(member)
+    for layer, src in sources:
+        stem = f'{layer}_{src}'
+        if base in (stem + '.o', stem + '.obj'):
+            return layer, src
+    return None, None
+
+
+def check_symbols(defined, undefined):
+    """defined: {symbol: layer}; undefined: {(layer, object): set of symbols}. Breaches."""
+    out = []
+    for (layer, obj), syms in sorted(undefined.items()):
+        if layer not in ALLOWED:
+            continue
+        for sym in sorted(syms):
+            owner = defined.get(sym)
+            if owner is not None and owner not in ALLOWED[layer]:
+                out.append(f'lib/{layer}/{obj}: uses {sym}, defined in lib/{owner}; lib/{layer} '
+                           f'may use only {", ".join(sorted(ALLOWED[layer]))}')
+    return out
+
+
+def read_archive(nm, archive, root):
+    """({symbol: defining layer}, {(layer, source file): undefined symbols}, problems)."""
+    lib_dir = os.path.join(root, 'lib')
+    sources = []
+    for layer in sorted(os.listdir(lib_dir)):
+        folder = os.path.join(lib_dir, layer)
+        if os.path.isdir(folder):
+            sources += [(layer, n) for n in sorted(os.listdir(folder)) if n.endswith('.c')]
+    res = subprocess.run([nm, '-A', archive], capture_output=True, text=True)
+    if res.returncode != 0:
+        return None, None, [f'{nm} -A {archive} failed: {res.stderr.strip()}']
+    defined, undefined, seen = {}, {}, set()
+    for line in res.stdout.splitlines():
+        # "archive:member:address type name" or "archive:member:   U name"
+        head, _, rest = line.rpartition(':')
+        fields = rest.split()
+        if len(fields) < 2:
+            continue
+        member = head.split(':', 1)[1] if ':' in head else head
+        layer, src = object_layer(member, sources)
+        if layer is None:
+            continue
+        seen.add((layer, src))
+        kind, sym = fields[-2], fields[-1]
+        undefined.setdefault((layer, src), set())
+        if kind == 'U':
+            undefined[(layer, src)].add(sym)
+        elif kind.isupper() and kind not in ('U', 'W', 'V'):
+            defined[sym] = layer
+    problems = [f'no object file in {archive} for lib/{layer}/{src}'
+                for layer, src in sources if (layer, src) not in seen and layer in ALLOWED]
+    return defined, undefined, problems
+
+
+def self_test():
+    """The checks must see a planted breach of each kind (and pass a clean tree)."""
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        def write(rel, text):
+            path = os.path.join(tmp, rel)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, 'w', encoding='utf-8') as fh:
+                fh.write(text)
+        write('include/gamedb/gamedb.h', '')
+        write('lib/util/buf.h', '')
+        write('lib/core/reader.h', '')
+        write('lib/core/game.h', '')
+        write('lib/formats/format.h', '')
+        write('lib/io/io.h', '#include "util/buf.h"\n#include "gamedb/gamedb.h"\n')
+        write('lib/io/io.c', '#include "io/io.h"\n#include "gamedb/gamedb-version.h"\n')
+        write('lib/text/text.h', '#include "../util/buf.h"\n')
+        write('lib/board/board.h', '#include <stdint.h>\n')
+        write('lib/util/buf.c', '#include "buf.h"\n')
+        if check_includes(tmp):
+            failures.append(f'a clean tree was refused: {check_includes(tmp)}')
+        write('lib/io/io.c', '#include "io/io.h"\n#include "core/reader.h"\n')
+        write('lib/text/text.c', '#  include "../core/game.h"\n')
+        write('lib/board/board.c', '#include "formats/format.h"\n')
+        write('lib/util/buf.c', '#include "io/io.h"\n')
+        got = check_includes(tmp)
+        for rel, what in (('lib/io/io.c', 'core/reader.h'), ('lib/text/text.c', 'core/game.h'),
+                          ('lib/board/board.c', 'formats/format.h'),
+                          ('lib/util/buf.c', 'io/io.h')):
+            if not any(g.startswith(rel + ':') and what in g for g in got):
+                failures.append(f'include check missed {rel} including {what}: {got}')
+    defined = {'gamedb__error': 'core', 'gamedb__buf_reserve': 'util',
+               'gamedb__src_open': 'io', 'gamedb__mb_move': 'core'}
+    clean = {('io', 'io.c'): {'gamedb__buf_reserve', 'malloc'},
+             ('core', 'reader.c'): {'gamedb__src_open'}}
+    if check_symbols(defined, clean):
+        failures.append('a clean symbol table was refused')
+    bad = {('io', 'io.c'): {'gamedb__error'}, ('board', 'x.c'): {'gamedb__mb_move'},
+           ('util', 'buf.c'): {'gamedb__src_open'}}
+    got = check_symbols(defined, bad)
+    if len(got) != 3:
+        failures.append(f'symbol check found {len(got)} of 3 planted breaches: {got}')
+    return failures
+
+
+def main(argv):
+    failures = self_test()
+    if failures:
+        print('check-layers self-test failed:', *failures, sep='\n  ')
+        return 1
+    if argv[1:] == ['--self-test']:
+        print('self-test passed')
+        return 0
+    if len(argv) != 3:
+        print(__doc__)
+        return 2
+    root, archive = argv[1], argv[2]
+    problems = check_includes(root)
+    nm = os.environ.get('NM') or shutil.which('nm')
+    if not nm:
+        print('\n'.join(problems) or 'includes: ok')
+        print('no nm: the symbol check is skipped')
+        return 1 if problems else 77
+    defined, undefined, more = read_archive(nm, archive, root)
+    problems += more
+    if defined is not None:
+        problems += check_symbols(defined, undefined)
+    if problems:
+        print('\n'.join(problems))
+        return 1
+    print(f'layers hold: {sum(1 for k in undefined if k[0] in ALLOWED)} object files of '
+          f'{", ".join(sorted(ALLOWED))} use only what they may; their includes too')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
