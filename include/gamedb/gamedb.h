@@ -985,7 +985,8 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 GAMEDB_EXPORT struct gamedb_scid *gamedb_reader_get_scid(struct gamedb_reader *r);
 
 /**
- * The index version: 300 (si3) or 400 (si4).
+ * The index version: 300 (si3), 400 (si4) or 500 (si5: SCID 5, whose index has no version
+ * number of its own).
  * @since 1.0
  */
 GAMEDB_EXPORT int32_t gamedb_scid_get_version(const struct gamedb_scid *s);
