@@ -17,6 +17,7 @@
   3. si4 twins: Scid 5 copies every testdata si4 fixture into a new si5 base (`sc_base
      copygames`, as its "copy all games" does); our output of the copy must equal Scid 5's
      export of it and our output of the si4 original.
+     With an si4 and an si5 of one name, the base name opens the si4 and says so.
   4. `gamedb info` of a fixture names SCID 5, the description, the type and the flag names
      Scid 5 stored.
 
@@ -260,7 +261,26 @@ def twins(prog, tmpdir):
             got = check_base(label, base + ".si5", f.read())
         gs.compare(label + " vs our si4 original", got, ours(label + " (si4)", src + ".si4"),
                    escape=False)
+        if name == "moves":
+            check_both(label, src, base, got)
     return n
+
+
+def check_both(label, si4, si5, si5_out):
+    """An si4 and an si5 base of one name: the base name opens the si4 and says so."""
+    for ext in (".si4", ".sn4", ".sg4"):
+        os.symlink(si4 + ext, si5 + ext)
+    rc, out, err = run_tool("pgn", "--include-deleted", si5)
+    want = ours(label + " (si4)", si4 + ".si4")
+    if rc != 0 or out != want:
+        error("%s: by base name with si4 and si5 beside: exit %d, output %s the si4's"
+              % (label, rc, "equals" if out == want else "differs from"))
+    if (si5 + ".si4") not in err or (si5 + ".si5") not in err or "was not read" not in err:
+        error("%s: by base name with si4 and si5 beside: no note of which was read: %r"
+              % (label, err))
+    rc, out, err = run_tool("pgn", "--include-deleted", si5 + ".si5")
+    if rc != 0 or out != si5_out or err:
+        error("%s: the si5 named beside its si4 twin: exit %d, %r" % (label, rc, err))
 
 
 def main():
