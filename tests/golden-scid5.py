@@ -10,7 +10,8 @@
   2. fixtures (needs Scid 5: $GAMEDB_SCID5, else ../tools/scid5/scid5 beside the realdata):
      Scid 5 imports PGN of our own (testdata/scid/src: every case of the si4 fixtures;
      testdata/scid5/src: event dates far from game dates, every rating type; and, written
-     here, more than 2^16 player names and more than 2^16 sites) into new si5 bases, marks the
+     here, more than 2^16 player names and more than 2^16 sites, and Chess960 games castling
+     both ways from every king-between-rooks placement) into new si5 bases, marks the
      deleted games, sets the base's description, type and flag names, closes the base, opens
      it again from disk and exports every game with `sc_game pgn -width 75`. Our output must
      equal that export game for game.
@@ -59,6 +60,7 @@ deleted     | deleted.pgn     | 2 5
 eventdates  | eventdates.pgn  |
 ratings     | ratings.pgn     |
 manynames   | @manynames      | 3 70000
+chess960    | @chess960       |
 """
 
 INFO = {"description": "Bases of one's own: Ünïcode ✓", "type": "3",
@@ -117,10 +119,62 @@ def write_manynames(path):
                        "1. e4 e5 2. Nf3 " + ("1-0", "0-1", "1/2-1/2", "*")[i % 4]))
 
 
+CHESS960_GAMES = []  # filled by write_chess960()
+
+
+def castle_ok(files, side):
+    """Chess960 castling on a back rank (list of 8: "K", "R" or ""): side "O-O" or "O-O-O".
+    Legal when every square the king and that rook cross or land on is empty but for them
+    (nothing else on the rank attacks: pawns shield it)."""
+    k = files.index("K")
+    rooks = [i for i, c in enumerate(files) if c == "R"]
+    rook = rooks[-1] if side == "O-O" else rooks[0]
+    kd, rd = (6, 5) if side == "O-O" else (2, 3)
+    span = set(range(min(k, kd), max(k, kd) + 1)) | set(range(min(rook, rd), max(rook, rd) + 1))
+    return all(files[i] == "" or i in (k, rook) for i in span)
+
+
+def write_chess960(path):
+    """Chess960 games castling from every placement of a king between its two rooks
+    (neighbouring squares, the king already on g1 or c1 included), the other pieces left out;
+    each side castles one way, both ways over the games where the rules allow it; then a move
+    of each castled rook. Half the games carry a Variant tag, half only the FEN (Scid 5 finds
+    the variant from the position)."""
+    del CHESS960_GAMES[:]
+    with open(path, "w", encoding="utf-8") as f:
+        for qr in range(8):
+            for k in range(qr + 1, 8):
+                for kr in range(k + 1, 8):
+                    files = [""] * 8
+                    files[qr] = files[kr] = "R"
+                    files[k] = "K"
+                    legal = [c for c in ("O-O", "O-O-O") if castle_ok(files, c)]
+                    row = re.sub(r"1+", lambda m: str(len(m.group(0))),
+                                 "".join(c or "1" for c in files))
+                    fen = "%s/pppppppp/8/8/8/8/PPPPPPPP/%s w KQkq - 0 1" % (row.lower(), row)
+                    for w in legal:
+                        b = [c for c in legal if c != w] or [w]
+                        b = b[0]
+                        n = len(CHESS960_GAMES) + 1
+                        wf = "f" if w == "O-O" else "d"
+                        bf = "f" if b == "O-O" else "d"
+                        moves = "1. %s %s 2. %s4 %s5 3. R%s3 R%s6" % (w, b, wf, bf, wf, bf)
+                        variant = '[Variant "Chess960"]\n' if n % 2 else ""
+                        f.write('[Event "960"]\n[Site "S"]\n[Date "2024.02.02"]\n'
+                                '[Round "%d"]\n[White "W"]\n[Black "B"]\n[Result "*"]\n'
+                                '%s[SetUp "1"]\n[FEN "%s"]\n\n%s *\n\n'
+                                % (n, variant, fen, moves))
+                        CHESS960_GAMES.append((fen, w, b, bool(variant)))
+
+
 def source(name, tmpdir):
     if name == "@manynames":
         path = os.path.join(tmpdir, "manynames.pgn")
         write_manynames(path)
+        return path
+    if name == "@chess960":
+        path = os.path.join(tmpdir, "chess960.pgn")
+        write_chess960(path)
         return path
     for d in ("scid", "scid5"):
         path = os.path.join(os.environ["GAMEDB_TESTDATA"], d, "src", name)
@@ -217,12 +271,48 @@ def fixtures(prog, tmpdir):
         check_base(label, base + ".si5", expected, want_deleted)
         if name == "tags":
             check_info(label, base + ".si5")
+        if name == "chess960":
+            check_chess960(label, base + ".si5", expected)
         if name == "manynames":
             with open(base + ".sn5", "rb") as f:
                 size = len(f.read())
             if size < 3 * 65536 * 10:
                 error("%s: the name file is smaller than 2^16 names" % label)
     return n
+
+
+def check_chess960(label, base, expected):
+    """Every game castled on both sides (Scid 5 kept all moves), is a chess960 game in JSON,
+    and writes its castling moves as king takes rook in UCI."""
+    ngames = len(CHESS960_GAMES)
+    # the standard placement is chess for Scid 5: a Variant tag only where the PGN had one
+    standard = sum(1 for g in CHESS960_GAMES if g[0].startswith("r3k2r/") and not g[3])
+    if (ngames < 100 or expected.count(b"3.R") != ngames or
+            expected.count(b"[Variant \"Chess960\"]") != ngames - standard or
+            sum(1 for g in CHESS960_GAMES if "O-O-O" in g[1:3]) < ngames // 2):
+        error("%s: Scid 5's export does not hold the %d games castling both ways"
+              % (label, ngames))
+    rc, out, err = run_tool("json", base)
+    import json
+    for n, line in enumerate(out.decode("utf-8").splitlines(), 1):
+        obj = json.loads(line)
+        if obj["fen"].startswith("r3k2r/"):  # the standard placement: Scid 5 keeps it chess
+            if obj.get("variant") != "chess":
+                error("%s: game %d: variant %r" % (label, n, obj.get("variant")))
+            continue
+        if obj.get("variant") != "chess960":
+            error("%s: game %d: variant %r" % (label, n, obj.get("variant")))
+            continue
+        fen = obj["fen"].split(" ")[0].split("/")
+        uci = [m["uci"] for m in obj["moves"][:2]]
+        for side, row, mv in ((0, fen[7], uci[0]), (1, fen[0], uci[1])):
+            files = [c for c in "".join("." * int(x) if x.isdigit() else x for x in row)]
+            rank = "1" if side == 0 else "8"
+            k = "abcdefgh"[[c.lower() for c in files].index("k")]
+            rooks = ["abcdefgh"[i] for i, c in enumerate(files) if c.lower() == "r"]
+            if mv[:2] != k + rank or mv[2] not in rooks or mv[3] != rank:
+                error("%s: game %d: castling %s is not king takes rook (%s)"
+                      % (label, n, mv, "/".join(fen)))
 
 
 def check_info(label, base):

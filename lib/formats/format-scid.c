@@ -722,6 +722,8 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 			goto nomem;
 	}
 	g->fen_pending = (e.flags & 1) != 0; /* non-standard start: the FEN is in the record */
+	if (e.chess960) /* castling as in Chess960: the board engine's rules already are */
+		g->variant = GAMEDB_VARIANT_CHESS960;
 	if (bad_ids) {
 		gamedb__game_seterr(g, "a name id is out of range and was replaced by \"?\"");
 		return gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
@@ -786,7 +788,10 @@ static const char *const common_tags[] = {
 	"Opening", "Variation", "Setup", "Source", "SetUp"
 };
 
-/* Parses the extra tags at the start of a record into g->extra (if want) and skips them. */
+/*
+ * Parses the extra tags at the start of a record into g->extra (if want; want 2: all but
+ * "Variant", which variant_tag() added) and skips them.
+ */
 static int32_t parse_tags(struct scid *s, struct gamedb_game *g, struct gamedb__cur *rc, int want)
 {
 	const char *cs = gamedb__reader_charset(s->r);
@@ -821,6 +826,8 @@ static int32_t parse_tags(struct scid *s, struct gamedb_game *g, struct gamedb__
 		vp = gamedb__cur_take(rc, vl);
 		if (gamedb__cur_failed(rc))
 			goto truncated;
+		if (want == 2 && tl == 7 && memcmp(name, "Variant", 7) == 0)
+			continue;
 		if (want && tname && memchr(name, 0, tl <= 240 ? tl : 0) == NULL) {
 			struct gamedb__buf conv = { 0 };
 			int32_t trc = GAMEDB_OK;
@@ -846,6 +853,45 @@ truncated:
 	gamedb__cur_message(rc, g->errmsg, sizeof g->errmsg, "game %llu: tag section",
 			    (unsigned long long)g->index + 1);
 	return GAMEDB_FAILED;
+}
+
+/*
+ * A Chess960 game of a si5 base (its index says so): Scid 5 gives it the tag Variant
+ * "Chess960" before the record's own tags, and a Variant tag stored in the record sets that
+ * tag's value in place (Scid's export of such a game has one Variant tag, the first extra
+ * one). Adds it to g->extra, reading the record's tags with a cursor of its own.
+ */
+static int32_t variant_tag(struct scid *s, struct gamedb_game *g, const struct gamedb__cur *rc)
+{
+	struct gamedb__cur c = *rc;
+	const uint8_t *vp = (const uint8_t *)"Chess960";
+	uint32_t vl = 8;
+
+	for (;;) {
+		uint32_t tl = gamedb__cur_u8(&c), l;
+		const uint8_t *tp = NULL, *v;
+		if (gamedb__cur_failed(&c) || tl == 0)
+			break; /* parse_tags reports a short record */
+		if (tl == 255) {
+			if (gamedb__cur_skip(&c, 3) != 0)
+				break;
+			continue;
+		}
+		if (tl <= 240 && !(tp = gamedb__cur_take(&c, tl)))
+			break;
+		l = gamedb__cur_u8(&c);
+		v = gamedb__cur_take(&c, l);
+		if (!v)
+			break;
+		if (tp && tl == 7 && memcmp(tp, "Variant", 7) == 0) {
+			vp = v;
+			vl = l;
+			break;
+		}
+	}
+	return gamedb__game_add_tag_raw(g, &g->extra, "Variant", (const char *)vp, vl,
+					gamedb__reader_charset(s->r)) == GAMEDB_FAILED ? GAMEDB_FAILED
+										: GAMEDB_OK;
 }
 
 /* Reads the start position of a record (after the tags): sets g->fen; 0 or -1 (message set). */
@@ -926,8 +972,10 @@ static int32_t scid_load_tags(void *state, struct gamedb_game *g)
 	int nonstandard = 0;
 	int32_t st = rec_load(s, g, &rc);
 
+	if (st == GAMEDB_OK && g->variant == GAMEDB_VARIANT_CHESS960)
+		st = variant_tag(s, g, &rc);
 	if (st == GAMEDB_OK)
-		st = parse_tags(s, g, &rc, 1);
+		st = parse_tags(s, g, &rc, g->variant == GAMEDB_VARIANT_CHESS960 ? 2 : 1);
 	if (st == GAMEDB_OK && read_start(s, g, &rc, &nonstandard) != 0)
 		st = GAMEDB_FAILED;
 	if (st == GAMEDB_OK && nonstandard) {
