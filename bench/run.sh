@@ -17,6 +17,9 @@
 #   BENCH_KEEP=1      keep the outputs
 #   BENCH_CPU         pin every process to this CPU with taskset (default: no pinning; each
 #                     program runs on one thread anyway)
+#   BENCH_SCID5       the real Scid 5 (../shared/tools/scid5/scid5): then the benchmark runs on
+#                     an si5 copy of the base (BASE-si5, made once by Scid 5's own copygames)
+#                     against Scid 5's native export of it
 #
 # Exit status: 0 done and the PGN outputs are identical, 1 they differ or a command failed,
 # 77 skipped (no Scid, no /usr/bin/time, no real data).
@@ -42,6 +45,21 @@ rc=0
 [ "$rc" = 77 ] && exit 77
 [ "$rc" = 0 ] || { echo "run.sh: could not build the base $base" >&2; exit 1; }
 
+# SCID 5: an si5 copy of the base, made once by Scid 5 itself; Scid 5 then exports it.
+ext=4 codec=
+if [ -n "${BENCH_SCID5:-}" ]; then
+	[ -x "$BENCH_SCID5" ] || skip "$BENCH_SCID5 (Scid 5) not found"
+	if [ ! -s "$base-si5.si5" ]; then
+		rm -f "$base-si5.si5" "$base-si5.sn5" "$base-si5.sg5"
+		printf 'set src [sc_base open SCID4 {%s}]\nset db [sc_base create SCID5 {%s}]\n%s\n' \
+			"$base" "$base-si5" \
+			'sc_base copygames $src dbfilter $db; sc_base close $db; sc_base close $src' \
+			> "$base-si5.tcl"
+		"$BENCH_SCID5" "$base-si5.tcl" > /dev/null || { echo "run.sh: Scid 5 could not copy $base" >&2; exit 1; }
+	fi
+	tkscid=$BENCH_SCID5 base=$base-si5 ext=5 codec="SCID5 "
+fi
+
 if [ -n "${BENCH_WORKDIR:-}" ]; then
 	work=$BENCH_WORKDIR
 	mkdir -p "$work"
@@ -57,7 +75,7 @@ fi
 
 # Scid's own export, exactly as ../shared/tools/scid-export.sh does it.
 cat > "$work/scid-export.tcl" <<T
-set db [sc_base open {$base}]
+set db [sc_base open $codec{$base}]
 set f [open {$work/scid.pgn} w]
 fconfigure \$f -encoding utf-8
 set n [sc_base numGames \$db]
@@ -67,7 +85,7 @@ sc_base close \$db
 T
 # Scid opening the base: it reads the whole index and the names into memory.
 cat > "$work/scid-open.tcl" <<T
-set db [sc_base open {$base}]
+set db [sc_base open $codec{$base}]
 puts [sc_base numGames \$db]
 sc_base close \$db
 T
@@ -88,9 +106,10 @@ fi
 show() { local -n c="c_$1"; printf '%q ' "${c[@]}"; }
 
 # Warm the page cache so that every run reads the base from memory.
-cat "$base.si4" "$base.sn4" "$base.sg4" > /dev/null
+cat "$base.si$ext" "$base.sn$ext" "$base.sg$ext" > /dev/null
 
-echo "base: $base ($games games; si4 $(stat -c %s "$base.si4"), sn4 $(stat -c %s "$base.sn4"), sg4 $(stat -c %s "$base.sg4") bytes)"
+echo "base: $base ($games games; si$ext $(stat -c %s "$base.si$ext"), sn$ext $(stat -c %s "$base.sn$ext"), sg$ext $(stat -c %s "$base.sg$ext") bytes)"
+echo "Scid: $tkscid"
 echo "runs per measurement: $runs (median shown); pinned: ${pin[*]:-no}"
 echo "commands (each run as: ${pin[*]:+${pin[*]} }/usr/bin/time -f '%e %U %S %M' CMD > /dev/null):"
 for n in "${names[@]}"; do

@@ -393,7 +393,8 @@ static struct fuzz_walk fuzz_walk_reader(struct gamedb_reader *r, int32_t open_r
 		(cb != NULL) == !strcmp(format, "chessbase"));
 	REQUIRE(gamedb_reader_game_count(r, &w.count) == GAMEDB_OK);
 	if (sh) {
-		REQUIRE(gamedb_scid_get_version(sh) == 300 || gamedb_scid_get_version(sh) == 400);
+		REQUIRE(gamedb_scid_get_version(sh) == 300 || gamedb_scid_get_version(sh) == 400 ||
+			gamedb_scid_get_version(sh) == 500);
 		REQUIRE(fuzz_str(gamedb_scid_get_description(sh)) != NULL);
 		(void)gamedb_scid_get_base_type(sh);
 		(void)gamedb_scid_get_autoload(sh);

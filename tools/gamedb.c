@@ -228,7 +228,10 @@ static int cmd_info(const struct opts *o)
 		s = gamedb_reader_get_scid(r);
 		if (s) {
 			int32_t k;
-			printf("scid version: %d\n", (int)gamedb_scid_get_version(s));
+			int32_t v = gamedb_scid_get_version(s);
+			/* SCID 3, 4 or 5, then the index it was read from (si5 has no version) */
+			printf("scid version: %d (.si%d, index version %d)\n", (int)(v / 100),
+			       (int)(v / 100), (int)v);
 			printf("description: %s\n", gamedb_scid_get_description(s));
 			printf("base type: %d\n", (int)gamedb_scid_get_base_type(s));
 			for (k = 1; k <= 6; k++) {

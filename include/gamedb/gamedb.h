@@ -842,7 +842,8 @@ GAMEDB_EXPORT const char *gamedb_event_get_san(const struct gamedb_event *ev);
 
 /**
  * The UCI form of a MOVE event ("e2e4", "e7e8q", "e1g1", "0000" for a null move); for a
- * xiangqi game its ICCS form ("h2e2").
+ * xiangqi game its ICCS form ("h2e2"). Castling in a Chess960 game (::GAMEDB_VARIANT_CHESS960)
+ * is written king takes own rook ("f1g1", "b1a1"), as engines in UCI_Chess960 mode want it.
  * @return a string valid until the next gamedb_move_iter_next() or gamedb_move_iter_free()
  *         on the iterator, or NULL for other events.
  * @since 1.0
@@ -1080,7 +1081,8 @@ GAMEDB_EXPORT void gamedb_book_free(struct gamedb_book *b);
 GAMEDB_EXPORT struct gamedb_scid *gamedb_reader_get_scid(struct gamedb_reader *r);
 
 /**
- * The index version: 300 (si3) or 400 (si4).
+ * The index version: 300 (si3), 400 (si4) or 500 (si5: SCID 5, whose index has no version
+ * number of its own).
  * @since 1.0
  */
 GAMEDB_EXPORT int32_t gamedb_scid_get_version(const struct gamedb_scid *s);

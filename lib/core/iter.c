@@ -274,10 +274,18 @@ GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev)
 		return NULL;
 	it = ev->it;
 	if (!it->have_uci) {
-		if (it->variant == GAMEDB_VARIANT_XIANGQI)
+		if (it->variant == GAMEDB_VARIANT_XIANGQI) {
 			gamedb__xq_move_iccs(&ev->nd->m, it->uci);
-		else
+		} else if (it->variant == GAMEDB_VARIANT_CHESS960 &&
+			   (ev->nd->m.flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) &&
+			   ev->nd->m.rook_from < 64) {
+			/* Chess960 castling as UCI_Chess960 engines write it: king takes rook */
+			struct gamedb__move km = ev->nd->m;
+			km.to = km.rook_from;
+			gamedb__move_uci(&km, it->uci);
+		} else {
 			gamedb__move_uci(&ev->nd->m, it->uci);
+		}
 		it->have_uci = 1;
 	}
 	return it->uci;

@@ -356,12 +356,13 @@ static char *with_ext(const char *path, const char *ext, int upper)
  * opens a base of a registered format (the registry's extensions, in lower case and then, for
  * copies from Windows, in upper case). Leaves it NULL when there is none.
  */
-static int32_t find_base(struct gamedb_reader *r, const char *path)
+static int32_t find_base(struct gamedb_reader *r, const char *path, char **also)
 {
 	struct stat st;
-	size_t i, k;
+	size_t i, k, j;
 	int upper;
 
+	*also = NULL;
 	for (upper = 0; upper < 2; upper++) {
 		for (i = 0; i < gamedb__format_count(); i++) {
 			const struct gamedb__format *f = gamedb__format_at(i);
@@ -370,11 +371,24 @@ static int32_t find_base(struct gamedb_reader *r, const char *path)
 				if (!cand)
 					return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM,
 							     "out of memory");
-				if (stat(cand, &st) == 0) {
-					r->src.primary = cand;
-					return GAMEDB_OK;
+				if (stat(cand, &st) != 0) {
+					free(cand);
+					continue;
 				}
-				free(cand);
+				r->src.primary = cand;
+				/*
+				 * Another base of the same format and name (two index versions of
+				 * one format side by side): the first extension wins, and the caller
+				 * is told.
+				 */
+				for (j = k + 1; j < f->opens && f->extensions[j] && !*also; j++) {
+					char *other = with_ext(path, f->extensions[j], upper);
+					if (other && stat(other, &st) == 0)
+						*also = other;
+					else
+						free(other);
+				}
+				return GAMEDB_OK;
 			}
 		}
 	}
@@ -384,6 +398,7 @@ static int32_t find_base(struct gamedb_reader *r, const char *path)
 GAMEDB_EXPORT int32_t gamedb_reader_open_filename(struct gamedb_reader *r, const char *path)
 {
 	struct stat st;
+	char *also = NULL;
 	int32_t rc = check(r, "gamedb_reader_open_filename", 0);
 
 	if (rc != GAMEDB_OK)
@@ -394,15 +409,28 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_filename(struct gamedb_reader *r, const
 	r->src.kind = GAMEDB__SRC_PATH;
 	if (stat(path, &st) != 0) {
 		/* A base name: look for a file that opens a base of some format next to it. */
-		rc = find_base(r, path);
+		rc = find_base(r, path, &also);
 		if (rc != GAMEDB_OK)
 			return rc;
 	}
 	if (!r->src.primary)
 		r->src.primary = gamedb__strdup(path);
-	if (!r->src.primary)
+	if (!r->src.primary) {
+		free(also);
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
-	return open_source(r);
+	}
+	rc = open_source(r);
+	if (also && (rc == GAMEDB_OK || rc == GAMEDB_WARN)) {
+		/* Say which of the two bases of that name was read (and keep the format's note). */
+		char prev[sizeof r->errmsg];
+		snprintf(prev, sizeof prev, "%s", rc == GAMEDB_WARN ? r->errmsg : "");
+		rc = gamedb__error(r, GAMEDB_WARN, GAMEDB_E_NONE,
+				   "%s: opened %s; %s has the same base name and was not read "
+				   "(name that file to read it)%s%s",
+				   path, r->src.primary, also, *prev ? "; " : "", prev);
+	}
+	free(also);
+	return rc;
 }
 
 GAMEDB_EXPORT int32_t gamedb_reader_open_memory(struct gamedb_reader *r, const char *name,

@@ -1,7 +1,8 @@
 /*
- * libgamedb - the SCID format: si4/si3 index, sn4/sn3 names, sg4/sg3 games.
+ * libgamedb - the SCID format: si4/si3 index, sn4/sn3 names, sg4/sg3 games; and SCID 5's
+ * si5 index and sn5 name log, whose games (.sg5) are encoded as in .sg4.
  *
- * Layout facts are in doc/formats/scid.md. All multi-byte integers are big-endian.
+ * Layout facts are in doc/formats/scid.md. si4/sn4 integers are big-endian, si5 little-endian.
  * Header listing reads the index and the name file only; a game record (.sg4) is read when
  * the caller asks for a tag kept there or for the moves.
  */
@@ -19,6 +20,7 @@
 #define SI_RECORD_V400 47
 #define SI_RECORD_V300 46
 #define SN_HEADER 36
+#define SI5_RECORD 56
 #define SG_MAX_RECORD 131071u
 
 enum { NAME_PLAYER, NAME_EVENT, NAME_SITE, NAME_ROUND, NAME_TYPES };
@@ -38,8 +40,8 @@ struct scid_names {
 	uint32_t count;
 	uint32_t *off;      /* by id: offset of the UTF-8 name in pool, UINT32_MAX if unused */
 	uint32_t *raw_off;  /* by id: offset of the raw bytes in raw pool */
-	uint16_t *raw_len;
-	uint16_t *len;      /* by id: length of the UTF-8 name */
+	uint32_t *raw_len;
+	uint32_t *len;      /* by id: length of the UTF-8 name */
 	uint8_t *how;       /* by id: NAME_SAME, NAME_LOSSY bits */
 	struct gamedb__buf pool;
 	struct gamedb__buf raw;
@@ -68,13 +70,29 @@ struct scid {
 
 /* ---- bidding and opening -------------------------------------------------------------- */
 
+/*
+ * A si5 index has no header and no magic: it is told by its name (".si5", any case), as
+ * Scid itself tells it, and by a size that is a whole number of records.
+ */
+static int is_si5_name(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	return n >= 4 && name[n - 4] == '.' && (name[n - 3] | 0x20) == 's' &&
+	       (name[n - 2] | 0x20) == 'i' && name[n - 1] == '5';
+}
+
 static int scid_bid(struct gamedb__src *src)
 {
 	struct gamedb__file *f = src->nfiles ? src->files[0] : NULL;
 	const uint8_t *p;
 	uint32_t version;
 
-	if (!f || gamedb__file_view(f, 0, 10, &p) != 10 || memcmp(p, SI_MAGIC, 8) != 0)
+	if (!f)
+		return -1;
+	if (is_si5_name(f->name))
+		return f->size % SI5_RECORD == 0 ? 100 : 60;
+	if (gamedb__file_view(f, 0, 10, &p) != 10 || memcmp(p, SI_MAGIC, 8) != 0)
 		return -1;
 	version = gamedb__be16(p + 8);
 	return (version == 300 || version == 400) ? 100 : 50;
@@ -92,6 +110,34 @@ static void names_free(struct scid_names *n)
 }
 
 /*
+ * Keeps name id of n: its stored bytes and its UTF-8, converted once here (so that a game
+ * header needs no conversion, strlen or compare). 0, or -1 when out of memory.
+ */
+static int name_store(struct scid *s, struct scid_names *n, uint32_t id, const char *b, uint32_t len)
+{
+	struct gamedb_reader *r = s->r;
+	int32_t rc;
+
+	/* Offsets into the pools are 32-bit: no base comes near, a hostile file is refused. */
+	if (n->raw.len > UINT32_MAX - (size_t)len - 1 || n->pool.len > UINT32_MAX / 2 - 3 * (size_t)len - 1)
+		return -1;
+	n->raw_off[id] = (uint32_t)n->raw.len;
+	n->raw_len[id] = len;
+	if (gamedb__buf_append(&n->raw, b, len) != 0 || gamedb__buf_putc(&n->raw, 0) != 0)
+		return -1;
+	n->off[id] = (uint32_t)n->pool.len;
+	rc = gamedb__text_to_utf8(&r->text, gamedb__reader_charset(r), gamedb__reader_fallback(r),
+				  b, len, &n->pool);
+	if (rc == GAMEDB_FAILED || gamedb__buf_putc(&n->pool, 0) != 0)
+		return -1;
+	n->len[id] = (uint32_t)strlen(n->pool.p + n->off[id]);
+	n->how[id] = (uint8_t)((n->len[id] == len && memcmp(n->pool.p + n->off[id], b, len) == 0
+					? NAME_SAME : 0) |
+			       (rc == GAMEDB_WARN ? NAME_LOSSY : 0));
+	return 0;
+}
+
+/*
  * Reads the name file: per type, `count` front-coded records {id, frequency, length, prefix,
  * suffix bytes}. Names are converted to UTF-8 once, here.
  */
@@ -104,7 +150,6 @@ static int32_t load_names(struct scid *s)
 	int t;
 	uint32_t i = 0;
 	char prev[256], msg[320];
-	const char *cs = gamedb__reader_charset(r), *fb = gamedb__reader_fallback(r);
 
 	if (gamedb__cur_view(&c, s->sn, 0, (size_t)s->sn->size) < 0)
 		return GAMEDB_FATAL;
@@ -143,7 +188,6 @@ static int32_t load_names(struct scid *s)
 			uint32_t id, len, prefix = 0;
 			uint64_t rec = gamedb__cur_off(&c);
 			const uint8_t *suffix;
-			int32_t rc;
 
 			if (gamedb__cur_need(&c, idbytes + fbytes + 1) != 0)
 				goto truncated;
@@ -169,19 +213,8 @@ static int32_t load_names(struct scid *s)
 						     s->sn->name, (unsigned long long)rec, id, counts[t]);
 			if (n->off[id] != UINT32_MAX)
 				continue; /* duplicate id (old Scid bug): keep the first */
-			n->raw_off[id] = (uint32_t)n->raw.len;
-			n->raw_len[id] = (uint16_t)len;
-			if (gamedb__buf_append(&n->raw, prev, len) != 0 || gamedb__buf_putc(&n->raw, 0) != 0)
+			if (name_store(s, n, id, prev, len) != 0)
 				return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
-			n->off[id] = (uint32_t)n->pool.len;
-			rc = gamedb__text_to_utf8(&r->text, cs, fb, prev, len, &n->pool);
-			if (rc == GAMEDB_FAILED || gamedb__buf_putc(&n->pool, 0) != 0)
-				return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
-			/* Known once here, so that a game header needs no strlen or compare. */
-			n->len[id] = (uint16_t)strlen(n->pool.p + n->off[id]);
-			n->how[id] = (uint8_t)((n->len[id] == len &&
-						memcmp(n->pool.p + n->off[id], prev, len) == 0 ? NAME_SAME : 0) |
-					       (rc == GAMEDB_WARN ? NAME_LOSSY : 0));
 		}
 	}
 	return GAMEDB_OK;
@@ -200,12 +233,186 @@ static void header_text(struct scid *s, const uint8_t *raw, size_t cap, char *ou
 	out[0] = 0;
 	if (gamedb__text_to_utf8(&s->r->text, gamedb__reader_charset(s->r),
 				 gamedb__reader_fallback(s->r), (const char *)raw, len, &b) != GAMEDB_FAILED &&
-	    b.p && b.len < outcap)
-		memcpy(out, b.p, b.len + 1);
+	    b.p) {
+		/* Longer than the room (only an si5 value can be): cut at a character boundary. */
+		len = b.len;
+		if (len >= outcap) {
+			len = outcap - 1;
+			while (len && ((unsigned char)b.p[len] & 0xC0) == 0x80)
+				len--;
+		}
+		memcpy(out, b.p, len);
+		out[len] = 0;
+	}
 	gamedb__buf_free(&b);
 }
 
+/* Room for one more name of n (the si5 name log has no counts up front). 0, or -1. */
+static int names_grow(struct scid_names *n, uint32_t *cap)
+{
+	uint32_t nc;
+
+	if (n->count < *cap)
+		return 0;
+	if (*cap >= UINT32_MAX / 2)
+		return -1;
+	nc = *cap ? *cap * 2 : 64;
+#define GROW(field)                                                                     \
+	do {                                                                            \
+		void *q = realloc(n->field, (size_t)nc * sizeof *n->field);             \
+		if (!q)                                                                 \
+			return -1;                                                      \
+		n->field = q;                                                           \
+	} while (0)
+	GROW(off);
+	GROW(raw_off);
+	GROW(raw_len);
+	GROW(len);
+	GROW(how);
+#undef GROW
+	*cap = nc;
+	return 0;
+}
+
+/* A decimal number of a database-info value; 0 when it is not one. */
+static int64_t info_number(const uint8_t *v, size_t len)
+{
+	int64_t x = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (v[i] < '0' || v[i] > '9' || x > (INT64_MAX - 9) / 10)
+			return 0;
+		x = x * 10 + (v[i] - '0');
+	}
+	return x;
+}
+
+/*
+ * The si5 database information: a name-log record of type 4 is a key and its value, run
+ * together ("description" "My games"). A later record replaces an earlier one; unknown keys
+ * are ignored, as Scid ignores them.
+ */
+static void db_info(struct scid *s, const uint8_t *v, size_t len)
+{
+	static const char *const flag_keys[6] = { "flag1", "flag2", "flag3", "flag4", "flag5", "flag6" };
+	size_t i;
+
+	if (len >= 4 && memcmp(v, "type", 4) == 0) {
+		s->handle.base_type = (int32_t)info_number(v + 4, len - 4);
+	} else if (len >= 11 && memcmp(v, "description", 11) == 0) {
+		header_text(s, v + 11, len - 11, s->handle.description, sizeof s->handle.description);
+	} else if (len >= 8 && memcmp(v, "autoload", 8) == 0) {
+		s->handle.autoload = info_number(v + 8, len - 8);
+	} else {
+		for (i = 0; i < 6; i++)
+			if (len >= 5 && memcmp(v, flag_keys[i], 5) == 0)
+				header_text(s, v + 5, len - 5, s->handle.flag_names[i],
+					    sizeof s->handle.flag_names[i]);
+	}
+}
+
+/*
+ * Reads the si5 name log: records of varint(length << 3 | type) and the bytes; types 0..3 are
+ * players, events, sites and rounds, numbered 0, 1, 2 ... per type in file order; type 4 is
+ * database information. Names are converted to UTF-8 once, here.
+ */
+static int32_t load_names5(struct scid *s)
+{
+	struct gamedb_reader *r = s->r;
+	const char *fn = s->sn->name;
+	struct gamedb__cur c;
+	uint32_t cap[NAME_TYPES] = { 0 };
+	int t;
+
+	if (s->sn->size > SIZE_MAX)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT, "%s: offset 0: file too large",
+				     fn);
+	if (gamedb__cur_view(&c, s->sn, 0, (size_t)s->sn->size) < 0)
+		return GAMEDB_FATAL;
+	if (c.len != s->sn->size)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_IO, "%s: offset %llu: cannot read the file",
+				     fn, (unsigned long long)c.len);
+	while (c.pos < c.len) {
+		size_t rec = c.pos;
+		uint64_t v = 0, len;
+		unsigned shift = 0;
+		const uint8_t *b;
+
+		for (;;) {
+			uint8_t x;
+			if (c.pos >= c.len)
+				return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
+						     "%s: offset %llu: name record: length runs past the end of the file",
+						     fn, (unsigned long long)rec);
+			x = c.p[c.pos++];
+			if (shift > 63 || (shift == 63 && (x & 0x7E)))
+				return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
+						     "%s: offset %llu: name record: length longer than 64 bits",
+						     fn, (unsigned long long)rec);
+			v |= (uint64_t)(x & 127) << shift;
+			if (x < 128)
+				break;
+			shift += 7;
+		}
+		t = (int)(v & 7);
+		len = v >> 3;
+		if (t > 4)
+			return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
+					     "%s: offset %llu: name record of unknown type %d",
+					     fn, (unsigned long long)rec, t);
+		if (len > gamedb__cur_left(&c))
+			return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
+					     "%s: offset %llu: name record of %llu bytes runs past the end of the file (%llu left)",
+					     fn, (unsigned long long)rec, (unsigned long long)len,
+					     (unsigned long long)gamedb__cur_left(&c));
+		b = gamedb__cur_take(&c, (size_t)len);
+		if (t == 4) {
+			db_info(s, b, (size_t)len);
+			continue;
+		}
+		if (len > UINT32_MAX / 4 || names_grow(&s->names[t], &cap[t]) != 0 ||
+		    name_store(s, &s->names[t], s->names[t].count, (const char *)b, (uint32_t)len) != 0)
+			return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM,
+					     "%s: offset %llu: out of memory for the names", fn,
+					     (unsigned long long)rec);
+		s->names[t].count++;
+	}
+	return GAMEDB_OK;
+}
+
 static void scid_close(void *state);
+
+/* The rest of the open of a si5 base (index, name log, games). */
+static int32_t scid5_open(struct scid *s, void **state)
+{
+	struct gamedb_reader *r = s->r;
+	uint64_t n = s->si->size / SI5_RECORD;
+	int32_t rc = GAMEDB_OK;
+
+	s->version = 500;
+	s->handle.version = 500;
+	s->hdr_size = 0;
+	s->rec_size = SI5_RECORD;
+	if (n > UINT32_MAX - 1) /* Scid's own limit: 2^32 - 2 games */
+		n = UINT32_MAX - 1;
+	s->ngames = (uint32_t)n;
+	if (s->si->size % SI5_RECORD) {
+		gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
+			      "%s: offset %llu: index truncated: %llu bytes are not a whole number of "
+			      "%d-byte records; read the %u whole ones",
+			      s->si->name, (unsigned long long)(n * SI5_RECORD),
+			      (unsigned long long)s->si->size, SI5_RECORD, s->ngames);
+		rc = GAMEDB_WARN;
+	}
+	if (gamedb__src_open(&r->src, ".sn5", 0, &s->sn) != 0 ||
+	    gamedb__src_open(&r->src, ".sg5", 0, &s->sg) != 0 || load_names5(s) != GAMEDB_OK) {
+		scid_close(s);
+		*state = NULL;
+		return GAMEDB_FATAL;
+	}
+	return rc;
+}
 
 static int32_t scid_open(struct gamedb_reader *r, void **state)
 {
@@ -224,6 +431,8 @@ static int32_t scid_open(struct gamedb_reader *r, void **state)
 	*state = s;
 	if (gamedb__src_open(&r->src, NULL, 0, &s->si) != 0)
 		goto fail;
+	if (is_si5_name(s->si->name))
+		return scid5_open(s, state);
 	got = gamedb__file_view(s->si, 0, SI_HEADER_V400, &p);
 	if (got < 0)
 		goto fail;
@@ -376,6 +585,86 @@ static int add_rating_tag(struct gamedb_game *g, const char *side, uint32_t rati
 	return gamedb__tags_add(&g->head, name, num, n, NULL, 0, NULL);
 }
 
+/* One index record, whichever version wrote it. */
+struct scid_entry {
+	uint64_t offset;
+	uint32_t len, flags;
+	uint32_t wid, bid, eid, sid, rid; /* name ids */
+	uint32_t result, eco;
+	uint32_t date, edate;             /* full dates (year << 9 | month << 5 | day); 0 unknown */
+	uint32_t wr, br;                  /* rating type << 12 | rating */
+	int chess960;
+};
+
+/* A si4/si3 record (big-endian; v400 has one more byte after the length). */
+static void entry_si4(const struct scid *s, const uint8_t *p, struct scid_entry *e)
+{
+	int k = s->version == 400 ? 1 : 0;
+	uint32_t date, edate;
+
+	e->offset = gamedb__be32(p);
+	e->len = gamedb__be16(p + 4);
+	e->flags = gamedb__be16(p + 6 + k);
+	if (k) {
+		if (p[6] & 0x80)
+			e->len |= 0x10000;
+		e->flags |= (uint32_t)(p[6] & 0x3F) << 16;
+	}
+	e->wid = (uint32_t)(p[8 + k] >> 4) << 16 | gamedb__be16(p + 9 + k);
+	e->bid = (uint32_t)(p[8 + k] & 15) << 16 | gamedb__be16(p + 11 + k);
+	e->eid = (uint32_t)(p[13 + k] >> 5) << 16 | gamedb__be16(p + 14 + k);
+	e->sid = (uint32_t)((p[13 + k] >> 2) & 7) << 16 | gamedb__be16(p + 16 + k);
+	e->rid = (uint32_t)(p[13 + k] & 3) << 16 | gamedb__be16(p + 18 + k);
+	e->result = gamedb__be16(p + 20 + k) >> 12 & 3;
+	e->eco = gamedb__be16(p + 22 + k);
+	date = gamedb__be32(p + 24 + k);
+	e->wr = gamedb__be16(p + 28 + k);
+	e->br = gamedb__be16(p + 30 + k);
+	edate = date >> 20;
+	date &= 0xFFFFF;
+	e->date = date;
+	e->edate = 0;
+	if (edate >> 9) {
+		/* The event year is stored as an offset of -3..+3 from the game's year. */
+		int32_t ey = (int32_t)((date >> 9) & 0x7FF) + (int32_t)(edate >> 9) - 4;
+		e->edate = ((uint32_t)(ey < 0 ? 0 : ey) << 9) | (edate & 0x1FF);
+	}
+	e->chess960 = 0;
+}
+
+/*
+ * A si5 record: twelve little-endian 32-bit words, each packing two fields (the first named
+ * in the high bits), then 8 bytes of home-pawn data. doc/formats/scid.md lists them.
+ */
+static void entry_si5(const uint8_t *p, struct scid_entry *e)
+{
+	uint32_t w;
+
+	e->wid = gamedb__le32(p) & 0x0FFFFFFF;      /* high 4 bits: comment count class */
+	e->bid = gamedb__le32(p + 4) & 0x0FFFFFFF;  /* high 4 bits: variation count class */
+	e->eid = gamedb__le32(p + 8) & 0x0FFFFFFF;  /* high 4 bits: NAG count class */
+	e->sid = gamedb__le32(p + 12);
+	w = gamedb__le32(p + 16);
+	e->chess960 = (int)(w >> 31);
+	e->rid = w & 0x7FFFFFFF;
+	w = gamedb__le32(p + 20);
+	e->wr = w >> 20;
+	e->date = w & 0xFFFFF;
+	w = gamedb__le32(p + 24);
+	e->br = w >> 20;
+	e->edate = w & 0xFFFFF;
+	e->flags = gamedb__le32(p + 28) & 0x3FFFFF; /* high 10 bits: ply count */
+	w = gamedb__le32(p + 32);
+	e->len = w >> 15;
+	e->offset = (uint64_t)(w & 0x7FFF) << 32 | gamedb__le32(p + 36);
+	/* p + 40: stored line code and final material: search data only */
+	w = gamedb__le32(p + 44);
+	e->eco = w & 0xFFFF;
+	e->result = (w >> 16) & 3;
+	e->br |= ((w >> 18) & 7) << 12;
+	e->wr |= ((w >> 21) & 7) << 12;
+}
+
 static int32_t scid_next_game(void *state, struct gamedb_game *g)
 {
 	struct scid *s = state;
@@ -383,8 +672,7 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 	const uint8_t *p;
 	uint64_t off;
 	int64_t got;
-	uint32_t flags, len, wid, bid, eid, sid, rid, misc, date, edate, wr, br, eco;
-	int k = s->version == 400 ? 1 : 0; /* v400 records have one more byte after the length */
+	struct scid_entry e;
 	char buf[32];
 	int bad_ids = 0;
 	static const char *const results[4] = { "*", "1-0", "0-1", "1/2-1/2" };
@@ -399,58 +687,43 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 	if (got != (int64_t)s->rec_size)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_IO, "%s: offset %llu: cannot read record",
 				     s->si->name, (unsigned long long)off);
-	len = gamedb__be16(p + 4);
-	flags = gamedb__be16(p + 6 + k);
-	if (k) {
-		if (p[6] & 0x80)
-			len |= 0x10000;
-		flags |= (uint32_t)(p[6] & 0x3F) << 16;
-	}
-	g->loc[0] = gamedb__be32(p);
-	g->loc[1] = len;
-	g->fmt_flags = flags;
-	g->deleted = (flags >> 3) & 1;
-	wid = (uint32_t)(p[8 + k] >> 4) << 16 | gamedb__be16(p + 9 + k);
-	bid = (uint32_t)(p[8 + k] & 15) << 16 | gamedb__be16(p + 11 + k);
-	eid = (uint32_t)(p[13 + k] >> 5) << 16 | gamedb__be16(p + 14 + k);
-	sid = (uint32_t)((p[13 + k] >> 2) & 7) << 16 | gamedb__be16(p + 16 + k);
-	rid = (uint32_t)(p[13 + k] & 3) << 16 | gamedb__be16(p + 18 + k);
-	misc = gamedb__be16(p + 20 + k);
-	eco = gamedb__be16(p + 22 + k);
-	date = gamedb__be32(p + 24 + k);
-	wr = gamedb__be16(p + 28 + k);
-	br = gamedb__be16(p + 30 + k);
-	edate = date >> 20;
-	date &= 0xFFFFF;
+	if (s->version == 500)
+		entry_si5(p, &e);
+	else
+		entry_si4(s, p, &e);
+	g->loc[0] = e.offset;
+	g->loc[1] = e.len;
+	g->fmt_flags = e.flags;
+	g->deleted = (e.flags >> 3) & 1;
 
-	bad_ids = wid >= s->names[NAME_PLAYER].count || bid >= s->names[NAME_PLAYER].count ||
-		  eid >= s->names[NAME_EVENT].count || sid >= s->names[NAME_SITE].count ||
-		  rid >= s->names[NAME_ROUND].count;
-	if (add_name_tag(s, g, "Event", NAME_EVENT, eid) || add_name_tag(s, g, "Site", NAME_SITE, sid))
+	bad_ids = e.wid >= s->names[NAME_PLAYER].count || e.bid >= s->names[NAME_PLAYER].count ||
+		  e.eid >= s->names[NAME_EVENT].count || e.sid >= s->names[NAME_SITE].count ||
+		  e.rid >= s->names[NAME_ROUND].count;
+	if (add_name_tag(s, g, "Event", NAME_EVENT, e.eid) ||
+	    add_name_tag(s, g, "Site", NAME_SITE, e.sid))
 		goto nomem;
-	scid_date(buf, date);
+	scid_date(buf, e.date);
 	if (gamedb__tags_add(&g->head, "Date", buf, strlen(buf), NULL, 0, NULL) ||
-	    add_name_tag(s, g, "Round", NAME_ROUND, rid) ||
-	    add_name_tag(s, g, "White", NAME_PLAYER, wid) ||
-	    add_name_tag(s, g, "Black", NAME_PLAYER, bid) ||
-	    gamedb__tags_add(&g->head, "Result", results[misc >> 12 & 3],
-			     strlen(results[misc >> 12 & 3]), NULL, 0, NULL))
+	    add_name_tag(s, g, "Round", NAME_ROUND, e.rid) ||
+	    add_name_tag(s, g, "White", NAME_PLAYER, e.wid) ||
+	    add_name_tag(s, g, "Black", NAME_PLAYER, e.bid) ||
+	    gamedb__tags_add(&g->head, "Result", results[e.result], strlen(results[e.result]),
+			     NULL, 0, NULL))
 		goto nomem;
-	if ((wr & 0xFFF) && add_rating_tag(g, "White", wr))
+	if ((e.wr & 0xFFF) && add_rating_tag(g, "White", e.wr))
 		goto nomem;
-	if ((br & 0xFFF) && add_rating_tag(g, "Black", br))
+	if ((e.br & 0xFFF) && add_rating_tag(g, "Black", e.br))
 		goto nomem;
-	if (format_eco(buf, eco) && gamedb__tags_add(&g->head, "ECO", buf, strlen(buf), NULL, 0, NULL))
+	if (format_eco(buf, e.eco) && gamedb__tags_add(&g->head, "ECO", buf, strlen(buf), NULL, 0, NULL))
 		goto nomem;
-	if (edate >> 9) {
-		/* The event year is stored as an offset of -3..+3 from the game's year. */
-		int32_t ey = (int32_t)((date >> 9) & 0x7FF) + (int32_t)(edate >> 9) - 4;
-		uint32_t ed = ((uint32_t)(ey < 0 ? 0 : ey) << 9) | (edate & 0x1FF);
-		scid_date(buf, ed);
-		if (ed && gamedb__tags_add(&g->head, "EventDate", buf, strlen(buf), NULL, 0, NULL))
-			goto nomem; /* an all-unknown event date is not written */
+	if (e.edate) { /* an all-unknown event date is not written */
+		scid_date(buf, e.edate);
+		if (gamedb__tags_add(&g->head, "EventDate", buf, strlen(buf), NULL, 0, NULL))
+			goto nomem;
 	}
-	g->fen_pending = (flags & 1) != 0; /* non-standard start: the FEN is in the record */
+	g->fen_pending = (e.flags & 1) != 0; /* non-standard start: the FEN is in the record */
+	if (e.chess960) /* castling as in Chess960: the board engine's rules already are */
+		g->variant = GAMEDB_VARIANT_CHESS960;
 	if (bad_ids) {
 		gamedb__game_seterr(g, "a name id is out of range and was replaced by \"?\"");
 		return gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
@@ -515,7 +788,10 @@ static const char *const common_tags[] = {
 	"Opening", "Variation", "Setup", "Source", "SetUp"
 };
 
-/* Parses the extra tags at the start of a record into g->extra (if want) and skips them. */
+/*
+ * Parses the extra tags at the start of a record into g->extra (if want; want 2: all but
+ * "Variant", which variant_tag() added) and skips them.
+ */
 static int32_t parse_tags(struct scid *s, struct gamedb_game *g, struct gamedb__cur *rc, int want)
 {
 	const char *cs = gamedb__reader_charset(s->r);
@@ -550,6 +826,8 @@ static int32_t parse_tags(struct scid *s, struct gamedb_game *g, struct gamedb__
 		vp = gamedb__cur_take(rc, vl);
 		if (gamedb__cur_failed(rc))
 			goto truncated;
+		if (want == 2 && tl == 7 && memcmp(name, "Variant", 7) == 0)
+			continue;
 		if (want && tname && memchr(name, 0, tl <= 240 ? tl : 0) == NULL) {
 			struct gamedb__buf conv = { 0 };
 			int32_t trc = GAMEDB_OK;
@@ -575,6 +853,45 @@ truncated:
 	gamedb__cur_message(rc, g->errmsg, sizeof g->errmsg, "game %llu: tag section",
 			    (unsigned long long)g->index + 1);
 	return GAMEDB_FAILED;
+}
+
+/*
+ * A Chess960 game of a si5 base (its index says so): Scid 5 gives it the tag Variant
+ * "Chess960" before the record's own tags, and a Variant tag stored in the record sets that
+ * tag's value in place (Scid's export of such a game has one Variant tag, the first extra
+ * one). Adds it to g->extra, reading the record's tags with a cursor of its own.
+ */
+static int32_t variant_tag(struct scid *s, struct gamedb_game *g, const struct gamedb__cur *rc)
+{
+	struct gamedb__cur c = *rc;
+	const uint8_t *vp = (const uint8_t *)"Chess960";
+	uint32_t vl = 8;
+
+	for (;;) {
+		uint32_t tl = gamedb__cur_u8(&c), l;
+		const uint8_t *tp = NULL, *v;
+		if (gamedb__cur_failed(&c) || tl == 0)
+			break; /* parse_tags reports a short record */
+		if (tl == 255) {
+			if (gamedb__cur_skip(&c, 3) != 0)
+				break;
+			continue;
+		}
+		if (tl <= 240 && !(tp = gamedb__cur_take(&c, tl)))
+			break;
+		l = gamedb__cur_u8(&c);
+		v = gamedb__cur_take(&c, l);
+		if (!v)
+			break;
+		if (tp && tl == 7 && memcmp(tp, "Variant", 7) == 0) {
+			vp = v;
+			vl = l;
+			break;
+		}
+	}
+	return gamedb__game_add_tag_raw(g, &g->extra, "Variant", (const char *)vp, vl,
+					gamedb__reader_charset(s->r)) == GAMEDB_FAILED ? GAMEDB_FAILED
+										: GAMEDB_OK;
 }
 
 /* Reads the start position of a record (after the tags): sets g->fen; 0 or -1 (message set). */
@@ -655,8 +972,10 @@ static int32_t scid_load_tags(void *state, struct gamedb_game *g)
 	int nonstandard = 0;
 	int32_t st = rec_load(s, g, &rc);
 
+	if (st == GAMEDB_OK && g->variant == GAMEDB_VARIANT_CHESS960)
+		st = variant_tag(s, g, &rc);
 	if (st == GAMEDB_OK)
-		st = parse_tags(s, g, &rc, 1);
+		st = parse_tags(s, g, &rc, g->variant == GAMEDB_VARIANT_CHESS960 ? 2 : 1);
 	if (st == GAMEDB_OK && read_start(s, g, &rc, &nonstandard) != 0)
 		st = GAMEDB_FAILED;
 	if (st == GAMEDB_OK && nonstandard) {
@@ -1073,15 +1392,15 @@ static void *scid_handle(void *state)
 }
 
 static const char *const scid_extensions[] = {
-	".si4", ".si3", ".sn4", ".sg4", ".sn3", ".sg3", NULL
+	".si4", ".si3", ".si5", ".sn4", ".sg4", ".sn3", ".sg3", ".sn5", ".sg5", NULL
 };
 
 const struct gamedb__format gamedb__format_scid = {
 	.abi = GAMEDB__FORMAT_ABI_1,
 	.name = "scid",
-	.description = "SCID 4 and SCID 3 bases (Scid, Scid vs. PC, ChessX)",
+	.description = "SCID 5, SCID 4 and SCID 3 bases (Scid, Scid vs. PC, ChessX)",
 	.extensions = scid_extensions,
-	.opens = 2,
+	.opens = 3,
 	.options = NULL,
 	.caps = GAMEDB_CAP_SEEK | GAMEDB_CAP_COUNT | GAMEDB_CAP_MULTIFILE | GAMEDB_CAP_VARIATIONS,
 	.default_charset = "UTF-8",
