@@ -6,6 +6,8 @@
  *                     [--no-variations] [--no-nags] [--no-commands] [--charset CS|detect]
  *                     [--language LANG] [--notation iccs|wxf|chinese]
  *   gamedb json DB... (same options)
+ *   gamedb fen|epd|uci DB... [--key] (and the pgn options that choose games)
+ *   gamedb positions DB... [--csv] [--key]
  *   gamedb book DB... -o BOOK.bin [--max-ply N] [--min-game N] [--min-score PCT]
  *                     [--only-white|--only-black] [--uniform] [--standard-start]
  *                     [--memory MIB]
@@ -36,9 +38,10 @@ struct opts {
 	int ndbs;
 	const char *bookopt[8][2]; /* book: option key, value */
 	int nbookopt;
+	int32_t positions;         /* fen, epd, uci, positions: a gamedb_positions_format */
 };
 
-enum { OUT_PGN, OUT_JSON, OUT_BOOK };
+enum { OUT_PGN, OUT_JSON, OUT_BOOK, OUT_POSITIONS };
 
 static void usage(FILE *f)
 {
@@ -50,6 +53,8 @@ static void usage(FILE *f)
 	      "                        [--no-commands] [--charset CS|detect] [--language LANG]\n"
 	      "                        [--notation iccs|wxf|chinese]\n"
 	      "       gamedb json DB... (the same options as pgn)\n"
+	      "       gamedb fen|epd|uci DB... [--key] [-o FILE] [--range A:B] [--include-deleted]\n"
+	      "       gamedb positions DB... [--csv] [--key] (the same options)\n"
 	      "       gamedb book DB... -o BOOK.bin [--max-ply N] [--min-game N] [--min-score PCT]\n"
 	      "                         [--only-white|--only-black] [--uniform] [--standard-start]\n"
 	      "                         [--memory MIB]\n"
@@ -74,6 +79,10 @@ static void usage(FILE *f)
 	      "--language LANG keeps ChessBase texts in LANG (en, de, fr, ...) and in no language.\n"
 	      "--notation: xiangqi moves in PGN (ICCS by default).\n"
 	      "--range A:B converts games A to B-1, counted from 0 (either side may be empty).\n"
+	      "fen: game, ply, FEN per position of the main line; epd: EPD with id, c0 (result),\n"
+	      "hmvc, fmvn; uci: a 'position ... moves ...' line per game; positions: FEN, move,\n"
+	      "result for the side to move, ply, game, as JSON Lines or --csv. --key adds each\n"
+	      "position's Polyglot key (json: --fen and --key add them to every move).\n"
 	      "book: a Polyglot opening book from the games' main lines, as PolyGlot's make-book\n"
 	      "builds it from their PGN (defaults: --max-ply 1024 --min-game 3 --min-score 0);\n"
 	      "--standard-start leaves out games from set-up positions (PolyGlot cannot read them);\n"
@@ -466,8 +475,10 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 			}
 			continue;
 		}
-		rc = mode == OUT_JSON ? gamedb_game_write_json(g, o->wflags, sink_file, out)
-				      : gamedb_game_write_pgn(g, o->wflags, sink_file, out);
+		rc = mode == OUT_JSON	   ? gamedb_game_write_json(g, o->wflags, sink_file, out)
+		     : mode == OUT_POSITIONS ? gamedb_game_write_positions(g, o->positions, o->wflags,
+									    sink_file, out)
+					     : gamedb_game_write_pgn(g, o->wflags, sink_file, out);
 		if (rc == GAMEDB_FAILED) {
 			if (ferror(out)) {
 				fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
@@ -538,6 +549,10 @@ static int cmd_convert(const struct opts *o, int mode)
 		goto done;
 	}
 	setvbuf(out.f, outbuf, _IOFBF, sizeof outbuf);
+	if (mode == OUT_POSITIONS && o->positions == GAMEDB_POSITIONS_CSV)
+		fputs((o->wflags & GAMEDB_WRITE_KEY) ? "game,ply,fen,move,result,key\n"
+						       : "game,ply,fen,move,result\n",
+		      out.f);
 	for (i = 0; i < o->ndbs && !ferror(out.f); i++) {
 		if (!rs[i])
 			continue; /* not opened (standard output only): the others are still written */
@@ -596,8 +611,16 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	o.cmd = argv[1];
+	if (!strcmp(o.cmd, "fen"))
+		o.positions = GAMEDB_POSITIONS_FEN;
+	else if (!strcmp(o.cmd, "epd"))
+		o.positions = GAMEDB_POSITIONS_EPD;
+	else if (!strcmp(o.cmd, "uci"))
+		o.positions = GAMEDB_POSITIONS_UCI;
+	else if (!strcmp(o.cmd, "positions"))
+		o.positions = GAMEDB_POSITIONS_JSON;
 	if (strcmp(o.cmd, "info") != 0 && strcmp(o.cmd, "pgn") != 0 && strcmp(o.cmd, "json") != 0 &&
-	    strcmp(o.cmd, "book") != 0) {
+	    strcmp(o.cmd, "book") != 0 && !o.positions) {
 		fprintf(stderr, "gamedb: unknown command \"%s\"\n", o.cmd);
 		usage(stderr);
 		return 2;
@@ -627,6 +650,12 @@ int main(int argc, char **argv)
 			if (++i == argc)
 				goto missing;
 			o.charset = argv[i];
+		} else if (strcmp(a, "--key") == 0) {
+			o.wflags |= GAMEDB_WRITE_KEY;
+		} else if (strcmp(a, "--fen") == 0) {
+			o.wflags |= GAMEDB_WRITE_FEN;
+		} else if (strcmp(a, "--csv") == 0 && o.positions) {
+			o.positions = GAMEDB_POSITIONS_CSV;
 		} else if (strcmp(a, "--include-deleted") == 0) {
 			o.include_deleted = 1;
 		} else if (strcmp(a, "--no-comments") == 0) {
@@ -688,6 +717,7 @@ int main(int argc, char **argv)
 	i = strcmp(o.cmd, "info") == 0	 ? cmd_info(&o)
 	    : strcmp(o.cmd, "json") == 0 ? cmd_convert(&o, OUT_JSON)
 	    : strcmp(o.cmd, "book") == 0 ? cmd_convert(&o, OUT_BOOK)
+	    : o.positions		 ? cmd_convert(&o, OUT_POSITIONS)
 					 : cmd_convert(&o, OUT_PGN);
 	free(o.dbs);
 	return i;

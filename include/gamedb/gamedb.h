@@ -963,7 +963,36 @@ enum gamedb_write_flags {
 	GAMEDB_WRITE_NO_COMMANDS = 8,   /**< Leave out markup commands and clocks
 					     (PGN `[%csl ...]`, `[%cal ...]`, `[%clk ...]`). */
 	GAMEDB_WRITE_WXF = 16,          /**< PGN of xiangqi games: WXF moves (default ICCS). */
-	GAMEDB_WRITE_CHINESE = 32       /**< PGN of xiangqi games: Chinese moves (default ICCS). */
+	GAMEDB_WRITE_CHINESE = 32,      /**< PGN of xiangqi games: Chinese moves (default ICCS). */
+	GAMEDB_WRITE_FEN = 64,          /**< JSON: each move gets "fen", the position after it
+					     (@since 1.1). */
+	GAMEDB_WRITE_KEY = 128          /**< JSON: each move gets "key", the position key after it
+					     as 16 hex digits (gamedb_event_get_key()); positions:
+					     the key of each position (@since 1.1). */
+};
+
+/**
+ * What gamedb_game_write_positions() writes.
+ * @since 1.1
+ */
+enum gamedb_positions_format {
+	/** A line per position of the main line, the start included: game number (from 1),
+	 *  ply (0 = the start), FEN, and with ::GAMEDB_WRITE_KEY the key, separated by tabs. */
+	GAMEDB_POSITIONS_FEN = 1,
+	/** A line of EPD per position: the FEN's first four fields and the operations
+	 *  `id "game N ply P"; c0 "RESULT"; hmvc H; fmvn F;` (and `c1 "polyglot KEY";` with
+	 *  ::GAMEDB_WRITE_KEY). */
+	GAMEDB_POSITIONS_EPD = 2,
+	/** One line per game as an engine takes it: `position startpos moves e2e4 ...` or
+	 *  `position fen FEN moves ...`. */
+	GAMEDB_POSITIONS_UCI = 3,
+	/** A JSON object per position from which a move was played: `{"game": N, "ply": P,
+	 *  "fen": "...", "move": "e2e4", "result": 1}`, the result from the view of the side to
+	 *  move (1, 0.5, 0, or null when unknown), with "key" under ::GAMEDB_WRITE_KEY. */
+	GAMEDB_POSITIONS_JSON = 4,
+	/** The same as CSV rows `game,ply,fen,move,result[,key]` (no header line; the result
+	 *  empty when unknown). */
+	GAMEDB_POSITIONS_CSV = 5
 };
 
 /**
@@ -993,6 +1022,22 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
  */
 GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t flags,
 					     gamedb_write_fn sink, void *user_data);
+
+/**
+ * Writes the positions of the game's main line for engine tooling, in one pass: FEN lines,
+ * EPD, a UCI `position` command or training rows (::gamedb_positions_format).
+ * @param g the game.
+ * @param format a ::gamedb_positions_format value.
+ * @param flags ::GAMEDB_WRITE_KEY adds each position's key; other bits are ignored.
+ * @param sink where the bytes go, in pieces.
+ * @param user_data passed to @p sink.
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED when the moves cannot be decoded (gamedb_game_errmsg()
+ *         says why; what was written stays), the format is unknown or the sink stopped.
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_game_write_positions(struct gamedb_game *g, int32_t format,
+						  uint32_t flags, gamedb_write_fn sink,
+						  void *user_data);
 
 /** @} */
 

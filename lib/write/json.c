@@ -170,6 +170,18 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 			jstr(w, gamedb_event_get_san(ev));
 			puts_(w, ", \"uci\": ");
 			jstr(w, gamedb_event_get_uci(ev));
+			if (flags & GAMEDB_WRITE_FEN) {
+				puts_(w, ", \"fen\": ");
+				jstr(w, gamedb_event_get_fen(ev));
+			}
+			if (flags & GAMEDB_WRITE_KEY) {
+				uint64_t key = 0;
+				char hex[24];
+				gamedb_event_get_key(ev, &key);
+				snprintf(hex, sizeof hex, "%016llx", (unsigned long long)key);
+				puts_(w, ", \"key\": ");
+				jstr(w, hex);
+			}
 			if (l->has_before) {
 				puts_(w, ", \"comment_before\": ");
 				jstr(w, l->before.p);
@@ -312,6 +324,8 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 		iflags |= GAMEDB_ITER_SKIP_COMMENTS;
 	if (flags & GAMEDB_WRITE_NO_VARIATIONS)
 		iflags |= GAMEDB_ITER_MAINLINE_ONLY;
+	if (flags & GAMEDB_WRITE_FEN)
+		iflags |= GAMEDB_ITER_FEN;
 	if (gamedb_move_iter_new(g, iflags, &it) != GAMEDB_OK)
 		return GAMEDB_FAILED;
 	memset(&w, 0, sizeof w);

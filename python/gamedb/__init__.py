@@ -645,6 +645,15 @@ class Game:
             flags |= _ffi.ITER_PARTIAL
         return MoveIterator(self, flags, key)
 
+    def positions(self):
+        """An iterator of (fen, key, uci) over the main line: each position from which a move
+        was played, its key (the Polyglot key for chess) and that move."""
+        fen, key = self.fen, self.start_key()
+        for e in self.moves(mainline_only=True, comments=False, fen=True, key=True):
+            if e.type == "move":
+                yield fen, key, e.uci
+                fen, key = e.fen, e.key
+
     def start_key(self):
         """The 64-bit key of the start position, an int: the Polyglot key for chess (the key
         of opening books), the key ``doc/keys.md`` defines for xiangqi."""

@@ -366,6 +366,8 @@ API = (
     # writers
     _Api("gamedb_game_write_pgn", [GameP, c_uint32, WRITE_FN, c_void_p], c_int32,
          _errcheck_game),
+    _Api("gamedb_game_write_positions", [GameP, c_int32, c_uint32, WRITE_FN, c_void_p], c_int32,
+         _errcheck_game),
     _Api("gamedb_book_new", [POINTER(BookP)], c_int32, _errcheck_status),
     _Api("gamedb_book_set_option", [BookP, c_char_p, c_char_p], c_int32, _errcheck_book),
     _Api("gamedb_book_add_game", [BookP, GameP], c_int32, _errcheck_book),

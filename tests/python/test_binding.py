@@ -825,3 +825,18 @@ def test_example_reports_a_missing_file(tmp_path):
     missing = str(tmp_path / "missing.si4")
     p = run_example(missing)
     assert p.returncode == 1 and missing in p.stderr.decode("utf-8")
+
+
+def test_positions_follow_the_moves():
+    """Game.positions(): each FEN and key is the one before the move, the last move's
+    position is the final FEN's predecessor, and the moves are the main line's."""
+    path = os.path.join(os.environ.get("GAMEDB_TESTDATA", os.path.join(SRCDIR, "testdata")),
+                        "scid", "annotations.si4")
+    with gamedb.open(path) as r:
+        g = r[0]
+        pos = list(g.positions())
+        moves = [e for e in g.moves(mainline_only=True, comments=False, fen=True, key=True)
+                 if e.type == "move"]
+        assert [p[2] for p in pos] == [e.uci for e in moves]
+        assert pos[0][:2] == (g.fen, g.start_key())
+        assert [p[:2] for p in pos[1:]] == [(e.fen, e.key) for e in moves[:-1]]
