@@ -1089,7 +1089,9 @@ GAMEDB_EXPORT int32_t gamedb_book_add_game(struct gamedb_book *b, struct gamedb_
 /**
  * Writes the book: 16-byte entries (key, move, weight, learn 0, big-endian) sorted by key,
  * then weight (highest first). Once per book.
+ * @param b the book.
  * @param sink receives the bytes, in pieces.
+ * @param user_data passed to @p sink.
  * @return ::GAMEDB_OK, or ::GAMEDB_FAILED when the sink stopped or a temporary file could not
  *         be read back.
  * @since 1.1
