@@ -2,7 +2,8 @@
 # run.sh [BASE]
 #
 # Benchmark: the real Scid's own PGN export against `gamedb pgn` on one large SCID base, one
-# thread each, plus `gamedb json` and header listing. Each measurement runs BENCH_RUNS times
+# thread each, plus `gamedb json`, the engine-tooling outputs (fen, epd, uci, positions) and
+# header listing. Each measurement runs BENCH_RUNS times
 # (default 3) under /usr/bin/time -f '%e %U %S %M'; the table shows the median of each column.
 # The PGN that Scid writes and the PGN that gamedb writes must be identical (cmp).
 #
@@ -99,6 +100,12 @@ c_gamedb_pgn=("$tool" pgn --include-deleted "$base" -o "$work/gamedb.pgn")
 c_gamedb_json=("$tool" json --include-deleted "$base" -o "$work/gamedb.jsonl")
 c_gamedb_info=("$tool" info "$base")
 c_scid_open=("$tkscid" "$work/scid-open.tcl")
+# Engine-tooling outputs, next to PGN (same single pass over the games).
+names+=(gamedb_fen gamedb_epd gamedb_uci gamedb_pos)
+c_gamedb_fen=("$tool" fen --key --include-deleted "$base" -o /dev/null)
+c_gamedb_epd=("$tool" epd --include-deleted "$base" -o /dev/null)
+c_gamedb_uci=("$tool" uci --include-deleted "$base" -o /dev/null)
+c_gamedb_pos=("$tool" positions --csv --include-deleted "$base" -o /dev/null)
 if [ -n "$listhdr" ] && [ -x "$listhdr" ]; then
 	names+=(list_headers)
 	c_list_headers=("$listhdr" "$base")
