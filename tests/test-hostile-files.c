@@ -304,6 +304,8 @@ static void chessbase_base(const char *dir, const char *cbh)
 	s.chessbase = 1;
 	add_file(&s, dir, cbh);
 	n = scandir(dir, &ents, NULL, alphasort);
+	if (n < 0)
+		return; /* no such folder (no real data here) */
 	for (i = 0; i < n; i++) {
 		const char *e = ents[i]->d_name;
 		if (strncmp(e, cbh, stem) == 0 && e[stem] == '.' && strcmp(e, cbh) != 0 &&
@@ -342,6 +344,8 @@ static void scan(const char *dir, int depth, int xqf_every)
 	if (depth > 6)
 		return;
 	n = scandir(dir, &ents, NULL, alphasort);
+	if (n < 0)
+		return; /* no such folder (no real data here) */
 	for (i = 0; i < n; i++) {
 		const char *e = ents[i]->d_name;
 		char path[2048];
