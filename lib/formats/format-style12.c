@@ -415,7 +415,7 @@ static int play_verbose(struct gamedb__pos *pos, const char *v, struct gamedb__m
 			return -1;
 		return gamedb__move_play(pos, m) == 0 ? 0 : -1;
 	}
-	if (n < 9 || v[1] != '/' || v[4] != '-')
+	if (n < 7 || v[1] != '/' || v[4] != '-')
 		return -1;
 	if (v[2] == '@')
 		return -2;
@@ -1118,8 +1118,10 @@ static int32_t style12_next_game(void *state, struct gamedb_game *g)
 	if (pump(s) != 0) {
 		if (s->nomem)
 			return gamedb__error(s->r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+		char msg[sizeof s->r->errmsg];
+		snprintf(msg, sizeof msg, "%s", s->r->errmsg);
 		return gamedb__error(s->r, GAMEDB_FATAL, s->r->errcode ? s->r->errcode : GAMEDB_E_IO,
-				     "%s", s->r->errmsg);
+				     "%s", msg);
 	}
 	if (!s->nready) {
 		if (s->nwarn) {
@@ -1171,7 +1173,15 @@ static int32_t style12_next_game(void *state, struct gamedb_game *g)
 		goto nomem;
 	if (x->rated[0] && add_tag(g, "Rated", strcmp(x->rated, "rated") == 0 ? "yes" : "no"))
 		goto nomem;
-	if (s->nwarn) {
+	if (x->nwarn) {
+		/* What went wrong in this game's boards (decode_moves says it again). */
+		if (x->nwarn > 1)
+			gamedb__error(s->r, GAMEDB_WARN, GAMEDB_E_CORRUPT, "%s (and %u more)", x->warn,
+				      x->nwarn - 1);
+		else
+			gamedb__error(s->r, GAMEDB_WARN, GAMEDB_E_CORRUPT, "%s", x->warn);
+		rc = GAMEDB_WARN;
+	} else if (s->nwarn) {
 		unsigned more = s->nwarn - 1;
 		if (more)
 			gamedb__error(s->r, GAMEDB_WARN, GAMEDB_E_CORRUPT, "%s (and %u more)", s->warn,
@@ -1245,11 +1255,10 @@ static int32_t style12_decode(void *state, struct gamedb_game *g, struct gamedb_
 			       x->comment, strlen(x->comment)) != 0)
 		goto nomem;
 	if (x->nwarn) {
-		if (x->nwarn > 1) {
-			size_t len = strlen(x->warn);
-			snprintf(x->warn + len, sizeof x->warn - len, " (and %u more)", x->nwarn - 1);
-		}
-		gamedb__game_seterr(g, "%s", x->warn);
+		if (x->nwarn > 1)
+			gamedb__game_seterr(g, "%s (and %u more)", x->warn, x->nwarn - 1);
+		else
+			gamedb__game_seterr(g, "%s", x->warn);
 		return GAMEDB_WARN;
 	}
 	return GAMEDB_OK;
