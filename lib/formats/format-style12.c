@@ -68,10 +68,10 @@ struct s12line {
 };
 
 /* A whole token as a decimal integer within [lo, hi]: 0, or -1. */
-static int tok_int(const char *s, size_t n, long lo, long hi, long *out)
+static int tok_int64(const char *s, size_t n, int64_t lo, int64_t hi, int64_t *out)
 {
 	size_t i = 0;
-	long v = 0;
+	int64_t v = 0;
 	int neg = 0;
 
 	if (n > 0 && s[0] == '-') {
@@ -90,6 +90,16 @@ static int tok_int(const char *s, size_t n, long lo, long hi, long *out)
 	if (v < lo || v > hi)
 		return -1;
 	*out = v;
+	return 0;
+}
+
+static int tok_int(const char *s, size_t n, long lo, long hi, long *out)
+{
+	int64_t v;
+
+	if (tok_int64(s, n, lo, hi, &v) != 0)
+		return -1;
+	*out = (long)v;
 	return 0;
 }
 
@@ -296,9 +306,10 @@ static int parse_line(const char *p, const char *end, struct s12line *L, char *w
 	if (parse_taken(tok[i], len[i], &L->taken, &L->ms))
 		goto bad;
 	for (i = 23; i < 25; i++) {
-		if (tok_int(tok[i], len[i], -999999999999L, 999999999999L, &v))
+		int64_t t;
+		if (tok_int64(tok[i], len[i], -INT64_C(999999999999), INT64_C(999999999999), &t))
 			goto bad;
-		*(i == 23 ? &L->wclock : &L->bclock) = L->ms ? (int64_t)v : (int64_t)v * 1000;
+		*(i == 23 ? &L->wclock : &L->bclock) = L->ms ? t : t * 1000;
 	}
 	i = 25;
 	if (tok_int(tok[i], len[i], 1, 100000, &L->moveno))
@@ -740,6 +751,8 @@ static int on_board(struct s12 *s, const struct s12line *L)
 	if (g->unsupported)
 		return 0;
 	last = g->start_ply + (uint32_t)g->n;
+	if (ply == last && same_board(&g->cur, L))
+		return 0; /* the same board again (sent to both players, or refreshed) */
 	if (ply == last + 1 && g->n < S12_MAX_PLIES) {
 		at = g->cur;
 		rc = play_verbose(&at, L->verbose, &m);
