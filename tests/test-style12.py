@@ -26,7 +26,6 @@ Exit 77 (skip) when the real data is absent.
 import os
 import random
 import re
-import resource
 import subprocess
 import sys
 import tempfile
@@ -481,11 +480,24 @@ GOOD = [
 ]
 
 
-def run_tool_rss(*args, stdin=None):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    p = subprocess.run([TOOL, *args], capture_output=True, stdin=stdin or subprocess.DEVNULL)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace"), max(before, after)
+def run_tool_rss(*args):
+    """Runs the command; (exit status, stdout, stderr, its peak resident size in KiB, or None
+    when GNU time is not installed). Measured by /usr/bin/time, whose child is forked from it:
+    a child forked (or vforked) from this Python would report Python's own peak (197 MB with
+    the ASan runtime), since Linux keeps the peak across exec."""
+    timer = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+    cmd = ([timer, "-f", "MAXRSS %M"] if timer else []) + [TOOL, *args]
+    p = subprocess.run(cmd, capture_output=True, stdin=subprocess.DEVNULL)
+    err = p.stderr.decode("utf-8", "replace")
+    rss = None
+    if timer:
+        m = re.search(r"MAXRSS (\d+)\s*$", err)
+        rss = int(m.group(1)) if m else None
+        err = err[:m.start()] if m else err
+        rc = p.returncode
+    else:
+        rc = p.returncode
+    return rc, p.stdout, err, rss
 
 
 def write(tmp, name, text):
@@ -564,8 +576,13 @@ def test_hostile(session_lines):
         rc, out, err, rss = run_tool_rss("pgn", path)
         check(rc == 0 and out.count(b"[White ") == 2,
               "junk: both games (%d, %d) %s" % (rc, out.count(b"[White "), err[-300:]))
-        check(rss < 40 * 1024, "peak memory %d KiB for a %d MB log" % (rss, size >> 20))
-        print("hostile: %d MB of junk read with a peak of %d KiB" % (size >> 20, rss))
+        if rss is None:
+            print("hostile: %d MB of junk read (no /usr/bin/time: memory not measured)" % (
+                size >> 20))
+        else:
+            # The command's own peak: a few MiB (about 15 MiB under ASan), whatever the log.
+            check(rss < 40 * 1024, "peak memory %d KiB for a %d MB log" % (rss, size >> 20))
+            print("hostile: %d MB of junk read with a peak of %d KiB" % (size >> 20, rss))
 
 
 def main():
