@@ -316,8 +316,12 @@ static int parse_line(const char *p, const char *end, struct s12line *L, char *w
 		goto bad;
 	for (i = 26; i < 29; i += 2) {
 		char *dst = i == 26 ? L->verbose : L->san;
+		size_t k;
 		if (len[i] >= sizeof L->verbose)
 			goto bad;
+		for (k = 0; k < len[i]; k++)
+			if ((unsigned char)tok[i][k] < 0x21 || (unsigned char)tok[i][k] > 0x7E)
+				goto bad;
 		memcpy(dst, tok[i], len[i]);
 		dst[len[i]] = 0;
 	}
@@ -325,9 +329,16 @@ static int parse_line(const char *p, const char *end, struct s12line *L, char *w
 	if (tok_int(tok[i], len[i], 0, 1, &v))
 		goto bad;
 	return 0;
-bad:
-	snprintf(why, cap, "%s \"%.*s\" is not valid", field_names[i], len[i] > 24 ? 24 : (int)len[i],
-		 tok[i]);
+bad: {
+		/* The field as it is, its bytes other than printable ASCII as '?' (messages are UTF-8). */
+		char shown[25];
+		size_t k, n2 = len[i] > 24 ? 24 : len[i];
+		for (k = 0; k < n2; k++)
+			shown[k] = (unsigned char)tok[i][k] >= 0x20 && (unsigned char)tok[i][k] < 0x7F
+					   ? tok[i][k] : '?';
+		shown[n2] = 0;
+		snprintf(why, cap, "%s \"%s\" is not valid", field_names[i], shown);
+	}
 	return -1;
 }
 
@@ -837,8 +848,11 @@ static int word(const char **pp, const char *end, char *dst, size_t cap)
 	while (p < end && *p == ' ')
 		p++;
 	w = p;
-	while (p < end && *p != ' ')
+	while (p < end && *p != ' ') {
+		if ((unsigned char)*p < 0x21 || (unsigned char)*p > 0x7E)
+			return -1; /* names, ratings, kinds and results are printable ASCII */
 		p++;
+	}
 	if (p == w || (size_t)(p - w) >= cap)
 		return -1;
 	memcpy(dst, w, (size_t)(p - w));
@@ -935,16 +949,33 @@ static int on_game_line(struct s12 *s, const char *p, const char *end)
 		return 0;
 	}
 	if (i >= 0) {
-		char reason[160], res[8];
+		char res[8], rstore[200];
+		struct gamedb__buf reason;
 		const char *q = close + 1;
-		size_t rl = (size_t)(close - p) < sizeof reason ? (size_t)(close - p) : sizeof reason - 1;
-		memcpy(reason, p, rl);
-		reason[rl] = 0;
+		size_t rl = (size_t)(close - p) < 160 ? (size_t)(close - p) : 160;
+		int rc;
 		if (word(&q, end, res, sizeof res) != 0 ||
 		    (strcmp(res, "1-0") && strcmp(res, "0-1") && strcmp(res, "1/2-1/2") &&
 		     strcmp(res, "*")))
 			return 0;
-		return finish(s, (size_t)i, res, reason);
+		/* The reason is server text: through the text layer, like any text of a format. */
+		gamedb__buf_init_fixed(&reason, rstore, sizeof rstore);
+		if (gamedb__text_to_utf8(&s->r->text, gamedb__reader_charset(s->r),
+					 gamedb__reader_fallback(s->r), p, rl, &reason) == GAMEDB_FAILED) {
+			gamedb__buf_free(&reason);
+			s->nomem = 1;
+			return -1;
+		}
+		/* At most 199 bytes, cut between letters. */
+		if (reason.len >= sizeof s->live[i]->comment) {
+			size_t cut = sizeof s->live[i]->comment - 1;
+			while (cut > 0 && ((unsigned char)reason.p[cut] & 0xC0) == 0x80)
+				cut--;
+			reason.p[cut] = 0;
+		}
+		rc = finish(s, (size_t)i, res, reason.p);
+		gamedb__buf_free(&reason);
+		return rc;
 	}
 	return 0;
 }
