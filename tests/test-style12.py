@@ -149,7 +149,8 @@ def test_real_lines():
             if name.endswith("lines.txt"):
                 files.append(os.path.join(S12, sub, name))
     check(len(files) >= 2, "real style 12 files found in %s" % S12)
-    total = pairs = 0
+    total = pairs = pinned = 0
+    firsts = set()
     for path in files:
         lines = []
         with open(path, encoding="utf-8") as f:
@@ -174,6 +175,22 @@ def test_real_lines():
                 pos = placement(d["ranks"]) + " " + d["stm"].lower()
                 check(len(g) == 1 and " ".join(g[0][1].split()[:2]) == pos,
                       "%s:%d: the line alone is a game from its board" % (path, n))
+                # The initial time is in minutes: on the first board of a game both clocks
+                # hold base * 60 s (the help text says seconds; the real servers' clocks
+                # decide). Later boards may differ: FatICS's tests give "moretime".
+                key = (d["gameno"], d["white"], d["black"], d["base"], d["inc"])
+                first = key not in firsts
+                firsts.add(key)
+                if first and d["verbose"] == "none" and d["moveno"] == 1 and d["base"] > 0 \
+                        and d["relation"] != -3:
+                    ms = "." in d["taken"]
+                    clock = d["wclock"] / 1000 if ms else d["wclock"]
+                    if clock == d["base"] * 60:
+                        pinned += 1
+                    check(clock == d["base"] * 60, "%s:%d: clock %s at the start of a %d "
+                          "minute game" % (path, n, clock, d["base"]))
+                    check(g and g[0][0].get("TimeControl") == "%d+%d" % (d["base"] * 60, d["inc"]),
+                          "%s:%d: TimeControl %s" % (path, n, g and g[0][0].get("TimeControl")))
                 key = (d["gameno"], d["white"], d["black"])
                 prev = last.get(key)
                 last[key] = (n, d)
@@ -194,8 +211,10 @@ def test_real_lines():
                 check(ok, "%s:%d: line %d and its move %s give this board" % (
                     path, n, prev[0], d["verbose"]))
     check(total >= 130, "%d real <12> lines read" % total)
+    check(pinned >= 20, "%d real start boards pin the initial time in minutes" % pinned)
     check(pairs >= 20, "%d pairs of consecutive plies replayed" % pairs)
-    print("real lines: %d boards, %d consecutive pairs replayed" % (total, pairs))
+    print("real lines: %d boards, %d consecutive pairs replayed, %d start clocks pin minutes"
+          % (total, pairs, pinned))
 
 
 # ---- the session writer -----------------------------------------------------------------------
@@ -548,6 +567,12 @@ def test_hostile(session_lines):
         check(len(g) == 2 and [m.san for m in g[0][2]] == ["e4"] and g[0][6] and
               "line 3" in g[0][6] and g[1][0].get("Result") == "1-0",
               "no move gives the board: two games (%s)" % ([x[0].get("Result") for x in g],))
+        # The reason of a game's end is server text: bytes that are not UTF-8 are CP1252.
+        enc = list(GOOD)
+        enc[3] = "{Game 7 (alice vs. bob) bob r\udce9signe} 1-0"
+        g = read_games(write(tmp, "cp1252.log", "\n".join(enc) + "\n"))
+        check(len(g) == 1 and g[0][5] == ["bob r\u00e9signe"], "reason in CP1252: %s" % (
+            g and g[0][5]))
         # Every line cut short at a random point: no crash, valid output, exit 0 or 1.
         rnd = random.Random(5)
         cut = [ln[:rnd.randrange(0, len(ln) + 1)] for ln in session_lines[:4000]]
