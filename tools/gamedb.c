@@ -60,7 +60,8 @@ static void usage(FILE *f)
 	      "                         [--memory MIB]\n"
 	      "       gamedb --version\n"
 	      "\n"
-	      "DB is a database file (base.si4, base.cbh, game.xqf) or its base name (base).\n"
+	      "DB is a database file (base.si4, base.cbh, game.xqf) or its base name (base);\n"
+	      "- reads standard input as a stream (style 12 logs).\n"
 	      "Formats (the file a base is opened by first):\n",
 	      f);
 	for (i = 0; i < gamedb_format_count(); i++) {
@@ -163,6 +164,84 @@ static void progress_show(struct progress *p, uint64_t done, int final)
 	fflush(stderr);
 }
 
+/*
+ * "-": standard input, read as a stream through caller I/O (the I/O layer itself opens only
+ * regular files). Its length is unknown (UINT64_MAX); the library reads it forward, and only
+ * what the last read asked for is kept, so a pipe of any length is read in bounded memory.
+ * Only stream formats (style12) can be read this way; others fail cleanly.
+ */
+struct stdin_stream {
+	uint8_t *buf;
+	size_t len, cap;
+	uint64_t base; /* stream offset of buf[0] */
+	int eof;
+};
+
+static struct stdin_stream stdin_stream;
+
+static int32_t stdin_open(void *user_data, const char *name, void **handle, uint64_t *size)
+{
+	if (strcmp(name, "-") != 0)
+		return 1; /* no sibling files */
+	*handle = user_data;
+	*size = UINT64_MAX;
+	return 0;
+}
+
+static int64_t stdin_read_at(void *user_data, void *handle, uint64_t off, void *buf, size_t len)
+{
+	struct stdin_stream *s = handle;
+	size_t have;
+
+	(void)user_data;
+	if (off < s->base)
+		return -1; /* behind what is kept: a stream is read forward only */
+	for (;;) {
+		/* Forget what comes before off. */
+		size_t drop = off - s->base < s->len ? (size_t)(off - s->base) : s->len;
+		memmove(s->buf, s->buf + drop, s->len - drop);
+		s->len -= drop;
+		s->base += drop;
+		if ((s->base == off && s->len >= len) || s->eof)
+			break;
+		if (s->cap - s->len < 65536) {
+			size_t ncap = s->cap ? s->cap * 2 : 131072;
+			uint8_t *nb;
+			if (ncap < s->len + 65536 || ncap > ((size_t)64 << 20))
+				return -1;
+			nb = realloc(s->buf, ncap);
+			if (!nb)
+				return -1;
+			s->buf = nb;
+			s->cap = ncap;
+		}
+		{
+			ssize_t got = read(STDIN_FILENO, s->buf + s->len, s->cap - s->len);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got < 0)
+				return -1;
+			if (got == 0)
+				s->eof = 1;
+			s->len += (size_t)got;
+		}
+	}
+	if (s->base != off)
+		return 0; /* off is past the end */
+	have = s->len < len ? s->len : len;
+	memcpy(buf, s->buf, have);
+	return (int64_t)have;
+}
+
+static void stdin_close(void *user_data, void *handle)
+{
+	struct stdin_stream *s = handle;
+
+	(void)user_data;
+	free(s->buf);
+	memset(s, 0, sizeof *s);
+}
+
 static struct gamedb_reader *open_db(const char *path, const struct opts *o)
 {
 	struct gamedb_reader *r = gamedb_reader_new();
@@ -181,7 +260,16 @@ static struct gamedb_reader *open_db(const char *path, const struct opts *o)
 		gamedb_reader_free(r);
 		return NULL;
 	}
-	rc = gamedb_reader_open_filename(r, path);
+	if (strcmp(path, "-") == 0) {
+		struct gamedb_io io;
+		gamedb_io_init(&io, sizeof io);
+		io.open = stdin_open;
+		io.read_at = stdin_read_at;
+		io.close = stdin_close;
+		rc = gamedb_reader_open_io(r, &io, "-", &stdin_stream);
+	} else {
+		rc = gamedb_reader_open_filename(r, path);
+	}
 	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
 		fprintf(stderr, "gamedb: %s\n", gamedb_reader_errmsg(r));
 		gamedb_reader_free(r);

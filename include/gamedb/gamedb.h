@@ -429,7 +429,9 @@ struct gamedb_io {
 	size_t size;
 	/**
 	 * Opens the file @p name (valid only during the call) read-only; sets *handle and
-	 * *file_size.
+	 * *file_size. A stream whose length cannot be known (a pipe) may set *file_size to
+	 * UINT64_MAX: the first read that returns 0 then ends it (since 1.1; only stream
+	 * formats, such as style12, can be read this way: they read forward only).
 	 * Returns 0 on success, any other value if the file does not exist or cannot be opened.
 	 */
 	int32_t (*open)(void *user_data, const char *name, void **handle, uint64_t *file_size);

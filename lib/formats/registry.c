@@ -19,7 +19,8 @@
 #define FORMATS(X)                                                                             \
 	X(scid)      /* "Scid.si" magic in the index */                                        \
 	X(chessbase) /* CBH header: record size and version bytes */                           \
-	X(xqf)       /* "XQ" magic */
+	X(xqf)       /* "XQ" magic */                                                          \
+	X(style12)   /* text: a "<12> " board line in the first 64 KiB */
 
 #define DECLARE(name) extern const struct gamedb__format gamedb__format_##name;
 FORMATS(DECLARE)

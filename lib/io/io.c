@@ -238,6 +238,13 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
  * starts at CHUNK_MIN and doubles, up to CHUNK_MAX, while each refill continues forward from
  * the last (a pass over the games), and falls back to CHUNK_MIN on a jump (random lookups).
  */
+/*
+ * The size a caller's open() gives for a stream whose length it cannot know (a pipe): views
+ * then go forward, and the first read that finds nothing more sets the size (only stream
+ * formats such as style12 read such a source; see gamedb.h, struct gamedb_io).
+ */
+#define GAMEDB__SIZE_UNKNOWN UINT64_MAX
+
 enum {
 	WHOLE_FILE = 1 << 20,
 	CHUNK_MIN = 16 << 10,
@@ -295,6 +302,16 @@ static int64_t refill(struct gamedb__file *f, uint64_t off, size_t avail, const 
 					(unsigned long long)(start + done),
 					f->kind == GAMEDB__FILE_FD ? strerror(errno) : "caller I/O");
 		}
+		if (got == 0 && f->size == GAMEDB__SIZE_UNKNOWN) {
+			/* A stream of unknown length (caller I/O that said so): it ends here. */
+			f->size = start + done;
+			want = done;
+			if (start + done <= off)
+				avail = 0;
+			else if (avail > start + done - off)
+				avail = (size_t)(start + done - off);
+			break;
+		}
 		if (got == 0 && done >= (size_t)(off - start) + avail) {
 			want = done; /* only the read-ahead is missing: the view itself is whole */
 			break;
@@ -311,7 +328,7 @@ static int64_t refill(struct gamedb__file *f, uint64_t off, size_t avail, const 
 	}
 	f->win_off = start;
 	f->win.len = want;
-	*out = (const uint8_t *)f->win.p + (off - start);
+	*out = avail ? (const uint8_t *)f->win.p + (off - start) : (const uint8_t *)"";
 	return (int64_t)avail;
 }
 

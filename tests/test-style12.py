@@ -1,0 +1,623 @@
+#!/usr/bin/env python3
+"""Tests of the style 12 reader (lib/formats/format-style12.c), through the Python binding and
+the gamedb command.
+
+1. Real lines (GAMEDB_REALDATA/style12: FICS sessions pasted into pychess's tests, FatICS's
+   expected server output): this script's own reading of each <12> line (from the style 12
+   help text and ../shared/formats/NOTES.md section 5, not from the library) must find 31
+   fields or more; wherever two lines of one game (number and players) are consecutive plies,
+   the earlier board plus the later line's verbose move, played by this script's own simple
+   board mover, must give the later board, and the library must hold that move from that
+   board; every board the library read becomes a position of one of its games.
+2. Whole sessions: a session writer (below) turns the real games of the SCID real bases (as
+   our SCID reader gives them: its output equals Scid's own export, tests/golden-scid.py)
+   into one log the way a server sends it: four games at once, interleaved, prompts and
+   timestamps, "Creating:" and "{Game N ...}" lines, millisecond and second clocks, takebacks,
+   boards sent twice, lost lines, game numbers reused, chat and junk between, the last games
+   without their end. The rebuilt games must equal the source games move for move, with
+   their results, ratings, time controls, start positions and clocks; a lost line splits its
+   game into the part before and a game from the board after, as doc/formats/style12.md says.
+3. Hostile logs through the command: every line cut short, wrong field counts, boards with no
+   king or too many men, moves that do not match the board, a line of 1 MiB, 100 MB of junk
+   between two games: clean warnings, the good games kept, and the command's memory bounded
+   (its peak resident size is measured).
+Exit 77 (skip) when the real data is absent.
+"""
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+import testsupport
+from testsupport import check, done, TOOL
+
+gamedb = testsupport.import_gamedb()
+
+REAL = os.environ.get("GAMEDB_REALDATA", os.path.join(testsupport.SRCDIR, "..", "shared",
+                                                        "realdata"))
+S12 = os.path.join(REAL, "style12")
+START = ["rnbqkbnr", "pppppppp", "--------", "--------", "--------", "--------", "PPPPPPPP",
+         "RNBQKBNR"]
+
+
+# ---- this script's own reading of a <12> line ------------------------------------------------
+
+def parse12(line):
+    """The fields of a <12> line (dict), or None when the line is not one."""
+    m = re.search(r"(?:^|\s)<12> (.*)$", line.rstrip("\r\n"))
+    if not m:
+        return None
+    f = m.group(1).split()
+    if len(f) < 30:
+        raise ValueError("%d fields" % (len(f) + 1))
+    return {
+        "ranks": f[0:8], "stm": f[8], "ep": int(f[9]), "castle": [int(x) for x in f[10:14]],
+        "halfmove": int(f[14]), "gameno": int(f[15]), "white": f[16], "black": f[17],
+        "relation": int(f[18]), "base": int(f[19]), "inc": int(f[20]),
+        "wclock": int(f[23]), "bclock": int(f[24]), "moveno": int(f[25]), "verbose": f[26],
+        "taken": f[27], "san": f[28],
+    }
+
+
+def ply_of(d):
+    return (d["moveno"] - 1) * 2 + (d["stm"] == "B")
+
+
+def placement(ranks):
+    """FEN piece placement of 8 rank strings (rank 8 first)."""
+    out = []
+    for r in ranks:
+        s, n = "", 0
+        for c in r:
+            if c == "-":
+                n += 1
+            else:
+                s += (str(n) if n else "") + c
+                n = 0
+        out.append(s + (str(n) if n else ""))
+    return "/".join(out)
+
+
+def board_of(ranks):
+    """{square name: piece letter} of 8 rank strings."""
+    b = {}
+    for i, r in enumerate(ranks):
+        for f, c in enumerate(r):
+            if c != "-":
+                b["abcdefgh"[f] + str(8 - i)] = c
+    return b
+
+
+def play(board, verbose, white_moves):
+    """This script's own board mover: the board after a verbose move (None if it cannot)."""
+    b = dict(board)
+    rank = "1" if white_moves else "8"
+    if verbose in ("o-o", "o-o-o"):
+        k = "e" + rank
+        if b.get(k, "").upper() != "K":
+            return None
+        del b[k]
+        if verbose == "o-o":
+            b.pop("h" + rank, None)
+            b["g" + rank], b["f" + rank] = ("K", "R") if white_moves else ("k", "r")
+        else:
+            b.pop("a" + rank, None)
+            b["c" + rank], b["d" + rank] = ("K", "R") if white_moves else ("k", "r")
+        return b
+    m = re.match(r"^([PNBRQK])/([a-h][1-8])-([a-h][1-8])(?:=([NBRQ]))?$", verbose)
+    if not m:
+        return None
+    pc, fr, to, promo = m.groups()
+    piece = b.pop(fr, None)
+    if piece is None or piece.upper() != pc:
+        return None
+    if pc == "P" and fr[0] != to[0] and to not in b:  # en passant
+        b.pop(to[0] + fr[1], None)
+    if promo:
+        piece = promo if white_moves else promo.lower()
+    b[to] = piece
+    return b
+
+
+# ---- reading through the library --------------------------------------------------------------
+
+def read_games(path, errors="warn"):
+    """[(tags, start fen, [move events], [clock texts], [emt texts], [comments], warning)]."""
+    games = []
+    with gamedb.open(path, format="style12", errors=errors) as r:
+        for g in r:
+            moves, clocks, emts, comments = [], [], [], []
+            for ev in g.moves(fen=True, partial=True):
+                if ev.type == "move":
+                    moves.append(ev)
+                elif ev.type == "clock":
+                    clocks.append(ev.text)
+                elif ev.type == "command" and ev.text.startswith("%emt"):
+                    emts.append(ev.text)
+                elif ev.type in ("comment_after", "comment_before"):
+                    comments.append(ev.text)
+            games.append((dict(g.tags), g.fen, moves, clocks, emts, comments, g.warning))
+    return games
+
+
+def test_real_lines():
+    files = []
+    for sub in sorted(os.listdir(S12)):
+        for name in sorted(os.listdir(os.path.join(S12, sub))):
+            if name.endswith("lines.txt"):
+                files.append(os.path.join(S12, sub, name))
+    check(len(files) >= 2, "real style 12 files found in %s" % S12)
+    total = pairs = pinned = 0
+    firsts = set()
+    for path in files:
+        lines = []
+        with open(path, encoding="utf-8") as f:
+            for n, text in enumerate(f, 1):
+                try:
+                    d = parse12(text)
+                except ValueError as e:
+                    check(False, "%s:%d: %s" % (path, n, e))
+                    continue
+                if d:
+                    d["text"] = text if text.endswith("\n") else text + "\n"
+                    lines.append((n, d))
+        total += len(lines)
+        last = {}
+        with tempfile.TemporaryDirectory() as tmp:
+            one = os.path.join(tmp, "one.log")
+            for n, d in lines:
+                # The line alone: a game that starts from its board.
+                with open(one, "w") as f:
+                    f.write(d["text"])
+                g = read_games(one)
+                pos = placement(d["ranks"]) + " " + d["stm"].lower()
+                check(len(g) == 1 and " ".join(g[0][1].split()[:2]) == pos,
+                      "%s:%d: the line alone is a game from its board" % (path, n))
+                # The initial time is in minutes: on the first board of a game both clocks
+                # hold base * 60 s (the help text says seconds; the real servers' clocks
+                # decide). Later boards may differ: FatICS's tests give "moretime".
+                key = (d["gameno"], d["white"], d["black"], d["base"], d["inc"])
+                first = key not in firsts
+                firsts.add(key)
+                if first and d["verbose"] == "none" and d["moveno"] == 1 and d["base"] > 0 \
+                        and d["relation"] != -3:
+                    ms = "." in d["taken"]
+                    clock = d["wclock"] / 1000 if ms else d["wclock"]
+                    if clock == d["base"] * 60:
+                        pinned += 1
+                    check(clock == d["base"] * 60, "%s:%d: clock %s at the start of a %d "
+                          "minute game" % (path, n, clock, d["base"]))
+                    check(g and g[0][0].get("TimeControl") == "%d+%d" % (d["base"] * 60, d["inc"]),
+                          "%s:%d: TimeControl %s" % (path, n, g and g[0][0].get("TimeControl")))
+                key = (d["gameno"], d["white"], d["black"])
+                prev = last.get(key)
+                last[key] = (n, d)
+                if not prev or ply_of(d) != ply_of(prev[1]) + 1 or d["relation"] == -3:
+                    continue
+                after = play(board_of(prev[1]["ranks"]), d["verbose"], prev[1]["stm"] == "W")
+                if after != board_of(d["ranks"]):
+                    continue  # not the same game after all (the lines are excerpts of sessions)
+                pairs += 1
+                # The two lines alone: one game of one move, from the first board to the second.
+                with open(one, "w") as f:
+                    f.write(prev[1]["text"] + d["text"])
+                g = read_games(one)
+                ok = len(g) == 1 and len(g[0][2]) == 1 and g[0][6] is None
+                ok = ok and " ".join(g[0][1].split()[:2]) == placement(prev[1]["ranks"]) + " " + \
+                    prev[1]["stm"].lower()
+                ok = ok and " ".join(g[0][2][0].fen.split()[:2]) == pos
+                check(ok, "%s:%d: line %d and its move %s give this board" % (
+                    path, n, prev[0], d["verbose"]))
+    check(total >= 130, "%d real <12> lines read" % total)
+    check(pinned >= 20, "%d real start boards pin the initial time in minutes" % pinned)
+    check(pairs >= 20, "%d pairs of consecutive plies replayed" % pairs)
+    print("real lines: %d boards, %d consecutive pairs replayed, %d start clocks pin minutes"
+          % (total, pairs, pinned))
+
+
+# ---- the session writer -----------------------------------------------------------------------
+
+def sanitize(name, i):
+    s = re.sub(r"[^A-Za-z0-9]", "", name)[:10] or "Player"
+    return "%s%d" % (s, i)
+
+
+def clock_text(cmd, t, ms):
+    sign = "-" if t < 0 else ""
+    a = abs(t)
+    sec = a // 1000
+    s = "%%%s %s%d:%02d:%02d" % (cmd, sign, sec // 3600, sec // 60 % 60, sec % 60)
+    return s + (".%03d" % (a % 1000) if ms else "")
+
+
+class Source:
+    """A real game: names, result, start FEN, and per ply (san, uci, piece, fen after)."""
+
+    def __init__(self, i, g):
+        self.i = i
+        self.white = sanitize(g.tags.get("White", ""), i)
+        self.black = sanitize(g.tags.get("Black", ""), i)
+        self.result = g.tags.get("Result", "*")
+        self.fen = g.fen
+        self.plies = [(ev.san, ev.uci, ev.piece, ev.fen) for ev in g.moves(fen=True)
+                      if ev.type == "move" and ev.depth == 0]
+
+
+def source_games():
+    bases = []
+    for root, _, names in os.walk(os.path.join(REAL, "scid")):
+        bases += [os.path.join(root, n) for n in names if n.endswith(".si4")]
+    out = []
+    for base in sorted(bases):
+        taken = 0
+        with gamedb.open(base, errors="skip") as r:
+            for g in r:
+                if taken >= 120:
+                    break
+                if g.variant != "chess" or g.deleted:
+                    continue
+                s = Source(len(out), g)
+                if len(s.plies) < 4 or any(p[0] == "--" for p in s.plies):
+                    continue
+                out.append(s)
+                taken += 1
+    return out
+
+
+def fields_of_fen(fen):
+    place, stm, castle, _ep, hm, fm = fen.split()
+    ranks = []
+    for r in place.split("/"):
+        ranks.append("".join("-" * int(c) if c.isdigit() else c for c in r))
+    return ranks, stm.upper(), castle, int(hm), int(fm)
+
+
+class Session:
+    """Writes the lines of a log; games[i] are the expected games (see below)."""
+
+    def __init__(self, rnd):
+        self.rnd = rnd
+        self.out = []
+        self.expected = {}  # (white, black) -> [expected segments]
+
+    def board(self, prefix, gameno, white, black, fen, last, rel, base, inc, clocks, ms,
+              taken):
+        ranks, stm, castle, hm, fm = fields_of_fen(fen)
+        flags = ["1" if c in castle else "0" for c in "KQkq"]
+        ep = -1
+        verbose, san = "none", "none"
+        if last:
+            san_, uci, piece, _ = last
+            if piece == 1 and abs(int(uci[1]) - int(uci[3])) == 2:
+                ep = "abcdefgh".index(uci[0])
+            if san_.startswith("O-O-O"):
+                verbose = "o-o-o"
+            elif san_.startswith("O-O"):
+                verbose = "o-o"
+            else:
+                verbose = "%s/%s-%s" % (" PNBRQK"[piece], uci[0:2], uci[2:4])
+                if len(uci) == 5:
+                    verbose += "=" + uci[4].upper()
+            san = san_
+        wt, bt = clocks
+        if not ms:
+            wt, bt = wt // 1000, bt // 1000
+            tk = "(%d:%02d)" % (taken // 60000, taken // 1000 % 60)
+        else:
+            tk = "(%d:%02d.%03d)" % (taken // 60000, taken // 1000 % 60, taken % 1000)
+        self.out.append("%s<12> %s %s %d %s %d %d %s %s %d %d %d 39 39 %d %d %d %s %s %s 0 0 0" % (
+            prefix, " ".join(ranks), stm, ep, " ".join(flags), hm, gameno, white, black, rel,
+            base, inc, wt, bt, fm, verbose, tk, san))
+
+
+def game_script(sess, src, gameno, kind, final, rnd):
+    """A generator of lines for one game; fills sess.expected[(white, black)]."""
+    ms = kind % 2 == 0
+    prefix = ["fics% ", "[12:0%d:3%d] " % (kind % 10, kind % 7), "", "fics% [2026-11-24 10:00] "][kind % 4]
+    base, inc = [(3, 0), (5, 2), (1, 0), (15, 5)][kind % 4]
+    welo, belo = 1200 + src.i, 1900 - src.i
+    twice = kind % 5 == 2
+    lose = kind % 7 == 3 and len(src.plies) > 8
+    takeback = kind % 3 == 1 and len(src.plies) > 6 and not lose
+    lost_ply = 5 if lose else None  # the board after ply 5 never arrives
+    yield "Creating: %s (%d) %s (%d) rated blitz %d %d" % (src.white, welo, src.black, belo,
+                                                          base, inc)
+    yield "{Game %d (%s vs. %s) Creating rated blitz match.}" % (gameno, src.white, src.black)
+    clocks = [base * 60000, base * 60000]
+    exp_clk = []
+    exp_emt = []
+
+    def line(fen, last, taken, rel=1):
+        sess.out = []
+        sess.board(prefix, gameno, src.white, src.black, fen, last, rel, base, inc,
+                   tuple(clocks), ms, taken)
+        return sess.out[0]
+
+    yield line(src.fen, None, 0)
+    history = []  # (fen, ply tuple, clocks, taken) after each ply
+    k = 0
+    while k < len(src.plies):
+        p = src.plies[k]
+        mover = k % 2 if src.fen.split()[1] == "w" else 1 - k % 2
+        taken = rnd.randrange(0, 20000) if ms else rnd.randrange(0, 20) * 1000
+        clocks[mover] += inc * 1000 - taken
+        history.append((p[3], p, tuple(clocks), taken))
+        exp_clk.append(clock_text("clk", clocks[mover], ms))
+        exp_emt.append(clock_text("emt", taken, ms))
+        if k + 1 != lost_ply:
+            yield line(p[3], p, taken)
+            if twice:
+                yield line(p[3], p, taken, rel=-1)
+        if takeback and k == 5:
+            # Takeback 2: the board after ply 4 again, then plies 5 and 6 once more.
+            f, q, c, t = history[3]
+            clocks[:] = list(c)
+            yield line(f, q, t)
+            for j in (4, 5):
+                f, q, c, t = history[j]
+                clocks[:] = list(c)
+                yield line(f, q, t)
+        k += 1
+    result = src.result
+    if not final:
+        reason = {"1-0": "%s resigns" % src.black, "0-1": "%s resigns" % src.white,
+                  "1/2-1/2": "Game drawn by repetition", "*": "Game aborted"}.get(result, "?")
+        yield "{Game %d (%s vs. %s) %s} %s" % (gameno, src.white, src.black, reason, result)
+    else:
+        result = "*"
+    # Expected segments.
+    sans = [p[0] for p in src.plies]
+    tc = "%d+%d" % (base * 60, inc)
+    common = {"White": src.white, "Black": src.black, "WhiteElo": str(welo),
+              "BlackElo": str(belo), "TimeControl": tc, "GameNo": str(gameno)}
+    if lose:
+        segs = [dict(common, Result="*", fen=src.fen, sans=sans[:lost_ply - 1],
+                     clk=exp_clk[:lost_ply - 1], emt=exp_emt[:lost_ply - 1], gap=True),
+                dict(common, Result=result, fen=src.plies[lost_ply][3],
+                     sans=sans[lost_ply + 1:], clk=exp_clk[lost_ply + 1:],
+                     emt=exp_emt[lost_ply + 1:], gap=False)]
+    else:
+        segs = [dict(common, Result=result, fen=src.fen, sans=sans, clk=exp_clk, emt=exp_emt,
+                     gap=False)]
+    sess.expected[(src.white, src.black)] = segs
+
+
+JUNK = [
+    "fics% ",
+    "Foo tells you: look at this <12> rnbqkbnr",
+    "<12> rnbqkbnr pppppppp",
+    "{Game 999 (nobody vs. noone) nobody resigns} 1-0",
+    "Announcement from relay: round 3 starts <12>",
+    "\x1b[1mStrange\x1b[0m output \xe9t\xe9",
+    "",
+    "<b1> game 3 white [PNB] black []",
+]
+
+
+def write_session(srcs, rnd, slots=4):
+    sess = Session(rnd)
+    lines = []
+    queue = list(srcs)
+    active = {}  # slot -> generator
+    kind = 0
+    while queue or active:
+        for s in range(slots):
+            if s not in active and queue:
+                src = queue.pop(0)
+                final = len(queue) < slots  # the last games never end in the log
+                active[s] = game_script(sess, src, s + 1, kind, final, rnd)
+                kind += 1
+        s = rnd.choice(sorted(active))
+        try:
+            lines.append(next(active[s]))
+        except StopIteration:
+            del active[s]
+            continue
+        if rnd.random() < 0.08:
+            lines.append(rnd.choice(JUNK))
+    return lines, sess.expected
+
+
+def fen4(fen):
+    return " ".join(fen.split()[:3])
+
+
+def test_sessions():
+    srcs = source_games()
+    check(len(srcs) >= 100, "%d source games from the real SCID bases" % len(srcs))
+    rnd = random.Random(20261124)
+    lines, expected = write_session(srcs, rnd)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "session.log")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+        games = read_games(path)
+        got = {}
+        for tags, fen, moves, clocks, emts, comments, warning in games:
+            got.setdefault((tags.get("White"), tags.get("Black")), []).append(
+                (tags, fen, moves, clocks, emts, comments, warning))
+        nsegs = sum(len(v) for v in expected.values())
+        check(len(games) == nsegs, "%d games rebuilt, %d expected" % (len(games), nsegs))
+        exact = 0
+        for key, segs in expected.items():
+            have = got.get(key, [])
+            if not check(len(have) == len(segs), "%s: %d games, %d expected" % (key, len(have),
+                                                                                len(segs))):
+                continue
+            for seg, (tags, fen, moves, clocks, emts, comments, warning) in zip(segs, have):
+                ok = True
+                for t in ("White", "Black", "Result", "WhiteElo", "BlackElo", "TimeControl",
+                          "GameNo"):
+                    ok &= check(tags.get(t) == seg[t], "%s: %s %r, expected %r" % (
+                        key, t, tags.get(t), seg[t]))
+                ok &= check(fen4(fen) == fen4(seg["fen"]), "%s: start %s, expected %s" % (
+                    key, fen, seg["fen"]))
+                if fen4(seg["fen"]) != fen4("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"):
+                    ok &= check(tags.get("SetUp") == "1" and "FEN" in tags, "%s: SetUp/FEN" % (key,))
+                ok &= check([m.san for m in moves] == seg["sans"], "%s: moves %s, expected %s" % (
+                    key, [m.san for m in moves][:12], seg["sans"][:12]))
+                ok &= check(clocks == seg["clk"], "%s: clocks %s, expected %s" % (
+                    key, clocks[:4], seg["clk"][:4]))
+                ok &= check(emts == seg["emt"], "%s: emt %s, expected %s" % (
+                    key, emts[:4], seg["emt"][:4]))
+                if seg["gap"]:
+                    ok &= check(any("not in the log" in c for c in comments),
+                                "%s: the gap is said in a comment: %s" % (key, comments))
+                # Warnings here can only be about the junk lines between the boards.
+                ok &= check(warning is None or warning.endswith("skipped") or
+                            "skipped (and" in warning, "%s: no warning (%s)" % (key, warning))
+                exact += ok
+        print("sessions: %d lines, %d source games, %d games rebuilt, %d exact" % (
+            len(lines), len(expected), len(games), exact))
+        # The same log from stdin, through a pipe: the same PGN as from the file.
+        rc, want, err = testsupport.run_tool("pgn", path)
+        check(rc == 0, "gamedb pgn on the log: %d %s" % (rc, err))
+        with open(path, "rb") as f:
+            p = subprocess.run([TOOL, "pgn", "-"], stdin=f, capture_output=True)
+        check(p.returncode == 0 and p.stdout == want,
+              "gamedb pgn - (a pipe) gives what the file gives: %d %s" % (
+                  p.returncode, p.stderr.decode(errors="replace")[:300]))
+        with open(path, "rb") as f:
+            cat = subprocess.Popen(["cat"], stdin=f, stdout=subprocess.PIPE)
+            p = subprocess.run([TOOL, "json", "-"], stdin=cat.stdout, capture_output=True)
+            cat.stdout.close()  # so that cat ends (SIGPIPE) if the command stopped reading
+            cat.wait()
+        check(p.returncode == 0 and p.stdout.count(b'"index"') == len(games),
+              "gamedb json - from a pipe: %d games" % p.stdout.count(b'"index"'))
+        return lines
+
+
+# ---- hostile logs -----------------------------------------------------------------------------
+
+GOOD = [
+    "<12> rnbqkbnr pppppppp -------- -------- -------- -------- PPPPPPPP RNBQKBNR W -1 1 1 1 1 0 7 alice bob 1 3 0 39 39 180 180 1 none (0:00) none 0 0 0",
+    "<12> rnbqkbnr pppppppp -------- -------- ----P--- -------- PPPP-PPP RNBQKBNR B 4 1 1 1 1 0 7 alice bob -1 3 0 39 39 179 180 1 P/e2-e4 (0:01) e4 0 0 0",
+    "<12> rnbqkbnr pppp-ppp -------- ----p--- ----P--- -------- PPPP-PPP RNBQKBNR W 4 1 1 1 1 0 7 alice bob 1 3 0 39 39 179 178 2 P/e7-e5 (0:02) e5 0 0 0",
+    "{Game 7 (alice vs. bob) bob resigns} 1-0",
+]
+
+
+def run_tool_rss(*args):
+    """Runs the command; (exit status, stdout, stderr, its peak resident size in KiB, or None
+    when GNU time is not installed). Measured by /usr/bin/time, whose child is forked from it:
+    a child forked (or vforked) from this Python would report Python's own peak (197 MB with
+    the ASan runtime), since Linux keeps the peak across exec."""
+    timer = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+    cmd = ([timer, "-f", "MAXRSS %M"] if timer else []) + [TOOL, *args]
+    p = subprocess.run(cmd, capture_output=True, stdin=subprocess.DEVNULL)
+    err = p.stderr.decode("utf-8", "replace")
+    rss = None
+    if timer:
+        m = re.search(r"MAXRSS (\d+)\s*$", err)
+        rss = int(m.group(1)) if m else None
+        err = err[:m.start()] if m else err
+        rc = p.returncode
+    else:
+        rc = p.returncode
+    return rc, p.stdout, err, rss
+
+
+def write(tmp, name, text):
+    path = os.path.join(tmp, name)
+    with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(text)
+    return path
+
+
+def test_hostile(session_lines):
+    with tempfile.TemporaryDirectory() as tmp:
+        # Wrong field counts and bad fields: a warning naming the line and the field.
+        bad = GOOD[0].split()
+        cases = {
+            "short": " ".join(bad[:20]),
+            "nine-queens-and-pawns": GOOD[0].replace("RNBQKBNR W", "QQQQKQQQ W").replace(
+                "-------- -------- -------- --------", "QQ------ -------- -------- --------"),
+            "no-king": GOOD[0].replace("rnbqkbnr", "rnbq-bnr"),
+            "bad-side": GOOD[0].replace(" W -1 ", " X -1 "),
+            "bad-square": GOOD[0].replace("pppppppp", "ppppzppp"),
+        }
+        for name, text in cases.items():
+            path = write(tmp, name + ".log", "\n".join([text] + GOOD) + "\n")
+            games = read_games(path)
+            check(len(games) == 1 and [m.san for m in games[0][2]] == ["e4", "e5"],
+                  "%s: the good game is kept" % name)
+            check(games and games[0][6] and ("line 1" in games[0][6]),
+                  "%s: a warning naming line 1: %s" % (name, games and games[0][6]))
+        g = read_games(write(tmp, "short2.log", " ".join(bad[:20]) + "\n" + "\n".join(GOOD) + "\n"))
+        check(g and g[0][6] and "no initial time" in g[0][6],
+              "wrong field count names the missing field: %s" % (g and g[0][6]))
+        # Nine queens and no pawns is a position: a game of its own from it.
+        nine = ("<12> -------k -------- -------- -------- Q------- QQ------ Q-QQ---- -QQQK--- W -1 0 0 0"
+                " 0 0 8 carol dave 1 3 0 39 39 180 180 1 none (0:00) none 0 0 0")
+        g = read_games(write(tmp, "nine.log", nine + "\n"))
+        check(len(g) == 1 and g[0][0].get("FEN", "").startswith("7k/8/8/8/Q7/QQ6/Q1QQ4/1QQQK3 w"),
+              "nine queens: a game from that board (%s)" % (g and g[0][0].get("FEN")))
+        # A move that does not match the board: the move that gives the board, with a warning.
+        mism = list(GOOD)
+        mism[1] = mism[1].replace("P/e2-e4", "P/d2-d4")
+        g = read_games(write(tmp, "mismatch.log", "\n".join(mism) + "\n"))
+        check(len(g) == 1 and [m.san for m in g[0][2]] == ["e4", "e5"] and g[0][6] and
+              "line 2" in g[0][6], "mismatch: the board wins, with a warning: %s" % (g and g[0][6]))
+        # A board no legal move reaches: the game is cut there, with a warning.
+        jump = list(GOOD)
+        jump[2] = jump[2].replace("PPPP-PPP RNBQKBNR W", "PPPP-PPP RNBQKBN- W")
+        g = read_games(write(tmp, "jump.log", "\n".join(jump) + "\n"))
+        check(len(g) == 2 and [m.san for m in g[0][2]] == ["e4"] and g[0][6] and
+              "line 3" in g[0][6] and g[1][0].get("Result") == "1-0",
+              "no move gives the board: two games (%s)" % ([x[0].get("Result") for x in g],))
+        # The reason of a game's end is server text: bytes that are not UTF-8 are CP1252.
+        enc = list(GOOD)
+        enc[3] = "{Game 7 (alice vs. bob) bob r\udce9signe} 1-0"
+        g = read_games(write(tmp, "cp1252.log", "\n".join(enc) + "\n"))
+        check(len(g) == 1 and g[0][5] == ["bob r\u00e9signe"], "reason in CP1252: %s" % (
+            g and g[0][5]))
+        # Every line cut short at a random point: no crash, valid output, exit 0 or 1.
+        rnd = random.Random(5)
+        cut = [ln[:rnd.randrange(0, len(ln) + 1)] for ln in session_lines[:4000]]
+        path = write(tmp, "cut.log", "\n".join(cut) + "\n")
+        rc, out, err, _ = run_tool_rss("pgn", path)
+        check(rc in (0, 1), "cut lines: exit %d %s" % (rc, err[-300:]))
+        rc, out, err, _ = run_tool_rss("json", path)
+        check(rc in (0, 1), "cut lines (json): exit %d %s" % (rc, err[-300:]))
+        # A line of 1 MiB between the boards: skipped with a warning.
+        path = write(tmp, "long.log", GOOD[0] + "\n" + "<12> " + "x" * (1 << 20) + "\n" +
+                     "\n".join(GOOD[1:]) + "\n")
+        g = read_games(path)
+        check(len(g) == 1 and [m.san for m in g[0][2]] == ["e4", "e5"] and g[0][6] and
+              "longer than" in g[0][6], "1 MiB line: skipped (%s)" % (g and g[0][6]))
+        # 100 MB of junk between two games: both read, memory bounded.
+        path = os.path.join(tmp, "junk.log")
+        junk_line = ("fics% Foo(C) kibitzes: <12> not a board " * 3)[:100] + "\n"
+        block = junk_line * ((1 << 20) // len(junk_line) + 1)
+        with open(path, "w") as f:
+            f.write("\n".join(GOOD[:3]) + "\n")
+            for _ in range(100 * (1 << 20) // len(block)):
+                f.write(block)
+            f.write("\n".join(g.replace(" 7 alice bob", " 9 carol dave").replace(
+                "Game 7 (alice vs. bob)", "Game 9 (carol vs. dave)") for g in GOOD) + "\n")
+        size = os.path.getsize(path)
+        rc, out, err, rss = run_tool_rss("pgn", path)
+        check(rc == 0 and out.count(b"[White ") == 2,
+              "junk: both games (%d, %d) %s" % (rc, out.count(b"[White "), err[-300:]))
+        if rss is None:
+            print("hostile: %d MB of junk read (no /usr/bin/time: memory not measured)" % (
+                size >> 20))
+        else:
+            # The command's own peak: a few MiB (about 15 MiB under ASan), whatever the log.
+            check(rss < 40 * 1024, "peak memory %d KiB for a %d MB log" % (rss, size >> 20))
+            print("hostile: %d MB of junk read with a peak of %d KiB" % (size >> 20, rss))
+
+
+def main():
+    if not os.path.isdir(S12):
+        sys.exit(done(skip="no real style 12 data in %s" % S12))
+    test_real_lines()
+    lines = test_sessions()
+    test_hostile(lines)
+    sys.exit(done())
+
+
+if __name__ == "__main__":
+    main()
