@@ -189,7 +189,7 @@ def check_json(label, base, ngames):
 
 def check_deleted(label, base, expected, deleted):
     """Without --include-deleted, exactly the games not deleted are written."""
-    rc, out, err = run_tool("pgn", base)
+    rc, out, err = run_tool("pgn", "--layout", "scid", base)
     if rc != 0:
         error("%s: gamedb pgn (no deleted) exited with %d: %s" % (label, rc, err.strip()))
     want = b"".join(g for i, g in enumerate(split_games(expected), 1) if i not in deleted)
@@ -247,7 +247,7 @@ def find_bases(root):
 
 
 def ours(label, base):
-    rc, out, err = run_tool("pgn", "--include-deleted", base)
+    rc, out, err = run_tool("pgn", "--layout", "scid", "--include-deleted", base)
     if rc != 0:
         error("%s: gamedb pgn exited with %d: %s" % (label, rc, err.strip()))
     return out
@@ -299,7 +299,7 @@ def test_base(base, kind, tmpdir):
             with open(os.path.join(d, name + ".oracle.pgn"), "rb") as f:
                 check_deleted(label, base, f.read(), want_deleted)
     if not deleted:
-        rc, out, err = run_tool("pgn", base)
+        rc, out, err = run_tool("pgn", "--layout", "scid", base)
         if rc != 0 or out != got:
             error("%s: without --include-deleted the output differs (exit %d)" % (label, rc))
 

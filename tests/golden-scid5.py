@@ -184,7 +184,7 @@ def source(name, tmpdir):
 
 
 def ours(label, base):
-    rc, out, err = run_tool("pgn", "--include-deleted", base)
+    rc, out, err = run_tool("pgn", "--layout", "scid", "--include-deleted", base)
     if rc != 0:
         error("%s: gamedb pgn exited with %d: %s" % (label, rc, err.decode("utf-8", "replace")
                                                      if isinstance(err, bytes) else err))
@@ -230,7 +230,7 @@ def realdata_bases(realdata):
             with open(oracle, "rb") as f:
                 got = check_base(label, base, f.read())
             # The base name opens it too (there is no si4 of that name beside it).
-            rc, out, _ = run_tool("pgn", "--include-deleted", base[:-4])
+            rc, out, _ = run_tool("pgn", "--layout", "scid", "--include-deleted", base[:-4])
             if rc != 0 or out != got:
                 error("%s: opened by its base name, the output differs (exit %d)" % (label, rc))
             twin = si4s.get(name)
@@ -360,7 +360,7 @@ def check_both(label, si4, si5, si5_out):
     """An si4 and an si5 base of one name: the base name opens the si4 and says so."""
     for ext in (".si4", ".sn4", ".sg4"):
         os.symlink(si4 + ext, si5 + ext)
-    rc, out, err = run_tool("pgn", "--include-deleted", si5)
+    rc, out, err = run_tool("pgn", "--layout", "scid", "--include-deleted", si5)
     want = ours(label + " (si4)", si4 + ".si4")
     if rc != 0 or out != want:
         error("%s: by base name with si4 and si5 beside: exit %d, output %s the si4's"
@@ -368,7 +368,7 @@ def check_both(label, si4, si5, si5_out):
     if (si5 + ".si4") not in err or (si5 + ".si5") not in err or "was not read" not in err:
         error("%s: by base name with si4 and si5 beside: no note of which was read: %r"
               % (label, err))
-    rc, out, err = run_tool("pgn", "--include-deleted", si5 + ".si5")
+    rc, out, err = run_tool("pgn", "--layout", "scid", "--include-deleted", si5 + ".si5")
     if rc != 0 or out != si5_out or err:
         error("%s: the si5 named beside its si4 twin: exit %d, %r" % (label, rc, err))
 

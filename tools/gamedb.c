@@ -51,7 +51,8 @@ static void usage(FILE *f)
 	      "       gamedb pgn DB... [-o FILE] [--range A:B] [--include-deleted]\n"
 	      "                        [--no-comments] [--no-variations] [--no-nags]\n"
 	      "                        [--no-commands] [--charset CS|detect] [--language LANG]\n"
-	      "                        [--notation iccs|wxf|chinese]\n"
+	      "                        [--notation iccs|wxf|chinese] [--layout standard|scid]\n"
+	      "                        [--commands common|all|none]\n"
 	      "       gamedb json DB... (the same options as pgn)\n"
 	      "       gamedb fen|epd|uci DB... [--key] [-o FILE] [--range A:B] [--include-deleted]\n"
 	      "       gamedb positions DB... [--csv] [--key] (the same options)\n"
@@ -79,6 +80,10 @@ static void usage(FILE *f)
 	      "--charset detect: ChessBase only, CP1251 or CP1252 chosen from the name tables.\n"
 	      "--language LANG keeps ChessBase texts in LANG (en, de, fr, ...) and in no language.\n"
 	      "--notation: xiangqi moves in PGN (ICCS by default).\n"
+	      "--layout scid: PGN byte for byte as Scid exports it; the default is the PGN\n"
+	      "standard's export form that every common reader takes. --commands all keeps the\n"
+	      "markup commands no other tool reads ([%medal], [%crit], ...); by default only\n"
+	      "%cal, %csl, %clk, %emt and %eval are written.\n"
 	      "--range A:B converts games A to B-1, counted from 0 (either side may be empty).\n"
 	      "fen: game, ply, FEN per position of the main line; epd: EPD with id, c0 (result),\n"
 	      "hmvc, fmvn; uci: a 'position ... moves ...' line per game; positions: FEN, move,\n"
@@ -738,6 +743,31 @@ int main(int argc, char **argv)
 			if (++i == argc)
 				goto missing;
 			o.charset = argv[i];
+		} else if (strcmp(a, "--layout") == 0) {
+			if (++i == argc)
+				goto missing;
+			if (strcmp(argv[i], "scid") == 0) {
+				o.wflags |= GAMEDB_WRITE_LAYOUT_SCID;
+			} else if (strcmp(argv[i], "standard") == 0) {
+				o.wflags &= ~(uint32_t)GAMEDB_WRITE_LAYOUT_SCID;
+			} else {
+				fprintf(stderr, "gamedb: --layout wants standard or scid, got \"%s\"\n",
+					argv[i]);
+				goto fail;
+			}
+		} else if (strcmp(a, "--commands") == 0) {
+			if (++i == argc)
+				goto missing;
+			o.wflags &= ~(uint32_t)(GAMEDB_WRITE_ALL_COMMANDS | GAMEDB_WRITE_NO_COMMANDS);
+			if (strcmp(argv[i], "all") == 0) {
+				o.wflags |= GAMEDB_WRITE_ALL_COMMANDS;
+			} else if (strcmp(argv[i], "none") == 0) {
+				o.wflags |= GAMEDB_WRITE_NO_COMMANDS;
+			} else if (strcmp(argv[i], "common") != 0) {
+				fprintf(stderr, "gamedb: --commands wants common, all or none, got \"%s\"\n",
+					argv[i]);
+				goto fail;
+			}
 		} else if (strcmp(a, "--key") == 0) {
 			o.wflags |= GAMEDB_WRITE_KEY;
 		} else if (strcmp(a, "--fen") == 0) {

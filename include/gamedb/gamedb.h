@@ -968,9 +968,17 @@ enum gamedb_write_flags {
 	GAMEDB_WRITE_CHINESE = 32,      /**< PGN of xiangqi games: Chinese moves (default ICCS). */
 	GAMEDB_WRITE_FEN = 64,          /**< JSON: each move gets "fen", the position after it
 					     (@since 1.1). */
-	GAMEDB_WRITE_KEY = 128          /**< JSON: each move gets "key", the position key after it
+	GAMEDB_WRITE_KEY = 128,         /**< JSON: each move gets "key", the position key after it
 					     as 16 hex digits (gamedb_event_get_key()); positions:
 					     the key of each position (@since 1.1). */
+	GAMEDB_WRITE_LAYOUT_SCID = 256, /**< PGN in the layout of Scid's own export, byte for
+					     byte (75 columns, a pre-game comment on a line of its
+					     own, commands where they came, all of them) instead
+					     of the default export layout (@since 1.1). */
+	GAMEDB_WRITE_ALL_COMMANDS = 512 /**< PGN: every markup command, also those no other
+					     tool reads (`[%medal]`, `[%crit]`, ...); by default
+					     only `%cal`, `%csl`, `%clk`, `%emt` and `%eval`
+					     (@since 1.1). */
 };
 
 /**
@@ -998,9 +1006,13 @@ enum gamedb_positions_format {
 };
 
 /**
- * Writes the game as PGN: tags, a blank line, the movetext wrapped at 75 columns in the layout
- * of Scid's export (lines of at most 74 bytes of ASCII text), and a blank line after it. Tag
- * values are escaped as the PGN standard asks.
+ * Writes the game as PGN: tags, a blank line, the movetext, and a blank line after it. Tag
+ * values are escaped as the PGN standard asks. The default layout is the PGN standard's export
+ * form as every common reader takes it: no blank line inside the movetext (a newline in a
+ * comment is written as a space), lines of at most 79 characters, never broken inside a
+ * `[%...]` command, the commands of a move first in its one comment, only the commands other
+ * tools read (see ::GAMEDB_WRITE_ALL_COMMANDS). ::GAMEDB_WRITE_LAYOUT_SCID gives Scid's own
+ * export layout instead (75 columns; lines of at most 74 bytes), byte for byte.
  * @param g the game.
  * @param flags ::gamedb_write_flags bits.
  * @param sink where the bytes go; called once per game.

@@ -2,18 +2,26 @@
  * libgamedb - the PGN writer. It uses the public API only (tags, the move iterator), so
  * anything it does a caller can do too.
  *
- * Layout: Scid's export layout, so that a SCID base converts to the very bytes Scid writes.
- * Tags one per line in the game's tag order, a blank line, then the movetext as words wrapped
- * at 75 columns, where a move number ("12." or "12...") and its SAN are separate words with
- * no space between them, and a word that would pass the margin starts a new line. The game
- * ends with the result, a newline and a blank line.
+ * Two layouts share the code. Both: tags one per line in the game's tag order, a blank line,
+ * then the movetext as words wrapped at a margin, where a move number ("12." or "12...") and
+ * its SAN are separate words with no space between them, and a word that would pass the
+ * margin starts a new line; the game ends with the result, a newline and a blank line.
+ * - Scid's export layout (GAMEDB_WRITE_LAYOUT_SCID), so that a SCID base converts to the very
+ *   bytes Scid writes: margin 75, a pre-game comment ends its line, newlines of comments kept,
+ *   commands joined into the comment where they came.
+ * - The export layout every common reader takes (the default): margin 80, no blank line inside
+ *   the movetext (a comment's newlines are written as spaces: readers end a game at a blank
+ *   line, and a line starting with '%' would be an escape), a command "[%...]" never broken
+ *   across lines, the commands of a move first in its one comment, and only the commands other
+ *   tools know unless GAMEDB_WRITE_ALL_COMMANDS.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/game.h"
 
-#define PGN_WIDTH 75
+#define PGN_WIDTH_SCID 75
+#define PGN_WIDTH 80
 /* Most games fit in the writer's stack buffer; a longer one moves to the heap. */
 #define PGN_INLINE 8192
 
@@ -21,6 +29,8 @@
 struct pgnw {
 	struct gamedb__buf out;
 	size_t col;
+	size_t width; /* the margin: no line reaches it */
+	int scid;     /* Scid's layout */
 	int err;
 };
 
@@ -64,7 +74,7 @@ static size_t put_uint(char *out, uint32_t v)
  */
 static PGN_HOT void word_cols(struct pgnw *w, const char *s, size_t len, size_t cols)
 {
-	if (w->col + cols >= PGN_WIDTH)
+	if (w->col + cols >= w->width && (w->scid || w->col > 0))
 		newline(w);
 	put(w, s, len);
 	w->col += cols;
@@ -78,7 +88,7 @@ static PGN_HOT void word(struct pgnw *w, const char *s, size_t len)
 /* A space, or a new line instead when the space would reach the margin. */
 static PGN_HOT void space(struct pgnw *w)
 {
-	if (w->col + 1 >= PGN_WIDTH) {
+	if (w->col + 1 >= w->width) {
 		newline(w);
 		return;
 	}
@@ -93,8 +103,38 @@ static PGN_HOT void space(struct pgnw *w)
  * it writes; raw (the stored bytes, which split into the same words since every supported
  * charset keeps ASCII) gives those widths. Without raw, the UTF-8 bytes are counted.
  */
+/*
+ * Free text in the default layout: words split at runs of spaces and newlines, one space
+ * between them, so that no line is ever empty; a command "[%...]" is one word, spaces and all,
+ * so that no reader sees it cut.
+ */
+static void text_std(struct pgnw *w, const char *s)
+{
+	int first = 1;
+
+	for (;;) {
+		size_t n;
+		s += strspn(s, " \n");
+		if (!*s)
+			return;
+		if (s[0] == '[' && s[1] == '%' && strchr(s, ']'))
+			n = (size_t)(strchr(s, ']') - s) + 1;
+		else
+			n = strcspn(s, " \n");
+		if (!first)
+			space(w);
+		word(w, s, n);
+		first = 0;
+		s += n;
+	}
+}
+
 static void text(struct pgnw *w, const char *s, const char *raw)
 {
+	if (!w->scid) {
+		text_std(w, s);
+		return;
+	}
 	for (;;) {
 		size_t n = strcspn(s, " \n"), rn = raw ? strcspn(raw, " \n") : n;
 		word_cols(w, s, n, rn);
@@ -218,8 +258,23 @@ struct pending {
 	int32_t nags[16];
 	struct gamedb__buf comment;
 	struct gamedb__buf raw;
+	struct gamedb__buf cmds; /* default layout: the move's commands, written first */
 	int last_command; /* the comment so far ends with a command */
 };
+
+/* Whether the default layout writes a command ("%cal Gd4"): those other tools read. */
+static int common_command(const char *cmd)
+{
+	static const char *const known[] = { "%cal", "%csl", "%clk", "%emt", "%eval" };
+	size_t i, n;
+
+	for (i = 0; i < sizeof known / sizeof known[0]; i++) {
+		n = strlen(known[i]);
+		if (strncmp(cmd, known[i], n) == 0 && (cmd[n] == ' ' || cmd[n] == 0))
+			return 1;
+	}
+	return 0;
+}
 
 /*
  * Adds a command ("%csl Gd4") to the pending comment as "[%csl Gd4]", a space away from what
@@ -230,6 +285,14 @@ static void pending_command(struct pgnw *w, struct pending *pm, const char *cmd)
 	struct gamedb__buf *b[2] = { &pm->comment, &pm->raw };
 	int k;
 
+	if (!w->scid) {
+		if ((pm->cmds.len && gamedb__buf_putc(&pm->cmds, ' ') != 0) ||
+		    gamedb__buf_putc(&pm->cmds, '[') != 0 ||
+		    gamedb__buf_append(&pm->cmds, cmd, strlen(cmd)) != 0 ||
+		    gamedb__buf_putc(&pm->cmds, ']') != 0)
+			w->err = 1;
+		return;
+	}
 	for (k = 0; k < 2; k++) {
 		if ((b[k]->len && gamedb__buf_putc(b[k], ' ') != 0) ||
 		    gamedb__buf_putc(b[k], '[') != 0 ||
@@ -253,7 +316,16 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 		word(w, num, 1 + put_uint(num + 1, (uint32_t)pm->nags[i]));
 	}
 	space(w);
-	if (pm->comment.len) {
+	if (pm->cmds.len) {
+		/* The default layout: the commands first, then the text, in one comment. */
+		if ((pm->comment.len && (gamedb__buf_putc(&pm->cmds, ' ') != 0 ||
+					 gamedb__buf_append(&pm->cmds, pm->comment.p,
+							    pm->comment.len) != 0)))
+			w->err = 1;
+		comment(w, pm->cmds.p, NULL);
+		space(w);
+		*print_number = 1;
+	} else if (pm->comment.len) {
 		comment(w, pm->comment.p, raw_for(pm->comment.p, pm->raw.p));
 		space(w);
 		*print_number = 1;
@@ -263,6 +335,7 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 	pm->nnags = 0;
 	gamedb__buf_clear(&pm->comment);
 	gamedb__buf_clear(&pm->raw);
+	gamedb__buf_clear(&pm->cmds);
 }
 
 GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flags,
@@ -284,6 +357,8 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	memset(&pm, 0, sizeof pm);
 	memset(&w, 0, sizeof w);
 	gamedb__buf_init_fixed(&w.out, storage, sizeof storage);
+	w.scid = (flags & GAMEDB_WRITE_LAYOUT_SCID) != 0;
+	w.width = w.scid ? PGN_WIDTH_SCID : PGN_WIDTH;
 	if (flags & GAMEDB_WRITE_NO_COMMENTS)
 		iflags |= GAMEDB_ITER_SKIP_COMMENTS;
 	if (flags & GAMEDB_WRITE_NO_VARIATIONS)
@@ -355,8 +430,8 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 				break;
 			comment(&w, t, raw_for(t, raw));
 			space(&w);
-			if (!moves_seen && gamedb_event_get_depth(ev) == 0)
-				newline(&w); /* the pre-game comment ends its line */
+			if (w.scid && !moves_seen && gamedb_event_get_depth(ev) == 0)
+				newline(&w); /* Scid: the pre-game comment ends its line */
 			print_number = 1;
 			break;
 		}
@@ -365,6 +440,8 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 			const char *cmd = gamedb_event_get_text(ev);
 			if (flags & GAMEDB_WRITE_NO_COMMANDS)
 				break;
+			if (!w.scid && !(flags & GAMEDB_WRITE_ALL_COMMANDS) && !common_command(cmd))
+				break;
 			if (pm.have_move) {
 				pending_command(&w, &pm, cmd);
 				break;
@@ -372,10 +449,11 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 			/* Before any move of its line: a comment of its own. */
 			flush_move(&w, &pm, &print_number);
 			pending_command(&w, &pm, cmd);
-			comment(&w, pm.comment.p, NULL);
+			comment(&w, w.scid ? pm.comment.p : pm.cmds.p, NULL);
 			space(&w);
 			gamedb__buf_clear(&pm.comment);
 			gamedb__buf_clear(&pm.raw);
+			gamedb__buf_clear(&pm.cmds);
 			pm.last_command = 0;
 			print_number = 1;
 			break;
@@ -407,6 +485,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	gamedb_move_iter_free(it);
 	gamedb__buf_free(&pm.comment);
 	gamedb__buf_free(&pm.raw);
+	gamedb__buf_free(&pm.cmds);
 	put(&w, "\n\n", 2);
 	rc = w.err || sink(user_data, w.out.p, w.out.len) != 0 ? GAMEDB_FAILED : GAMEDB_OK;
 	gamedb__buf_free(&w.out);
