@@ -20,7 +20,8 @@
 #define FORMATS(X)                                                                             \
 	X(scid)      /* "Scid.si" magic in the index */                                        \
 	X(chessbase) /* CBH header: record size and version bytes */                           \
-	X(xqf)       /* "XQ" magic */
+	X(xqf)       /* "XQ" magic */                                                          \
+	X(chessassistant) /* CDP: two NUL-padded text fields ("Chess Data Pro format") */
 
 #define DECLARE(name) extern const struct gamedb__format gamedb__format_##name;
 FORMATS(DECLARE)
