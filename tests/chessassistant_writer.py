@@ -456,3 +456,63 @@ class Base:
             emb[where[i]:where[i] + n] = data
         struct.pack_into("<II", emb, 136, directory_size, where[dir_table])
         return bytes(emb)
+
+
+# ---- games real bases rarely hold, for the tests and the fixtures ------------------------
+
+def _cp(text):
+    return text.encode("cp1251", errors="replace")
+
+
+def sq(name):
+    return (ord(name[0]) - 97) + 8 * (int(name[1]) - 1)
+
+
+def line_of(moves):
+    """Nodes from "e2e4 e7e5 ..." (from-to, optional promotion letter; "--" null)."""
+    out = []
+    for m in moves.split():
+        if m == "--":
+            out.append(Node(None, None, null=True))
+        else:
+            promo = {"n": 2, "b": 3, "r": 4, "q": 5}.get(m[4:5], 0)
+            out.append(Node(sq(m[0:2]), sq(m[2:4]), promo))
+    return out
+
+
+HANDMADE = [
+    # en passant both ways, a null move, castling both sides
+    (None, "e2e4 g8f6 e4e5 d7d5 e5d6 e7d6 g1f3 f8e7 f1e2 e8g8 e1g1 b8c6 -- c8e6 d2d4 h7h5 "
+           "b1c3 h5h4 g2g4 h4g3 h2g3 d8d7 c1e3 a8d8 d1d2"),
+    # promotions to all four pieces on both sides, then the promoted pieces move
+    ("8/PPPP3k/8/8/8/K7/4pppp/8 w - - 0 1",
+     "a7a8q e2e1r b7b8r f2f1b c7c8b g2g1n d7d8n h2h1q b8b1 e1e7 d8f7 e7f7 c8f5 h7h6"),
+    # a third and a fourth queen: numbers 16 and 17, then one past them (extended moves)
+    ("8/PPPP4/8/7k/8/K7/8/8 w - - 0 1",
+     "a7a8q h5h6 b7b8q h6h5 c7c8q h5h6 d7d8q h6h5 d8d5 h5h4 d5d4 h4h5 c8c2 h5h6 b8b1 h6h5 a8a6"),
+    # castling rights in the setup: each mask
+    ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1c1 e8g8"),
+    ("r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1", "e1g1 e8c8"),
+    ("r3k2r/8/8/8/8/8/8/R3K2R b Qk - 3 20", "e8g8 e1c1"),
+    ("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1", "a1a2 h8h7"),
+    # an en-passant square in the setup, black to move
+    ("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 40", "d4e3 e1e2"),
+]
+
+
+def handmade_games(russian):
+    out = []
+    for i, (fen, moves) in enumerate(HANDMADE):
+        line = line_of(moves)
+        line[0].after.append(_cp("Комментарий к ходу %d" % i))
+        line[-1].before.append(_cp("Перед последним ходом"))
+        line[0].evals.append((37 - 100 * i, i % 2 == 1))
+        if len(line) > 3:
+            line[1].variations.append(line_of(moves)[1:2])
+        tags = {"Event": _cp("Тест"), "Site": _cp("Москва"), "Date": "1985.11.%02d" % (i + 1),
+                "Round": str(i + 1), "White": _cp(russian[i % 5][0]), "Black": b"Smith, J",
+                "Result": "*", "WhiteTitle": _cp(russian[i % 5][1])}
+        out.append((tags, fen, line, []))
+    return out
+
+

@@ -104,8 +104,7 @@ def expected_events(line, depth=0, out=None):
             out.append(("nag", n))
         for v, capf in node.evals:
             a = abs(v)
-            out.append(("comment_after", "[%%eval %s%d.%02d]%s" % ("-" if v < 0 else "", a // 100,
-                                                               a % 100, " CAP" if capf else "")))
+            out.append(("command", "%%eval %s%d.%02d" % ("-" if v < 0 else "", a // 100, a % 100)))
         for t in node.after:
             out.append(("comment_after", t.decode("cp1251")))
         for var in node.variations:
@@ -121,7 +120,7 @@ def got_events(game):
         if ev.type == "move":
             out.append(("move", "--" if ev.san == "--" else (ev.from_square, ev.to_square,
                                                             ev.promotion)))
-        elif ev.type in ("comment_before", "comment_after"):
+        elif ev.type in ("comment_before", "comment_after", "command"):
             out.append((ev.type, ev.text))
         elif ev.type == "nag":
             out.append(("nag", ev.nag))
@@ -148,58 +147,11 @@ def source_games():
     return games
 
 
-# ---- hand-made games: what real bases rarely hold ---------------------------------------
-
-def sq(name):
-    return (ord(name[0]) - 97) + 8 * (int(name[1]) - 1)
-
-
-def line_of(moves):
-    """Nodes from "e2e4 e7e5 ..." (from-to, optional promotion letter; "--" null)."""
-    out = []
-    for m in moves.split():
-        if m == "--":
-            out.append(caw.Node(None, None, null=True))
-        else:
-            promo = {"n": 2, "b": 3, "r": 4, "q": 5}.get(m[4:5], 0)
-            out.append(caw.Node(sq(m[0:2]), sq(m[2:4]), promo))
-    return out
-
-
-HANDMADE = [
-    # en passant both ways, a null move, castling both sides
-    (None, "e2e4 g8f6 e4e5 d7d5 e5d6 e7d6 g1f3 f8e7 f1e2 e8g8 e1g1 b8c6 -- c8e6 d2d4 h7h5 "
-           "b1c3 h5h4 g2g4 h4g3 h2g3 d8d7 c1e3 a8d8 d1d2"),
-    # promotions to all four pieces on both sides, then the promoted pieces move
-    ("8/PPPP3k/8/8/8/K7/4pppp/8 w - - 0 1",
-     "a7a8q e2e1r b7b8r f2f1b c7c8b g2g1n d7d8n h2h1q b8b1 e1e7 d8f7 e7f7 c8f5 h7h6"),
-    # a third and a fourth queen: numbers 16 and 17, then one past them (extended moves)
-    ("8/PPPP4/8/7k/8/K7/8/8 w - - 0 1",
-     "a7a8q h5h6 b7b8q h6h5 c7c8q h5h6 d7d8q h6h5 d8d5 h5h4 d5d4 h4h5 c8c2 h5h6 b8b1 h6h5 a8a6"),
-    # castling rights in the setup: each mask
-    ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1c1 e8g8"),
-    ("r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1", "e1g1 e8c8"),
-    ("r3k2r/8/8/8/8/8/8/R3K2R b Qk - 3 20", "e8g8 e1c1"),
-    ("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1", "a1a2 h8h7"),
-    # an en-passant square in the setup, black to move
-    ("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 40", "d4e3 e1e2"),
-]
+sq, line_of, HANDMADE = caw.sq, caw.line_of, caw.HANDMADE
 
 
 def handmade_games():
-    out = []
-    for i, (fen, moves) in enumerate(HANDMADE):
-        line = line_of(moves)
-        line[0].after.append(cp("Комментарий к ходу %d" % i))
-        line[-1].before.append(cp("Перед последним ходом"))
-        line[0].evals.append((37 - 100 * i, i % 2 == 1))
-        if len(line) > 3:
-            line[1].variations.append(line_of(moves)[1:2])
-        tags = {"Event": cp("Тест"), "Site": cp("Москва"), "Date": "1985.11.%02d" % (i + 1),
-                "Round": str(i + 1), "White": cp(RUSSIAN[i % 5][0]), "Black": b"Smith, J",
-                "Result": "*", "WhiteTitle": cp(RUSSIAN[i % 5][1])}
-        out.append((tags, fen, line, []))
-    return out
+    return caw.handmade_games(RUSSIAN)
 
 
 # ---- the round trip ----------------------------------------------------------------------
@@ -434,6 +386,21 @@ def main():
                 except gamedb.GamedbError:
                     fails += 1
             check(fails > 0, "direction=right must fail on a base written leftwards")
+
+        # 3. the committed fixtures are what the fixture script writes, and read back
+        fx = testsupport.load_script(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                  "make-chessassistant-fixtures.py"), "cafx")
+        fdir = os.path.join(os.environ.get("GAMEDB_TESTDATA", os.path.join(testsupport.SRCDIR, "testdata")),
+                            "chessassistant")
+        for fname, data in fx.fixture_files().items():
+            with open(os.path.join(fdir, fname), "rb") as f:
+                eq(f.read() == data, True, "testdata/chessassistant/%s is what the fixture script writes" % fname)
+        with gamedb.open(os.path.join(fdir, "hand.cdp")) as r:
+            n = 0
+            for g in r:
+                n += sum(1 for e in g.moves() if e.type == "move")
+            eq(len(r), len(HANDMADE), "fixture game count")
+            check(n > 60, "fixture moves decode (%d)" % n)
 
         src = source_games()
         if not src:

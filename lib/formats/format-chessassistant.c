@@ -278,14 +278,14 @@ static int name_of(const struct ca *s, int t, uint32_t id, const uint8_t **name,
 
 /* ---- bidding and opening -------------------------------------------------------------- */
 
-/* 1 if n bytes are a NUL-padded text field (printable or line breaks, then NULs). */
+/* 1 if n bytes are a NUL-padded text field (printable or line breaks, then at least one NUL). */
 static int text_field(const uint8_t *p, size_t n)
 {
 	size_t i = 0;
 
 	while (i < n && p[i] && (p[i] >= 0x20 || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
 		i++;
-	if (i == 0)
+	if (i == 0 || i == n)
 		return 0;
 	while (i < n && p[i] == 0)
 		i++;
@@ -1020,19 +1020,12 @@ static int comment(struct cactx *x, struct caframe *fr, unsigned type, const uin
 							 : GAMEDB_EVENT_COMMENT_BEFORE, d, n);
 	case 5:
 		return add_text(x, GAMEDB_EVENT_COMMENT_BEFORE, d, n);
-	case 29:
+	case 29: /* computer evaluation: hundredths of a pawn, 255, 0, and "CAP" or nothing */
 		if ((n == 4 || (n == 7 && memcmp(d + 4, "CAP", 3) == 0)) && d[2] == 255 && d[3] == 0) {
 			int v = (int16_t)gamedb__le16(d);
 			unsigned a = (unsigned)(v < 0 ? -v : v);
-			size_t off = x->mb->text.len;
-			snprintf(buf, sizeof buf, "[%%eval %s%u.%02u]%s", v < 0 ? "-" : "", a / 100,
-				 a % 100, n == 7 ? " CAP" : "");
-			if (gamedb__buf_append(&x->mb->text, buf, strlen(buf) + 1) != 0 ||
-			    gamedb__mb_event(x->mb, fr->last_move != NONE ? GAMEDB_EVENT_COMMENT_AFTER
-									  : GAMEDB_EVENT_COMMENT_BEFORE,
-					     (uint32_t)off) != 0)
-				return -1;
-			return 0;
+			snprintf(buf, sizeof buf, "%%eval %s%u.%02u", v < 0 ? "-" : "", a / 100, a % 100);
+			return gamedb__mb_comment(x->mb, GAMEDB_EVENT_COMMAND, buf, strlen(buf)) != 0 ? -1 : 0;
 		}
 		return add_annotation(x, (int)type, d, n);
 	default: /* 7 and 21 (user folders), 8 and 9 (diagrams), types the seed does not name */
