@@ -141,6 +141,7 @@ class Base:
         self.index = {k: {} for k in self.names}
         self.player_info = []                # Players.d00 records
         self.comment = b"Test base"
+        self.a01_cycle = None                # a table name: its id 1 redirects to itself
 
     # ---- names -------------------------------------------------------------------------
     def name_id(self, table, name, title=b""):
@@ -379,6 +380,8 @@ class Base:
                 if rng.random() < 0.3:
                     a01.append(a01[i])
                     a01[i] = -(len(a01) - 1)
+        if table == self.a01_cycle and len(a01) > 1:
+            a01[1] = -1                       # hostile: a redirection to itself
         return b"".join(struct.pack("<i", v) for v in a01), bytes(d01)
 
     def emb(self):

@@ -28,6 +28,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import warnings
 
 import testsupport
 from testsupport import check, done, eq, TOOL
@@ -264,6 +265,11 @@ def compare(path, want, what, options=None):
     return bad
 
 
+def warnings_caught():
+    cm = warnings.catch_warnings(record=True)
+    return cm
+
+
 # ---- hostile ----------------------------------------------------------------------------
 
 def open_mem(files, options=None):
@@ -438,6 +444,19 @@ def main():
         small, _ = build(handmade_games() + sources[:40], seed=6)
         sfiles = small.files("base")
         hostile(sfiles)
+        # a01 cycle: player id 1 has no name ("?", a warning), everything else reads
+        cyc, cwant = build(handmade_games(), seed=8)
+        cyc.a01_cycle = "Players"
+        cfiles = cyc.files("base")
+        with open_mem(cfiles) as r:
+            qs = []
+            with warnings_caught():
+                for g in r:
+                    qs.append((g.tags["White"], g.tags["Black"], g.warning))
+                    list(g.moves())
+            bad = [q for q in qs if q[0] == "?" or q[1] == "?"]
+            check(bad and all(q[2] and "base.d00: offset" in q[2] for q in bad) and
+                  any(q[0] != "?" for q in qs), "a01 cycle: names '?' with a warning: %r" % bad[:2])
         rng = random.Random(7)
         n = crashes = 0
         for what, f in mutations(sfiles, rng):
