@@ -6,7 +6,8 @@ Python binding and the gamedb command.
 No real Chess Assistant base is public, so the bases are made here by
 tests/chessassistant_writer.py, written from the format description, not from the reader:
 
-1. Round trip: the games of the real SCID bases in GAMEDB_REALDATA (read by our SCID reader,
+1. Round trip: the games of the real SCID and ChessBase bases in GAMEDB_REALDATA (read by our
+   SCID reader,
    which golden-scid proves equal to Scid's own export), with their variations, comments,
    NAGs and setup positions, plus Russian names and comments in CP1251, extra evaluations,
    promotions to every piece incl. untracked ones, en passant and null moves, are written as
@@ -130,15 +131,29 @@ def got_events(game):
     return out
 
 
+def chessbase_bases():
+    out = []
+    for root, _dirs, names in os.walk(os.path.join(REAL, "chessbase")):
+        out += [os.path.join(root, n) for n in sorted(names) if n.lower().endswith(".cbh")]
+    return sorted(out)
+
+
 def source_games():
-    """(tags, fen, events) of every game of the real SCID bases."""
+    """(tags, fen, events) of every game of the real SCID and ChessBase bases that our
+    readers decode (ChessBase: standard chess only; Chess Assistant has no Chess960)."""
     games = []
-    for rel in SCID_BASES:
-        path = os.path.join(REAL, rel)
+    paths = [os.path.join(REAL, rel) for rel in SCID_BASES] + chessbase_bases()
+    for path in paths:
         if not os.path.exists(path):
             continue
-        with gamedb.open(path, errors="skip") as r:
+        try:
+            r = gamedb.open(path, errors="skip")
+        except gamedb.GamedbError:
+            continue
+        with r:
             for g in r:
+                if g.variant != "chess":
+                    continue
                 try:
                     evs = list(g.moves())
                 except gamedb.GamedbError:
@@ -187,7 +202,8 @@ def build(sources, dir_sign=+1, seed=1):
         game_type = k % 31
         try:
             base.add_game(t, fen, line, pre=pre, outcome=outcome, game_type=game_type)
-        except caw.WriteError:
+        except caw.WriteError as e:
+            print("not written: game %d: %s" % (k + 1, e))
             continue
         ev = [("comment_before", x.decode("cp1251")) for x in pre] + expected_events(line)
         res = t.get("Result", "*")
