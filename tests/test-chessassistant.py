@@ -13,6 +13,9 @@ tests/chessassistant_writer.py, written from the format description, not from th
    promotions to every piece incl. untracked ones, en passant and null moves, are written as
    a Chess Assistant base (fragmented EMB, a01/a02 redirection chains, one- and two-byte
    record lengths); reading it back must give every tag and every event the writer wrote.
+1b. Every line (main line and each variation) of the read-back games replays in stockfish to
+   the position our board reached (first three FEN fields), and `gamedb pgn` passes
+   `pgn-extract -r` (all games but those with a null move on the main line, which it refuses).
 2. The column direction: a base written with the other reading reads back the same with
    direction=auto and direction=left, and fails with direction=right.
 3. Opening: by NAME.cdp, by base name, with upper-case file names.
@@ -24,6 +27,7 @@ Exit 77 (skip) when the real SCID bases are absent (after the hand-made games pa
 """
 import os
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -286,6 +290,56 @@ def warnings_caught():
     return cm
 
 
+def main_line_null(ev):
+    depth = 0
+    for t, v in ev:
+        depth += (t == "variation_begin") - (t == "variation_end")
+        if t == "move" and v == "--" and depth == 0:
+            return True
+    return False
+
+
+def lines_of(path):
+    """(start FEN, UCI moves, our FEN after them) for the end of every line of every game:
+    main lines and variations, each from the start of the game."""
+    out = []
+    with gamedb.open(path, errors="skip") as r:
+        for g in r:
+            stack = [[[], None]]                 # [uci moves, fen after the last one]
+            for ev in g.moves(fen=True):
+                if ev.type == "move":
+                    stack[-1][0].append(ev.uci)
+                    stack[-1][1] = ev.fen
+                elif ev.type == "variation_begin":
+                    parent = stack[-1][0]
+                    stack.append([parent[:-1], None])
+                elif ev.type == "variation_end":
+                    mv, fen = stack.pop()
+                    out.append((g.fen, mv, fen))
+            out.append((g.fen, stack[0][0], stack[0][1]))
+    return [x for x in out if x[1] and x[2] and "0000" not in x[1]]
+
+
+def stockfish_replay(path):
+    """Every line replays in stockfish (rules written apart from lib/board) to our position."""
+    sf = testsupport.find_program("stockfish")
+    if not sf:
+        print("stockfish not installed: replay skipped")
+        return
+    lines = lines_of(path)
+    cmds = ["uci"]
+    for fen, mv, _ in lines:
+        cmds.append("position fen %s moves %s" % (fen, " ".join(mv)))
+        cmds.append("d")
+    cmds.append("quit")
+    p = subprocess.run([sf], input=("\n".join(cmds) + "\n").encode(), capture_output=True)
+    fens = [l[5:].strip() for l in p.stdout.decode().splitlines() if l.startswith("Fen: ")]
+    eq(len(fens), len(lines), "stockfish: one position per line")
+    bad = [(l, f) for l, f in zip(lines, fens) if l[2].split()[:3] != f.split()[:3]]
+    print("stockfish: %d lines replayed, %d differ" % (len(lines), len(bad)))
+    check(not bad, "stockfish reaches our position at the end of every line: %r" % bad[:1])
+
+
 # ---- hostile ----------------------------------------------------------------------------
 
 def open_mem(files, options=None):
@@ -440,6 +494,7 @@ def main():
         bad = compare(os.path.join(tmp, "real.cdp"), want, "real games, by NAME.cdp")
         print("round trip: %d games differ" % bad)
         compare(os.path.join(tmp, "real"), want, "real games, by base name")
+        stockfish_replay(os.path.join(tmp, "real.cdp"))
         up = os.path.join(tmp, "up")
         os.mkdir(up)
         write(base, up, "real", upper=True)
@@ -452,6 +507,20 @@ def main():
             eq(p.returncode, 0, "gamedb pgn exit status")
             text = p.stdout.decode("utf-8")
             check("Петросян, Тигран" in text, "gamedb pgn writes the Russian names as UTF-8")
+            pe = testsupport.find_program("pgn-extract")
+            if pe:
+                with open(os.path.join(tmp, "real.pgn"), "wb") as f:
+                    f.write(p.stdout)
+                q = subprocess.run([pe, "-r", os.path.join(tmp, "real.pgn")], capture_output=True)
+                msg = q.stderr.decode("utf-8", "replace")
+                m = re.search(r"(\d+) games? matched out of (\d+)", msg)
+                # pgn-extract allows null moves in variations only
+                mainnull = sum(1 for _, _, ev in want if main_line_null(ev))
+                check(m is not None and int(m.group(2)) == len(want) and
+                      int(m.group(1)) == len(want) - mainnull,
+                      "pgn-extract -r matches all %d games but the %d with a null move on the main line (%s)"
+                      % (len(want), mainnull, m.group(0) if m else msg[-300:]))
+                print("pgn-extract: %s" % (m.group(0) if m else "?"))
             p = subprocess.run([TOOL, "info", os.path.join(tmp, "real")], capture_output=True)
             eq(p.returncode, 0, "gamedb info exit status")
             check(b"chessassistant" in p.stdout, "gamedb info names the format")
@@ -486,7 +555,10 @@ def main():
         print("hostile: %d mutated bases read" % n)
         check(crashes == 0, "every error names a file and an offset")
     finally:
-        shutil.rmtree(tmp)
+        if os.environ.get("GAMEDB_KEEP_TMP"):   # for looking into a failure
+            print("kept: " + tmp)
+        else:
+            shutil.rmtree(tmp)
     return done()
 
 
