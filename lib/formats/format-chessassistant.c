@@ -27,7 +27,6 @@
 #define CA_MAX_CHAIN 4096u
 /* Variations nested deeper than this are left out (with a warning). */
 #define CA_MAX_DEPTH 200u
-#define CA_NSLOT 26            /* 0..17 the format's numbers; 18 + k: untracked piece from pawn k */
 #define CA_SETUP_LEN 76u
 #define NONE SIZE_MAX
 
@@ -48,15 +47,9 @@ struct catable {
 	int have;
 };
 
-/* Piece numbers of one line: squares per colour. */
-struct caslots {
-	uint8_t sq[2][CA_NSLOT];
-	uint8_t origin[2][18]; /* pawn number a promoted piece in slot i came from, 0xFF none */
-};
-
 struct caframe {
 	struct gamedb__pos pos, prev;
-	struct caslots sl, prevsl;
+	struct gamedb__caslots sl, prevsl;
 	size_t off;      /* record index of the next code */
 	size_t pend_lo;  /* this line's pending variations: pend[pend_lo .. pend.n) */
 	size_t flush;    /* emitting pending variations: next index, or NONE */
@@ -636,29 +629,11 @@ static int rec_view(struct ca *s, struct gamedb_game *g, const uint8_t **rec, si
 	return 0;
 }
 
-static const uint8_t fixed_type[16] = {
-	GAMEDB__PAWN, GAMEDB__PAWN, GAMEDB__PAWN, GAMEDB__PAWN, GAMEDB__PAWN, GAMEDB__PAWN,
-	GAMEDB__PAWN, GAMEDB__PAWN, GAMEDB__KNIGHT, GAMEDB__KNIGHT, GAMEDB__BISHOP, GAMEDB__BISHOP,
-	GAMEDB__ROOK, GAMEDB__ROOK, GAMEDB__QUEEN, GAMEDB__KING
-};
-
-static void slots_start(struct caslots *sl)
-{
-	static const uint8_t home[16] = { 8, 9, 10, 11, 12, 13, 14, 15, 1, 6, 2, 5, 0, 7, 3, 4 };
-	int c, i;
-
-	memset(sl->sq, GAMEDB__NO_SQ, sizeof sl->sq);
-	memset(sl->origin, 0xFF, sizeof sl->origin);
-	for (c = 0; c < 2; c++)
-		for (i = 0; i < 16; i++)
-			sl->sq[c][i] = (uint8_t)(c ? (home[i] ^ 56) : home[i]);
-}
-
 /*
  * Code 230's position (76 bytes at b): both 18-piece arrays, the ply count, the castling mask
  * and the en-passant square. pos and sl set; 0, or -1 with a reason in why.
  */
-static int parse_setup(const uint8_t *b, struct gamedb__pos *pos, struct caslots *sl, char *fen,
+static int parse_setup(const uint8_t *b, struct gamedb__pos *pos, struct gamedb__caslots *sl, char *fen,
 		       size_t fcap, char *why, size_t wcap)
 {
 	uint8_t board[64];
@@ -669,8 +644,7 @@ static int parse_setup(const uint8_t *b, struct gamedb__pos *pos, struct caslots
 	int c, i, r, f;
 
 	memset(board, 0, sizeof board);
-	memset(sl->sq, GAMEDB__NO_SQ, sizeof sl->sq);
-	memset(sl->origin, 0xFF, sizeof sl->origin);
+	gamedb__caslots_clear(sl);
 	for (c = 0; c < 2; c++) {
 		for (i = 0; i < 18; i++) {
 			unsigned at = b[c * 36 + 2 * i], type = b[c * 36 + 2 * i + 1];
@@ -682,7 +656,7 @@ static int parse_setup(const uint8_t *b, struct gamedb__pos *pos, struct caslots
 					 c ? "black" : "white", i, at);
 				return -1;
 			}
-			if (i < 16 ? type != fixed_type[i] : (type < GAMEDB__KNIGHT || type > GAMEDB__QUEEN)) {
+			if (i < 16 ? type != gamedb__ca_fixed_type[i] : (type < GAMEDB__KNIGHT || type > GAMEDB__QUEEN)) {
 				snprintf(why, wcap, "%s piece %d cannot be of type %u", c ? "black" : "white",
 					 i, type);
 				return -1;
@@ -754,7 +728,7 @@ static int32_t ca_load_tags(void *state, struct gamedb_game *g)
 	const uint8_t *rec;
 	size_t len, i = 0;
 	uint64_t base;
-	struct caslots sl;
+	struct gamedb__caslots sl;
 	char why[160];
 
 	if (rec_view(s, g, &rec, &len, &base) != 0) {
@@ -856,36 +830,6 @@ static uint8_t apply_delta(uint8_t from, uint8_t d, int dir)
 	int r = (from / 8 + (d >> 4)) & 7;
 	int f = (from % 8 + dir * (d & 15)) & 7;
 	return (uint8_t)(r * 8 + f);
-}
-
-/* Updates the piece numbers for a completed legal move m of colour c. */
-static void slots_move(struct caslots *sl, int c, const struct gamedb__move *m, int slot,
-		       int new_slot)
-{
-	int i;
-
-	if (m->flags & GAMEDB__MF_CAPTURE) {
-		uint8_t cap = (m->flags & GAMEDB__MF_EP) ? (uint8_t)(c ? m->to + 8 : m->to - 8) : m->to;
-		for (i = 0; i < CA_NSLOT; i++)
-			if (sl->sq[!c][i] == cap)
-				sl->sq[!c][i] = GAMEDB__NO_SQ;
-	}
-	if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) {
-		uint8_t rto = (uint8_t)((m->flags & GAMEDB__MF_CASTLE_K) ? m->to - 1 : m->to + 1);
-		for (i = 0; i < CA_NSLOT; i++)
-			if (sl->sq[c][i] == m->rook_from)
-				sl->sq[c][i] = rto;
-		sl->sq[c][15] = m->to;
-		return;
-	}
-	if (m->flags & GAMEDB__MF_NULL)
-		return;
-	if (new_slot >= 0) {
-		sl->sq[c][slot] = GAMEDB__NO_SQ;
-		sl->sq[c][new_slot] = m->to;
-		return;
-	}
-	sl->sq[c][slot] = m->to;
 }
 
 struct cactx {
@@ -1110,7 +1054,7 @@ static int play(struct cactx *x, struct caframe *fr, unsigned code, size_t at, s
 				fail(x, at, "a promotion of pawn %d to type %u", slot, type);
 				return -1;
 			}
-			if (new_slot < 8 || (new_slot < 16 && fixed_type[new_slot] != type)) {
+			if (new_slot < 8 || (new_slot < 16 && gamedb__ca_fixed_type[new_slot] != type)) {
 				fail(x, at, "a promotion names piece %d for a piece of type %u", new_slot,
 				     type);
 				return -1;
@@ -1130,13 +1074,7 @@ static int play(struct cactx *x, struct caframe *fr, unsigned code, size_t at, s
 			}
 			d = (uint8_t)(((x->rec[*pi] >> 4) & 7) << 4 | (x->rec[*pi] & 7));
 			(*pi)++;
-			if (fr->sl.sq[c][18 + k] != GAMEDB__NO_SQ) {
-				slot = 18 + k;
-			} else {
-				for (i = 8; i < 18; i++)
-					if (fr->sl.origin[c][i] == k && fr->sl.sq[c][i] != GAMEDB__NO_SQ)
-						slot = (int)i;
-			}
+			slot = gamedb__caslots_promoted(&fr->sl, c, k);
 			if (slot < 0) {
 				fail(x, at, "an extended move of the piece from pawn %d, which is not on the board", k);
 				return -1;
@@ -1170,9 +1108,7 @@ static int play(struct cactx *x, struct caframe *fr, unsigned code, size_t at, s
 	fr->ep_next = 0;
 	fr->prev = before;
 	fr->prevsl = fr->sl;
-	slots_move(&fr->sl, c, &m, slot, new_slot);
-	if (new_slot >= 8 && new_slot < 18)
-		fr->sl.origin[c][new_slot] = (uint8_t)slot;
+	gamedb__caslots_move(&fr->sl, c, &m, slot, new_slot);
 	x->played = 1;
 	fr->moved = 1;
 	fr->last_move = x->mb->n;
@@ -1223,7 +1159,7 @@ static int32_t decode_once(struct ca *s, struct gamedb_game *g, struct gamedb__m
 		goto nomem;
 	memset(fr, 0, sizeof *fr);
 	gamedb__pos_startpos(&fr->pos);
-	slots_start(&fr->sl);
+	gamedb__caslots_init(&fr->sl);
 	fr->flush = NONE;
 	fr->last_move = NONE;
 
