@@ -694,16 +694,23 @@ static int parse_setup(const uint8_t *b, struct gamedb__pos *pos, struct gamedb_
 	raw[k++] = ' ';
 	raw[k++] = ply % 2 ? 'b' : 'w';
 	raw[k++] = ' ';
-	if (!(mask & 15))
-		raw[k++] = '-';
-	if (mask & 1)
-		raw[k++] = 'K';
-	if (mask & 2)
-		raw[k++] = 'Q';
-	if (mask & 4)
-		raw[k++] = 'k';
-	if (mask & 8)
-		raw[k++] = 'q';
+	/* Chess Assistant plays standard chess: a right counts only with the king and the rook
+	 * on their home squares (else FEN would read it as a Chess960 right). */
+	{
+		const uint8_t wk = GAMEDB__PC(GAMEDB__KING, 0), wr = GAMEDB__PC(GAMEDB__ROOK, 0);
+		const uint8_t bk = GAMEDB__PC(GAMEDB__KING, 1), br = GAMEDB__PC(GAMEDB__ROOK, 1);
+		size_t k0 = k;
+		if ((mask & 1) && board[4] == wk && board[7] == wr)
+			raw[k++] = 'K';
+		if ((mask & 2) && board[4] == wk && board[0] == wr)
+			raw[k++] = 'Q';
+		if ((mask & 4) && board[60] == bk && board[63] == br)
+			raw[k++] = 'k';
+		if ((mask & 8) && board[60] == bk && board[56] == br)
+			raw[k++] = 'q';
+		if (k == k0)
+			raw[k++] = '-';
+	}
 	raw[k++] = ' ';
 	/* 0 is "none" (a1 is never an en-passant square); only the rank that fits the side to
 	 * move is kept. */
