@@ -73,7 +73,7 @@ static void usage(FILE *f)
 		for (k = 0; (ext = gamedb_format_get_extension(i, k, &flags)) != NULL; k++)
 			if ((flags & GAMEDB_EXTENSION_OPENS) && n + strlen(ext) + 2 < sizeof exts)
 				n += (size_t)sprintf(exts + n, "%s%s", n ? " " : "", ext);
-		fprintf(f, "  %-10s %-10s %s\n", gamedb_format_get_name(i), exts,
+		fprintf(f, "  %-15s %-15s %s\n", gamedb_format_get_name(i), exts,
 			gamedb_format_get_description(i));
 	}
 	fputs(

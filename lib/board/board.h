@@ -270,4 +270,35 @@ void gamedb__cbslots_init(struct gamedb__cbslots *s, const struct gamedb__pos *p
 /* Updates the slots for a completed legal move m made by colour (before or after pos_make). */
 void gamedb__cbslots_move(struct gamedb__cbslots *s, int colour, const struct gamedb__move *m);
 
+/*
+ * Chess Assistant piece numbers (lib/board/chessassistant.c). Per colour: 0-7 the pawns by
+ * starting file, 8/9 knights, 10/11 bishops, 12/13 rooks, 14 queen, 15 king (types fixed),
+ * 16/17 two extra pieces of any type but pawn and king; numbers keep their man for life (a
+ * capture frees the number, castling moves the king's and the rook's). A promotion names the
+ * new man's number; 18 + k holds a man promoted from pawn k that has no number (it moves by
+ * the format's extended codes). origin[] remembers which pawn a numbered promoted man was.
+ */
+#define GAMEDB__CA_NSLOT 26
+
+struct gamedb__caslots {
+	uint8_t sq[2][GAMEDB__CA_NSLOT]; /* [colour][number]: square, GAMEDB__NO_SQ if none */
+	uint8_t origin[2][18];           /* [colour][number]: pawn it was promoted from, 0xFF */
+};
+
+/* The fixed type of numbers 0..15. */
+extern const uint8_t gamedb__ca_fixed_type[16];
+
+/* No men. */
+void gamedb__caslots_clear(struct gamedb__caslots *s);
+/* The numbering of the standard start position. */
+void gamedb__caslots_init(struct gamedb__caslots *s);
+/* The number of the man promoted from pawn `pawn` of colour, or -1 if none is on the board. */
+int gamedb__caslots_promoted(const struct gamedb__caslots *s, int colour, int pawn);
+/*
+ * Updates the numbers for a completed legal move m of colour, made by man `number`;
+ * new_number >= 0 for a promotion (the promoted man's number, 18 + pawn when untracked).
+ */
+void gamedb__caslots_move(struct gamedb__caslots *s, int colour, const struct gamedb__move *m,
+			  int number, int new_number);
+
 #endif /* GAMEDB_BOARD_H */

@@ -1,0 +1,1397 @@
+/*
+ * libgamedb - the Chess Assistant format (Convekta, "Chess Data Pro format 1.3"): a base is
+ * NAME.cdp (base-wide facts), NAME.emb (a small file system holding the name tables),
+ * NAME.d00 (38-byte game headers), NAME.a02 (game id -> record address, with redirections)
+ * and NAME.d02 (the game records: moves by piece number, variations, comments).
+ *
+ * The only description is the Kvetka project's text (doc/formats/chessassistant.md has every
+ * field and every reading chosen where that text is unclear). No real base is public, so the
+ * reader is defensive throughout: fragment chains, redirection chains and record lengths are
+ * bounded and checked, and every move passes through the board engine.
+ *
+ * The one switch the seed leaves open (which way the horizontal part of a move's coordinate
+ * delta counts) is CA_DIR_* below and the "direction" option; "auto" settles it by legality.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/format.h"
+#include "formats/toolkit.h"
+
+#define CA_D00_REC 38u
+#define CA_EMB_HEAD 144u       /* signature 64, version 64, zeros 8, folder length, offset */
+#define CA_DIR_ENTRY 256u
+#define CA_CDP_HEAD 112u
+/* Redirection chains (a01, a02) longer than this are taken for cycles. */
+#define CA_MAX_CHAIN 4096u
+/* Variations nested deeper than this are left out (with a warning). */
+#define CA_MAX_DEPTH 200u
+#define CA_SETUP_LEN 76u
+#define NONE SIZE_MAX
+
+/*
+ * The direction of the horizontal delta of a move code (seed: "x positions to the left" in the
+ * move table, "to the right" for extended moves). RIGHT: the file grows (a towards h).
+ */
+enum { CA_DIR_AUTO = 0, CA_DIR_RIGHT = 1, CA_DIR_LEFT = -1 };
+
+enum { T_PLAYERS = 0, T_EVENTS = 1, T_PLACES = 2, T_SOURCES = 3 };
+static const char *const table_names[4] = { "Players", "Events", "Places", "Sources" };
+
+struct catable {
+	uint8_t *a01;
+	size_t a01n;
+	uint8_t *d01;
+	size_t d01n;
+	int have;
+};
+
+struct caframe {
+	struct gamedb__pos pos, prev;
+	struct gamedb__caslots sl, prevsl;
+	size_t off;      /* record index of the next code */
+	size_t pend_lo;  /* this line's pending variations: pend[pend_lo .. pend.n) */
+	size_t flush;    /* emitting pending variations: next index, or NONE */
+	size_t last_move;/* node index of the line's last move in mb, or NONE */
+	uint8_t moved;   /* a move was played since the pending variations were recorded */
+	uint8_t ep_next; /* code 210 seen: the next move is an en-passant capture */
+	uint8_t nnag;
+	uint8_t nag[8];  /* NAGs stored "before the move": written after it */
+};
+
+struct ca {
+	struct gamedb_reader *r;
+	struct gamedb__file *cdp, *emb, *d00, *a02, *d02;
+	uint64_t count, next;
+	struct catable tab[4];
+	uint8_t *pd00;   /* Players.d00 */
+	size_t pd00n;
+	int dir;         /* option: CA_DIR_* */
+	int dir_cur;     /* what decodes now (auto: the last reading that was legal) */
+	int illegal;     /* the last decode failed on a move the board refused */
+	struct gamedb__stack frames; /* struct caframe */
+	struct gamedb__stack pend;   /* size_t: record index after a 231 */
+};
+
+/* ---- the EMB file system -------------------------------------------------------------- */
+
+/*
+ * Assembles an EMB file of len bytes whose fragment table starts at off: (length, offset)
+ * pairs read one after another until the lengths add up to len. A fragment that runs past
+ * len, past the end of the EMB or a table that runs off the file is an error (the reader's,
+ * FATAL); so is a file longer than the EMB itself (fragments cannot make more bytes than
+ * there are without reusing them, and that is how a hostile file would ask for memory).
+ */
+static int emb_get(struct ca *s, const char *what, uint32_t len, uint32_t off, uint8_t **out)
+{
+	struct gamedb__file *f = s->emb;
+	uint64_t pos = off, got = 0;
+	uint8_t *buf;
+	const uint8_t *p;
+
+	*out = NULL;
+	if (len > f->size) {
+		gamedb__error(s->r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
+			      "%s: offset %u: %s: length %u is more than the whole file (%llu bytes)",
+			      f->name, off, what, len, (unsigned long long)f->size);
+		return -1;
+	}
+	buf = malloc(len ? len : 1);
+	if (!buf) {
+		gamedb__error(s->r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+		return -1;
+	}
+	while (got < len) {
+		uint32_t fl, fo;
+		int64_t n = gamedb__file_view(f, pos, 8, &p);
+		if (n < 0)
+			goto fail;
+		if (n < 8) {
+			gamedb__error(s->r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
+				      "%s: offset %llu: %s: the fragment table runs past the end of the file (%llu of %u bytes found)",
+				      f->name, (unsigned long long)pos, what, (unsigned long long)got, len);
+			goto fail;
+		}
+		fl = gamedb__le32(p);
+		fo = gamedb__le32(p + 4);
+		if (fl > len - got) {
+			gamedb__error(s->r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
+				      "%s: offset %llu: %s: a fragment of %u bytes overruns the file's length (%llu of %u bytes found)",
+				      f->name, (unsigned long long)pos, what, fl, (unsigned long long)got, len);
+			goto fail;
+		}
+		if ((uint64_t)fo + fl > f->size) {
+			gamedb__error(s->r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
+				      "%s: offset %llu: %s: a fragment of %u bytes at offset %u lies outside the file (%llu bytes)",
+				      f->name, (unsigned long long)pos, what, fl, fo,
+				      (unsigned long long)f->size);
+			goto fail;
+		}
+		if (fl) {
+			n = gamedb__file_view(f, fo, fl, &p);
+			if (n < 0)
+				goto fail;
+			if ((uint64_t)n < fl) {
+				gamedb__error(s->r, GAMEDB_FATAL, GAMEDB_E_IO,
+					      "%s: offset %u: %s: cannot read a fragment", f->name, fo, what);
+				goto fail;
+			}
+			memcpy(buf + got, p, fl);
+			got += fl;
+		}
+		/* Each pair moves the table on by 8 bytes: zero-length fragments cannot loop, they
+		 * run into the end of the file. */
+		pos += 8;
+	}
+	*out = buf;
+	return 0;
+fail:
+	free(buf);
+	return -1;
+}
+
+/* 1 if the directory entry's C string (at most cap bytes) is name, in any case. */
+static int entry_is(const uint8_t *e, size_t cap, const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (n >= cap)
+		return 0;
+	for (i = 0; i < n; i++) {
+		int a = e[i], b = (unsigned char)name[i];
+		if (a >= 'A' && a <= 'Z')
+			a += 32;
+		if (b >= 'A' && b <= 'Z')
+			b += 32;
+		if (a != b)
+			return 0;
+	}
+	return e[n] == 0;
+}
+
+/*
+ * Reads the root directory and the files the reader uses (by name, not by position):
+ * Players/Events/Places/Sources .a01 and .d01, and Players.d00. A missing one leaves its
+ * names unknown ("?"): returns 1 then (a warning), 0 when all were there, -1 on an error.
+ */
+static int emb_load(struct ca *s)
+{
+	struct gamedb__file *f = s->emb;
+	const uint8_t *p;
+	uint8_t *dir = NULL;
+	uint32_t dlen, doff;
+	size_t i, k, nent;
+	int missing = 0;
+	int64_t n = gamedb__file_view(f, 0, CA_EMB_HEAD, &p);
+
+	if (n < 0)
+		return -1;
+	if (n < (int64_t)CA_EMB_HEAD) {
+		gamedb__error(s->r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
+			      "%s: offset %lld: truncated header (an EMB header takes %u bytes)", f->name,
+			      (long long)n, CA_EMB_HEAD);
+		return -1;
+	}
+	dlen = gamedb__le32(p + 136);
+	doff = gamedb__le32(p + 140);
+	if (emb_get(s, "root directory", dlen, doff, &dir) != 0)
+		return -1;
+	nent = dlen / CA_DIR_ENTRY;
+	for (k = 0; k < 9; k++) {
+		static const char *const ext[3] = { ".a01", ".d01", ".d00" };
+		size_t t = k < 8 ? k / 2 : T_PLAYERS;
+		size_t e = k < 8 ? k % 2 : 2;
+		char name[24], what[40];
+		uint8_t **dst = e == 0 ? &s->tab[t].a01 : e == 1 ? &s->tab[t].d01 : &s->pd00;
+		size_t *dn = e == 0 ? &s->tab[t].a01n : e == 1 ? &s->tab[t].d01n : &s->pd00n;
+
+		snprintf(name, sizeof name, "%s%s", table_names[t], ext[e]);
+		for (i = 0; i < nent; i++) {
+			const uint8_t *en = dir + i * CA_DIR_ENTRY;
+			if (entry_is(en + 28, CA_DIR_ENTRY - 28, name))
+				break;
+		}
+		if (i == nent) {
+			if (e != 2)
+				missing = 1;
+			continue;
+		}
+		snprintf(what, sizeof what, "file %s", name);
+		if (emb_get(s, what, gamedb__le32(dir + i * CA_DIR_ENTRY + 8),
+			    gamedb__le32(dir + i * CA_DIR_ENTRY + 12), dst) != 0) {
+			free(dir);
+			return -1;
+		}
+		*dn = gamedb__le32(dir + i * CA_DIR_ENTRY + 8);
+	}
+	free(dir);
+	for (k = 0; k < 4; k++)
+		s->tab[k].have = s->tab[k].a01 && s->tab[k].d01;
+	return missing;
+}
+
+/*
+ * The record of id in a name table: its bytes (name, then for players the title). The a01
+ * entry of id is the record's address in d01 when it is not negative; a negative entry sends
+ * to the id it negates. 0, or -1 when the id has no record (out of range, a chain that loops
+ * or runs longer than CA_MAX_CHAIN, an address or record outside d01).
+ */
+static int name_of(const struct ca *s, int t, uint32_t id, const uint8_t **name, size_t *nlen,
+		   const uint8_t **title, size_t *tlen)
+{
+	const struct catable *tb = &s->tab[t];
+	size_t cnt, steps = 0, addr, hd = t == T_PLAYERS ? 2 : 1;
+	int64_t v;
+
+	if (!tb->have)
+		return -1;
+	cnt = tb->a01n / 4;
+	for (;;) {
+		if (id >= cnt || steps++ > CA_MAX_CHAIN)
+			return -1;
+		v = (int32_t)gamedb__le32(tb->a01 + 4 * (size_t)id);
+		if (v >= 0)
+			break;
+		if (-v > (int64_t)UINT32_MAX)
+			return -1;
+		id = (uint32_t)-v;
+	}
+	addr = (size_t)v;
+	if (addr >= tb->d01n || tb->d01n - addr < hd)
+		return -1;
+	*nlen = tb->d01[addr];
+	*tlen = t == T_PLAYERS ? tb->d01[addr + 1] : 0;
+	if (tb->d01n - addr - hd < *nlen + *tlen)
+		return -1;
+	*name = tb->d01 + addr + hd;
+	*title = *name + *nlen;
+	return 0;
+}
+
+/* ---- bidding and opening -------------------------------------------------------------- */
+
+/* 1 if n bytes are a NUL-padded text field (printable or line breaks, then at least one NUL). */
+static int text_field(const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && p[i] && (p[i] >= 0x20 || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
+		i++;
+	if (i == 0 || i == n)
+		return 0;
+	while (i < n && p[i] == 0)
+		i++;
+	return i == n;
+}
+
+/* 1 if the n bytes at p hold the text t. */
+static int has_text(const uint8_t *p, size_t n, const char *t)
+{
+	size_t i, k = strlen(t);
+
+	for (i = 0; i + k <= n; i++)
+		if (memcmp(p + i, t, k) == 0)
+			return 1;
+	return 0;
+}
+
+static int ca_bid(struct gamedb__src *src)
+{
+	struct gamedb__file *f = src->nfiles ? src->files[0] : NULL;
+	const uint8_t *p;
+
+	if (!f || gamedb__file_view(f, 0, CA_CDP_HEAD, &p) != (int64_t)CA_CDP_HEAD)
+		return -1;
+	if (!text_field(p, 50) || !text_field(p + 50, 50))
+		return -1;
+	if (has_text(p + 50, 50, "Data Pro") || has_text(p, 50, "Chess Assistant"))
+		return 100;
+	return 20;
+}
+
+static void ca_close(void *state)
+{
+	struct ca *s = state;
+	int k;
+
+	if (!s)
+		return;
+	for (k = 0; k < 4; k++) {
+		free(s->tab[k].a01);
+		free(s->tab[k].d01);
+	}
+	free(s->pd00);
+	gamedb__stack_free(&s->frames);
+	gamedb__stack_free(&s->pend);
+	free(s);
+}
+
+static int32_t ca_open(struct gamedb_reader *r, void **state)
+{
+	struct ca *s = calloc(1, sizeof *s);
+	const uint8_t *p;
+	int32_t rc = GAMEDB_OK;
+	uint32_t cdp_count;
+	int64_t n;
+	int m;
+
+	if (!s)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	s->r = r;
+	s->dir = CA_DIR_AUTO;
+	s->dir_cur = CA_DIR_RIGHT;
+	gamedb__stack_init(&s->frames, sizeof(struct caframe), CA_MAX_DEPTH + 1);
+	gamedb__stack_init(&s->pend, sizeof(size_t), SIZE_MAX);
+	*state = s;
+	if (gamedb__src_open(&r->src, NULL, 0, &s->cdp) != 0 ||
+	    gamedb__src_open(&r->src, ".emb", 0, &s->emb) != 0 ||
+	    gamedb__src_open(&r->src, ".d00", 0, &s->d00) != 0 ||
+	    gamedb__src_open(&r->src, ".a02", 0, &s->a02) != 0 ||
+	    gamedb__src_open(&r->src, ".d02", 0, &s->d02) != 0)
+		goto fail;
+	n = gamedb__file_view(s->cdp, 0, CA_CDP_HEAD, &p);
+	if (n < 0)
+		goto fail;
+	if (n < (int64_t)CA_CDP_HEAD) {
+		gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
+			      "%s: offset %lld: truncated header (a CDP header takes %u bytes)",
+			      s->cdp->name, (long long)n, CA_CDP_HEAD);
+		goto fail;
+	}
+	cdp_count = gamedb__le32(p + 104);
+	m = emb_load(s);
+	if (m < 0)
+		goto fail;
+	s->count = s->d00->size / CA_D00_REC;
+	if (m > 0)
+		rc = gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
+				   "%s: a name table (a01/d01) is missing from the root directory; its names read \"?\"",
+				   s->emb->name);
+	if (s->d00->size % CA_D00_REC)
+		rc = gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
+				   "%s: offset %llu: %llu bytes after the last whole 38-byte header are ignored",
+				   s->d00->name, (unsigned long long)(s->count * CA_D00_REC),
+				   (unsigned long long)(s->d00->size % CA_D00_REC));
+	else if (cdp_count != s->count)
+		rc = gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
+				   "%s: offset 104: the base says %u games, %s holds %llu headers; the headers are read",
+				   s->cdp->name, cdp_count, s->d00->name, (unsigned long long)s->count);
+	return rc;
+fail:
+	ca_close(s);
+	*state = NULL;
+	return GAMEDB_FATAL;
+}
+
+static int32_t ca_set_option(void *state, const char *key, const char *value)
+{
+	struct ca *s = state;
+
+	if (strcmp(key, "direction") != 0)
+		return GAMEDB_WARN;
+	if (strcmp(value, "auto") == 0)
+		s->dir = CA_DIR_AUTO;
+	else if (strcmp(value, "right") == 0)
+		s->dir = s->dir_cur = CA_DIR_RIGHT;
+	else if (strcmp(value, "left") == 0)
+		s->dir = s->dir_cur = CA_DIR_LEFT;
+	else
+		return gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_MISUSE,
+				     "option direction: \"%s\" is none of auto, right, left", value);
+	return GAMEDB_OK;
+}
+
+/* ---- headers -------------------------------------------------------------------------- */
+
+static const char *const game_types[31] = {
+	NULL, "my own games", "historic games", "model games", "annotated games from books",
+	"computer games", "opening theory/plans", "middlegames", "endgames", "strategy",
+	"tactics", "tests", "blunders", "kingside attack", "queenside attack", "counter attack",
+	"typical pawn structure", "piece play", "positional sacrifice", "material imbalance",
+	"endgame transition", "opposite coloured bishops", "space", "defence", "prophylaxis",
+	"drawing methods", "my analysis", "computer analysis", "tablebase analysis", "psychology",
+	"miscellaneous"
+};
+
+/* Outcomes 5..16 are evaluations, not results: the NAG each becomes (on the game's end). */
+static const uint8_t outcome_nag[17] = { 0, 0, 0, 0, 0, 16, 17, 14, 15, 18, 19, 10, 13, 44, 40, 36, 132 };
+
+/* A name tag from a table; "?" (dflt) when the id has none; NULL dflt: no tag then. */
+static int name_tag(struct ca *s, struct gamedb_game *g, const char *tag, int t, uint32_t id,
+		    const char *dflt, const char *title_tag, int *unknown)
+{
+	const uint8_t *nm, *ti;
+	size_t nl, tl;
+	const char *cs = gamedb__reader_charset(s->r);
+
+	if (name_of(s, t, id, &nm, &nl, &ti, &tl) != 0 || nl == 0) {
+		if (!dflt)
+			return 0;
+		if (unknown && s->tab[t].have)
+			*unknown = 1;
+		return gamedb__tags_add(&g->head, tag, dflt, strlen(dflt), NULL, 0, NULL) ? -1 : 0;
+	}
+	if (gamedb__game_add_tag_raw(g, &g->head, tag, (const char *)nm, nl, cs) == GAMEDB_FAILED)
+		return -1;
+	if (title_tag && tl &&
+	    gamedb__game_add_tag_raw(g, &g->head, title_tag, (const char *)ti, tl, cs) == GAMEDB_FAILED)
+		return -1;
+	return 0;
+}
+
+static int32_t ca_next_game(void *state, struct gamedb_game *g)
+{
+	struct ca *s = state;
+	static const char *const results[5] = { "*", "1/2-1/2", "1-0", "0-1", "*" };
+	const uint8_t *p;
+	uint8_t h[CA_D00_REC];
+	uint64_t off;
+	uint32_t date, eco, v;
+	char buf[32];
+	const char *res;
+	int64_t n;
+	int unknown = 0;
+
+	if (s->next >= s->count)
+		return GAMEDB_END;
+	off = s->next * CA_D00_REC;
+	n = gamedb__file_view(s->d00, off, CA_D00_REC, &p);
+	if (n < 0)
+		return GAMEDB_FATAL;
+	if (n < (int64_t)CA_D00_REC)
+		return gamedb__error(s->r, GAMEDB_FATAL, GAMEDB_E_IO,
+				     "%s: offset %llu: the file ends inside game header %llu",
+				     s->d00->name, (unsigned long long)off, (unsigned long long)s->next + 1);
+	memcpy(h, p, CA_D00_REC);
+	g->index = s->next++;
+	g->variant = GAMEDB_VARIANT_CHESS;
+	g->loc[0] = gamedb__le32(h + 24); /* game id */
+	g->fmt_flags = h[10];             /* outcome, for the decode */
+	g->fen_pending = 1;               /* a setup position is only in the record */
+
+	if (name_tag(s, g, "Event", T_EVENTS, gamedb__le24(h + 14), "?", NULL, &unknown) ||
+	    name_tag(s, g, "Site", T_PLACES, gamedb__le24(h + 17), "?", NULL, &unknown))
+		goto nomem;
+	date = gamedb__le24(h + 11);
+	gamedb__pgn_date(buf, date / (32 * 13), date / 32 % 13, date % 32);
+	if (gamedb__tags_add(&g->head, "Date", buf, 10, NULL, 0, NULL))
+		goto nomem;
+	v = h[29];
+	if (v == 0)
+		strcpy(buf, "?");
+	else if (v % 2)
+		snprintf(buf, sizeof buf, "%u.5", v / 2);
+	else
+		snprintf(buf, sizeof buf, "%u", v / 2);
+	if (gamedb__tags_add(&g->head, "Round", buf, strlen(buf), NULL, 0, NULL) ||
+	    name_tag(s, g, "White", T_PLAYERS, gamedb__le24(h + 0), "?", NULL, &unknown) ||
+	    name_tag(s, g, "Black", T_PLAYERS, gamedb__le24(h + 3), "?", NULL, &unknown))
+		goto nomem;
+	res = h[10] <= 4 ? results[h[10]] : "*";
+	if (gamedb__tags_add(&g->head, "Result", res, strlen(res), NULL, 0, NULL))
+		goto nomem;
+	/* Titles after the roster: WhiteTitle/BlackTitle as PGN has them. */
+	{
+		const uint8_t *nm, *ti;
+		size_t nl, tl;
+		const char *cs = gamedb__reader_charset(s->r);
+		if (name_of(s, T_PLAYERS, gamedb__le24(h + 0), &nm, &nl, &ti, &tl) == 0 && tl &&
+		    gamedb__game_add_tag_raw(g, &g->head, "WhiteTitle", (const char *)ti, tl, cs) ==
+			    GAMEDB_FAILED)
+			goto nomem;
+		if (name_of(s, T_PLAYERS, gamedb__le24(h + 3), &nm, &nl, &ti, &tl) == 0 && tl &&
+		    gamedb__game_add_tag_raw(g, &g->head, "BlackTitle", (const char *)ti, tl, cs) ==
+			    GAMEDB_FAILED)
+			goto nomem;
+	}
+	if ((v = gamedb__le16(h + 6)) != 0) {
+		snprintf(buf, sizeof buf, "%u", v);
+		if (gamedb__tags_add(&g->head, "WhiteElo", buf, strlen(buf), NULL, 0, NULL))
+			goto nomem;
+	}
+	if ((v = gamedb__le16(h + 8)) != 0) {
+		snprintf(buf, sizeof buf, "%u", v);
+		if (gamedb__tags_add(&g->head, "BlackElo", buf, strlen(buf), NULL, 0, NULL))
+			goto nomem;
+	}
+	eco = gamedb__le16(h + 30);
+	if (eco != 0 && eco < 500) {
+		snprintf(buf, sizeof buf, "%c%02u", 'A' + eco / 100, eco % 100);
+		if (gamedb__tags_add(&g->head, "ECO", buf, 3, NULL, 0, NULL))
+			goto nomem;
+	}
+	if (name_tag(s, g, "Annotator", T_PLAYERS, gamedb__le24(h + 32), NULL, NULL, NULL) ||
+	    name_tag(s, g, "Source", T_SOURCES, gamedb__le24(h + 35), NULL, NULL, NULL))
+		goto nomem;
+	v = gamedb__le32(h + 20);
+	if (v >= 1 && v <= 30) {
+		if (gamedb__tags_add(&g->head, "GameType", game_types[v], strlen(game_types[v]),
+				     NULL, 0, NULL))
+			goto nomem;
+	} else if (v) {
+		snprintf(buf, sizeof buf, "%u", v);
+		if (gamedb__tags_add(&g->head, "GameType", buf, strlen(buf), NULL, 0, NULL))
+			goto nomem;
+	}
+	if (unknown)
+		return gamedb__error(s->r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
+				     "%s: offset %llu: game %llu: a player, event or site id has no name in %s",
+				     s->d00->name, (unsigned long long)off,
+				     (unsigned long long)g->index + 1, s->emb->name);
+	return GAMEDB_OK;
+nomem:
+	return gamedb__error(s->r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+}
+
+static int32_t ca_seek(void *state, uint64_t index)
+{
+	struct ca *s = state;
+
+	if (index >= s->count)
+		return gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_RANGE,
+				     "gamedb_reader_seek_game: game %llu of %llu",
+				     (unsigned long long)index, (unsigned long long)s->count);
+	s->next = index;
+	return GAMEDB_OK;
+}
+
+static int32_t ca_count(void *state, uint64_t *out)
+{
+	struct ca *s = state;
+
+	*out = s->count;
+	return GAMEDB_OK;
+}
+
+/* ---- the game record ------------------------------------------------------------------ */
+
+/*
+ * Finds the record of game id in d02 through a02 and views it: *rec its codes (after the
+ * length field), *len their number, *base their file offset. 0, or -1 with g's message set.
+ */
+static int rec_view(struct ca *s, struct gamedb_game *g, const uint8_t **rec, size_t *len,
+		    uint64_t *base)
+{
+	uint64_t cnt = s->a02->size / 4, id = g->loc[0], steps = 0, off;
+	const uint8_t *p;
+	int64_t v, n;
+	size_t hd, rl;
+
+	for (;;) {
+		if (id >= cnt) {
+			gamedb__game_seterr(g, "%s: offset %llu: game %llu: game id %llu is past the end of the address table (%llu entries)",
+					    s->a02->name, (unsigned long long)(id * 4),
+					    (unsigned long long)g->index + 1, (unsigned long long)id,
+					    (unsigned long long)cnt);
+			return -1;
+		}
+		if (steps++ > CA_MAX_CHAIN) {
+			gamedb__game_seterr(g, "%s: offset %llu: game %llu: the redirection chain loops (more than %u steps)",
+					    s->a02->name, (unsigned long long)(id * 4),
+					    (unsigned long long)g->index + 1, CA_MAX_CHAIN);
+			return -1;
+		}
+		n = gamedb__file_view(s->a02, id * 4, 4, &p);
+		if (n < 4) {
+			gamedb__game_seterr(g, "%s: offset %llu: cannot read the address table",
+					    s->a02->name, (unsigned long long)(id * 4));
+			return -1;
+		}
+		v = (int32_t)gamedb__le32(p);
+		if (v >= 0)
+			break;
+		id = (uint64_t)-v;
+	}
+	off = (uint64_t)v;
+	n = gamedb__file_view(s->d02, off, 2, &p);
+	if (n < 1 || (p[0] >= 128 && n < 2)) {
+		gamedb__game_seterr(g, "%s: offset %llu: game %llu: the record's address lies past the end of the file",
+				    s->d02->name, (unsigned long long)off, (unsigned long long)g->index + 1);
+		return -1;
+	}
+	if (p[0] < 128) {
+		rl = p[0];
+		hd = 1;
+	} else {
+		rl = (size_t)(p[0] & 127) + (size_t)p[1] * 128;
+		hd = 2;
+	}
+	n = gamedb__file_view(s->d02, off + hd, rl, &p);
+	if (n < 0 || (size_t)n < rl) {
+		gamedb__game_seterr(g, "%s: offset %llu: game %llu: a record of %zu bytes runs past the end of the file",
+				    s->d02->name, (unsigned long long)off, (unsigned long long)g->index + 1, rl);
+		return -1;
+	}
+	*rec = p;
+	*len = rl;
+	*base = off + hd;
+	return 0;
+}
+
+/*
+ * Code 230's position (76 bytes at b): both 18-piece arrays, the ply count, the castling mask
+ * and the en-passant square. pos and sl set; 0, or -1 with a reason in why.
+ */
+static int parse_setup(const uint8_t *b, struct gamedb__pos *pos, struct gamedb__caslots *sl, char *fen,
+		       size_t fcap, char *why, size_t wcap)
+{
+	uint8_t board[64];
+	const char *pw;
+	char raw[128];
+	size_t k = 0;
+	unsigned ply, mask, ep;
+	int c, i, r, f;
+
+	memset(board, 0, sizeof board);
+	gamedb__caslots_clear(sl);
+	for (c = 0; c < 2; c++) {
+		for (i = 0; i < 18; i++) {
+			unsigned at = b[c * 36 + 2 * i], type = b[c * 36 + 2 * i + 1];
+			unsigned sq;
+			if (type == 0)
+				continue; /* absent (written 8, 0) */
+			if ((at >> 4) > 7 || (at & 15) > 7) {
+				snprintf(why, wcap, "%s piece %d stands on coordinate %u, off the board",
+					 c ? "black" : "white", i, at);
+				return -1;
+			}
+			if (i < 16 ? type != gamedb__ca_fixed_type[i] : (type < GAMEDB__KNIGHT || type > GAMEDB__QUEEN)) {
+				snprintf(why, wcap, "%s piece %d cannot be of type %u", c ? "black" : "white",
+					 i, type);
+				return -1;
+			}
+			sq = (at >> 4) * 8 + (at & 15);
+			if (board[sq]) {
+				snprintf(why, wcap, "two pieces on one square (coordinate %u)", at);
+				return -1;
+			}
+			board[sq] = GAMEDB__PC(type, c);
+			sl->sq[c][i] = (uint8_t)sq;
+		}
+	}
+	ply = gamedb__le16(b + 72);
+	mask = b[74];
+	ep = b[75];
+	for (r = 7; r >= 0; r--) {
+		int empty = 0;
+		for (f = 0; f < 8; f++) {
+			uint8_t pc = board[r * 8 + f];
+			if (!pc) {
+				empty++;
+				continue;
+			}
+			if (empty)
+				raw[k++] = (char)('0' + empty);
+			empty = 0;
+			raw[k++] = "?PNBRQK?"[GAMEDB__PC_TYPE(pc)] + (GAMEDB__PC_COLOUR(pc) ? 32 : 0);
+		}
+		if (empty)
+			raw[k++] = (char)('0' + empty);
+		if (r)
+			raw[k++] = '/';
+	}
+	raw[k++] = ' ';
+	raw[k++] = ply % 2 ? 'b' : 'w';
+	raw[k++] = ' ';
+	/* Chess Assistant plays standard chess: a right counts only with the king and the rook
+	 * on their home squares (else FEN would read it as a Chess960 right). */
+	{
+		const uint8_t wk = GAMEDB__PC(GAMEDB__KING, 0), wr = GAMEDB__PC(GAMEDB__ROOK, 0);
+		const uint8_t bk = GAMEDB__PC(GAMEDB__KING, 1), br = GAMEDB__PC(GAMEDB__ROOK, 1);
+		size_t k0 = k;
+		if ((mask & 1) && board[4] == wk && board[7] == wr)
+			raw[k++] = 'K';
+		if ((mask & 2) && board[4] == wk && board[0] == wr)
+			raw[k++] = 'Q';
+		if ((mask & 4) && board[60] == bk && board[63] == br)
+			raw[k++] = 'k';
+		if ((mask & 8) && board[60] == bk && board[56] == br)
+			raw[k++] = 'q';
+		if (k == k0)
+			raw[k++] = '-';
+	}
+	raw[k++] = ' ';
+	/* 0 is "none" (a1 is never an en-passant square); only the rank that fits the side to
+	 * move is kept. */
+	if (ep && (ep & 15) <= 7 && (ep >> 4) == (ply % 2 ? 2u : 5u)) {
+		raw[k++] = (char)('a' + (ep & 15));
+		raw[k++] = (char)('1' + (ep >> 4));
+	} else {
+		raw[k++] = '-';
+	}
+	snprintf(raw + k, sizeof raw - k, " 0 %u", ply / 2 + 1);
+	if (gamedb__pos_from_fen_normal(pos, raw, fen, fcap, NULL, &pw) != 0) {
+		snprintf(why, wcap, "not a playable position (%s): %s", pw, raw);
+		return -1;
+	}
+	return 0;
+}
+
+/* Adds SetUp and FEN when the record starts with a setup position (after comments). */
+static int32_t ca_load_tags(void *state, struct gamedb_game *g)
+{
+	struct ca *s = state;
+	const uint8_t *rec;
+	size_t len, i = 0;
+	uint64_t base;
+	struct gamedb__caslots sl;
+	char why[160];
+
+	if (rec_view(s, g, &rec, &len, &base) != 0) {
+		g->errmsg[0] = 0; /* the decode reports it */
+		return GAMEDB_OK;
+	}
+	while (i < len) {
+		if (rec[i] == 233 && len - i >= 2)
+			i += 2;
+		else if (rec[i] == 234 && len - i >= 3)
+			i += 3;
+		else if (rec[i] == 235 && len - i >= 2)
+			i += 2 + (size_t)rec[i + 1];
+		else if (rec[i] == 236 && len - i >= 5)
+			i += 5 + (size_t)gamedb__le32(rec + i + 1);
+		else
+			break;
+	}
+	if (i >= len || rec[i] != 230 || len - i - 1 < CA_SETUP_LEN)
+		return GAMEDB_OK;
+	if (parse_setup(rec + i + 1, &g->start, &sl, g->fen, sizeof g->fen, why, sizeof why) != 0) {
+		strcpy(g->fen, GAMEDB__START_FEN);
+		return GAMEDB_OK; /* the decode reports it */
+	}
+	g->have_start = 1;
+	if (gamedb__tags_add(&g->extra, "SetUp", "1", 1, NULL, 0, NULL) ||
+	    gamedb__tags_add(&g->extra, "FEN", g->fen, strlen(g->fen), NULL, 0, NULL))
+		return GAMEDB_FAILED;
+	return GAMEDB_OK;
+}
+
+static int ca_tag_surely_absent(void *state, const struct gamedb_game *g, const char *name)
+{
+	(void)state;
+	(void)g;
+	return strcmp(name, "FEN") != 0 && strcmp(name, "SetUp") != 0;
+}
+
+/* ---- moves ---------------------------------------------------------------------------- */
+
+/* The codes' deltas as the seed writes them, "yx": y rows up, x columns (see CA_DIR_*). */
+static const uint8_t knight_d[8] = { 0x67, 0x76, 0x16, 0x27, 0x21, 0x12, 0x72, 0x61 };
+static const uint8_t bishop_d[13] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+				      0x17, 0x26, 0x35, 0x53, 0x62, 0x71 };
+static const uint8_t rook_d[14] = { 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01,
+				    0x70, 0x60, 0x50, 0x40, 0x30, 0x20, 0x10 };
+static const uint8_t king_d[8] = { 0x11, 0x77, 0x17, 0x71, 0x07, 0x01, 0x70, 0x10 };
+
+/* The queen's 27 deltas (bishop's, then rook's); pieces 16/17 add the knight's 8. */
+static uint8_t piece_delta(int k)
+{
+	if (k < 13)
+		return bishop_d[k];
+	if (k < 27)
+		return rook_d[k - 13];
+	return knight_d[k - 27];
+}
+
+/* Pawn kind k (0 one step, 1 and 2 captures, 3 two steps) for colour c as a "yx" delta. */
+static uint8_t pawn_delta(int k, int c)
+{
+	static const uint8_t w[4] = { 0x10, 0x17, 0x11, 0x20 };
+	static const uint8_t b[4] = { 0x70, 0x77, 0x71, 0x60 };
+	return c ? b[k] : w[k];
+}
+
+/* Decodes move code (0..206) into slot and delta; -1 if it is not a move code. */
+static int code_move(unsigned code, int c, int *slot, uint8_t *d)
+{
+	if (code < 32) {
+		*slot = (int)code / 4;
+		*d = pawn_delta((int)code % 4, c);
+	} else if (code < 48) {
+		*slot = 8 + ((int)code - 32) / 8;
+		*d = knight_d[(code - 32) % 8];
+	} else if (code < 74) {
+		*slot = 10 + ((int)code - 48) / 13;
+		*d = bishop_d[(code - 48) % 13];
+	} else if (code < 102) {
+		*slot = 12 + ((int)code - 74) / 14;
+		*d = rook_d[(code - 74) % 14];
+	} else if (code < 129) {
+		*slot = 14;
+		*d = piece_delta((int)code - 102);
+	} else if (code < 137) {
+		*slot = 15;
+		*d = king_d[code - 129];
+	} else if (code < 207) {
+		*slot = 16 + ((int)code - 137) / 35;
+		*d = piece_delta(((int)code - 137) % 35);
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+static uint8_t apply_delta(uint8_t from, uint8_t d, int dir)
+{
+	int r = (from / 8 + (d >> 4)) & 7;
+	int f = (from % 8 + dir * (d & 15)) & 7;
+	return (uint8_t)(r * 8 + f);
+}
+
+struct cactx {
+	struct ca *s;
+	struct gamedb_game *g;
+	struct gamedb__movebuf *mb;
+	const uint8_t *rec;
+	size_t len;
+	uint64_t base;
+	int dir;
+	int32_t status;      /* OK, WARN */
+	int32_t text_status;
+	int played;          /* a move was played anywhere (code 230 comes before any) */
+};
+
+/* Skips a variation's body from i (after its 231) to after its 232; -1 if it is not closed. */
+static int skip_block(const struct cactx *x, size_t *pi)
+{
+	size_t i = *pi, depth = 1;
+	const uint8_t *r = x->rec;
+
+	while (i < x->len) {
+		unsigned c = r[i++];
+		size_t extra = 0;
+		if (c <= 208 || c == 210 || c == 211)
+			continue;
+		switch (c) {
+		case 209: case 234: extra = 2; break;
+		case 212: case 213: case 214: case 215: case 216: case 217: case 218: case 219:
+		case 233: extra = 1; break;
+		case 230: extra = CA_SETUP_LEN; break;
+		case 231: depth++; break;
+		case 232:
+			if (--depth == 0) {
+				*pi = i;
+				return 0;
+			}
+			break;
+		case 235:
+			if (i >= x->len)
+				return -1;
+			extra = 1 + (size_t)r[i];
+			break;
+		case 236:
+			if (x->len - i < 4)
+				return -1;
+			extra = 4 + (size_t)gamedb__le32(r + i);
+			break;
+		default:
+			return -1;
+		}
+		if (x->len - i < extra)
+			return -1;
+		i += extra;
+	}
+	return -1;
+}
+
+static int add_text(struct cactx *x, int type, const uint8_t *raw, size_t n)
+{
+	struct gamedb__movebuf *mb = x->mb;
+	size_t off = mb->text.len;
+	int32_t rc;
+
+	if (n == 0)
+		return 0;
+	if (off > UINT32_MAX / 2)
+		return -1;
+	rc = gamedb__text_to_utf8(&x->s->r->text, gamedb__reader_charset(x->s->r),
+				  gamedb__reader_fallback(x->s->r), (const char *)raw, n, &mb->text);
+	if (rc == GAMEDB_FAILED)
+		return -1;
+	gamedb__text_newlines(&mb->text, off);
+	if (gamedb__buf_putc(&mb->text, 0) != 0 || gamedb__mb_event(mb, type, (uint32_t)off) != 0 ||
+	    gamedb__mb_raw(mb, raw, n) != 0)
+		return -1;
+	if (rc == GAMEDB_WARN)
+		x->text_status = GAMEDB_WARN;
+	return 0;
+}
+
+static int add_annotation(struct cactx *x, int type, const uint8_t *raw, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	struct gamedb__buf t = { 0 };
+	size_t i;
+	int rc;
+
+	if (gamedb__buf_reserve(&t, 2 * n + 1) != 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		t.p[t.len++] = hex[raw[i] >> 4];
+		t.p[t.len++] = hex[raw[i] & 15];
+	}
+	t.p[t.len] = 0;
+	rc = gamedb__mb_comment(x->mb, GAMEDB_EVENT_ANNOTATION, t.p, t.len) != 0 ||
+	     gamedb__mb_raw(x->mb, raw, n) != 0;
+	gamedb__buf_free(&t);
+	if (rc)
+		return -1;
+	x->mb->nodes[x->mb->n - 1].reserved[1] = (uint8_t)type;
+	return 0;
+}
+
+/* 1 if a comment of this type belongs to the move before it (is written after it). */
+static int after_type(unsigned type)
+{
+	return type != 3 && type != 5 && type != 9;
+}
+
+/* One comment (type, then n bytes): NAGs, text, evaluation or a kept annotation. */
+static int comment(struct cactx *x, struct caframe *fr, unsigned type, const uint8_t *d, size_t n)
+{
+	size_t i;
+	char buf[48];
+
+	switch (type) {
+	case 2: /* symbols after the move: NAG numbers */
+		for (i = 0; i < n; i++)
+			if (d[i] && fr->last_move != NONE &&
+			    gamedb__mb_event(x->mb, GAMEDB_EVENT_NAG, d[i]) != 0)
+				return -1;
+		return 0;
+	case 3: /* symbols before the move: given after it, as PGN wants */
+		for (i = 0; i < n; i++)
+			if (d[i] && fr->nnag < sizeof fr->nag)
+				fr->nag[fr->nnag++] = d[i];
+		return 0;
+	case 4:
+	case 6:
+		return add_text(x, fr->last_move != NONE ? GAMEDB_EVENT_COMMENT_AFTER
+							 : GAMEDB_EVENT_COMMENT_BEFORE, d, n);
+	case 5:
+		return add_text(x, GAMEDB_EVENT_COMMENT_BEFORE, d, n);
+	case 29: /* computer evaluation: hundredths of a pawn, 255, 0, and "CAP" or nothing */
+		if ((n == 4 || (n == 7 && memcmp(d + 4, "CAP", 3) == 0)) && d[2] == 255 && d[3] == 0) {
+			int v = (int16_t)gamedb__le16(d);
+			unsigned a = (unsigned)(v < 0 ? -v : v);
+			snprintf(buf, sizeof buf, "%%eval %s%u.%02u", v < 0 ? "-" : "", a / 100, a % 100);
+			return gamedb__mb_comment(x->mb, GAMEDB_EVENT_COMMAND, buf, strlen(buf)) != 0 ? -1 : 0;
+		}
+		return add_annotation(x, (int)type, d, n);
+	default: /* 7 and 21 (user folders), 8 and 9 (diagrams), types the seed does not name */
+		return add_annotation(x, (int)type, d, n);
+	}
+}
+
+static void fail(struct cactx *x, size_t at, const char *fmt, ...) GAMEDB__PRINTF(3, 4);
+
+static void fail(struct cactx *x, size_t at, const char *fmt, ...)
+{
+	char what[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	gamedb__game_seterr(x->g, "%s: offset %llu: game %llu: %s", x->s->d02->name,
+			    (unsigned long long)(x->base + at), (unsigned long long)x->g->index + 1,
+			    what);
+}
+
+static void warn(struct cactx *x, size_t at, const char *what)
+{
+	if (x->status != GAMEDB_OK)
+		return;
+	x->status = GAMEDB_WARN;
+	gamedb__game_seterr(x->g, "%s: offset %llu: game %llu: %s", x->s->d02->name,
+			    (unsigned long long)(x->base + at), (unsigned long long)x->g->index + 1,
+			    what);
+}
+
+static void square_text(uint8_t sq, char out[3])
+{
+	out[0] = (char)('a' + sq % 8);
+	out[1] = (char)('1' + sq / 8);
+	out[2] = 0;
+}
+
+/*
+ * Plays the move that starts with code at rec[at] (the bytes after it from *pi on) in fr,
+ * writes it to mb. 0, or -1 with g's message set (FAILED). -2: out of memory.
+ */
+static int play(struct cactx *x, struct caframe *fr, unsigned code, size_t at, size_t *pi)
+{
+	struct gamedb__move m;
+	struct gamedb__pos before = fr->pos;
+	int c = fr->pos.stm, slot = -1, new_slot = -1;
+	uint8_t d = 0;
+	size_t i;
+	char a[3], b[3];
+
+	memset(&m, 0, sizeof m);
+	m.rook_from = GAMEDB__NO_SQ;
+	if (code == 207 || code == 208) {
+		if (gamedb__move_castle(&fr->pos, code == 208, &m) != 0) {
+			fail(x, at, "%s castling is not legal here", code == 208 ? "short" : "long");
+			x->s->illegal = 1;
+			return -1;
+		}
+	} else if (code == 211) {
+		if (gamedb__move_null(&fr->pos, &m) != 0) {
+			fail(x, at, "a null move while in check");
+			x->s->illegal = 1;
+			return -1;
+		}
+	} else {
+		if (code == 209) {
+			unsigned b1, b2, type;
+			if (x->len - *pi < 2) {
+				fail(x, at, "a promotion cut short by the end of the record");
+				return -1;
+			}
+			b1 = x->rec[*pi];
+			b2 = x->rec[*pi + 1];
+			*pi += 2;
+			slot = (int)(b1 >> 2);
+			d = pawn_delta((int)(b1 & 3), c);
+			type = b2 >> 5;
+			new_slot = (int)(b2 & 31);
+			if (slot > 7 || type < GAMEDB__KNIGHT || type > GAMEDB__QUEEN) {
+				fail(x, at, "a promotion of pawn %d to type %u", slot, type);
+				return -1;
+			}
+			if (new_slot < 8 || (new_slot < 16 && gamedb__ca_fixed_type[new_slot] != type)) {
+				fail(x, at, "a promotion names piece %d for a piece of type %u", new_slot,
+				     type);
+				return -1;
+			}
+			if (new_slot >= 18)
+				new_slot = 18 + slot; /* untracked: moves by extended codes */
+			if (fr->sl.sq[c][new_slot] != GAMEDB__NO_SQ) {
+				fail(x, at, "a promotion gives piece %d, which is on the board", new_slot);
+				return -1;
+			}
+			m.promo = (uint8_t)type;
+		} else if (code >= 212 && code <= 219) {
+			int k = (int)code - 212;
+			if (x->len - *pi < 1) {
+				fail(x, at, "an extended move cut short by the end of the record");
+				return -1;
+			}
+			d = (uint8_t)(((x->rec[*pi] >> 4) & 7) << 4 | (x->rec[*pi] & 7));
+			(*pi)++;
+			slot = gamedb__caslots_promoted(&fr->sl, c, k);
+			if (slot < 0) {
+				fail(x, at, "an extended move of the piece from pawn %d, which is not on the board", k);
+				return -1;
+			}
+		} else if (code_move(code, c, &slot, &d) != 0) {
+			fail(x, at, "unknown code %u", code);
+			return -1;
+		}
+		if (fr->sl.sq[c][slot] == GAMEDB__NO_SQ) {
+			fail(x, at, "code %u moves %s piece %d, which is not on the board", code,
+			     c ? "black" : "white", slot);
+			x->s->illegal = 1;
+			return -1;
+		}
+		m.from = fr->sl.sq[c][slot];
+		m.to = apply_delta(m.from, d, x->dir);
+	}
+	if (gamedb__move_play(&fr->pos, &m) != 0) {
+		square_text(m.from, a);
+		square_text(m.to, b);
+		fail(x, at, "move %u%s %s%s (code %u) is not legal", (unsigned)before.fullmove,
+		     c ? "..." : ".", a, b, code);
+		x->s->illegal = 1;
+		return -1;
+	}
+	if (fr->ep_next && !(m.flags & GAMEDB__MF_EP)) {
+		fail(x, at, "code 210 announces an en-passant capture, but code %u is not one", code);
+		x->s->illegal = 1;
+		return -1;
+	}
+	fr->ep_next = 0;
+	fr->prev = before;
+	fr->prevsl = fr->sl;
+	gamedb__caslots_move(&fr->sl, c, &m, slot, new_slot);
+	x->played = 1;
+	fr->moved = 1;
+	fr->last_move = x->mb->n;
+	if (gamedb__mb_move(x->mb, &m) != 0)
+		return -2;
+	for (i = 0; i < fr->nnag; i++)
+		if (gamedb__mb_event(x->mb, GAMEDB_EVENT_NAG, fr->nag[i]) != 0)
+			return -2;
+	fr->nnag = 0;
+	return 0;
+}
+
+/*
+ * The type of the comment that starts at rec[i] (a 234, 235 or 236), or -1 when rec[i] is no
+ * comment (or one too short to tell).
+ */
+static int comment_type_at(const struct cactx *x, size_t i)
+{
+	switch (x->rec[i]) {
+	case 233: return 2; /* skipped where it stands: treat as belonging to the move before */
+	case 234: return x->len - i >= 3 ? x->rec[i + 1] : -1;
+	case 235: return x->len - i >= 3 && x->rec[i + 1] ? x->rec[i + 2] : -1;
+	case 236: return x->len - i >= 6 && gamedb__le32(x->rec + i + 1) ? x->rec[i + 5] : -1;
+	default: return -1;
+	}
+}
+
+static int32_t decode_once(struct ca *s, struct gamedb_game *g, struct gamedb__movebuf *mb, int dir)
+{
+	struct cactx x;
+	struct caframe *fr;
+	size_t main_last = NONE;
+	char why[160];
+
+	memset(&x, 0, sizeof x);
+	x.s = s;
+	x.g = g;
+	x.mb = mb;
+	x.dir = dir;
+	x.status = x.text_status = GAMEDB_OK;
+	s->illegal = 0;
+	if (rec_view(s, g, &x.rec, &x.len, &x.base) != 0)
+		return GAMEDB_FAILED;
+	gamedb__stack_clear(&s->frames);
+	gamedb__stack_clear(&s->pend);
+	fr = gamedb__stack_push(&s->frames);
+	if (!fr)
+		goto nomem;
+	memset(fr, 0, sizeof *fr);
+	gamedb__pos_startpos(&fr->pos);
+	gamedb__caslots_init(&fr->sl);
+	fr->flush = NONE;
+	fr->last_move = NONE;
+
+	for (;;) {
+		size_t at, i;
+		unsigned code;
+		int depth;
+
+		fr = gamedb__stack_top(&s->frames);
+		if (!fr) /* cannot happen: the main line's record stays */
+			goto nomem;
+		depth = (int)gamedb__var_depth(&s->frames);
+		if (fr->flush != NONE) {
+			struct caframe *nf;
+			if (fr->flush < s->pend.n) {
+				size_t o = ((size_t *)s->pend.v)[fr->flush++];
+				if (gamedb__stack_full(&s->frames)) {
+					warn(&x, o, "variations nested too deep are left out");
+					continue;
+				}
+				nf = gamedb__var_begin(&s->frames, mb);
+				if (!nf)
+					goto nomem;
+				fr = nf - 1;
+				memset(nf, 0, sizeof *nf);
+				nf->pos = fr->prev;
+				nf->sl = fr->prevsl;
+				nf->off = o;
+				nf->pend_lo = s->pend.n;
+				nf->flush = NONE;
+				nf->last_move = NONE;
+				continue;
+			}
+			s->pend.n = fr->pend_lo;
+			fr->flush = NONE;
+			fr->moved = 0;
+			continue;
+		}
+		at = fr->off;
+		/* Variations recorded before the move just played: after its own comments. */
+		if (s->pend.n > fr->pend_lo && fr->moved &&
+		    (at >= x.len || comment_type_at(&x, at) < 0 ||
+		     !after_type((unsigned)comment_type_at(&x, at)))) {
+			fr->flush = fr->pend_lo;
+			continue;
+		}
+		if (at >= x.len || (x.rec[at] == 232 && depth > 0)) {
+			if (s->pend.n > fr->pend_lo) {
+				warn(&x, at, "variations with no move after them to replace are left out");
+				s->pend.n = fr->pend_lo;
+			}
+			if (depth == 0) {
+				main_last = fr->last_move;
+				break;
+			}
+			if (at >= x.len) { /* cannot happen: skip_block found the 232 */
+				fail(&x, at, "a variation is not closed");
+				goto failed;
+			}
+			if (!gamedb__var_end(&s->frames, mb))
+				goto nomem;
+			continue;
+		}
+		code = x.rec[at];
+		i = at + 1;
+		switch (code) {
+		case 232:
+			fail(&x, at, "code 232 closes a variation that was never opened");
+			goto failed;
+		case 231: {
+			size_t *slot;
+			if (skip_block(&x, &i) != 0) {
+				fail(&x, at, "the variation opened here is not closed (or holds an unknown code)");
+				goto failed;
+			}
+			slot = gamedb__stack_push(&s->pend);
+			if (!slot)
+				goto nomem;
+			*slot = at + 1;
+			fr->moved = 0; /* they replace the next move, not the last */
+			break;
+		}
+		case 230:
+			if (x.played || depth > 0 || x.len - i < CA_SETUP_LEN) {
+				fail(&x, at, x.len - i < CA_SETUP_LEN ? "a setup position cut short by the end of the record"
+								   : "a setup position after the first move");
+				goto failed;
+			}
+			if (parse_setup(x.rec + i, &fr->pos, &fr->sl, g->fen, sizeof g->fen, why,
+					sizeof why) != 0) {
+				fail(&x, at, "setup position: %s", why);
+				goto failed;
+			}
+			i += CA_SETUP_LEN;
+			break;
+		case 233:
+			if (x.len - i < 1) {
+				fail(&x, at, "code 233 cut short by the end of the record");
+				goto failed;
+			}
+			i++;
+			break;
+		case 234:
+			if (x.len - i < 2) {
+				fail(&x, at, "a symbol cut short by the end of the record");
+				goto failed;
+			}
+			if (comment(&x, fr, x.rec[i], x.rec + i + 1, 1) != 0)
+				goto nomem;
+			i += 2;
+			break;
+		case 235:
+		case 236: {
+			size_t n, hl = code == 235 ? 1 : 4;
+			if (x.len - i < hl) {
+				fail(&x, at, "a comment length cut short by the end of the record");
+				goto failed;
+			}
+			n = code == 235 ? x.rec[i] : gamedb__le32(x.rec + i);
+			i += hl;
+			if (n > x.len - i) {
+				fail(&x, at, "a comment of %zu bytes runs past the end of the record (%zu left)",
+				     n, x.len - i);
+				goto failed;
+			}
+			if (n && comment(&x, fr, x.rec[i], x.rec + i + 1, n - 1) != 0)
+				goto nomem;
+			i += n;
+			break;
+		}
+		case 210:
+			fr->ep_next = 1;
+			break;
+		default: {
+			int rc = play(&x, fr, code, at, &i);
+			if (rc == -2)
+				goto nomem;
+			if (rc != 0)
+				goto failed;
+			break;
+		}
+		}
+		fr = gamedb__stack_top(&s->frames);
+		if (!fr)
+			goto nomem;
+		fr->off = i;
+	}
+	/* An evaluation stored as the outcome: the NAG of the game's last move. */
+	if (g->fmt_flags >= 5 && g->fmt_flags <= 16 && main_last != NONE) {
+		struct gamedb__node nd;
+		if (gamedb__mb_event(mb, GAMEDB_EVENT_NAG, outcome_nag[g->fmt_flags]) != 0)
+			goto nomem;
+		nd = mb->nodes[mb->n - 1];
+		memmove(mb->nodes + main_last + 2, mb->nodes + main_last + 1,
+			(mb->n - main_last - 2) * sizeof *mb->nodes);
+		mb->nodes[main_last + 1] = nd;
+	}
+	if (x.status == GAMEDB_OK && x.text_status == GAMEDB_WARN) {
+		gamedb__game_seterr(g, "%s: a comment could not be converted from %s without loss",
+				    s->d02->name, gamedb__reader_charset(s->r));
+		return GAMEDB_WARN;
+	}
+	return x.status;
+failed:
+	gamedb__var_close_open(mb);
+	return GAMEDB_FAILED;
+nomem:
+	gamedb__game_seterr(g, "%s: out of memory decoding the moves", s->d02->name);
+	gamedb__var_close_open(mb);
+	return GAMEDB_FAILED;
+}
+
+/*
+ * Decodes with the direction chosen; with "auto", a game that fails on a move the board
+ * refuses is tried again the other way, and the way that plays is kept for the next games.
+ */
+static int32_t ca_decode(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
+{
+	struct ca *s = state;
+	int32_t rc = decode_once(s, g, mb, s->dir_cur);
+	char first[sizeof g->errmsg];
+
+	if (rc != GAMEDB_FAILED || s->dir != CA_DIR_AUTO || !s->illegal)
+		return rc;
+	memcpy(first, g->errmsg, sizeof first);
+	gamedb__mb_reset(mb);
+	rc = decode_once(s, g, mb, -s->dir_cur);
+	if (rc != GAMEDB_FAILED) {
+		s->dir_cur = -s->dir_cur;
+		return rc;
+	}
+	/* Neither way plays: the first reading's result and message stand. */
+	gamedb__mb_reset(mb);
+	rc = decode_once(s, g, mb, s->dir_cur);
+	memcpy(g->errmsg, first, sizeof first);
+	return rc;
+}
+
+static const char *const ca_extensions[] = { ".cdp", ".emb", ".d00", ".a02", ".d02", NULL };
+
+static const struct gamedb__format_option ca_options[] = {
+	{ "direction", "auto",
+	  "which way the column part of a move code counts: right, left, or auto (by legality)" },
+	{ NULL, NULL, NULL }
+};
+
+const struct gamedb__format gamedb__format_chessassistant = {
+	.abi = GAMEDB__FORMAT_ABI_1,
+	.name = "chessassistant",
+	.description = "Chess Assistant bases (Convekta, Chess Data Pro format 1.3)",
+	.extensions = ca_extensions,
+	.opens = 1,
+	.options = ca_options,
+	.caps = GAMEDB_CAP_VARIATIONS | GAMEDB_CAP_SEEK | GAMEDB_CAP_COUNT | GAMEDB_CAP_MULTIFILE,
+	.default_charset = "CP1251",
+	.default_fallback = NULL,
+	.bid = ca_bid,
+	.open = ca_open,
+	.set_option = ca_set_option,
+	.next_game = ca_next_game,
+	.seek_game = ca_seek,
+	.game_count = ca_count,
+	.load_tags = ca_load_tags,
+	.tag_surely_absent = ca_tag_surely_absent,
+	.decode_moves = ca_decode,
+	.handle = NULL,
+	.close = ca_close,
+};
