@@ -71,9 +71,6 @@ CHESSBASE_UNSUPPORTED = [
      "encoding mode 4 (regular chess in another encoding) is not supported"),
     ("libcbh/UnusualStart/UnusualStartBytes", 6, 9,
      "encoding mode 5 (regular chess in another encoding) is not supported"),
-    # No final marker: the record runs on past the last move (54.Ke3) into other bytes.
-    ("libcbh/NormalNoPop/StandardMissingPop", 1, 1,
-     "move 54...: there is no 2nd queen (opcode 151)"),
 ]
 
 

@@ -512,6 +512,27 @@ static uint32_t add_node(struct cbg_state *s, uint32_t parent, const struct game
 }
 
 /*
+ * 1 when the main line decoded so far (the first continuations from the start) has as many
+ * moves as the CBH record gives the game (byte 45, in full moves; 255 means 255 or more).
+ */
+static int mainline_complete(const struct gamedb__cbg_ctx *c, const struct cbg_state *s,
+			     const struct gamedb_game *g)
+{
+	size_t plies = 0, full;
+	uint32_t id = s->nodes[0].first;
+	const int black = g->have_start && g->start.stm;
+
+	if (c->mainline_moves < 0)
+		return 0;
+	for (; id != NONE; id = s->nodes[id].first)
+		plies++;
+	if (plies == 0)
+		return 0;
+	full = (plies + (black ? 1 : 0) + 1) / 2;
+	return c->mainline_moves == 255 ? full >= 255 : full == (size_t)c->mainline_moves;
+}
+
+/*
  * First pass: the move bytes into the tree of s->nodes, every move checked and played by the
  * board engine. OK, WARN (unknown opcodes skipped), or FAILED with g's message set (the tree
  * then holds the legal part).
@@ -593,6 +614,18 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			bad = 1;
 		}
 		if (bad) {
+			if (gamedb__var_depth(&s->levels) == 0 && mainline_complete(c, s, g)) {
+				/*
+				 * No final marker, and the main line already has the length the index
+				 * gives it: what follows is not moves (a real base keeps a stale copy
+				 * of an older record there). The game ends here, with a warning.
+				 */
+				snprintf(msg, sizeof msg, "the game has no final marker: the %zu byte(s) "
+					 "after its last move are not moves (ignored)", end - at);
+				gamedb__game_seterr(g, "%s: offset %llu: game %llu: %s", c->cbg->name,
+						    (unsigned long long)(g->loc[0] + at), game_no(g), msg);
+				return GAMEDB_WARN;
+			}
 			snprintf(msg, sizeof msg, "move %u%s: %s", (unsigned)cur->pos.fullmove,
 				 stm ? "..." : ".", why);
 			return fail(c, g, g->loc[0] + at, msg);
@@ -608,7 +641,10 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		return fail(c, g, g->loc[0] + avail,
 			    "the game record is cut off at the end of the file");
 	/* No final 255: the game is read to its stored length (real bases have such games). */
-	return st;
+	gamedb__game_seterr(g, "%s: offset %llu: game %llu: the game has no final marker: read "
+			    "to its stored length", c->cbg->name,
+			    (unsigned long long)(g->loc[0] + end), game_no(g));
+	return GAMEDB_WARN;
 }
 
 /* ---- annotations ---------------------------------------------------------------------- */

@@ -20,6 +20,8 @@ struct gamedb__cbg_ctx {
 	struct gamedb__file *cba; /* NULL when the base has no .cba */
 	const char *detected;     /* what charset-detect found (static), NULL if not asked */
 	int language;             /* CB language code of the texts to keep; -1 = keep all */
+	int mainline_moves;       /* the game's CBH main-line move count (255 = 255 or more),
+				     set by format-cbh.c before each decode; -1 = unknown */
 	struct gamedb__buf scratch; /* decoder's own, freed by gamedb__cbg_ctx_free() */
 	void *priv;               /* decoder's own, freed by gamedb__cbg_ctx_free() */
 };

@@ -295,6 +295,7 @@ static int32_t cb_open(struct gamedb_reader *r, void **state)
 	s->handle.s = s;
 	s->ctx.r = r;
 	s->ctx.language = -1;
+	s->ctx.mainline_moves = -1;
 	*state = s;
 	if (gamedb__src_open(&r->src, NULL, 0, &s->cbh) != 0)
 		goto fail;
@@ -790,7 +791,13 @@ static int32_t cb_load_tags(void *state, struct gamedb_game *g)
 static int32_t cb_decode(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
 {
 	struct cbh *s = state;
+	const uint8_t *rec;
 
+	/* The CBH main-line move count tells the end of a game that lacks its final marker. */
+	s->ctx.mainline_moves = -1;
+	if (g->loc[2] >= 1 && g->loc[2] <= s->nrec &&
+	    gamedb__file_view(s->cbh, g->loc[2] * CBH_REC, CBH_REC, &rec) == CBH_REC)
+		s->ctx.mainline_moves = rec[45];
 	return gamedb__cbg_decode(&s->ctx, g, mb);
 }
 
