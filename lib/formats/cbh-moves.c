@@ -53,6 +53,38 @@ static const uint8_t cb_table[256] = {
 	178, 194, 89, 93, 182, 114, 81, 248, 40, 126, 97, 57, 225, 219, 105, 128,
 };
 
+/*
+ * The substitution table of the Chess960 modes 10 and 11 (ChessBase's own, as libcbh's notes
+ * give it: a fact of the format). It is applied the other way round: the opcode of a stored
+ * byte b read when n moves were decoded before it is (cb_table960[b] - n) & 255.
+ */
+static const uint8_t cb_table960[256] = {
+	0x38, 0x50, 0x64, 0xcc, 0x9f, 0x56, 0x6f, 0x73, 0x4d, 0x41, 0x66, 0xa2, 0xc6, 0xb9, 0x96, 0x47,
+	0xee, 0xcf, 0xb1, 0x6d, 0x48, 0x4f, 0x44, 0x20, 0x15, 0xbe, 0x82, 0x09, 0x34, 0x99, 0xeb, 0x1a,
+	0x33, 0x7c, 0xab, 0x59, 0x00, 0x22, 0x24, 0xb0, 0xb4, 0xfa, 0x85, 0xdd, 0x57, 0xf3, 0xd9, 0xd2,
+	0x8a, 0x8d, 0x70, 0xb5, 0x6e, 0x43, 0xa7, 0x0b, 0x27, 0x08, 0xea, 0xb3, 0x94, 0x1c, 0x63, 0x1b,
+	0x2b, 0xc5, 0x0c, 0xd4, 0x3f, 0x37, 0xe8, 0xde, 0xa6, 0x23, 0xef, 0x06, 0xfd, 0x3e, 0xc1, 0x40,
+	0x32, 0xdf, 0x2d, 0xc8, 0xd0, 0x0f, 0xf1, 0xe2, 0x7a, 0x95, 0xec, 0x3c, 0xca, 0x49, 0x11, 0xe0,
+	0x25, 0xd8, 0x30, 0xfe, 0x2e, 0xba, 0xdc, 0xaa, 0x53, 0x4c, 0xd1, 0x5e, 0x67, 0x8b, 0x0d, 0x9e,
+	0xa9, 0xbf, 0x05, 0x78, 0x35, 0xc4, 0xb6, 0xa4, 0x4b, 0xd6, 0x04, 0x52, 0xa8, 0x76, 0x2c, 0xbd,
+	0xae, 0x39, 0xb2, 0xe3, 0x03, 0x81, 0x17, 0x9a, 0x3d, 0x68, 0xc0, 0x65, 0x92, 0xc9, 0xf7, 0x77,
+	0x16, 0xff, 0xf5, 0xe1, 0x1e, 0x36, 0xbb, 0x86, 0x8e, 0xf9, 0x9d, 0xd5, 0x6b, 0xf4, 0x74, 0x80,
+	0x2f, 0x7b, 0x14, 0x97, 0x29, 0xe5, 0x4a, 0x02, 0x93, 0x5c, 0xcb, 0xa1, 0x58, 0x79, 0xf8, 0x5f,
+	0x26, 0x28, 0x8f, 0x7e, 0xa5, 0xed, 0xd3, 0x89, 0xc7, 0x88, 0x9b, 0x54, 0x87, 0x60, 0xda, 0xf0,
+	0x45, 0x3a, 0xc2, 0x84, 0x90, 0x21, 0xf6, 0xf2, 0x5a, 0x2a, 0x55, 0x18, 0x61, 0x01, 0xfb, 0xe6,
+	0x8c, 0x6a, 0x12, 0xb8, 0x62, 0x83, 0x98, 0x10, 0x71, 0x5b, 0xe4, 0xad, 0xdb, 0x42, 0x0a, 0xcd,
+	0x46, 0xd7, 0x72, 0x07, 0xce, 0x19, 0xb7, 0x3b, 0x31, 0x9c, 0x51, 0xc3, 0x69, 0xa3, 0x91, 0xe9,
+	0x0e, 0x1f, 0xfc, 0x75, 0x6c, 0x1d, 0x7d, 0xe7, 0xaf, 0x5d, 0xa0, 0xbc, 0x13, 0x7f, 0xac, 0x4e,
+};
+
+/* The opcode of stored byte b after n moves, in the mode's table. */
+static inline int cb_opcode(int mode, uint8_t b, uint32_t n)
+{
+	if (mode == 10 || mode == 11)
+		return (uint8_t)(cb_table960[b] - n);
+	return cb_table[(uint8_t)(b - n)];
+}
+
 enum {
 	OP_NULL = 0,
 	OP_CASTLE_K = 9,
@@ -222,14 +254,14 @@ static const char *mode_name(int mode)
 /* ---- setup position ------------------------------------------------------------------- */
 
 /*
- * The 28-byte setup block: byte 1 bits 0-3 the en-passant file (1 = a), bit 4 black to move;
+ * The 28-byte setup block (x960: the 8 more bytes of the Chess960 modes, else NULL): byte 1 bits 0-3 the en-passant file (1 = a), bit 4 black to move;
  * byte 2 castling (bit 0 white O-O-O, 1 white O-O, 2 black O-O-O, 3 black O-O); byte 3 the
  * move number (0 means 1); then 192 bits over the squares a1, a2, ..., h8: 0 empty, else
  * 1 c ppp (c colour, ppp 1 K 2 Q 3 N 4 B 5 R 6 P). Built as a FEN so that the board engine
- * checks it; 0, or -1 with *why.
+ * checks it; 0, or -1 with *why (-2 when the Chess960 bytes are at fault).
  */
-static int parse_setup(const uint8_t *b, struct gamedb__pos *pos, char *fen, size_t fencap,
-		       const char **why)
+static int parse_setup(const uint8_t *b, const uint8_t *x960, struct gamedb__pos *pos,
+		       char *fen, size_t fencap, const char **why)
 {
 	static const char letter[8] = { 0, 'K', 'Q', 'N', 'B', 'R', 'P', 0 };
 	char board[64];
@@ -280,9 +312,52 @@ static int parse_setup(const uint8_t *b, struct gamedb__pos *pos, char *fen, siz
 		if (rank)
 			text[len++] = '/';
 	}
-	len += (size_t)snprintf(text + len, sizeof text - len, " %c %s%s%s%s%s ", black ? 'b' : 'w',
-				(b[2] & 2) ? "K" : "", (b[2] & 1) ? "Q" : "", (b[2] & 8) ? "k" : "",
-				(b[2] & 4) ? "q" : "", (b[2] & 15) ? "" : "-");
+	if (x960) {
+		/*
+		 * Chess960: the castling rooks are named by square (8 more bytes: the white and
+		 * black king, two white rooks, two black rooks, the position number). A right
+		 * whose rook is not a rook of that side on its back rank, on that side of its
+		 * king, makes the setup bad. Written as Shredder-FEN file letters for the parser.
+		 */
+		int col, side;
+		text[len++] = ' ';
+		text[len++] = black ? 'b' : 'w';
+		text[len++] = ' ';
+		for (col = 0; col < 2; col++) {
+			const int ksq = x960[col] < 64 ? cb_square(x960[col]) : -1;
+			for (side = 1; side >= 0; side--) {
+				const int right = col * 2 + side; /* 0 white O-O-O, 1 O-O, 2, 3 black */
+				int k, rsq = -1;
+				if (!(b[2] & (1 << right)))
+					continue;
+				if (ksq < 0 || board[ksq] != (col ? 'k' : 'K') || (ksq >> 3) != col * 7) {
+					*why = "the Chess960 king square does not hold that king";
+					return -2;
+				}
+				for (k = 0; k < 2; k++) {
+					const uint8_t v = x960[2 + col * 2 + k];
+					const int sq = v < 64 ? cb_square(v) : -1;
+					if (sq >= 0 && board[sq] == (col ? 'r' : 'R') &&
+					    (sq >> 3) == (ksq >> 3) && (side ? sq > ksq : sq < ksq))
+						rsq = sq;
+				}
+				if (rsq < 0) {
+					*why = "a Chess960 castling rook square is bad";
+					return -2;
+				}
+				text[len++] = (char)((col ? 'a' : 'A') + (rsq & 7));
+			}
+		}
+		if (!(b[2] & 15))
+			text[len++] = '-';
+		text[len++] = ' ';
+		text[len] = 0;
+	} else {
+		len += (size_t)snprintf(text + len, sizeof text - len, " %c %s%s%s%s%s ",
+					black ? 'b' : 'w', (b[2] & 2) ? "K" : "",
+					(b[2] & 1) ? "Q" : "", (b[2] & 8) ? "k" : "",
+					(b[2] & 4) ? "q" : "", (b[2] & 15) ? "" : "-");
+	}
 	if (epfile >= 1 && epfile <= 8)
 		snprintf(text + len, sizeof text - len, "%c%c 0 %d", 'a' + epfile - 1,
 			 black ? '3' : '6', num ? num : 1);
@@ -299,6 +374,8 @@ struct cbg_head {
 	uint8_t flags;
 	uint32_t len;   /* stored length, header included */
 	size_t moves;   /* where the move bytes start in the record */
+	int bad960;     /* the Chess960 squares are bad: g->start has no castling rights, and
+			   g->errmsg says why (the moves cannot be read) */
 };
 
 static int32_t fail(struct gamedb__cbg_ctx *c, struct gamedb_game *g, uint64_t off,
@@ -332,6 +409,7 @@ static int32_t read_head(struct gamedb__cbg_ctx *c, struct gamedb_game *g, struc
 	h->flags = (*rec)[0];
 	h->len = gamedb__be24(*rec + 1);
 	h->moves = 4;
+	h->bad960 = 0;
 	if (h->len < 4)
 		return fail(c, g, off, "bad game record length");
 	got = gamedb__file_view(c->cbg, off, h->len, rec);
@@ -346,16 +424,40 @@ static int32_t read_head(struct gamedb__cbg_ctx *c, struct gamedb_game *g, struc
 		const size_t need = (mode == 10 || mode == 11) ? 36 : 28;
 		if (h->len < 4 + need || *avail < 4 + need)
 			return fail(c, g, off + 4, "the setup position is cut off");
-		if (parse_setup(*rec + 4, &pos, g->fen, sizeof g->fen, &why) != 0) {
+		const int bad = parse_setup(*rec + 4, need == 36 ? *rec + 32 : NULL, &pos, g->fen,
+					    sizeof g->fen, &why);
+		if (bad != 0) {
+			uint8_t plain[28];
+			const char *why2;
 			snprintf(msg, sizeof msg, "bad setup position: %s", why ? why : "");
 			strcpy(g->fen, GAMEDB__START_FEN);
 			g->have_start = 0;
+			if (bad == -2) {
+				/*
+				 * The Chess960 squares (the 8 bytes after the board) are at fault, the
+				 * board is sound: it is reported without the castling rights, and
+				 * the moves, which may need them, are not read (gamedb__cbg_decode).
+				 */
+				memcpy(plain, *rec + 4, 28);
+				plain[2] = 0;
+				if (parse_setup(plain, NULL, &pos, g->fen, sizeof g->fen, &why2) == 0) {
+					g->start = pos;
+					g->have_start = 1;
+					h->bad960 = 1;
+					h->moves += need;
+					fail(c, g, off + 32, msg);
+					return GAMEDB_OK;
+				}
+				strcpy(g->fen, GAMEDB__START_FEN);
+			}
 			return fail(c, g, off + 4, msg);
 		}
 		g->start = pos;
 		g->have_start = 1;
 		h->moves += need;
 	}
+	if ((h->flags & 0x3F) == 10 || (h->flags & 0x3F) == 11)
+		g->variant = GAMEDB_VARIANT_CHESS960;
 	return GAMEDB_OK;
 }
 
@@ -364,8 +466,10 @@ int32_t gamedb__cbg_read_setup(struct gamedb__cbg_ctx *c, struct gamedb_game *g)
 	struct cbg_head h;
 	const uint8_t *rec;
 	size_t avail;
+	const int32_t st = read_head(c, g, &h, &rec, &avail);
 
-	return read_head(c, g, &h, &rec, &avail);
+	/* Bad Chess960 squares: the board is known, the castling rights are not. */
+	return st == GAMEDB_OK && h.bad960 ? GAMEDB_WARN : st;
 }
 
 /* ---- move bytes ----------------------------------------------------------------------- */
@@ -542,6 +646,7 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			   size_t avail)
 {
 	const size_t end = avail < h->len ? avail : h->len;
+	const int mode = h->flags & 0x3F;
 	struct cb_level *cur;
 	size_t p = h->moves;
 	uint32_t n = 0;
@@ -566,7 +671,7 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 
 	while (p < end) {
 		const size_t at = p;
-		const int op = cb_table[(uint8_t)(rec[p++] - n)];
+		const int op = cb_opcode(mode, rec[p++], n);
 		struct gamedb__move m;
 		unsigned w = 0;
 		int stm, bad;
@@ -603,8 +708,7 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		if (op == OP_TWO_BYTE) {
 			if (end - p < 2)
 				return fail(c, g, g->loc[0] + at, "two-byte move cut off");
-			w = (unsigned)cb_table[(uint8_t)(rec[p] - n)] << 8 |
-			    cb_table[(uint8_t)(rec[p + 1] - n)];
+			w = (unsigned)cb_opcode(mode, rec[p], n) << 8 | (unsigned)cb_opcode(mode, rec[p + 1], n);
 			p += 2;
 		}
 		stm = cur->pos.stm;
@@ -1106,14 +1210,14 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	s->status = GAMEDB_OK;
 	s->nnodes = s->nanns = 0;
 	st = read_head(c, g, &h, &rec, &avail);
-	if (st != GAMEDB_OK)
-		return st;
+	if (st != GAMEDB_OK || h.bad960)
+		return GAMEDB_FAILED; /* g->errmsg names the file and offset */
 	if (!g->have_start) {
 		gamedb__pos_startpos(&g->start);
 		g->have_start = 1;
 	}
 	mode = h.flags & 0x3F;
-	if (mode != 0) {
+	if (mode != 0 && mode != 10 && mode != 11) {
 		snprintf(msg, sizeof msg, "encoding mode %d (%s) is not supported", mode,
 			 mode_name(mode));
 		return fail(c, g, g->loc[0], msg);

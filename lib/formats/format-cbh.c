@@ -761,7 +761,8 @@ static int cb_tag_surely_absent(void *state, const struct gamedb_game *g, const 
 {
 	(void)state;
 	if (g->fmt_flags & 1)
-		return strcmp(name, "FEN") != 0 && strcmp(name, "SetUp") != 0;
+		return strcmp(name, "FEN") != 0 && strcmp(name, "SetUp") != 0 &&
+		       strcmp(name, "Variant") != 0;
 	return 1;
 }
 
@@ -781,6 +782,13 @@ static int32_t cb_load_tags(void *state, struct gamedb_game *g)
 		gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s", g->errmsg);
 		return GAMEDB_FAILED;
 	}
+	/* WARN: the board without the castling rights (bad Chess960 squares): lossy, said so. */
+	if (st == GAMEDB_WARN)
+		g->text_status = GAMEDB_WARN;
+	/* Chess960 (modes 10 and 11, or a 960 position number): as ChessBase and lichess tag it. */
+	if (g->have_start && g->variant == GAMEDB_VARIANT_CHESS960 &&
+	    gamedb__tags_add(&g->extra, "Variant", "Chess960", 8, NULL, 0, NULL) != 0)
+		return GAMEDB_FAILED;
 	if (g->have_start &&
 	    (gamedb__tags_add(&g->extra, "SetUp", "1", 1, NULL, 0, NULL) != 0 ||
 	     gamedb__tags_add(&g->extra, "FEN", g->fen, strlen(g->fen), NULL, 0, NULL) != 0))
