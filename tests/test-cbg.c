@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "formats/cbh.h"
+#include "formats/cbh-keys.h"
 #include "gamedb-private.h"
 #include "load-file.h"
 #include "testlib.h"
@@ -791,12 +792,6 @@ static const struct unsupported {
 	 */
 	{ "libcbh/Chess960Corrupt/Corrupt", 1, 4,
 	  "bad setup position: a Chess960 castling rook square is bad" },
-	{ "libcbh/UnusualStart/UnusualStartBytes", 1, 2,
-	  "encoding mode 1 (regular chess in another encoding) is not supported" },
-	{ "libcbh/UnusualStart/UnusualStartBytes", 3, 5,
-	  "encoding mode 4 (regular chess in another encoding) is not supported" },
-	{ "libcbh/UnusualStart/UnusualStartBytes", 6, 9,
-	  "encoding mode 5 (regular chess in another encoding) is not supported" },
 };
 #define NUNSUPPORTED (sizeof unsupported / sizeof unsupported[0])
 static size_t unsupported_met[NUNSUPPORTED]; /* the pinned games met, per entry */
@@ -1388,6 +1383,125 @@ static void test_hostile(void)
 	}
 }
 
+/* ---- the other encoding modes (1-7, 11) ------------------------------------------------ */
+
+/* A value as mode stores it after n moves (the inverse of cb_opcode() in cbh-moves.c). */
+static uint8_t enc_mode(int mode, unsigned v, unsigned n)
+{
+	const uint8_t *t = cbk_tables[mode];
+	int i;
+
+	for (i = 0; i < 256; i++) {
+		if (mode <= 3 ? t[i] == (v & 255) : t[i] == ((v + n) & 255))
+			return mode <= 3 ? (uint8_t)(i + n) : (uint8_t)i;
+	}
+	return 0;
+}
+
+/* A two-byte-mode move: from/to in ChessBase numbering, flags 0x8000 / 0x4000. */
+static void put_simple(struct rec *r, int mode, int from, int to, unsigned flags)
+{
+	const unsigned v = flags | ((mode & 2) ? (unsigned)to | (unsigned)from << 6
+					       : (unsigned)from | (unsigned)to << 6);
+	r->b[r->n++] = enc_mode(mode, v >> 8, r->moves);
+	r->b[r->n++] = enc_mode(mode, v & 255, r->moves);
+	r->moves++;
+}
+
+static void put_op_mode(struct rec *r, int mode, int op)
+{
+	r->b[r->n++] = enc_mode(mode, (unsigned)op, r->moves);
+	if (op < 235)
+		r->moves++;
+}
+
+static void test_other_modes(void)
+{
+	struct rec g;
+	size_t at;
+	int32_t st;
+	int mode, i;
+	char out[512], err[512];
+
+	/* Mode 0's table is the one this test keeps (the notes'), and every table a permutation. */
+	CHECK(memcmp(cbk_tables[0], T, 256) == 0);
+	for (mode = 0; mode < 12; mode++) {
+		unsigned char seen[256] = { 0 };
+		int distinct = 0;
+		if (!cbk_tables[mode])
+			continue;
+		for (i = 0; i < 256; i++)
+			distinct += !seen[cbk_tables[mode][i]]++;
+		CHECK_EQ_INT(distinct, 256);
+	}
+
+	/*
+	 * Two-byte modes 1, 3, 5, 7: 1.e4 with an alternative after its line (bit 15), 1...e5
+	 * ending that line (bit 14), then the alternative 1.d4 ending the game's line.
+	 */
+	for (mode = 1; mode <= 7; mode += 2) {
+		rec_start(&g);
+		at = game_begin(&g, mode);
+		put_simple(&g, mode, cm("e2"), cm("e4"), 0x8000);
+		put_simple(&g, mode, cm("e7"), cm("e5"), 0x4000);
+		put_simple(&g, mode, cm("d2"), cm("d4"), 0x4000);
+		game_end(&g, at);
+		st = run(&g, NULL, out, sizeof out, err, sizeof err, -1);
+		CHECK_MSG(st == GAMEDB_OK, "mode %d: %d %s", mode, (int)st, err);
+		CHECK_MSG(strcmp(out, "e4 ( d4 ) e5") == 0, "mode %d: %s", mode, out);
+		/* Without the last line end: read to the stored length, with a warning. */
+		g.n -= 2;
+		g.moves--;
+		put_simple(&g, mode, cm("d2"), cm("d4"), 0);
+		game_end(&g, at);
+		st = run(&g, NULL, out, sizeof out, err, sizeof err, -1);
+		CHECK_MSG(st == GAMEDB_WARN && strstr(err, "no final marker"), "mode %d: %s", mode,
+			  err);
+		/* An illegal move fails naming its offset (the third move, at 26 + 4 + 4). */
+		g.n -= 2;
+		g.moves--;
+		put_simple(&g, mode, cm("d2"), cm("d5"), 0x4000);
+		game_end(&g, at);
+		st = run(&g, NULL, out, sizeof out, err, sizeof err, -1);
+		CHECK_MSG(st == GAMEDB_FAILED && strstr(err, "t.cbg: offset 34: game 1: move 1.: "
+							 "illegal move"), "mode %d: %s", mode, err);
+		/* A promotion (bits 12-13: 3 = knight) and a null move (a1 to a1). */
+		rec_start(&g);
+		at = game_begin(&g, 0x40 | mode);
+		put_setup(&g, "7k/P7/8/8/8/8/8/K7", 0, 0, 1);
+		put_simple(&g, mode, cm("a7"), cm("a8"), 3u << 12);
+		put_simple(&g, mode, 0, 0, 0x4000);
+		game_end(&g, at);
+		st = run(&g, NULL, out, sizeof out, err, sizeof err, -1);
+		CHECK_MSG(st == GAMEDB_OK && strcmp(out, "a8=N --") == 0, "mode %d: %d %s %s", mode,
+			  (int)st, out, err);
+	}
+
+	/*
+	 * One-byte modes 4 and 6 (values through the table, n subtracted after it): pawn 3 is
+	 * the d-pawn when the men are numbered from a1 (mode 4), the e-pawn from h8 (mode 6).
+	 */
+	for (mode = 4; mode <= 6; mode += 2) {
+		rec_start(&g);
+		at = game_begin(&g, mode);
+		put_op_mode(&g, mode, PW(3, 1));
+		put_op_mode(&g, mode, PW(3, 1));
+		put_op_mode(&g, mode, 255);
+		game_end(&g, at);
+		st = run(&g, NULL, out, sizeof out, err, sizeof err, -1);
+		CHECK_MSG(st == GAMEDB_OK, "mode %d: %s", mode, err);
+		CHECK_EQ_STR(out, mode == 4 ? "d4 d5" : "e4 e5");
+	}
+	/* Mode 2 (n before the table, numbered from h8). */
+	rec_start(&g);
+	at = game_begin(&g, 2);
+	put_op_mode(&g, 2, PW(3, 1));
+	put_op_mode(&g, 2, 255);
+	game_end(&g, at);
+	st = run(&g, NULL, out, sizeof out, err, sizeof err, -1);
+	CHECK_MSG(st == GAMEDB_OK && strcmp(out, "e4") == 0, "mode 2: %s %s", out, err);
+}
+
 int main(void)
 {
 	int i;
@@ -1395,6 +1509,7 @@ int main(void)
 	for (i = 0; i < 256; i++)
 		Tinv[T[i]] = (uint8_t)i;
 	test_slots_and_moves();
+	test_other_modes();
 	test_tree_and_annotations();
 	test_real();
 	test_hostile();

@@ -65,12 +65,6 @@ CHESSBASE_UNSUPPORTED = [
     # Deliberately damaged: the black castling rook squares are bytes past the board.
     ("libcbh/Chess960Corrupt/Corrupt", 1, 4,
      "bad setup position: a Chess960 castling rook square is bad"),
-    ("libcbh/UnusualStart/UnusualStartBytes", 1, 2,
-     "encoding mode 1 (regular chess in another encoding) is not supported"),
-    ("libcbh/UnusualStart/UnusualStartBytes", 3, 5,
-     "encoding mode 4 (regular chess in another encoding) is not supported"),
-    ("libcbh/UnusualStart/UnusualStartBytes", 6, 9,
-     "encoding mode 5 (regular chess in another encoding) is not supported"),
 ]
 
 

@@ -3,12 +3,15 @@
  *
  * A CBG game record: 1 flags byte (bit 6: a setup block follows; bits 0-5: the encoding
  * mode), a 3-byte big-endian length counting these 4 bytes, the optional 28-byte setup
- * block, then the move bytes. Mode 0 (all but a handful of real games) is decoded here; the
- * others use substitution tables (or whole encoders) we do not have, and fail the game with
- * the mode named.
+ * block (36 bytes in the Chess960 modes), then the move bytes. Modes 0-7 (regular chess)
+ * and 10-11 (Chess960) are decoded here, each with its own substitution table
+ * (lib/formats/cbh-keys.h); the even modes and 10-11 store the one-byte opcodes below, the
+ * odd modes 1-7 store every move as two bytes (decode_simple()); modes 2, 3, 6, 7 and 11
+ * number the men scanning from h8. Other modes (losing chess, Makruk, ...) fail the game
+ * with the mode named.
  *
  * Mode 0: with n = the number of moves decoded so far in the game (over all its lines, never
- * reset), a stored byte b means opcode T[(b - n) mod 256]. Opcode 0 is a null move, 1-234
+ * reset), a stored byte b means opcode T[(b - n) mod 256] (modes 4-7 and 10-11: T[b] - n). Opcode 0 is a null move, 1-234
  * name a man (king, or the k-th queen/rook/bishop/knight, or pawn k: see the ChessBase slots in
  * lib/board/board.h) and its step, 235 introduces a two-byte move (from, to, promotion; its two
  * bytes are read with the same n), 236 is padding, 254 opens a sibling line and 255 closes
@@ -28,61 +31,30 @@
 #include <string.h>
 
 #include "formats/cbh.h"
+#include "formats/cbh-keys.h"
 #include "formats/toolkit.h"
 
 /*
- * The substitution table of mode 0 (ChessBase's own, as published in the format notes): the
- * opcode of a stored byte b read when n moves were decoded before it is cb_table[(b - n) & 255].
+ * The value of stored byte b read when n moves were decoded before it, in the mode's table
+ * (lib/formats/cbh-keys.h): modes 0-3 subtract n before the table, the others after it.
  */
-static const uint8_t cb_table[256] = {
-	162, 149, 67, 245, 193, 61, 74, 108, 83, 131, 204, 124, 255, 174, 104, 173,
-	209, 146, 139, 141, 53, 129, 94, 116, 38, 142, 171, 202, 253, 154, 243, 160,
-	165, 21, 252, 177, 30, 237, 48, 234, 34, 235, 167, 205, 78, 111, 46, 36,
-	50, 148, 65, 140, 110, 88, 130, 80, 187, 2, 138, 216, 250, 96, 222, 82,
-	186, 70, 172, 41, 157, 215, 223, 8, 33, 1, 102, 163, 241, 25, 39, 181,
-	145, 213, 66, 14, 180, 76, 217, 24, 95, 188, 37, 166, 150, 4, 86, 106,
-	170, 51, 28, 43, 115, 240, 221, 164, 55, 211, 197, 16, 191, 90, 35, 52,
-	117, 91, 184, 85, 210, 107, 9, 58, 87, 18, 179, 119, 72, 133, 155, 15,
-	158, 199, 200, 161, 127, 122, 192, 189, 49, 109, 246, 62, 195, 17, 113, 206,
-	125, 218, 168, 84, 144, 151, 31, 68, 64, 22, 201, 227, 44, 203, 132, 236,
-	159, 63, 92, 230, 118, 11, 60, 32, 183, 54, 0, 220, 231, 249, 79, 247,
-	175, 6, 7, 224, 26, 10, 169, 75, 12, 214, 99, 135, 137, 29, 19, 27,
-	228, 112, 5, 71, 103, 123, 47, 238, 226, 232, 152, 13, 239, 207, 196, 244,
-	251, 176, 23, 153, 100, 242, 212, 42, 3, 77, 120, 198, 254, 101, 134, 136,
-	121, 69, 59, 229, 73, 143, 45, 185, 190, 98, 147, 20, 233, 208, 56, 156,
-	178, 194, 89, 93, 182, 114, 81, 248, 40, 126, 97, 57, 225, 219, 105, 128,
-};
-
-/*
- * The substitution table of the Chess960 modes 10 and 11 (ChessBase's own, as libcbh's notes
- * give it: a fact of the format). It is applied the other way round: the opcode of a stored
- * byte b read when n moves were decoded before it is (cb_table960[b] - n) & 255.
- */
-static const uint8_t cb_table960[256] = {
-	0x38, 0x50, 0x64, 0xcc, 0x9f, 0x56, 0x6f, 0x73, 0x4d, 0x41, 0x66, 0xa2, 0xc6, 0xb9, 0x96, 0x47,
-	0xee, 0xcf, 0xb1, 0x6d, 0x48, 0x4f, 0x44, 0x20, 0x15, 0xbe, 0x82, 0x09, 0x34, 0x99, 0xeb, 0x1a,
-	0x33, 0x7c, 0xab, 0x59, 0x00, 0x22, 0x24, 0xb0, 0xb4, 0xfa, 0x85, 0xdd, 0x57, 0xf3, 0xd9, 0xd2,
-	0x8a, 0x8d, 0x70, 0xb5, 0x6e, 0x43, 0xa7, 0x0b, 0x27, 0x08, 0xea, 0xb3, 0x94, 0x1c, 0x63, 0x1b,
-	0x2b, 0xc5, 0x0c, 0xd4, 0x3f, 0x37, 0xe8, 0xde, 0xa6, 0x23, 0xef, 0x06, 0xfd, 0x3e, 0xc1, 0x40,
-	0x32, 0xdf, 0x2d, 0xc8, 0xd0, 0x0f, 0xf1, 0xe2, 0x7a, 0x95, 0xec, 0x3c, 0xca, 0x49, 0x11, 0xe0,
-	0x25, 0xd8, 0x30, 0xfe, 0x2e, 0xba, 0xdc, 0xaa, 0x53, 0x4c, 0xd1, 0x5e, 0x67, 0x8b, 0x0d, 0x9e,
-	0xa9, 0xbf, 0x05, 0x78, 0x35, 0xc4, 0xb6, 0xa4, 0x4b, 0xd6, 0x04, 0x52, 0xa8, 0x76, 0x2c, 0xbd,
-	0xae, 0x39, 0xb2, 0xe3, 0x03, 0x81, 0x17, 0x9a, 0x3d, 0x68, 0xc0, 0x65, 0x92, 0xc9, 0xf7, 0x77,
-	0x16, 0xff, 0xf5, 0xe1, 0x1e, 0x36, 0xbb, 0x86, 0x8e, 0xf9, 0x9d, 0xd5, 0x6b, 0xf4, 0x74, 0x80,
-	0x2f, 0x7b, 0x14, 0x97, 0x29, 0xe5, 0x4a, 0x02, 0x93, 0x5c, 0xcb, 0xa1, 0x58, 0x79, 0xf8, 0x5f,
-	0x26, 0x28, 0x8f, 0x7e, 0xa5, 0xed, 0xd3, 0x89, 0xc7, 0x88, 0x9b, 0x54, 0x87, 0x60, 0xda, 0xf0,
-	0x45, 0x3a, 0xc2, 0x84, 0x90, 0x21, 0xf6, 0xf2, 0x5a, 0x2a, 0x55, 0x18, 0x61, 0x01, 0xfb, 0xe6,
-	0x8c, 0x6a, 0x12, 0xb8, 0x62, 0x83, 0x98, 0x10, 0x71, 0x5b, 0xe4, 0xad, 0xdb, 0x42, 0x0a, 0xcd,
-	0x46, 0xd7, 0x72, 0x07, 0xce, 0x19, 0xb7, 0x3b, 0x31, 0x9c, 0x51, 0xc3, 0x69, 0xa3, 0x91, 0xe9,
-	0x0e, 0x1f, 0xfc, 0x75, 0x6c, 0x1d, 0x7d, 0xe7, 0xaf, 0x5d, 0xa0, 0xbc, 0x13, 0x7f, 0xac, 0x4e,
-};
-
-/* The opcode of stored byte b after n moves, in the mode's table. */
 static inline int cb_opcode(int mode, uint8_t b, uint32_t n)
 {
-	if (mode == 10 || mode == 11)
-		return (uint8_t)(cb_table960[b] - n);
-	return cb_table[(uint8_t)(b - n)];
+	if (mode <= 3)
+		return cbk_tables[mode][(uint8_t)(b - n)];
+	return (uint8_t)(cbk_tables[mode][b] - n);
+}
+
+/* Modes whose moves are all two bytes (from, to, line flags): 1, 3, 5, 7. */
+static inline int mode_is_simple(int mode)
+{
+	return mode <= 7 && (mode & 1);
+}
+
+/* Modes that number the men scanning the board from h8 back to a1: 2, 3, 6, 7, 11. */
+static inline int mode_is_reverse(int mode)
+{
+	return mode == 11 || (mode <= 7 && (mode & 2));
 }
 
 enum {
@@ -636,6 +608,29 @@ static int mainline_complete(const struct gamedb__cbg_ctx *c, const struct cbg_s
 	return c->mainline_moves == 255 ? full >= 255 : full == (size_t)c->mainline_moves;
 }
 
+/* The main line's level and the root node, before the first move; NULL if out of memory. */
+static struct cb_level *tree_start(struct gamedb_game *g, struct cbg_state *s, int mode)
+{
+	struct cb_level *cur;
+
+	gamedb__stack_clear(&s->levels);
+	cur = gamedb__stack_push(&s->levels);
+	if (!cur)
+		return NULL;
+	if (g->have_start)
+		cur->pos = g->start;
+	else
+		gamedb__pos_startpos(&cur->pos);
+	gamedb__cbslots_init(&cur->slots, &cur->pos, mode_is_reverse(mode));
+	cur->node = 0;
+	s->nnodes = 0;
+	if (gamedb__grow((void **)&s->nodes, &s->capnodes, 1, sizeof *s->nodes) != 0)
+		return NULL;
+	s->nodes[0].first = s->nodes[0].next = s->nodes[0].last = NONE;
+	s->nnodes = 1;
+	return cur;
+}
+
 /*
  * First pass: the move bytes into the tree of s->nodes, every move checked and played by the
  * board engine. OK, WARN (unknown opcodes skipped), or FAILED with g's message set (the tree
@@ -653,21 +648,9 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	int32_t st = GAMEDB_OK;
 	char why[96], msg[192];
 
-	gamedb__stack_clear(&s->levels);
-	cur = gamedb__stack_push(&s->levels);
+	cur = tree_start(g, s, mode);
 	if (!cur)
 		return fail(c, g, g->loc[0], "out of memory");
-	if (g->have_start)
-		cur->pos = g->start;
-	else
-		gamedb__pos_startpos(&cur->pos);
-	gamedb__cbslots_init(&cur->slots, &cur->pos, 0);
-	cur->node = 0;
-	s->nnodes = 0;
-	if (gamedb__grow((void **)&s->nodes, &s->capnodes, 1, sizeof *s->nodes) != 0)
-		return fail(c, g, g->loc[0], "out of memory");
-	s->nodes[0].first = s->nodes[0].next = s->nodes[0].last = NONE;
-	s->nnodes = 1;
 
 	while (p < end) {
 		const size_t at = p;
@@ -745,6 +728,102 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		return fail(c, g, g->loc[0] + avail,
 			    "the game record is cut off at the end of the file");
 	/* No final 255: the game is read to its stored length (real bases have such games). */
+	gamedb__game_seterr(g, "%s: offset %llu: game %llu: the game has no final marker: read "
+			    "to its stored length", c->cbg->name,
+			    (unsigned long long)(g->loc[0] + end), game_no(g));
+	return GAMEDB_WARN;
+}
+
+/*
+ * First pass for the two-byte modes 1, 3, 5 and 7: every move is a 16-bit value (its two
+ * bytes each through the mode's table, with the same n): bits 0-5 the from square and 6-11
+ * the to square (a1 = 0, a2 = 1, ...; swapped in modes 3 and 7), 12-13 the promotion piece,
+ * bit 14 "this line ends after the move", bit 15 "an alternative to this move follows once
+ * its line has ended". from = to = a1 is a null move. The first move at a position is the
+ * main line, as in the one-byte modes; the end of the main line's own line ends the game.
+ */
+static int32_t decode_simple(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
+			     struct cbg_state *s, const struct cbg_head *h, const uint8_t *rec,
+			     size_t avail)
+{
+	const size_t end = avail < h->len ? avail : h->len;
+	const int mode = h->flags & 0x3F, swap = (mode & 2) != 0;
+	struct cb_level *cur = tree_start(g, s, mode);
+	size_t p = h->moves;
+	uint32_t n = 0;
+	char why[96], msg[192];
+
+	if (!cur)
+		return fail(c, g, g->loc[0], "out of memory");
+	while (p < end) {
+		const size_t at = p;
+		struct gamedb__move m;
+		unsigned v;
+		int from, to, stm, bad = 0;
+		uint32_t id;
+
+		if (end - p < 2)
+			return fail(c, g, g->loc[0] + at, "two-byte move cut off");
+		v = (unsigned)cb_opcode(mode, rec[p], n) << 8 | (unsigned)cb_opcode(mode, rec[p + 1], n);
+		p += 2;
+		if (v & 0x8000) {
+			/* The line this move starts is followed by an alternative: keep the position. */
+			struct cb_level *nl = gamedb__stack_push(&s->levels);
+			if (!nl)
+				return fail(c, g, g->loc[0] + at,
+					    gamedb__stack_full(&s->levels) ? "variations nested too deeply"
+									   : "out of memory");
+			*nl = nl[-1];
+			cur = nl;
+		}
+		from = cb_square((int)(v & 63));
+		to = cb_square((int)((v >> 6) & 63));
+		if (swap) {
+			const int t = from;
+			from = to;
+			to = t;
+		}
+		stm = cur->pos.stm;
+		memset(&m, 0, sizeof m);
+		m.rook_from = GAMEDB__NO_SQ;
+		if (from == 0 && to == 0) {
+			if (gamedb__move_null(&cur->pos, &m) != 0) {
+				snprintf(why, sizeof why, "null move while in check");
+				bad = 1;
+			}
+		} else {
+			m.from = (uint8_t)from;
+			m.to = (uint8_t)to;
+			if (GAMEDB__PC_TYPE(cur->pos.sq[from]) == GAMEDB__PAWN &&
+			    (to >> 3) == (stm ? 0 : 7))
+				m.promo = promo_piece[(v >> 12) & 3];
+		}
+		if (!bad && gamedb__move_play(&cur->pos, &m) != 0) {
+			snprintf(why, sizeof why, "illegal move (0x%04x)", v);
+			bad = 1;
+		}
+		if (bad) {
+			snprintf(msg, sizeof msg, "move %u%s: %s", (unsigned)cur->pos.fullmove,
+				 stm ? "..." : ".", why);
+			return fail(c, g, g->loc[0] + at, msg);
+		}
+		id = add_node(s, cur->node, &m, stm);
+		if (id == NONE)
+			return fail(c, g, g->loc[0] + at, "out of memory");
+		cur->node = id;
+		n++;
+		if (v & 0x4000) {
+			if (gamedb__var_depth(&s->levels) == 0)
+				return GAMEDB_OK; /* the main line ends: the end of the game */
+			gamedb__stack_pop(&s->levels);
+			cur = gamedb__stack_top(&s->levels);
+		}
+	}
+	if (avail < h->len)
+		return fail(c, g, g->loc[0] + avail,
+			    "the game record is cut off at the end of the file");
+	if (s->nnodes == 1)
+		return GAMEDB_OK; /* no moves: nothing to end */
 	gamedb__game_seterr(g, "%s: offset %llu: game %llu: the game has no final marker: read "
 			    "to its stored length", c->cbg->name,
 			    (unsigned long long)(g->loc[0] + end), game_no(g));
@@ -1217,7 +1296,7 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		g->have_start = 1;
 	}
 	mode = h.flags & 0x3F;
-	if (mode != 0 && mode != 10 && mode != 11) {
+	if (mode > 11 || mode == 8 || mode == 9) {
 		snprintf(msg, sizeof msg, "encoding mode %d (%s) is not supported", mode,
 			 mode_name(mode));
 		return fail(c, g, g->loc[0], msg);
@@ -1228,7 +1307,8 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	 */
 	if (read_annotations(c, g, s) != 0)
 		return fail(c, g, g->loc[0], "out of memory");
-	st = decode_tree(c, g, s, &h, rec, avail);
+	st = mode_is_simple(mode) ? decode_simple(c, g, s, &h, rec, avail)
+				  : decode_tree(c, g, s, &h, rec, avail);
 	if (st != GAMEDB_FAILED) {
 		/* Positions no decoded move has (a failed game keeps only its legal part). */
 		for (i = 0; i < s->nanns; i++)
