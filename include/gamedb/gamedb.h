@@ -1066,8 +1066,12 @@ enum gamedb_chessbase_field {
 					        points for a win), plus bit 8 for a team
 					        tournament. */
 	GAMEDB_CB_TOURNAMENT_NATION = 11,  /**< ChessBase nation number of the tournament. */
-	GAMEDB_CB_MAINLINE_MOVES = 12      /**< Main-line moves as the index counts them (255 =
+	GAMEDB_CB_MAINLINE_MOVES = 12,     /**< Main-line moves as the index counts them (255 =
 					        255 or more). */
+	GAMEDB_CB_ENCODING_MODE = 13       /**< How the game's moves are stored (.cbg flags
+					        bits 0-5): 0-7 regular chess, 10-11 Chess960,
+					        others variants the library does not read; -1
+					        when the .cbg record cannot be read. @since 1.1 */
 };
 
 /**

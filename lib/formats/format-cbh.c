@@ -1037,6 +1037,10 @@ GAMEDB_EXPORT int64_t gamedb_chessbase_get_game_field(struct gamedb_chessbase *c
 		return eco < CHESS960_ECO && (eco >> 7) ? (eco & 127) : 0;
 	case GAMEDB_CB_MAINLINE_MOVES:
 		return rec[45];
+	case GAMEDB_CB_ENCODING_MODE: {
+		const uint8_t *p;
+		return gamedb__file_view(s->ctx.cbg, g->loc[0], 1, &p) == 1 ? (p[0] & 0x3F) : -1;
+	}
 	case GAMEDB_CB_TOURNAMENT_TYPE:
 	case GAMEDB_CB_TOURNAMENT_CATEGORY:
 	case GAMEDB_CB_TOURNAMENT_ROUNDS:
