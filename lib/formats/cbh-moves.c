@@ -428,18 +428,17 @@ static int32_t read_head(struct gamedb__cbg_ctx *c, struct gamedb_game *g, struc
 		g->have_start = 1;
 		h->moves += need;
 	}
-	if ((h->flags & 0x3F) == 10 || (h->flags & 0x3F) == 11)
-		g->variant = GAMEDB_VARIANT_CHESS960;
 	return GAMEDB_OK;
 }
 
-int32_t gamedb__cbg_read_setup(struct gamedb__cbg_ctx *c, struct gamedb_game *g)
+int32_t gamedb__cbg_read_setup(struct gamedb__cbg_ctx *c, struct gamedb_game *g, int *mode)
 {
 	struct cbg_head h;
 	const uint8_t *rec;
 	size_t avail;
 	const int32_t st = read_head(c, g, &h, &rec, &avail);
 
+	*mode = st == GAMEDB_OK ? (h.flags & 0x3F) : -1;
 	/* Bad Chess960 squares: the board is known, the castling rights are not. */
 	return st == GAMEDB_OK && h.bad960 ? GAMEDB_WARN : st;
 }

@@ -770,10 +770,11 @@ static int32_t cb_load_tags(void *state, struct gamedb_game *g)
 {
 	struct cbh *s = state;
 	int32_t st;
+	int mode;
 
 	if (!(g->fmt_flags & 1))
 		return GAMEDB_OK;
-	st = gamedb__cbg_read_setup(&s->ctx, g);
+	st = gamedb__cbg_read_setup(&s->ctx, g, &mode);
 	if (st != GAMEDB_OK && st != GAMEDB_WARN) {
 		if (!g->errmsg[0])
 			gamedb__game_seterr(g, "%s: offset %llu: game %llu: cannot read the start position",
@@ -785,8 +786,11 @@ static int32_t cb_load_tags(void *state, struct gamedb_game *g)
 	/* WARN: the board without the castling rights (bad Chess960 squares): lossy, said so. */
 	if (st == GAMEDB_WARN)
 		g->text_status = GAMEDB_WARN;
-	/* Chess960 (modes 10 and 11, or a 960 position number): as ChessBase and lichess tag it. */
-	if (g->have_start && g->variant == GAMEDB_VARIANT_CHESS960 &&
+	/*
+	 * Chess960 (a 960 position number in the index, or moves stored in mode 10 or 11): as
+	 * ChessBase and lichess tag it. The variant itself is the index's (fixed at next_game).
+	 */
+	if (g->have_start && (g->variant == GAMEDB_VARIANT_CHESS960 || mode == 10 || mode == 11) &&
 	    gamedb__tags_add(&g->extra, "Variant", "Chess960", 8, NULL, 0, NULL) != 0)
 		return GAMEDB_FAILED;
 	if (g->have_start &&
