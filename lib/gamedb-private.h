@@ -128,6 +128,7 @@ struct gamedb__src {
 	struct gamedb_reader *reader; /* for error messages */
 	struct gamedb__file *files[16]; /* ChessBase bases have up to 9 files */
 	size_t nfiles;
+	struct gamedb__archive *archive; /* an unpacked archive the memory set shows (owned) */
 };
 
 /*

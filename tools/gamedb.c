@@ -45,7 +45,7 @@ static void usage(FILE *f)
 	      "       gamedb json DB... (the same options as pgn)\n"
 	      "       gamedb --version\n"
 	      "\n"
-	      "DB is a database file (base.si4, base.cbh, game.xqf) or its base name (base).\n"
+	      "DB is a database file (base.si4, base.cbh, base.cbv, game.xqf) or its base name (base).\n"
 	      "Formats (the file a base is opened by first):\n",
 	      f);
 	for (i = 0; i < gamedb_format_count(); i++) {

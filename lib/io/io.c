@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "gamedb-private.h"
+#include "io/archive.h"
 
 static const char *basename_of(const char *path)
 {
@@ -336,6 +337,8 @@ void gamedb__src_close(struct gamedb__src *src)
 	src->mem_data = NULL;
 	src->mem_sizes = NULL;
 	src->nmem = 0;
+	gamedb__archive_free(src->archive);
+	src->archive = NULL;
 	free(src->primary);
 	src->primary = NULL;
 	src->kind = GAMEDB__SRC_NONE;
