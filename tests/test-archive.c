@@ -89,6 +89,8 @@ static void test_twins(const char *archive)
 		snprintf(path, sizeof path, "%s/%s", dir, archive);
 		CHECK_EQ_INT(gamedb_reader_open_filename(r, path), GAMEDB_OK);
 		CHECK_EQ_STR(gamedb_reader_format(r), "chessbase");
+		/* Closed once unpacked, the archive is still a file of the base (gamedb pgn -o). */
+		CHECK_EQ_INT(gamedb_reader_uses_file(r, path), 1);
 		snprintf(path, sizeof path, "%s/small/small.cbh", dir);
 		CHECK_EQ_INT(gamedb_reader_open_filename(t, path), GAMEDB_OK);
 		CHECK(gamedb_reader_game_count(r, &n) == GAMEDB_OK &&

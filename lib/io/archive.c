@@ -450,6 +450,9 @@ int32_t gamedb__archive_open(struct gamedb_reader *r, struct gamedb__src *src)
 		return rc;
 	}
 	free(name);
+	a->has_id = f->has_id;
+	a->dev = f->dev;
+	a->ino = f->ino;
 	/* The archive's file is closed; the source becomes a memory set of its members. */
 	gamedb__src_close(src);
 	src->kind = GAMEDB__SRC_MEMSET;

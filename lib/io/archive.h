@@ -18,6 +18,9 @@ struct gamedb__archive {
 	char **names;    /* "ARCHIVE:member" */
 	uint8_t **data;
 	size_t *sizes;
+	uint64_t dev, ino; /* the archive's file on disk (has_id), so that gamedb pgn -o never
+			      writes over it although it is closed once unpacked */
+	int has_id;
 };
 
 /* The most an archive may unpack to, all members together (decompression bombs). */

@@ -318,6 +318,10 @@ int gamedb__src_uses_path(const struct gamedb__src *src, const char *path)
 		if (f->has_id && f->dev == (uint64_t)st.st_dev && f->ino == (uint64_t)st.st_ino)
 			return 1;
 	}
+	/* The archive a memory set was unpacked from. */
+	if (src->archive && src->archive->has_id && src->archive->dev == (uint64_t)st.st_dev &&
+	    src->archive->ino == (uint64_t)st.st_ino)
+		return 1;
 	return 0;
 }
 
