@@ -232,6 +232,11 @@ static void test_handmade(void)
 		CHECK(a && a->n == 1 && a->sizes[0] == 12 && memcmp(a->data[0], "abcxyyyyyyyy", 12) == 0);
 		CHECK(a && strcmp(a->names[0], "t.cbv:b.cbh") == 0);
 		gamedb__archive_free(a);
+		/* Names are Latin-1: in UTF-8 in the memory set and in messages. */
+		w.b[8 + 2] = 0xE9;
+		rc = unpack(w.b, w.n, &a, err, sizeof err);
+		CHECK(rc == GAMEDB_OK && a && strcmp(a->names[0], "t.cbv:\xc3\xa9.cbh") == 0);
+		gamedb__archive_free(a);
 	}
 	/* Huffman: 'a' = 0, 'b' = 10, 'c' = 11; "abcab". */
 	{

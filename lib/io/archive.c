@@ -268,7 +268,7 @@ void gamedb__archive_free(struct gamedb__archive *a)
 /* "ARCHIVE:file" of a member's name field (folders dropped); NULL if bad (error set). */
 static char *member_name(struct cbv *c, const uint8_t *field, size_t off)
 {
-	size_t n = 0, i, base = 0;
+	size_t n = 0, i, base = 0, len;
 	char *out;
 
 	while (n < NAME_FIELD && field[n])
@@ -285,12 +285,23 @@ static char *member_name(struct cbv *c, const uint8_t *field, size_t off)
 		bad(c, off, "a member has no name, or one without its end");
 		return NULL;
 	}
-	out = malloc(strlen(c->name) + 1 + (n - base) + 1);
+	out = malloc(strlen(c->name) + 1 + 2 * (n - base) + 1);
 	if (!out) {
 		gamedb__error(c->r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
 		return NULL;
 	}
-	sprintf(out, "%s:%.*s", c->name, (int)(n - base), (const char *)field + base);
+	/* Latin-1 into UTF-8 (names and messages are UTF-8). */
+	sprintf(out, "%s:", c->name);
+	len = strlen(out);
+	for (i = base; i < n; i++) {
+		if (field[i] < 0x80) {
+			out[len++] = (char)field[i];
+		} else {
+			out[len++] = (char)(0xC0 | field[i] >> 6);
+			out[len++] = (char)(0x80 | (field[i] & 0x3F));
+		}
+	}
+	out[len] = 0;
 	return out;
 }
 
