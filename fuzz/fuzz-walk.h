@@ -224,17 +224,19 @@ static int32_t fuzz_walk_events(struct gamedb_game *g, uint32_t flags, size_t *c
 	return rc;
 }
 
-/* The ChessBase fields of a game of the base: 1..12 are known (>= 0), others are not. A copy
- * is taken as a game of the base it came from: its fields are the original's, held in v. */
+/* The ChessBase fields of a game of the base: 1..12 are known (>= 0), 13 (the encoding mode)
+ * is 0..63 or -1 when the .cbg record cannot be read, others are not known (-1). A copy is
+ * taken as a game of the base it came from: its fields are the original's, held in v. */
 static void fuzz_cb_fields(struct gamedb_chessbase *cb, const struct gamedb_game *g, int copy,
-			   int64_t v[14])
+			   int64_t v[15])
 {
 	int32_t f;
 
-	for (f = 0; f < 14; f++) {
+	for (f = 0; f < 15; f++) {
 		int64_t x = gamedb_chessbase_get_game_field(cb, g, f);
-		REQUIRE(f >= GAMEDB_CB_RECORD_FLAGS && f <= GAMEDB_CB_MAINLINE_MOVES ? x >= 0
-										   : x == -1);
+		REQUIRE(f == GAMEDB_CB_ENCODING_MODE ? x >= -1 && x <= 63 :
+			f >= GAMEDB_CB_RECORD_FLAGS && f <= GAMEDB_CB_MAINLINE_MOVES ? x >= 0
+										     : x == -1);
 		REQUIRE(!copy || x == v[f]);
 		v[f] = x;
 	}
@@ -250,7 +252,7 @@ static void fuzz_walk_game(struct gamedb_reader *r, struct gamedb_game *g, uint6
 	const char *name, *value, *cs, *raw;
 	size_t i, n, rawlen, events, partial_events, ignored;
 	int32_t rc, decoded, partial, variant = gamedb_game_get_variant(g);
-	int64_t fields[14];
+	int64_t fields[15];
 
 	REQUIRE(gamedb_game_get_index(g) == index);
 	REQUIRE(variant >= GAMEDB_VARIANT_CHESS && variant <= GAMEDB_VARIANT_BUGHOUSE);

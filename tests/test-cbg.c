@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "formats/cbh.h"
+#include "formats/cbh-keys.h"
 #include "load-file.h"
 #include "testlib.h"
 
@@ -105,6 +106,7 @@ static void env_open(struct env *e, const uint8_t *cbg, size_t ncbg, const uint8
 	if (charset) /* as the caller's charset option would */
 		snprintf(e->r->text.charset, sizeof e->r->text.charset, "%s", charset);
 	e->ctx.language = -1;
+	e->ctx.mainline_moves = -1;
 	e->g.magic = GAMEDB__GAME_MAGIC;
 	e->g.reader = e->r;
 	gamedb__game_reset(&e->g);
@@ -471,15 +473,17 @@ static void test_slots_and_moves(void)
 	CHECK_EQ_STR(out, "e4 e5");
 	CHECK_MSG(strstr(err, "t.cbg: offset 32: game 1: move 2.: illegal move") != NULL, "%s", err);
 
-	/* No final marker: read to the stored length. */
+	/* No final marker: read to the stored length, with a warning. */
 	rec_start(&g);
 	at = game_begin(&g, 0);
 	put_op(&g, PW(3, 1));
 	put_op(&g, PW(3, 1));
 	game_end(&g, at);
 	st = run(&g, NULL, out, sizeof out, err, sizeof err, -1);
-	CHECK_EQ_INT(st, GAMEDB_OK);
+	CHECK_EQ_INT(st, GAMEDB_WARN);
 	CHECK_EQ_STR(out, "d4 d5");
+	CHECK_MSG(strstr(err, "t.cbg: offset 32: game 1: the game has no final marker") != NULL,
+		  "%s", err);
 
 	/* A record longer than the file: the legal part, and a message. */
 	rec_start(&g);
@@ -497,25 +501,42 @@ static void test_slots_and_moves(void)
 	CHECK_EQ_STR(out, "d4 d5");
 	CHECK_MSG(strstr(err, "cut off") != NULL, "%s", err);
 
-	/* Unsupported encodings fail with the mode named; the setup is still read. */
-	rec_start(&g);
-	at = game_begin(&g, 0x40 | 10);
-	put_setup(&g, "rkrbbnnq/pppppppp/8/8/8/8/PPPPPPPP/RKRBBNNQ", 0, 15, 1);
-	memset(g.b + g.n, 0, 8);
-	g.n += 8;
-	put_op(&g, 255);
-	game_end(&g, at);
+	/*
+	 * Chess960 (mode 10): the castling rooks come from the 8 bytes after the board (white
+	 * and black king, two white rooks, two black rooks, position number; squares numbered
+	 * a1 = 0, a2 = 1, ...). King b1, rooks a1 and c1: X-FEN KQkq. The record holds only
+	 * its final marker, stored byte 0x91 (the Chess960 table maps it to 255).
+	 */
 	{
+		static const uint8_t x960[8] = { 8, 15, 16, 0, 23, 7, 0, 1 };
 		struct env e;
+		rec_start(&g);
+		at = game_begin(&g, 0x40 | 10);
+		put_setup(&g, "rkrbbnnq/pppppppp/8/8/8/8/PPPPPPPP/RKRBBNNQ", 0, 15, 1);
+		memcpy(g.b + g.n, x960, 8);
+		g.n += 8;
+		g.b[g.n++] = 0x91;
+		game_end(&g, at);
+		env_open(&e, g.b, g.n, NULL, 0, NULL);
+		st = env_decode(&e, 26, 0, 7);
+		CHECK_EQ_INT(st, GAMEDB_OK);
+		CHECK_EQ_STR(e.g.fen, "rkrbbnnq/pppppppp/8/8/8/8/PPPPPPPP/RKRBBNNQ w KQkq - 0 1");
+		CHECK_EQ_INT(e.g.start.castle_rook[0][1], 2);  /* c1 */
+		CHECK_EQ_INT(e.g.start.castle_rook[1][0], 56); /* a8 */
+		env_close(&e);
+		/* A castling rook square that holds no rook: the game fails at those 8 bytes. */
+		g.b[at + 4 + 28 + 2] = 24; /* d1 */
 		env_open(&e, g.b, g.n, NULL, 0, NULL);
 		st = env_decode(&e, 26, 0, 7);
 		CHECK_EQ_INT(st, GAMEDB_FAILED);
-		CHECK_MSG(strstr(e.g.errmsg, "encoding mode 10 (Chess960) is not supported") &&
-			  strstr(e.g.errmsg, "game 7"), "%s", e.g.errmsg);
-		CHECK_MSG(strncmp(e.g.fen, "rkrbbnnq/pppppppp/8/8/8/8/PPPPPPPP/RKRBBNNQ w ", 46) == 0,
-			  "%s", e.g.fen);
+		CHECK_MSG(strstr(e.g.errmsg, "t.cbg: offset 58: game 7: bad setup position: a Chess960 "
+				 "castling rook square is bad") != NULL, "%s", e.g.errmsg);
+		/* The board is still reported (without the castling rights it cannot name). */
+		CHECK_EQ_STR(e.g.fen, "rkrbbnnq/pppppppp/8/8/8/8/PPPPPPPP/RKRBBNNQ w - - 0 1");
 		env_close(&e);
 	}
+
+	/* Unsupported encodings fail with the mode named. */
 	g.b[at] = 8;
 	st = run(&g, NULL, out, sizeof out, err, sizeof err, -1);
 	CHECK_MSG(st == GAMEDB_FAILED && strstr(err, "mode 8 (losing chess)"), "%s", err);
@@ -763,18 +784,14 @@ static const struct unsupported {
 	unsigned first, last; /* the games first..last */
 	const char *reason;
 } unsupported[] = {
-	{ "libcbh/Chess960Corrupt/Corrupt", 1, 4, "encoding mode 10 (Chess960) is not supported" },
-	{ "libcbh/Chess960NonStandard/Chess960NonStandard", 1, 4,
-	  "encoding mode 10 (Chess960) is not supported" },
-	{ "libcbh/UnusualStart/UnusualStartBytes", 1, 2,
-	  "encoding mode 1 (regular chess in another encoding) is not supported" },
-	{ "libcbh/UnusualStart/UnusualStartBytes", 3, 5,
-	  "encoding mode 4 (regular chess in another encoding) is not supported" },
-	{ "libcbh/UnusualStart/UnusualStartBytes", 6, 9,
-	  "encoding mode 5 (regular chess in another encoding) is not supported" },
-	/* No final marker: the record runs on past the last move (54.Ke3) into other bytes. */
-	{ "libcbh/NormalNoPop/StandardMissingPop", 1, 1,
-	  "move 54...: there is no 2nd queen (opcode 151)" },
+	/*
+	 * Deliberately damaged (libcbh's Chess960Corrupt): the black castling rook squares are
+	 * bytes past the board (0x73 0xad in game 1) while the setup grants black both rights.
+	 * Read with those rights dropped, the moves run into bytes that are not moves after at
+	 * most two plies, so the records are damaged beyond the rook bytes too.
+	 */
+	{ "libcbh/Chess960Corrupt/Corrupt", 1, 4,
+	  "bad setup position: a Chess960 castling rook square is bad" },
 };
 #define NUNSUPPORTED (sizeof unsupported / sizeof unsupported[0])
 static size_t unsupported_met[NUNSUPPORTED]; /* the pinned games met, per entry */
@@ -801,8 +818,9 @@ struct figures {
 	size_t games, ok, warn, failed, pinned, annotations, placed_ok, setup, lines;
 	size_t pos_eq_moves, move_nag_at_0, start_entries;
 	size_t be_tiles, le_tiles, blocks;
-	size_t notes_consistent, no_marker, seed_consistent, with_two_byte, op64, op235, op236;
+	size_t notes_consistent, no_marker, junk_tail, seed_consistent, with_two_byte, op64, op235, op236;
 	size_t cbh_count_match, cbh_count_checked;
+	size_t lines960, other_mode;
 };
 
 /* Reads the 24-byte setup board itself: the FEN board field. */
@@ -843,12 +861,42 @@ static void setup_board(const uint8_t *b, char *out)
 	out[len] = 0;
 }
 
+/* The game being collected is stored in a Chess960 mode (its .cbg flags byte, read here). */
+static int line_c960;
+
 /* Lines to replay with stockfish: the moves from the start and the FEN we reach. */
 static FILE *sf_cmds;
 static char **sf_expect;
 static size_t sf_n, sf_cap;
 
-static void sf_line(const char *startfen, const char *moves, const char *fen)
+/*
+ * A FEN with its castling field in Shredder-FEN letters (the rooks' files: white's king side,
+ * queen side, then black's), which is how stockfish prints it with UCI_Chess960 on.
+ */
+static void fen_shredder(const struct gamedb__pos *pos, char *out, size_t cap)
+{
+	char fen[128], *sp1, *sp2, cast[8];
+	size_t n = 0;
+	int col, side;
+
+	gamedb__pos_to_fen(pos, fen, sizeof fen);
+	for (col = 0; col < 2; col++)
+		for (side = 1; side >= 0; side--)
+			if (pos->castle_rook[col][side] < 64)
+				cast[n++] = (char)((col ? 'a' : 'A') + (pos->castle_rook[col][side] & 7));
+	if (!n)
+		cast[n++] = '-';
+	cast[n] = 0;
+	sp1 = strchr(fen, ' ');
+	sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
+	if (!sp2 || !strchr(sp2 + 1, ' ')) {
+		snprintf(out, cap, "%s", fen);
+		return;
+	}
+	snprintf(out, cap, "%.*s %s%s", (int)(sp2 - fen), fen, cast, strchr(sp2 + 1, ' '));
+}
+
+static void sf_line(const char *startfen, const char *moves, const char *fen, int chess960)
 {
 	if (!sf_cmds)
 		return;
@@ -857,10 +905,14 @@ static void sf_line(const char *startfen, const char *moves, const char *fen)
 		sf_expect = realloc(sf_expect, sf_cap * sizeof *sf_expect);
 	}
 	sf_expect[sf_n++] = dupstr(fen);
+	if (chess960)
+		fprintf(sf_cmds, "setoption name UCI_Chess960 value true\n");
 	if (strcmp(startfen, GAMEDB__START_FEN) == 0)
 		fprintf(sf_cmds, "position startpos moves %s\nd\n", moves);
 	else
 		fprintf(sf_cmds, "position fen %s moves %s\nd\n", startfen, moves);
+	if (chess960)
+		fprintf(sf_cmds, "setoption name UCI_Chess960 value false\n");
 }
 
 /*
@@ -882,6 +934,8 @@ static void collect_lines(struct env *e, struct figures *fg)
 		struct gamedb__pos pos, prev;
 	} *st = calloc(256, sizeof *st);
 	const struct gamedb__movebuf *mb = &e->g.mb;
+	/* Chess960: stockfish with UCI_Chess960, castling given as king takes own rook. */
+	const int c960 = e->g.variant == GAMEDB_VARIANT_CHESS960 || line_c960;
 	size_t d = 0, i;
 	char fen[128], start[128];
 	const char *why;
@@ -892,7 +946,10 @@ static void collect_lines(struct env *e, struct figures *fg)
 		return;
 	}
 	st[0].pos = u.c;
-	gamedb__pos_to_fen(&st[0].pos, start, sizeof start);
+	if (c960)
+		fen_shredder(&st[0].pos, start, sizeof start);
+	else
+		gamedb__pos_to_fen(&st[0].pos, start, sizeof start);
 	st[0].moves = calloc(1, 64);
 	st[0].cap = 64;
 	st[0].null_at = -1;
@@ -901,13 +958,18 @@ static void collect_lines(struct env *e, struct figures *fg)
 		const struct gamedb__node *nd = i < mb->n ? &mb->nodes[i] : NULL;
 		struct lv *l = &st[d];
 		if (!nd || nd->type == GAMEDB_EVENT_VARIATION_END) {
-			gamedb__pos_to_fen(&l->pos, fen, sizeof fen);
+			if (c960)
+				fen_shredder(&l->pos, fen, sizeof fen);
+			else
+				gamedb__pos_to_fen(&l->pos, fen, sizeof fen);
 			if (l->null_at >= 0) {
 				l->moves[l->null_len] = 0;
-				sf_line(start, l->moves, l->null_fen);
+				sf_line(start, l->moves, l->null_fen, c960);
 			} else if (l->len) {
-				sf_line(start, l->moves, fen);
+				sf_line(start, l->moves, fen, c960);
 			}
+			if (c960)
+				fg->lines960++;
 			fg->lines++;
 			free(l->moves);
 			if (d)
@@ -927,6 +989,11 @@ static void collect_lines(struct env *e, struct figures *fg)
 		} else if (nd->type == GAMEDB_EVENT_MOVE) {
 			char uci[8];
 			size_t k = gamedb__move_uci(&nd->m, uci);
+			if (c960 && (nd->m.flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) &&
+			    nd->m.rook_from < 64) {
+				uci[2] = (char)('a' + (nd->m.rook_from & 7));
+				uci[3] = (char)('1' + (nd->m.rook_from >> 3));
+			}
 			if (l->len + k + 2 > l->cap) {
 				l->cap = 2 * (l->len + k + 2);
 				l->moves = realloc(l->moves, l->cap);
@@ -934,7 +1001,10 @@ static void collect_lines(struct env *e, struct figures *fg)
 			if ((nd->m.flags & GAMEDB__MF_NULL) && l->null_at < 0) {
 				l->null_at = l->count;
 				l->null_len = l->len;
-				gamedb__pos_to_fen(&l->pos, l->null_fen, sizeof l->null_fen);
+				if (c960)
+					fen_shredder(&l->pos, l->null_fen, sizeof l->null_fen);
+				else
+					gamedb__pos_to_fen(&l->pos, l->null_fen, sizeof l->null_fen);
 			}
 			l->last = l->len;
 			l->len += (size_t)sprintf(l->moves + l->len, "%s%s", l->len ? " " : "", uci);
@@ -963,7 +1033,12 @@ static void check_base(const struct base *b, struct figures *fg, int verbose)
 		if (!(r[0] & 1) || (r[0] & 2))
 			continue; /* not a game (guiding texts are the index part's) */
 		fg->games++;
+		e.ctx.mainline_moves = r[45]; /* as format-cbh.c passes it */
 		st = env_decode(&e, go, ao, i);
+		e.ctx.mainline_moves = -1;
+		if (st == GAMEDB_WARN && strstr(e.g.errmsg, "no final marker: the ") &&
+		    strstr(e.g.errmsg, "are not moves (ignored)"))
+			fg->junk_tail++;
 		why = unsupported_reason(b, i);
 		if (why) {
 			/* Pinned: fails, the message ending with exactly "game N: reason". */
@@ -1016,8 +1091,13 @@ static void check_base(const struct base *b, struct figures *fg, int verbose)
 				printf("  %s game %zu: CBH says %u moves, main line has %zu plies\n",
 				       short_name(b), i, r[45], main);
 		}
-		/* The record structure under the notes' and the seed's opcode numbering. */
-		if (go + 4 <= b->cbg.n) {
+		/*
+		 * The record structure under the notes' and the seed's opcode numbering (mode 0;
+		 * the other modes' records are judged by the stockfish replay and their PGN).
+		 */
+		if (go + 4 <= b->cbg.n && (b->cbg.p[go] & 0x3F) != 0)
+			fg->other_mode++;
+		else if (go + 4 <= b->cbg.n) {
 			const size_t len = be(b->cbg.p + go + 1, 3);
 			const size_t start = 4 + ((b->cbg.p[go] & 0x40) ? 28 : 0);
 			if (go + len <= b->cbg.n && len >= start) {
@@ -1081,6 +1161,7 @@ static void check_base(const struct base *b, struct figures *fg, int verbose)
 				fg->annotations += count;
 			}
 		}
+		line_c960 = go < b->cbg.n && ((b->cbg.p[go] & 0x3F) == 10 || (b->cbg.p[go] & 0x3F) == 11);
 		if (st != GAMEDB_FAILED)
 			collect_lines(&e, fg);
 	}
@@ -1136,12 +1217,20 @@ static void test_real(void)
 		 * - positions: 0 is the first move, -1 the start: no entry sits at position
 		 *   "number of moves" (which the old text's "0 = start" would need for the last
 		 *   move), and "!"-type symbols sit at position 0 (they need a move).
-		 * - one record has no final marker, StandardMissingPop's game 2 (its other game is
-		 *   pinned as unsupported above): under the notes' numbering its moves end exactly at
-		 *   its stored length; the seed's numbering is not judged on it.
+		 * - two records have no final marker, both of StandardMissingPop: under the notes'
+		 *   numbering their bytes end exactly at their stored length (the seed's numbering
+		 *   is not judged on them). Game 2's moves end there (WARN); game 1 runs on past its
+		 *   last move into bytes that are not moves, and ends (WARN) where its main line
+		 *   reaches the length its CBH record gives (54 moves: 54.Ke3, as in the PGN kept
+		 *   beside it).
 		 */
-		CHECK_EQ_INT(fg.no_marker, strcmp(short_name(&bases[i]), "StandardMissingPop") == 0);
-		CHECK_EQ_INT(fg.notes_consistent + fg.no_marker, fg.games - fg.pinned);
+		CHECK_EQ_INT(fg.no_marker,
+			     strcmp(short_name(&bases[i]), "StandardMissingPop") == 0 ? 2 : 0);
+		CHECK_EQ_INT(fg.junk_tail, strcmp(short_name(&bases[i]), "StandardMissingPop") == 0);
+		CHECK_EQ_INT(fg.notes_consistent + fg.no_marker + fg.other_mode, fg.games - fg.pinned);
+		/* Every Chess960 line goes to stockfish with UCI_Chess960. */
+		if (strcmp(short_name(&bases[i]), "Chess960NonStandard") == 0)
+			CHECK_EQ_INT(fg.lines960, 4);
 		CHECK_EQ_INT(fg.be_tiles, fg.blocks);
 		CHECK_EQ_INT(fg.pos_eq_moves, 0);
 		if (fg.blocks)
@@ -1152,7 +1241,7 @@ static void test_real(void)
 		}
 		if (strcmp(short_name(&bases[i]), "linares") == 0)
 			CHECK(fg.with_two_byte > 0 && fg.seed_consistent < fg.games);
-		seed_broken += fg.games - fg.pinned - fg.no_marker - fg.seed_consistent;
+		seed_broken += fg.games - fg.pinned - fg.no_marker - fg.other_mode - fg.seed_consistent;
 		op64 += fg.op64;
 		op235 += fg.op235;
 		op236 += fg.op236;
@@ -1298,6 +1387,125 @@ static void test_hostile(void)
 	}
 }
 
+/* ---- the other encoding modes (1-7, 11) ------------------------------------------------ */
+
+/* A value as mode stores it after n moves (the inverse of cb_opcode() in cbh-moves.c). */
+static uint8_t enc_mode(int mode, unsigned v, unsigned n)
+{
+	const uint8_t *t = cbk_tables[mode];
+	int i;
+
+	for (i = 0; i < 256; i++) {
+		if (mode <= 3 ? t[i] == (v & 255) : t[i] == ((v + n) & 255))
+			return mode <= 3 ? (uint8_t)(i + n) : (uint8_t)i;
+	}
+	return 0;
+}
+
+/* A two-byte-mode move: from/to in ChessBase numbering, flags 0x8000 / 0x4000. */
+static void put_simple(struct rec *r, int mode, int from, int to, unsigned flags)
+{
+	const unsigned v = flags | ((mode & 2) ? (unsigned)to | (unsigned)from << 6
+					       : (unsigned)from | (unsigned)to << 6);
+	r->b[r->n++] = enc_mode(mode, v >> 8, r->moves);
+	r->b[r->n++] = enc_mode(mode, v & 255, r->moves);
+	r->moves++;
+}
+
+static void put_op_mode(struct rec *r, int mode, int op)
+{
+	r->b[r->n++] = enc_mode(mode, (unsigned)op, r->moves);
+	if (op < 235)
+		r->moves++;
+}
+
+static void test_other_modes(void)
+{
+	struct rec g;
+	size_t at;
+	int32_t st;
+	int mode, i;
+	char out[512], err[512];
+
+	/* Mode 0's table is the one this test keeps (the notes'), and every table a permutation. */
+	CHECK(memcmp(cbk_tables[0], T, 256) == 0);
+	for (mode = 0; mode < 12; mode++) {
+		unsigned char seen[256] = { 0 };
+		int distinct = 0;
+		if (!cbk_tables[mode])
+			continue;
+		for (i = 0; i < 256; i++)
+			distinct += !seen[cbk_tables[mode][i]]++;
+		CHECK_EQ_INT(distinct, 256);
+	}
+
+	/*
+	 * Two-byte modes 1, 3, 5, 7: 1.e4 with an alternative after its line (bit 15), 1...e5
+	 * ending that line (bit 14), then the alternative 1.d4 ending the game's line.
+	 */
+	for (mode = 1; mode <= 7; mode += 2) {
+		rec_start(&g);
+		at = game_begin(&g, mode);
+		put_simple(&g, mode, cm("e2"), cm("e4"), 0x8000);
+		put_simple(&g, mode, cm("e7"), cm("e5"), 0x4000);
+		put_simple(&g, mode, cm("d2"), cm("d4"), 0x4000);
+		game_end(&g, at);
+		st = run(&g, NULL, out, sizeof out, err, sizeof err, -1);
+		CHECK_MSG(st == GAMEDB_OK, "mode %d: %d %s", mode, (int)st, err);
+		CHECK_MSG(strcmp(out, "e4 ( d4 ) e5") == 0, "mode %d: %s", mode, out);
+		/* Without the last line end: read to the stored length, with a warning. */
+		g.n -= 2;
+		g.moves--;
+		put_simple(&g, mode, cm("d2"), cm("d4"), 0);
+		game_end(&g, at);
+		st = run(&g, NULL, out, sizeof out, err, sizeof err, -1);
+		CHECK_MSG(st == GAMEDB_WARN && strstr(err, "no final marker"), "mode %d: %s", mode,
+			  err);
+		/* An illegal move fails naming its offset (the third move, at 26 + 4 + 4). */
+		g.n -= 2;
+		g.moves--;
+		put_simple(&g, mode, cm("d2"), cm("d5"), 0x4000);
+		game_end(&g, at);
+		st = run(&g, NULL, out, sizeof out, err, sizeof err, -1);
+		CHECK_MSG(st == GAMEDB_FAILED && strstr(err, "t.cbg: offset 34: game 1: move 1.: "
+							 "illegal move"), "mode %d: %s", mode, err);
+		/* A promotion (bits 12-13: 3 = knight) and a null move (a1 to a1). */
+		rec_start(&g);
+		at = game_begin(&g, 0x40 | mode);
+		put_setup(&g, "7k/P7/8/8/8/8/8/K7", 0, 0, 1);
+		put_simple(&g, mode, cm("a7"), cm("a8"), 3u << 12);
+		put_simple(&g, mode, 0, 0, 0x4000);
+		game_end(&g, at);
+		st = run(&g, NULL, out, sizeof out, err, sizeof err, -1);
+		CHECK_MSG(st == GAMEDB_OK && strcmp(out, "a8=N --") == 0, "mode %d: %d %s %s", mode,
+			  (int)st, out, err);
+	}
+
+	/*
+	 * One-byte modes 4 and 6 (values through the table, n subtracted after it): pawn 3 is
+	 * the d-pawn when the men are numbered from a1 (mode 4), the e-pawn from h8 (mode 6).
+	 */
+	for (mode = 4; mode <= 6; mode += 2) {
+		rec_start(&g);
+		at = game_begin(&g, mode);
+		put_op_mode(&g, mode, PW(3, 1));
+		put_op_mode(&g, mode, PW(3, 1));
+		put_op_mode(&g, mode, 255);
+		game_end(&g, at);
+		st = run(&g, NULL, out, sizeof out, err, sizeof err, -1);
+		CHECK_MSG(st == GAMEDB_OK, "mode %d: %s", mode, err);
+		CHECK_EQ_STR(out, mode == 4 ? "d4 d5" : "e4 e5");
+	}
+	/* Mode 2 (n before the table, numbered from h8). */
+	rec_start(&g);
+	at = game_begin(&g, 2);
+	put_op_mode(&g, 2, PW(3, 1));
+	put_op_mode(&g, 2, 255);
+	game_end(&g, at);
+	st = run(&g, NULL, out, sizeof out, err, sizeof err, -1);
+	CHECK_MSG(st == GAMEDB_OK && strcmp(out, "e4") == 0, "mode 2: %s %s", out, err);
+}
+
 int main(void)
 {
 	int i;
@@ -1305,6 +1513,7 @@ int main(void)
 	for (i = 0; i < 256; i++)
 		Tinv[T[i]] = (uint8_t)i;
 	test_slots_and_moves();
+	test_other_modes();
 	test_tree_and_annotations();
 	test_real();
 	test_hostile();

@@ -61,8 +61,8 @@ static void usage(FILE *f)
 	      "                         [--memory MIB]\n"
 	      "       gamedb --version\n"
 	      "\n"
-	      "DB is a database file (base.si4, base.cbh, game.xqf) or its base name (base);\n"
-	      "- reads standard input as a stream (style 12 logs).\n"
+	      "DB is a database file (base.si4, base.cbh, base.cbv, game.xqf) or its base name\n"
+	      "(base); - reads standard input as a stream (style 12 logs).\n"
 	      "Formats (the file a base is opened by first):\n",
 	      f);
 	for (i = 0; i < gamedb_format_count(); i++) {
@@ -304,6 +304,7 @@ static int cmd_info(const struct opts *o)
 		struct gamedb_chessbase *cb;
 		struct gamedb_game *g;
 		uint64_t count = 0, deleted = 0, failed = 0;
+		uint64_t modes[65]; /* ChessBase: games per encoding mode; [64] unreadable */
 		int32_t rc;
 
 		if (!r) {
@@ -314,11 +315,19 @@ static int cmd_info(const struct opts *o)
 		printf("format: %s\n", gamedb_reader_format(r));
 		if (gamedb_reader_game_count(r, &count) == GAMEDB_OK)
 			printf("games: %" PRIu64 "\n", count);
+		cb = gamedb_reader_get_chessbase(r);
+		memset(modes, 0, sizeof modes);
 		while ((rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL) {
 			if (rc == GAMEDB_FAILED)
 				failed++;
 			else if (gamedb_game_is_deleted(g))
 				deleted++;
+			if (cb && rc != GAMEDB_FAILED) {
+				/* How each game's moves are stored: one .cbg byte per game. */
+				const int64_t m = gamedb_chessbase_get_game_field(cb, g,
+										  GAMEDB_CB_ENCODING_MODE);
+				modes[m >= 0 && m < 64 ? m : 64]++;
+			}
 		}
 		printf("deleted: %" PRIu64 "\n", deleted);
 		if (failed)
@@ -342,9 +351,22 @@ static int cmd_info(const struct opts *o)
 					printf("custom flag %d: %s\n", (int)k, fn);
 			}
 		}
-		cb = gamedb_reader_get_chessbase(r);
 		if (cb) {
 			uint64_t k, nt = gamedb_chessbase_get_text_count(cb);
+			const char *sep = "";
+			printf("encoding modes:");
+			for (k = 0; k < 65; k++) {
+				if (!modes[k])
+					continue;
+				if (k < 64)
+					printf("%s %" PRIu64 " x%" PRIu64 "%s", sep, k, modes[k],
+					       k >= 10 && k <= 11 ? " (Chess960)" :
+					       k > 7 ? " (not read)" : "");
+				else
+					printf("%s unreadable x%" PRIu64, sep, modes[k]);
+				sep = ",";
+			}
+			printf("%s\n", *sep ? "" : " none");
 			printf("charset: %s\n", gamedb_chessbase_get_charset(cb));
 			printf("guiding texts: %" PRIu64 "\n", nt);
 			for (k = 0; k < nt; k++) {

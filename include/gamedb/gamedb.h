@@ -738,9 +738,14 @@ enum gamedb_iter_flags {
 	GAMEDB_ITER_MAINLINE_ONLY = 1,  /**< Skip variations. */
 	GAMEDB_ITER_SKIP_COMMENTS = 2,  /**< Skip comments. */
 	GAMEDB_ITER_FEN = 4,            /**< Make gamedb_event_get_fen() available on MOVE events. */
-	GAMEDB_ITER_PARTIAL = 8         /**< When decoding fails, iterate over the part before the
+	GAMEDB_ITER_PARTIAL = 8,        /**< When decoding fails, iterate over the part before the
 					     failure instead of failing (the constructor then
 					     returns ::GAMEDB_WARN). */
+	GAMEDB_ITER_UCI_KING_TAKES_ROOK = 16 /**< gamedb_event_get_uci() writes castling as the
+					     king taking its own rook (e1h1, or e1 to the Chess960
+					     rook's square), as UCI engines want it in Chess960
+					     mode; without it, king to its destination (e1g1).
+					     @since 1.1 */
 };
 
 /**
@@ -1224,8 +1229,12 @@ enum gamedb_chessbase_field {
 					        points for a win), plus bit 8 for a team
 					        tournament. */
 	GAMEDB_CB_TOURNAMENT_NATION = 11,  /**< ChessBase nation number of the tournament. */
-	GAMEDB_CB_MAINLINE_MOVES = 12      /**< Main-line moves as the index counts them (255 =
+	GAMEDB_CB_MAINLINE_MOVES = 12,     /**< Main-line moves as the index counts them (255 =
 					        255 or more). */
+	GAMEDB_CB_ENCODING_MODE = 13       /**< How the game's moves are stored (.cbg flags
+					        bits 0-5): 0-7 regular chess, 10-11 Chess960,
+					        others variants the library does not read; -1
+					        when the .cbg record cannot be read. @since 1.1 */
 };
 
 /**

@@ -285,6 +285,13 @@ GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev)
 			gamedb__move_uci(&km, it->uci);
 		} else {
 			gamedb__move_uci(&ev->nd->m, it->uci);
+			if ((it->flags & GAMEDB_ITER_UCI_KING_TAKES_ROOK) &&
+			    (ev->nd->m.flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) &&
+			    ev->nd->m.rook_from < 64) {
+				/* on request: standard castling as the king taking its rook too */
+				it->uci[2] = (char)('a' + (ev->nd->m.rook_from & 7));
+				it->uci[3] = (char)('1' + (ev->nd->m.rook_from >> 3));
+			}
 		}
 		it->have_uci = 1;
 	}

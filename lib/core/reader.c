@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "core/reader.h"
+#include "formats/archive.h"
 #include "formats/format.h"
 
 int32_t gamedb__error(struct gamedb_reader *r, int32_t status, int32_t code, const char *fmt, ...)
@@ -292,6 +293,10 @@ static int32_t open_source(struct gamedb_reader *r)
 	size_t i;
 	int32_t rc;
 
+	/* An archive (a whole base in one file) is unpacked in memory first; the base inside is
+	 * then read. */
+	if (gamedb__archive_open(r, &r->src) != GAMEDB_OK)
+		goto fatal;
 	if (r->forced) {
 		best = r->forced;
 	} else {

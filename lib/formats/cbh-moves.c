@@ -3,12 +3,15 @@
  *
  * A CBG game record: 1 flags byte (bit 6: a setup block follows; bits 0-5: the encoding
  * mode), a 3-byte big-endian length counting these 4 bytes, the optional 28-byte setup
- * block, then the move bytes. Mode 0 (all but a handful of real games) is decoded here; the
- * others use substitution tables (or whole encoders) we do not have, and fail the game with
- * the mode named.
+ * block (36 bytes in the Chess960 modes), then the move bytes. Modes 0-7 (regular chess)
+ * and 10-11 (Chess960) are decoded here, each with its own substitution table
+ * (lib/formats/cbh-keys.h); the even modes and 10-11 store the one-byte opcodes below, the
+ * odd modes 1-7 store every move as two bytes (decode_simple()); modes 2, 3, 6, 7 and 11
+ * number the men scanning from h8. Other modes (losing chess, Makruk, ...) fail the game
+ * with the mode named.
  *
  * Mode 0: with n = the number of moves decoded so far in the game (over all its lines, never
- * reset), a stored byte b means opcode T[(b - n) mod 256]. Opcode 0 is a null move, 1-234
+ * reset), a stored byte b means opcode T[(b - n) mod 256] (modes 4-7 and 10-11: T[b] - n). Opcode 0 is a null move, 1-234
  * name a man (king, or the k-th queen/rook/bishop/knight, or pawn k: see the ChessBase slots in
  * lib/board/board.h) and its step, 235 introduces a two-byte move (from, to, promotion; its two
  * bytes are read with the same n), 236 is padding, 254 opens a sibling line and 255 closes
@@ -28,30 +31,31 @@
 #include <string.h>
 
 #include "formats/cbh.h"
+#include "formats/cbh-keys.h"
 #include "formats/toolkit.h"
 
 /*
- * The substitution table of mode 0 (ChessBase's own, as published in the format notes): the
- * opcode of a stored byte b read when n moves were decoded before it is cb_table[(b - n) & 255].
+ * The value of stored byte b read when n moves were decoded before it, in the mode's table
+ * (lib/formats/cbh-keys.h): modes 0-3 subtract n before the table, the others after it.
  */
-static const uint8_t cb_table[256] = {
-	162, 149, 67, 245, 193, 61, 74, 108, 83, 131, 204, 124, 255, 174, 104, 173,
-	209, 146, 139, 141, 53, 129, 94, 116, 38, 142, 171, 202, 253, 154, 243, 160,
-	165, 21, 252, 177, 30, 237, 48, 234, 34, 235, 167, 205, 78, 111, 46, 36,
-	50, 148, 65, 140, 110, 88, 130, 80, 187, 2, 138, 216, 250, 96, 222, 82,
-	186, 70, 172, 41, 157, 215, 223, 8, 33, 1, 102, 163, 241, 25, 39, 181,
-	145, 213, 66, 14, 180, 76, 217, 24, 95, 188, 37, 166, 150, 4, 86, 106,
-	170, 51, 28, 43, 115, 240, 221, 164, 55, 211, 197, 16, 191, 90, 35, 52,
-	117, 91, 184, 85, 210, 107, 9, 58, 87, 18, 179, 119, 72, 133, 155, 15,
-	158, 199, 200, 161, 127, 122, 192, 189, 49, 109, 246, 62, 195, 17, 113, 206,
-	125, 218, 168, 84, 144, 151, 31, 68, 64, 22, 201, 227, 44, 203, 132, 236,
-	159, 63, 92, 230, 118, 11, 60, 32, 183, 54, 0, 220, 231, 249, 79, 247,
-	175, 6, 7, 224, 26, 10, 169, 75, 12, 214, 99, 135, 137, 29, 19, 27,
-	228, 112, 5, 71, 103, 123, 47, 238, 226, 232, 152, 13, 239, 207, 196, 244,
-	251, 176, 23, 153, 100, 242, 212, 42, 3, 77, 120, 198, 254, 101, 134, 136,
-	121, 69, 59, 229, 73, 143, 45, 185, 190, 98, 147, 20, 233, 208, 56, 156,
-	178, 194, 89, 93, 182, 114, 81, 248, 40, 126, 97, 57, 225, 219, 105, 128,
-};
+static inline int cb_opcode(int mode, uint8_t b, uint32_t n)
+{
+	if (mode <= 3)
+		return cbk_tables[mode][(uint8_t)(b - n)];
+	return (uint8_t)(cbk_tables[mode][b] - n);
+}
+
+/* Modes whose moves are all two bytes (from, to, line flags): 1, 3, 5, 7. */
+static inline int mode_is_simple(int mode)
+{
+	return mode <= 7 && (mode & 1);
+}
+
+/* Modes that number the men scanning the board from h8 back to a1: 2, 3, 6, 7, 11. */
+static inline int mode_is_reverse(int mode)
+{
+	return mode == 11 || (mode <= 7 && (mode & 2));
+}
 
 enum {
 	OP_NULL = 0,
@@ -222,14 +226,14 @@ static const char *mode_name(int mode)
 /* ---- setup position ------------------------------------------------------------------- */
 
 /*
- * The 28-byte setup block: byte 1 bits 0-3 the en-passant file (1 = a), bit 4 black to move;
+ * The 28-byte setup block (x960: the 8 more bytes of the Chess960 modes, else NULL): byte 1 bits 0-3 the en-passant file (1 = a), bit 4 black to move;
  * byte 2 castling (bit 0 white O-O-O, 1 white O-O, 2 black O-O-O, 3 black O-O); byte 3 the
  * move number (0 means 1); then 192 bits over the squares a1, a2, ..., h8: 0 empty, else
  * 1 c ppp (c colour, ppp 1 K 2 Q 3 N 4 B 5 R 6 P). Built as a FEN so that the board engine
- * checks it; 0, or -1 with *why.
+ * checks it; 0, or -1 with *why (-2 when the Chess960 bytes are at fault).
  */
-static int parse_setup(const uint8_t *b, struct gamedb__pos *pos, char *fen, size_t fencap,
-		       const char **why)
+static int parse_setup(const uint8_t *b, const uint8_t *x960, struct gamedb__pos *pos,
+		       char *fen, size_t fencap, const char **why)
 {
 	static const char letter[8] = { 0, 'K', 'Q', 'N', 'B', 'R', 'P', 0 };
 	char board[64];
@@ -280,9 +284,52 @@ static int parse_setup(const uint8_t *b, struct gamedb__pos *pos, char *fen, siz
 		if (rank)
 			text[len++] = '/';
 	}
-	len += (size_t)snprintf(text + len, sizeof text - len, " %c %s%s%s%s%s ", black ? 'b' : 'w',
-				(b[2] & 2) ? "K" : "", (b[2] & 1) ? "Q" : "", (b[2] & 8) ? "k" : "",
-				(b[2] & 4) ? "q" : "", (b[2] & 15) ? "" : "-");
+	if (x960) {
+		/*
+		 * Chess960: the castling rooks are named by square (8 more bytes: the white and
+		 * black king, two white rooks, two black rooks, the position number). A right
+		 * whose rook is not a rook of that side on its back rank, on that side of its
+		 * king, makes the setup bad. Written as Shredder-FEN file letters for the parser.
+		 */
+		int col, side;
+		text[len++] = ' ';
+		text[len++] = black ? 'b' : 'w';
+		text[len++] = ' ';
+		for (col = 0; col < 2; col++) {
+			const int ksq = x960[col] < 64 ? cb_square(x960[col]) : -1;
+			for (side = 1; side >= 0; side--) {
+				const int right = col * 2 + side; /* 0 white O-O-O, 1 O-O, 2, 3 black */
+				int k, rsq = -1;
+				if (!(b[2] & (1 << right)))
+					continue;
+				if (ksq < 0 || board[ksq] != (col ? 'k' : 'K') || (ksq >> 3) != col * 7) {
+					*why = "the Chess960 king square does not hold that king";
+					return -2;
+				}
+				for (k = 0; k < 2; k++) {
+					const uint8_t v = x960[2 + col * 2 + k];
+					const int sq = v < 64 ? cb_square(v) : -1;
+					if (sq >= 0 && board[sq] == (col ? 'r' : 'R') &&
+					    (sq >> 3) == (ksq >> 3) && (side ? sq > ksq : sq < ksq))
+						rsq = sq;
+				}
+				if (rsq < 0) {
+					*why = "a Chess960 castling rook square is bad";
+					return -2;
+				}
+				text[len++] = (char)((col ? 'a' : 'A') + (rsq & 7));
+			}
+		}
+		if (!(b[2] & 15))
+			text[len++] = '-';
+		text[len++] = ' ';
+		text[len] = 0;
+	} else {
+		len += (size_t)snprintf(text + len, sizeof text - len, " %c %s%s%s%s%s ",
+					black ? 'b' : 'w', (b[2] & 2) ? "K" : "",
+					(b[2] & 1) ? "Q" : "", (b[2] & 8) ? "k" : "",
+					(b[2] & 4) ? "q" : "", (b[2] & 15) ? "" : "-");
+	}
 	if (epfile >= 1 && epfile <= 8)
 		snprintf(text + len, sizeof text - len, "%c%c 0 %d", 'a' + epfile - 1,
 			 black ? '3' : '6', num ? num : 1);
@@ -299,6 +346,8 @@ struct cbg_head {
 	uint8_t flags;
 	uint32_t len;   /* stored length, header included */
 	size_t moves;   /* where the move bytes start in the record */
+	int bad960;     /* the Chess960 squares are bad: g->start has no castling rights, and
+			   g->errmsg says why (the moves cannot be read) */
 };
 
 static int32_t fail(struct gamedb__cbg_ctx *c, struct gamedb_game *g, uint64_t off,
@@ -332,6 +381,7 @@ static int32_t read_head(struct gamedb__cbg_ctx *c, struct gamedb_game *g, struc
 	h->flags = (*rec)[0];
 	h->len = gamedb__be24(*rec + 1);
 	h->moves = 4;
+	h->bad960 = 0;
 	if (h->len < 4)
 		return fail(c, g, off, "bad game record length");
 	got = gamedb__file_view(c->cbg, off, h->len, rec);
@@ -346,10 +396,32 @@ static int32_t read_head(struct gamedb__cbg_ctx *c, struct gamedb_game *g, struc
 		const size_t need = (mode == 10 || mode == 11) ? 36 : 28;
 		if (h->len < 4 + need || *avail < 4 + need)
 			return fail(c, g, off + 4, "the setup position is cut off");
-		if (parse_setup(*rec + 4, &pos, g->fen, sizeof g->fen, &why) != 0) {
+		const int bad = parse_setup(*rec + 4, need == 36 ? *rec + 32 : NULL, &pos, g->fen,
+					    sizeof g->fen, &why);
+		if (bad != 0) {
+			uint8_t plain[28];
+			const char *why2;
 			snprintf(msg, sizeof msg, "bad setup position: %s", why ? why : "");
 			strcpy(g->fen, GAMEDB__START_FEN);
 			g->have_start = 0;
+			if (bad == -2) {
+				/*
+				 * The Chess960 squares (the 8 bytes after the board) are at fault, the
+				 * board is sound: it is reported without the castling rights, and
+				 * the moves, which may need them, are not read (gamedb__cbg_decode).
+				 */
+				memcpy(plain, *rec + 4, 28);
+				plain[2] = 0;
+				if (parse_setup(plain, NULL, &pos, g->fen, sizeof g->fen, &why2) == 0) {
+					g->start = pos;
+					g->have_start = 1;
+					h->bad960 = 1;
+					h->moves += need;
+					fail(c, g, off + 32, msg);
+					return GAMEDB_OK;
+				}
+				strcpy(g->fen, GAMEDB__START_FEN);
+			}
 			return fail(c, g, off + 4, msg);
 		}
 		g->start = pos;
@@ -359,13 +431,16 @@ static int32_t read_head(struct gamedb__cbg_ctx *c, struct gamedb_game *g, struc
 	return GAMEDB_OK;
 }
 
-int32_t gamedb__cbg_read_setup(struct gamedb__cbg_ctx *c, struct gamedb_game *g)
+int32_t gamedb__cbg_read_setup(struct gamedb__cbg_ctx *c, struct gamedb_game *g, int *mode)
 {
 	struct cbg_head h;
 	const uint8_t *rec;
 	size_t avail;
+	const int32_t st = read_head(c, g, &h, &rec, &avail);
 
-	return read_head(c, g, &h, &rec, &avail);
+	*mode = st == GAMEDB_OK ? (h.flags & 0x3F) : -1;
+	/* Bad Chess960 squares: the board is known, the castling rights are not. */
+	return st == GAMEDB_OK && h.bad960 ? GAMEDB_WARN : st;
 }
 
 /* ---- move bytes ----------------------------------------------------------------------- */
@@ -512,6 +587,50 @@ static uint32_t add_node(struct cbg_state *s, uint32_t parent, const struct game
 }
 
 /*
+ * 1 when the main line decoded so far (the first continuations from the start) has as many
+ * moves as the CBH record gives the game (byte 45, in full moves; 255 means 255 or more).
+ */
+static int mainline_complete(const struct gamedb__cbg_ctx *c, const struct cbg_state *s,
+			     const struct gamedb_game *g)
+{
+	size_t plies = 0, full;
+	uint32_t id = s->nodes[0].first;
+	const int black = g->have_start && g->start.stm;
+
+	if (c->mainline_moves < 0)
+		return 0;
+	for (; id != NONE; id = s->nodes[id].first)
+		plies++;
+	if (plies == 0)
+		return 0;
+	full = (plies + (black ? 1 : 0) + 1) / 2;
+	return c->mainline_moves == 255 ? full >= 255 : full == (size_t)c->mainline_moves;
+}
+
+/* The main line's level and the root node, before the first move; NULL if out of memory. */
+static struct cb_level *tree_start(struct gamedb_game *g, struct cbg_state *s, int mode)
+{
+	struct cb_level *cur;
+
+	gamedb__stack_clear(&s->levels);
+	cur = gamedb__stack_push(&s->levels);
+	if (!cur)
+		return NULL;
+	if (g->have_start)
+		cur->pos = g->start;
+	else
+		gamedb__pos_startpos(&cur->pos);
+	gamedb__cbslots_init(&cur->slots, &cur->pos, mode_is_reverse(mode));
+	cur->node = 0;
+	s->nnodes = 0;
+	if (gamedb__grow((void **)&s->nodes, &s->capnodes, 1, sizeof *s->nodes) != 0)
+		return NULL;
+	s->nodes[0].first = s->nodes[0].next = s->nodes[0].last = NONE;
+	s->nnodes = 1;
+	return cur;
+}
+
+/*
  * First pass: the move bytes into the tree of s->nodes, every move checked and played by the
  * board engine. OK, WARN (unknown opcodes skipped), or FAILED with g's message set (the tree
  * then holds the legal part).
@@ -521,31 +640,20 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			   size_t avail)
 {
 	const size_t end = avail < h->len ? avail : h->len;
+	const int mode = h->flags & 0x3F;
 	struct cb_level *cur;
 	size_t p = h->moves;
 	uint32_t n = 0;
 	int32_t st = GAMEDB_OK;
 	char why[96], msg[192];
 
-	gamedb__stack_clear(&s->levels);
-	cur = gamedb__stack_push(&s->levels);
+	cur = tree_start(g, s, mode);
 	if (!cur)
 		return fail(c, g, g->loc[0], "out of memory");
-	if (g->have_start)
-		cur->pos = g->start;
-	else
-		gamedb__pos_startpos(&cur->pos);
-	gamedb__cbslots_init(&cur->slots, &cur->pos, 0);
-	cur->node = 0;
-	s->nnodes = 0;
-	if (gamedb__grow((void **)&s->nodes, &s->capnodes, 1, sizeof *s->nodes) != 0)
-		return fail(c, g, g->loc[0], "out of memory");
-	s->nodes[0].first = s->nodes[0].next = s->nodes[0].last = NONE;
-	s->nnodes = 1;
 
 	while (p < end) {
 		const size_t at = p;
-		const int op = cb_table[(uint8_t)(rec[p++] - n)];
+		const int op = cb_opcode(mode, rec[p++], n);
 		struct gamedb__move m;
 		unsigned w = 0;
 		int stm, bad;
@@ -582,8 +690,7 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		if (op == OP_TWO_BYTE) {
 			if (end - p < 2)
 				return fail(c, g, g->loc[0] + at, "two-byte move cut off");
-			w = (unsigned)cb_table[(uint8_t)(rec[p] - n)] << 8 |
-			    cb_table[(uint8_t)(rec[p + 1] - n)];
+			w = (unsigned)cb_opcode(mode, rec[p], n) << 8 | (unsigned)cb_opcode(mode, rec[p + 1], n);
 			p += 2;
 		}
 		stm = cur->pos.stm;
@@ -593,6 +700,18 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			bad = 1;
 		}
 		if (bad) {
+			if (gamedb__var_depth(&s->levels) == 0 && mainline_complete(c, s, g)) {
+				/*
+				 * No final marker, and the main line already has the length the index
+				 * gives it: what follows is not moves (a real base keeps a stale copy
+				 * of an older record there). The game ends here, with a warning.
+				 */
+				snprintf(msg, sizeof msg, "the game has no final marker: the %zu byte(s) "
+					 "after its last move are not moves (ignored)", end - at);
+				gamedb__game_seterr(g, "%s: offset %llu: game %llu: %s", c->cbg->name,
+						    (unsigned long long)(g->loc[0] + at), game_no(g), msg);
+				return GAMEDB_WARN;
+			}
 			snprintf(msg, sizeof msg, "move %u%s: %s", (unsigned)cur->pos.fullmove,
 				 stm ? "..." : ".", why);
 			return fail(c, g, g->loc[0] + at, msg);
@@ -608,7 +727,106 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		return fail(c, g, g->loc[0] + avail,
 			    "the game record is cut off at the end of the file");
 	/* No final 255: the game is read to its stored length (real bases have such games). */
-	return st;
+	gamedb__game_seterr(g, "%s: offset %llu: game %llu: the game has no final marker: read "
+			    "to its stored length", c->cbg->name,
+			    (unsigned long long)(g->loc[0] + end), game_no(g));
+	return GAMEDB_WARN;
+}
+
+/*
+ * First pass for the two-byte modes 1, 3, 5 and 7: every move is a 16-bit value (its two
+ * bytes each through the mode's table, with the same n): bits 0-5 the from square and 6-11
+ * the to square (a1 = 0, a2 = 1, ...; swapped in modes 3 and 7), 12-13 the promotion piece,
+ * bit 14 "this line ends after the move", bit 15 "an alternative to this move follows once
+ * its line has ended". from = to = a1 is a null move. The first move at a position is the
+ * main line, as in the one-byte modes; the end of the main line's own line ends the game.
+ */
+static int32_t decode_simple(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
+			     struct cbg_state *s, const struct cbg_head *h, const uint8_t *rec,
+			     size_t avail)
+{
+	const size_t end = avail < h->len ? avail : h->len;
+	const int mode = h->flags & 0x3F, swap = (mode & 2) != 0;
+	struct cb_level *cur = tree_start(g, s, mode);
+	size_t p = h->moves;
+	uint32_t n = 0;
+	char why[96], msg[192];
+
+	if (!cur)
+		return fail(c, g, g->loc[0], "out of memory");
+	while (p < end) {
+		const size_t at = p;
+		struct gamedb__move m;
+		unsigned v;
+		int from, to, stm, bad = 0;
+		uint32_t id;
+
+		if (end - p < 2)
+			return fail(c, g, g->loc[0] + at, "two-byte move cut off");
+		v = (unsigned)cb_opcode(mode, rec[p], n) << 8 | (unsigned)cb_opcode(mode, rec[p + 1], n);
+		p += 2;
+		if (v & 0x8000) {
+			/* The line this move starts is followed by an alternative: keep the position. */
+			struct cb_level *nl = gamedb__stack_push(&s->levels);
+			if (!nl)
+				return fail(c, g, g->loc[0] + at,
+					    gamedb__stack_full(&s->levels) ? "variations nested too deeply"
+									   : "out of memory");
+			*nl = nl[-1];
+			cur = nl;
+		}
+		from = cb_square((int)(v & 63));
+		to = cb_square((int)((v >> 6) & 63));
+		if (swap) {
+			const int t = from;
+			from = to;
+			to = t;
+		}
+		stm = cur->pos.stm;
+		memset(&m, 0, sizeof m);
+		m.rook_from = GAMEDB__NO_SQ;
+		if (from == 0 && to == 0) {
+			if (gamedb__move_null(&cur->pos, &m) != 0) {
+				snprintf(why, sizeof why, "null move while in check");
+				bad = 1;
+			}
+		} else {
+			m.from = (uint8_t)from;
+			m.to = (uint8_t)to;
+			if (GAMEDB__PC_TYPE(cur->pos.sq[from]) == GAMEDB__PAWN &&
+			    (to >> 3) == (stm ? 0 : 7))
+				m.promo = promo_piece[(v >> 12) & 3];
+		}
+		if (!bad && gamedb__move_play(&cur->pos, &m) != 0) {
+			snprintf(why, sizeof why, "illegal move (0x%04x)", v);
+			bad = 1;
+		}
+		if (bad) {
+			snprintf(msg, sizeof msg, "move %u%s: %s", (unsigned)cur->pos.fullmove,
+				 stm ? "..." : ".", why);
+			return fail(c, g, g->loc[0] + at, msg);
+		}
+		id = add_node(s, cur->node, &m, stm);
+		if (id == NONE)
+			return fail(c, g, g->loc[0] + at, "out of memory");
+		cur->node = id;
+		n++;
+		if (v & 0x4000) {
+			if (gamedb__var_depth(&s->levels) == 0)
+				return GAMEDB_OK; /* the main line ends: the end of the game */
+			gamedb__stack_pop(&s->levels);
+			cur = gamedb__stack_top(&s->levels);
+		}
+	}
+	if (avail < h->len)
+		return fail(c, g, g->loc[0] + avail,
+			    "the game record is cut off at the end of the file");
+	if (s->nnodes == 1)
+		return GAMEDB_OK; /* no moves: nothing to end */
+	gamedb__game_seterr(g, "%s: offset %llu: game %llu: the game has no final marker: read "
+			    "to its stored length", c->cbg->name,
+			    (unsigned long long)(g->loc[0] + end), game_no(g));
+	return GAMEDB_WARN;
 }
 
 /* ---- annotations ---------------------------------------------------------------------- */
@@ -1070,14 +1288,14 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	s->status = GAMEDB_OK;
 	s->nnodes = s->nanns = 0;
 	st = read_head(c, g, &h, &rec, &avail);
-	if (st != GAMEDB_OK)
-		return st;
+	if (st != GAMEDB_OK || h.bad960)
+		return GAMEDB_FAILED; /* g->errmsg names the file and offset */
 	if (!g->have_start) {
 		gamedb__pos_startpos(&g->start);
 		g->have_start = 1;
 	}
 	mode = h.flags & 0x3F;
-	if (mode != 0) {
+	if (mode > 11 || mode == 8 || mode == 9) {
 		snprintf(msg, sizeof msg, "encoding mode %d (%s) is not supported", mode,
 			 mode_name(mode));
 		return fail(c, g, g->loc[0], msg);
@@ -1088,7 +1306,8 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	 */
 	if (read_annotations(c, g, s) != 0)
 		return fail(c, g, g->loc[0], "out of memory");
-	st = decode_tree(c, g, s, &h, rec, avail);
+	st = mode_is_simple(mode) ? decode_simple(c, g, s, &h, rec, avail)
+				  : decode_tree(c, g, s, &h, rec, avail);
 	if (st != GAMEDB_FAILED) {
 		/* Positions no decoded move has (a failed game keeps only its legal part). */
 		for (i = 0; i < s->nanns; i++)

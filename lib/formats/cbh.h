@@ -20,6 +20,8 @@ struct gamedb__cbg_ctx {
 	struct gamedb__file *cba; /* NULL when the base has no .cba */
 	const char *detected;     /* what charset-detect found (static), NULL if not asked */
 	int language;             /* CB language code of the texts to keep; -1 = keep all */
+	int mainline_moves;       /* the game's CBH main-line move count (255 = 255 or more),
+				     set by format-cbh.c before each decode; -1 = unknown */
 	struct gamedb__buf scratch; /* decoder's own, freed by gamedb__cbg_ctx_free() */
 	void *priv;               /* decoder's own, freed by gamedb__cbg_ctx_free() */
 };
@@ -38,10 +40,12 @@ static inline const char *gamedb__cbg_charset(const struct gamedb__cbg_ctx *c)
 
 /*
  * Reads the setup block of g (its CBG record has flag bit 6) into g->start / g->have_start and
- * its FEN into g->fen. GAMEDB_OK (also when the game has no setup: then nothing changes),
+ * its FEN into g->fen, and the record's encoding mode into *mode (-1 if unreadable).
+ * GAMEDB_OK (also when the game has no setup: then nothing changes), GAMEDB_WARN when the
+ * Chess960 castling squares are bad (the board without castling rights, g's message set),
  * or GAMEDB_FAILED with g's message set (file and offset named).
  */
-int32_t gamedb__cbg_read_setup(struct gamedb__cbg_ctx *c, struct gamedb_game *g);
+int32_t gamedb__cbg_read_setup(struct gamedb__cbg_ctx *c, struct gamedb_game *g, int *mode);
 
 /*
  * Decodes the moves of g (CBG) with its annotations (CBA) into mb, checking every move with

@@ -295,6 +295,7 @@ static int32_t cb_open(struct gamedb_reader *r, void **state)
 	s->handle.s = s;
 	s->ctx.r = r;
 	s->ctx.language = -1;
+	s->ctx.mainline_moves = -1;
 	*state = s;
 	if (gamedb__src_open(&r->src, NULL, 0, &s->cbh) != 0)
 		goto fail;
@@ -760,7 +761,8 @@ static int cb_tag_surely_absent(void *state, const struct gamedb_game *g, const 
 {
 	(void)state;
 	if (g->fmt_flags & 1)
-		return strcmp(name, "FEN") != 0 && strcmp(name, "SetUp") != 0;
+		return strcmp(name, "FEN") != 0 && strcmp(name, "SetUp") != 0 &&
+		       strcmp(name, "Variant") != 0;
 	return 1;
 }
 
@@ -768,10 +770,11 @@ static int32_t cb_load_tags(void *state, struct gamedb_game *g)
 {
 	struct cbh *s = state;
 	int32_t st;
+	int mode;
 
 	if (!(g->fmt_flags & 1))
 		return GAMEDB_OK;
-	st = gamedb__cbg_read_setup(&s->ctx, g);
+	st = gamedb__cbg_read_setup(&s->ctx, g, &mode);
 	if (st != GAMEDB_OK && st != GAMEDB_WARN) {
 		if (!g->errmsg[0])
 			gamedb__game_seterr(g, "%s: offset %llu: game %llu: cannot read the start position",
@@ -780,6 +783,16 @@ static int32_t cb_load_tags(void *state, struct gamedb_game *g)
 		gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s", g->errmsg);
 		return GAMEDB_FAILED;
 	}
+	/* WARN: the board without the castling rights (bad Chess960 squares): lossy, said so. */
+	if (st == GAMEDB_WARN)
+		g->text_status = GAMEDB_WARN;
+	/*
+	 * Chess960 (a 960 position number in the index, or moves stored in mode 10 or 11): as
+	 * ChessBase and lichess tag it. The variant itself is the index's (fixed at next_game).
+	 */
+	if (g->have_start && (g->variant == GAMEDB_VARIANT_CHESS960 || mode == 10 || mode == 11) &&
+	    gamedb__tags_add(&g->extra, "Variant", "Chess960", 8, NULL, 0, NULL) != 0)
+		return GAMEDB_FAILED;
 	if (g->have_start &&
 	    (gamedb__tags_add(&g->extra, "SetUp", "1", 1, NULL, 0, NULL) != 0 ||
 	     gamedb__tags_add(&g->extra, "FEN", g->fen, strlen(g->fen), NULL, 0, NULL) != 0))
@@ -790,7 +803,13 @@ static int32_t cb_load_tags(void *state, struct gamedb_game *g)
 static int32_t cb_decode(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
 {
 	struct cbh *s = state;
+	const uint8_t *rec;
 
+	/* The CBH main-line move count tells the end of a game that lacks its final marker. */
+	s->ctx.mainline_moves = -1;
+	if (g->loc[2] >= 1 && g->loc[2] <= s->nrec &&
+	    gamedb__file_view(s->cbh, g->loc[2] * CBH_REC, CBH_REC, &rec) == CBH_REC)
+		s->ctx.mainline_moves = rec[45];
 	return gamedb__cbg_decode(&s->ctx, g, mb);
 }
 
@@ -1022,6 +1041,10 @@ GAMEDB_EXPORT int64_t gamedb_chessbase_get_game_field(struct gamedb_chessbase *c
 		return eco < CHESS960_ECO && (eco >> 7) ? (eco & 127) : 0;
 	case GAMEDB_CB_MAINLINE_MOVES:
 		return rec[45];
+	case GAMEDB_CB_ENCODING_MODE: {
+		const uint8_t *p;
+		return gamedb__file_view(s->ctx.cbg, g->loc[0], 1, &p) == 1 ? (p[0] & 0x3F) : -1;
+	}
 	case GAMEDB_CB_TOURNAMENT_TYPE:
 	case GAMEDB_CB_TOURNAMENT_CATEGORY:
 	case GAMEDB_CB_TOURNAMENT_ROUNDS:

@@ -366,6 +366,10 @@ int gamedb__src_uses_path(const struct gamedb__src *src, const char *path)
 		if (f->has_id && f->dev == (uint64_t)st.st_dev && f->ino == (uint64_t)st.st_ino)
 			return 1;
 	}
+	/* The archive a memory set was unpacked from. */
+	if (src->archive && src->archive->has_id && src->archive->dev == (uint64_t)st.st_dev &&
+	    src->archive->ino == (uint64_t)st.st_ino)
+		return 1;
 	return 0;
 }
 
@@ -385,6 +389,8 @@ void gamedb__src_close(struct gamedb__src *src)
 	src->mem_data = NULL;
 	src->mem_sizes = NULL;
 	src->nmem = 0;
+	gamedb__archive_free(src->archive);
+	src->archive = NULL;
 	free(src->primary);
 	src->primary = NULL;
 	src->kind = GAMEDB__SRC_NONE;
@@ -444,4 +450,21 @@ int gamedb__src_open(struct gamedb__src *src, const char *ext, int quiet, struct
 	if (src->err.count != before)
 		return -1;
 	return quiet ? -1 : open_named(src, a, 0, out); /* once more, for the message */
+}
+
+/* The archive a source owns (io.h); its unpacker is lib/formats/archive.c. */
+void gamedb__archive_free(struct gamedb__archive *a)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	for (i = 0; i < a->n; i++) {
+		free(a->names[i]);
+		free(a->data[i]);
+	}
+	free(a->names);
+	free(a->data);
+	free(a->sizes);
+	free(a);
 }

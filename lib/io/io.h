@@ -61,6 +61,26 @@ enum { GAMEDB__FILE_MEM = 2, GAMEDB__FILE_FD = 3, GAMEDB__FILE_CALLER = 4 };
 enum { GAMEDB__SRC_NONE = 0, GAMEDB__SRC_PATH = 1, GAMEDB__SRC_MEMSET = 2, GAMEDB__SRC_CALLER = 3 };
 
 /* Where a database's files come from: a path, a set of memory files, or caller I/O. */
+/*
+ * What an archive (a whole base in one file, e.g. a ChessBase .cbv) unpacks to: built by the
+ * unpacker in lib/formats/archive.c, owned by the source (src->archive) once the source shows
+ * its members as a memory set, freed with the source.
+ */
+struct gamedb__archive {
+	size_t n;
+	char **names;    /* "ARCHIVE:member" */
+	uint8_t **data;
+	size_t *sizes;
+	uint64_t dev, ino; /* the archive's file on disk (has_id), so that gamedb pgn -o never
+			      writes over it although it is closed once unpacked */
+	int has_id;
+};
+
+/* The most an archive may unpack to, all members together (decompression bombs). */
+#define GAMEDB__ARCHIVE_MAX ((uint64_t)1 << 30)
+
+void gamedb__archive_free(struct gamedb__archive *a);
+
 struct gamedb__src {
 	int kind;
 	char *primary;               /* the name the database was opened by */
@@ -81,6 +101,7 @@ struct gamedb__src {
 	void *report_ctx;
 	struct gamedb__file *files[16]; /* ChessBase bases have up to 9 files */
 	size_t nfiles;
+	struct gamedb__archive *archive; /* an unpacked archive the memory set shows (owned) */
 };
 
 /*

@@ -626,15 +626,21 @@ class Game:
         self._materialize()
         return self
 
-    def moves(self, mainline_only=False, comments=True, fen=False, partial=False, key=False):
+    def moves(self, mainline_only=False, comments=True, fen=False, partial=False, key=False,
+              uci_king_takes_rook=False):
         """An iterator of :class:`Event` over the moves and annotations.
 
         mainline_only: leave out variations. comments: include comments. fen: fill
         ``Event.fen`` after each move. key: fill ``Event.key`` (the Polyglot key for chess).
         partial: when the moves cannot all be decoded, give the part before the failure
         instead of raising :class:`GamedbError`.
+        uci_king_takes_rook: ``Event.uci`` of a castling is the king taking its own rook
+        (e1h1; what UCI engines want in Chess960 mode, and what Chess960 games always give),
+        not e1g1.
         """
         flags = 0
+        if uci_king_takes_rook:
+            flags |= _ffi.ITER_UCI_KING_TAKES_ROOK
         if mainline_only:
             flags |= _ffi.ITER_MAINLINE_ONLY
         if not comments:

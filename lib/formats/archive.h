@@ -1,0 +1,34 @@
+/*
+ * libgamedb - archives that hold a whole base (ChessBase .cbv), unpacked in memory into a
+ * memory set of the source (struct gamedb__archive, io/io.h), so that the formats read the
+ * base inside like any other. Private.
+ * The layout is in doc/formats/cbv.md.
+ */
+#ifndef GAMEDB_FORMATS_ARCHIVE_H
+#define GAMEDB_FORMATS_ARCHIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/io.h"
+
+struct gamedb_reader;
+struct gamedb__src;
+
+/*
+ * If the source's primary file is an archive (by its content: the CBV header; an encrypted
+ * .cbz by its name), unpacks it and turns the source into a memory set of its members whose
+ * primary file is the base's index inside. GAMEDB_OK when it was no archive (nothing changed)
+ * or was unpacked; GAMEDB_FATAL with the reader's error set (naming the archive, the member
+ * and the offset) when it is damaged, encrypted or too large.
+ */
+int32_t gamedb__archive_open(struct gamedb_reader *r, struct gamedb__src *src);
+
+/*
+ * Unpacks a CBV held in memory (data, size; name for messages) into *out. GAMEDB_OK, or
+ * GAMEDB_FATAL with the reader's error set. For the fuzz target and the tests as well.
+ */
+int32_t gamedb__cbv_unpack(struct gamedb_reader *r, const char *name, const uint8_t *data,
+			   size_t size, struct gamedb__archive **out);
+
+#endif /* GAMEDB_FORMATS_ARCHIVE_H */

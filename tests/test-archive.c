@@ -1,0 +1,371 @@
+/*
+ * libgamedb - tests of the ChessBase archive reader (lib/io/archive.c, doc/formats/cbv.md).
+ *
+ * Real archives ($GAMEDB_REALDATA/chessbase/uncbv, from uncbv's tests): small.cbv and
+ * decrypted_small.cbv unpack to exactly the files of their unpacked twin small/ (every
+ * member, byte for byte, and no file of the twin missing), and open through the public API
+ * (by file name, and from memory by content) as the same base; the encrypted .cbz samples fail
+ * with a message saying why. Hand-made archives cover what the samples do not use (Huffman
+ * blocks) and hostile input: every truncation of a real archive, random byte changes,
+ * decompression bombs (a member unpacking past its declared size, declared sizes past the
+ * limit), bad Huffman tables and LZ references before the block. Meant for the ASan/UBSan
+ * build and valgrind as well.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "formats/format.h"
+#include "formats/archive.h"
+#include "load-file.h"
+#include "testlib.h"
+
+static char dir[1024];
+
+static const char *member_base(const char *name)
+{
+	const char *c = strrchr(name, ':');
+	return c ? c + 1 : name;
+}
+
+/* Unpacks data; the reader's message in err. */
+static int32_t unpack(const uint8_t *data, size_t size, struct gamedb__archive **a, char *err,
+		      size_t cap)
+{
+	struct gamedb_reader *r = gamedb_reader_new();
+	int32_t rc;
+
+	CHECK(r != NULL);
+	rc = gamedb__cbv_unpack(r, "t.cbv", data, size, a);
+	snprintf(err, cap, "%s", gamedb_reader_errmsg(r));
+	gamedb_reader_free(r);
+	return rc;
+}
+
+static void test_twins(const char *archive)
+{
+	char path[1200], err[512];
+	uint8_t *data;
+	size_t size, i, twin_files = 0;
+	struct gamedb__archive *a = NULL;
+	struct dirent *de;
+	DIR *d;
+	int32_t rc;
+
+	snprintf(path, sizeof path, "%s/%s", dir, archive);
+	data = load_file(path, &size);
+	if (!data) {
+		printf("%s not found: skipped\n", path);
+		return;
+	}
+	rc = unpack(data, size, &a, err, sizeof err);
+	CHECK_MSG(rc == GAMEDB_OK, "%s: %s", archive, err);
+	for (i = 0; a && i < a->n; i++) {
+		size_t tsize;
+		uint8_t *twin;
+		snprintf(path, sizeof path, "%s/small/%s", dir, member_base(a->names[i]));
+		twin = load_file(path, &tsize);
+		CHECK_MSG(twin && tsize == a->sizes[i] && memcmp(twin, a->data[i], tsize) == 0,
+			  "%s: member %s differs from %s", archive, a->names[i], path);
+		free(twin);
+	}
+	snprintf(path, sizeof path, "%s/small", dir);
+	d = opendir(path);
+	while (d && (de = readdir(d)) != NULL)
+		twin_files += de->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	CHECK_MSG(a && a->n == twin_files, "%s: %zu members, the twin has %zu files", archive,
+		  a ? a->n : 0, twin_files);
+	printf("%s: %zu members, each equal to its twin in small/\n", archive, a ? a->n : 0);
+	gamedb__archive_free(a);
+
+	/* Through the public API: by file name, and from memory by content. */
+	{
+		struct gamedb_reader *r = gamedb_reader_new(), *t = gamedb_reader_new();
+		uint64_t n = 99, tn = 98;
+		snprintf(path, sizeof path, "%s/%s", dir, archive);
+		CHECK_EQ_INT(gamedb_reader_open_filename(r, path), GAMEDB_OK);
+		CHECK_EQ_STR(gamedb_reader_format(r), "chessbase");
+		/* Closed once unpacked, the archive is still a file of the base (gamedb pgn -o). */
+		CHECK_EQ_INT(gamedb_reader_uses_file(r, path), 1);
+		snprintf(path, sizeof path, "%s/small/small.cbh", dir);
+		CHECK_EQ_INT(gamedb_reader_open_filename(t, path), GAMEDB_OK);
+		CHECK(gamedb_reader_game_count(r, &n) == GAMEDB_OK &&
+		      gamedb_reader_game_count(t, &tn) == GAMEDB_OK && n == tn);
+		gamedb_reader_free(r);
+		gamedb_reader_free(t);
+		r = gamedb_reader_new();
+		CHECK_EQ_INT(gamedb_reader_open_memory(r, "any-name", data, size), GAMEDB_OK);
+		CHECK_EQ_STR(gamedb_reader_format(r), "chessbase");
+		gamedb_reader_free(r);
+	}
+
+	/*
+	 * Every truncation before the end of the members' data (read here from the header: the
+	 * entries, then the packed sizes; decrypted_small.cbv has 4 bytes of padding after it)
+	 * fails cleanly, naming the archive and an offset; from there on it unpacks.
+	 */
+	{
+		size_t cut, clean = 0, end = 8 + (size_t)(data[2] | data[3] << 8) * data[4];
+		for (i = 0; i < (size_t)(data[2] | data[3] << 8); i++) {
+			const uint8_t *e = data + 8 + i * data[4] + 132;
+			end += (size_t)e[0] | (size_t)e[1] << 8 | (size_t)e[2] << 16 | (size_t)e[3] << 24;
+		}
+		CHECK(end <= size && size - end < 8);
+		for (cut = 0; cut < size; cut++) {
+			rc = unpack(data, cut, &a, err, sizeof err);
+			if (cut < end ? rc == GAMEDB_FATAL && strncmp(err, "t.cbv: offset ", 14) == 0
+				      : rc == GAMEDB_OK)
+				clean++;
+			else
+				printf("  cut at %zu: %d %s\n", cut, (int)rc, err);
+			gamedb__archive_free(rc == GAMEDB_OK ? a : NULL);
+		}
+		CHECK_EQ_INT(clean, size);
+	}
+	/* Random byte changes: unpacked within the declared sizes, or a clean failure. */
+	{
+		uint64_t x = 0x9E3779B97F4A7C15u;
+		size_t k, ok = 0, failed = 0;
+		uint8_t *copy = malloc(size);
+		for (k = 0; k < 4000 && copy; k++) {
+			memcpy(copy, data, size);
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			copy[x % size] = (uint8_t)(x >> 32);
+			if (k & 1) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				copy[x % size] ^= (uint8_t)(1u << (x >> 40) % 8);
+			}
+			rc = unpack(copy, size, &a, err, sizeof err);
+			if (rc == GAMEDB_OK) {
+				ok++;
+				gamedb__archive_free(a);
+			} else {
+				CHECK_MSG(rc == GAMEDB_FATAL && strncmp(err, "t.cbv: ", 7) == 0, "%s", err);
+				failed++;
+			}
+		}
+		printf("%s: 4000 damaged copies: %zu unpacked, %zu failed cleanly\n", archive, ok,
+		       failed);
+		free(copy);
+	}
+	free(data);
+}
+
+/* ---- hand-made archives --------------------------------------------------------------- */
+
+struct w {
+	uint8_t b[70000];
+	size_t n;
+};
+
+static void put16(struct w *w, unsigned v)
+{
+	w->b[w->n++] = (uint8_t)v;
+	w->b[w->n++] = (uint8_t)(v >> 8);
+}
+
+static void put32(struct w *w, uint32_t v)
+{
+	put16(w, v & 0xFFFF);
+	put16(w, v >> 16);
+}
+
+/* An archive of one member "x/b.cbh" whose data is the given blocks (bytes as given). */
+static void one_member(struct w *w, uint32_t unpacked, const uint8_t *blocks, size_t n)
+{
+	w->n = 0;
+	w->b[w->n++] = 8;
+	w->b[w->n++] = 0;
+	put16(w, 1);
+	w->b[w->n++] = 140;
+	w->b[w->n++] = 0;
+	w->b[w->n++] = 0;
+	w->b[w->n++] = 0;
+	memset(w->b + w->n, 0, 132);
+	memcpy(w->b + w->n, "x\\b.cbh", 7);
+	w->n += 132;
+	put32(w, (uint32_t)n);
+	put32(w, unpacked);
+	memcpy(w->b + w->n, blocks, n);
+	w->n += n;
+}
+
+/* Bits, most significant first. */
+struct bitw {
+	uint8_t b[2048];
+	size_t bit;
+};
+
+static void bits(struct bitw *bw, unsigned v, int n)
+{
+	while (n-- > 0) {
+		if ((v >> n) & 1)
+			bw->b[bw->bit / 8] |= (uint8_t)(0x80 >> (bw->bit % 8));
+		bw->bit++;
+	}
+}
+
+static void test_handmade(void)
+{
+	struct w w;
+	struct gamedb__archive *a = NULL;
+	char err[512];
+	int32_t rc;
+
+	/* Stored, then LZ: a literal, a run of 3 + 2, a copy of 3 from 3 back. */
+	{
+		static const uint8_t blocks[] = {
+			4, 0, 0, 0, 0, 'a', 'b', 'c',                         /* stored "abc" */
+			8, 0, 0, 0, 1, 0x00, 0x60, 'x', 0x02, 'y', 0x30, 0x00 /* LZ */
+		};
+		one_member(&w, 3 + 1 + 5 + 3, blocks, sizeof blocks);
+		rc = unpack(w.b, w.n, &a, err, sizeof err);
+		CHECK_MSG(rc == GAMEDB_OK, "%s", err);
+		CHECK(a && a->n == 1 && a->sizes[0] == 12 && memcmp(a->data[0], "abcxyyyyyyyy", 12) == 0);
+		CHECK(a && strcmp(a->names[0], "t.cbv:b.cbh") == 0);
+		gamedb__archive_free(a);
+		/* Names are Latin-1: in UTF-8 in the memory set and in messages. */
+		w.b[8 + 2] = 0xE9;
+		rc = unpack(w.b, w.n, &a, err, sizeof err);
+		CHECK(rc == GAMEDB_OK && a && strcmp(a->names[0], "t.cbv:\xc3\xa9.cbh") == 0);
+		gamedb__archive_free(a);
+	}
+	/* Huffman: 'a' = 0, 'b' = 10, 'c' = 11; "abcab". */
+	{
+		struct bitw bw;
+		uint8_t blocks[400];
+		size_t n, i;
+		int s;
+		memset(&bw, 0, sizeof bw);
+		for (s = 0; s < 256; s++) {
+			if (s == 'a') {
+				bits(&bw, 1, 4);
+				bits(&bw, 0, 1);
+			} else if (s == 'b' || s == 'c') {
+				bits(&bw, 2, 4);
+				bits(&bw, s == 'b' ? 2 : 3, 2);
+			} else {
+				bits(&bw, 0, 4);
+			}
+		}
+		bits(&bw, 0, 1);
+		bits(&bw, 2, 2);
+		bits(&bw, 3, 2);
+		bits(&bw, 0, 1);
+		bits(&bw, 2, 2);
+		n = (bw.bit + 7) / 8;
+		blocks[0] = (uint8_t)(n + 3);
+		blocks[1] = (uint8_t)((n + 3) >> 8);
+		blocks[2] = blocks[3] = 0;
+		blocks[4] = 2;     /* Huffman only */
+		blocks[5] = 0;     /* 5 symbols, big-endian */
+		blocks[6] = 5;
+		for (i = 0; i < n; i++)
+			blocks[7 + i] = bw.b[i];
+		one_member(&w, 5, blocks, 7 + n);
+		rc = unpack(w.b, w.n, &a, err, sizeof err);
+		CHECK_MSG(rc == GAMEDB_OK, "%s", err);
+		CHECK(a && a->sizes[0] == 5 && memcmp(a->data[0], "abcab", 5) == 0);
+		gamedb__archive_free(a);
+		/* Asking one symbol more than the coded bits hold: cut off. */
+		blocks[6] = 9;
+		one_member(&w, 9, blocks, 7 + n);
+		rc = unpack(w.b, w.n, &a, err, sizeof err);
+		CHECK_MSG(rc == GAMEDB_FATAL && strstr(err, "member b.cbh") &&
+			  (strstr(err, "cut off") || strstr(err, "not in the Huffman table")), "%s", err);
+		/* A code that is a prefix of another: 'b' = 0 as well. */
+		memset(&bw, 0, sizeof bw);
+		for (s = 0; s < 256; s++) {
+			bits(&bw, s == 'a' || s == 'b' ? 1 : 0, 4);
+			if (s == 'a' || s == 'b')
+				bits(&bw, 0, 1);
+		}
+		n = (bw.bit + 7) / 8 + 1;
+		blocks[0] = (uint8_t)(n + 3);
+		blocks[1] = (uint8_t)((n + 3) >> 8);
+		blocks[6] = 1;
+		for (i = 0; i < n; i++)
+			blocks[7 + i] = bw.b[i];
+		one_member(&w, 1, blocks, 7 + n);
+		rc = unpack(w.b, w.n, &a, err, sizeof err);
+		CHECK_MSG(rc == GAMEDB_FATAL && strstr(err, "bad Huffman table"), "%s", err);
+	}
+	/* A bomb: a run of 4114 bytes in a member that declares 100. */
+	{
+		static const uint8_t blocks[] = { 6, 0, 0, 0, 1, 0x00, 0x80, 0x1F, 0xFF, 'z' };
+		one_member(&w, 100, blocks, sizeof blocks);
+		rc = unpack(w.b, w.n, &a, err, sizeof err);
+		CHECK_MSG(rc == GAMEDB_FATAL && strstr(err, "more bytes than the archive declares"),
+			  "%s", err);
+		/* Declared sizes past the limit fail before anything is unpacked. */
+		one_member(&w, 0x7FFFFFFF, blocks, sizeof blocks);
+		rc = unpack(w.b, w.n, &a, err, sizeof err);
+		CHECK_MSG(rc == GAMEDB_FATAL && strstr(err, "more than 1 GiB"), "%s", err);
+		/* A member that unpacks to less than it declares. */
+		one_member(&w, 5000, blocks, sizeof blocks);
+		rc = unpack(w.b, w.n, &a, err, sizeof err);
+		CHECK_MSG(rc == GAMEDB_FATAL && strstr(err, "unpacks to 4114 bytes, not the 5000"),
+			  "%s", err);
+	}
+	/* An LZ reference before the block's start; a block length past the member. */
+	{
+		static const uint8_t ref[] = { 5, 0, 0, 0, 1, 0x00, 0x80, 0x30, 0x00 };
+		static const uint8_t len[] = { 40, 0, 0, 0, 0, 'a' };
+		one_member(&w, 3, ref, sizeof ref);
+		rc = unpack(w.b, w.n, &a, err, sizeof err);
+		CHECK_MSG(rc == GAMEDB_FATAL && strstr(err, "before the block's start"), "%s", err);
+		one_member(&w, 1, len, sizeof len);
+		rc = unpack(w.b, w.n, &a, err, sizeof err);
+		CHECK_MSG(rc == GAMEDB_FATAL && strstr(err, "t.cbv: offset 148: member b.cbh: a block's "
+							   "length runs past"), "%s", err);
+	}
+	/* Not an archive; a member count past a base's. */
+	{
+		static const uint8_t junk[16] = { 8, 0, 200, 0, 140 };
+		rc = unpack(junk, sizeof junk, &a, err, sizeof err);
+		CHECK_MSG(rc == GAMEDB_FATAL && strstr(err, "more members"), "%s", err);
+		rc = unpack((const uint8_t *)"PK\3\4", 4, &a, err, sizeof err);
+		CHECK_MSG(rc == GAMEDB_FATAL && strstr(err, "not a ChessBase archive"), "%s", err);
+	}
+}
+
+static void test_cbz(void)
+{
+	static const char *const names[] = { "small.cbz", "small2.cbz", "small3.cbz" };
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		char path[1200];
+		struct gamedb_reader *r = gamedb_reader_new();
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		if (access(path, R_OK) != 0) {
+			gamedb_reader_free(r);
+			continue;
+		}
+		CHECK_EQ_INT(gamedb_reader_open_filename(r, path), GAMEDB_FATAL);
+		CHECK_EQ_INT(gamedb_reader_errcode(r), GAMEDB_E_UNSUPPORTED);
+		CHECK_MSG(strstr(gamedb_reader_errmsg(r), "encrypted ChessBase archive") != NULL, "%s",
+			  gamedb_reader_errmsg(r));
+		gamedb_reader_free(r);
+	}
+}
+
+int main(void)
+{
+	const char *root = getenv("GAMEDB_REALDATA");
+
+	snprintf(dir, sizeof dir, "%s/chessbase/uncbv", root ? root : "../shared/realdata");
+	test_handmade();
+	test_twins("small.cbv");
+	test_twins("decrypted_small.cbv");
+	test_cbz();
+	return testlib_done();
+}
