@@ -464,6 +464,27 @@ def mutations(files, rng, cuts=64, flips=64):
             yield "%s flip at %d" % (fn, p), f
 
 
+def check_handle(base, path):
+    """The gamedb_chessassistant handle (Game.chessassistant) gives what the writer put in the
+    D00 headers and Players.d00: the writer gives player i rating 2000 + i, FIDE id 100000 + i,
+    birthday 1990-05-17 and gender byte 1, and game k game type k % 31."""
+    with gamedb.open(path, options={"direction": "left"}) as r:
+        games = list(r)
+        eq(len(games), len(base.games) if hasattr(base, "games") else len(games), "handle: games")
+        for k, g in enumerate(games):
+            ca = g.chessassistant
+            if not check(ca is not None, "handle: game %d has Chess Assistant fields" % (k + 1)):
+                return
+            for side in ("white", "black"):
+                pid = ca[side + "_id"]
+                eq(ca[side + "_rating"], 2000 + pid, "handle: game %d %s rating" % (k + 1, side))
+                eq(ca[side + "_fide_id"], 100000 + pid, "handle: game %d %s FIDE id" % (k + 1, side))
+                eq(ca[side + "_birthday"], 19900517, "handle: game %d %s birthday" % (k + 1, side))
+                eq(ca[side + "_gender"], 1, "handle: game %d %s gender" % (k + 1, side))
+            eq(ca["game_type"], k % 31, "handle: game %d type" % (k + 1))
+        check(isinstance(r.chessassistant_comment, str), "handle: the base comment is text")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="gamedb-ca-")
     try:
@@ -486,6 +507,8 @@ def main():
                 except gamedb.GamedbError:
                     fails += 1
             check(fails > 0, "direction=right must fail on a base written leftwards")
+
+        check_handle(base, os.path.join(tmp, "left.cdp"))
 
         # 3. the committed fixtures are what the fixture script writes, and read back
         fx = testsupport.load_script(os.path.join(os.path.dirname(os.path.abspath(__file__)),

@@ -253,6 +253,8 @@ struct gamedb_event;
 struct gamedb_scid;
 /** What only ChessBase databases have (opaque). @since 1.0 */
 struct gamedb_chessbase;
+/** What only Chess Assistant databases have (opaque). @since 1.1 */
+struct gamedb_chessassistant;
 
 /**
  * Reader capabilities, from gamedb_reader_capabilities().
@@ -1310,6 +1312,65 @@ GAMEDB_EXPORT const char *gamedb_chessbase_get_text_title(const struct gamedb_ch
 GAMEDB_EXPORT const char *gamedb_chessbase_get_text_content(const struct gamedb_chessbase *cb,
 							    int32_t *format, size_t *len);
 
+/** @} */
+
+/**
+ * @defgroup chessassistant Chess Assistant databases
+ * What only Chess Assistant databases have: the D00 fields no tag carries, the player
+ * details of Players.d00, and the base comment of the CDP.
+ * @{
+ */
+
+/**
+ * Per-game Chess Assistant fields, for gamedb_chessassistant_get_game_field().
+ * @since 1.1
+ */
+enum gamedb_chessassistant_field {
+	GAMEDB_CA_GAME_TYPE = 1,       /**< Game type 1..30 (1 own games, 2 historic, 3 model,
+					    ... 30 miscellaneous; the GameType tag names it), 0 none. */
+	GAMEDB_CA_OUTCOME = 2,         /**< The stored outcome: 1 draw, 2 White won, 3 Black won,
+					    4 unknown, 5..16 an evaluation symbol. */
+	GAMEDB_CA_GAME_ID = 3,         /**< The game id (the key into the .a02 addresses). */
+	GAMEDB_CA_WHITE_ID = 4,        /**< White's player id. */
+	GAMEDB_CA_BLACK_ID = 5,        /**< Black's player id. */
+	GAMEDB_CA_WHITE_RATING = 6,    /**< White's rating in Players.d00 (0 none). */
+	GAMEDB_CA_WHITE_FIDE_ID = 7,   /**< White's FIDE id in Players.d00 (0 none). */
+	GAMEDB_CA_WHITE_BIRTHDAY = 8,  /**< White's birthday as YYYYMMDD, unknown parts 0. */
+	GAMEDB_CA_WHITE_GENDER = 9,    /**< White's gender: 0 unknown, 1 male, 2 female. */
+	GAMEDB_CA_BLACK_RATING = 10,   /**< Black's rating in Players.d00 (0 none). */
+	GAMEDB_CA_BLACK_FIDE_ID = 11,  /**< Black's FIDE id in Players.d00 (0 none). */
+	GAMEDB_CA_BLACK_BIRTHDAY = 12, /**< Black's birthday as YYYYMMDD, unknown parts 0. */
+	GAMEDB_CA_BLACK_GENDER = 13,   /**< Black's gender: 0 unknown, 1 male, 2 female. */
+	GAMEDB_CA_UNKNOWN_BYTE = 14    /**< D00 byte 28, whose meaning is unknown. */
+};
+
+/**
+ * The Chess Assistant handle of a reader, or NULL when the open database is of another
+ * format.
+ * @return a pointer owned by the reader, valid until gamedb_reader_free().
+ * @since 1.1
+ */
+GAMEDB_EXPORT struct gamedb_chessassistant *
+gamedb_reader_get_chessassistant(struct gamedb_reader *r);
+
+/**
+ * A Chess Assistant field (::gamedb_chessassistant_field) of a game of this base, read from
+ * its D00 header (and, for the player fields, Players.d00; 0 when the player has no record
+ * there). A copy made by gamedb_game_dup() is taken as a game of this base.
+ * @return the value (>= 0), or -1 if @p g does not come from this base or @p field is unknown.
+ * @since 1.1
+ */
+GAMEDB_EXPORT int64_t gamedb_chessassistant_get_game_field(struct gamedb_chessassistant *ca,
+							   const struct gamedb_game *g,
+							   int32_t field);
+
+/**
+ * The base comment stored in the CDP file, as UTF-8 ("" when there is none).
+ * @return a string owned by the handle, valid until the next call of this function or
+ *         gamedb_reader_free().
+ * @since 1.1
+ */
+GAMEDB_EXPORT const char *gamedb_chessassistant_get_comment(struct gamedb_chessassistant *ca);
 /** @} */
 
 #ifdef __cplusplus

@@ -60,8 +60,17 @@ struct caframe {
 	uint8_t nag[8];  /* NAGs stored "before the move": written after it */
 };
 
+/* The public handle (gamedb_reader_get_chessassistant()). */
+struct gamedb_chessassistant {
+	struct ca *s;
+	struct gamedb__buf comment; /* the base comment as UTF-8, made on demand */
+};
+
 struct ca {
 	struct gamedb_reader *r;
+	struct gamedb_chessassistant handle;
+	uint8_t *cdp_comment; /* the stored base comment */
+	size_t cdp_comment_len;
 	struct gamedb__file *cdp, *emb, *d00, *a02, *d02;
 	uint64_t count, next;
 	struct catable tab[4];
@@ -322,6 +331,8 @@ static void ca_close(void *state)
 		free(s->tab[k].d01);
 	}
 	free(s->pd00);
+	free(s->cdp_comment);
+	gamedb__buf_free(&s->handle.comment);
 	gamedb__stack_free(&s->frames);
 	gamedb__stack_free(&s->pend);
 	free(s);
@@ -339,6 +350,7 @@ static int32_t ca_open(struct gamedb_reader *r, void **state)
 	if (!s)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
 	s->r = r;
+	s->handle.s = s;
 	s->dir = CA_DIR_AUTO;
 	s->dir_cur = CA_DIR_RIGHT;
 	gamedb__stack_init(&s->frames, sizeof(struct caframe), CA_MAX_DEPTH + 1);
@@ -360,6 +372,24 @@ static int32_t ca_open(struct gamedb_reader *r, void **state)
 		goto fail;
 	}
 	cdp_count = gamedb__le32(p + 104);
+	{
+		/* The base comment: its length at 108, the text from 112 (clipped to the file). */
+		uint64_t cl = gamedb__le32(p + 108);
+		const uint8_t *q;
+		if (cl > s->cdp->size - CA_CDP_HEAD)
+			cl = s->cdp->size - CA_CDP_HEAD;
+		s->cdp_comment = malloc(cl ? (size_t)cl : 1);
+		if (!s->cdp_comment) {
+			gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+			goto fail;
+		}
+		n = cl ? gamedb__file_view(s->cdp, CA_CDP_HEAD, (size_t)cl, &q) : 0;
+		if (n < 0)
+			goto fail;
+		if (n)
+			memcpy(s->cdp_comment, q, (size_t)n);
+		s->cdp_comment_len = (size_t)n;
+	}
 	m = emb_load(s);
 	if (m < 0)
 		goto fail;
@@ -1365,6 +1395,105 @@ static int32_t ca_decode(void *state, struct gamedb_game *g, struct gamedb__move
 	return rc;
 }
 
+/* ---- the public handle ------------------------------------------------------------------ */
+
+extern const struct gamedb__format gamedb__format_chessassistant;
+
+static void *ca_handle(void *state)
+{
+	struct ca *s = state;
+
+	return &s->handle;
+}
+
+GAMEDB_EXPORT struct gamedb_chessassistant *gamedb_reader_get_chessassistant(struct gamedb_reader *r)
+{
+	return gamedb__reader_handle(r, &gamedb__format_chessassistant);
+}
+
+/* Players.d00 field of player id: 0 rating, 1 FIDE id, 2 birthday (YYYYMMDD), 3 gender. */
+static int64_t player_field(const struct ca *s, uint32_t id, int which)
+{
+	const uint8_t *p;
+	uint32_t d;
+
+	if ((uint64_t)id * 10 + 10 > s->pd00n)
+		return 0;
+	p = s->pd00 + (size_t)id * 10;
+	switch (which) {
+	case 0:
+		return gamedb__le16(p);
+	case 1:
+		return gamedb__le32(p + 2);
+	case 2:
+		d = gamedb__le24(p + 6);
+		return (int64_t)(d / 416) * 10000 + (d / 32 % 13) * 100 + d % 32;
+	default:
+		return p[9];
+	}
+}
+
+GAMEDB_EXPORT int64_t gamedb_chessassistant_get_game_field(struct gamedb_chessassistant *ca,
+							   const struct gamedb_game *g,
+							   int32_t field)
+{
+	struct ca *s;
+	const uint8_t *p;
+
+	if (!ca || !g || g->magic != GAMEDB__GAME_MAGIC)
+		return -1;
+	s = ca->s;
+	/* A game of this reader, or a copy of one (gamedb_game_dup() keeps its index). */
+	if ((g->reader && g->reader != s->r) || g->index >= s->count ||
+	    gamedb__file_view(s->d00, g->index * CA_D00_REC, CA_D00_REC, &p) != (int64_t)CA_D00_REC)
+		return -1;
+	switch (field) {
+	case GAMEDB_CA_GAME_TYPE:
+		return gamedb__le32(p + 20);
+	case GAMEDB_CA_OUTCOME:
+		return p[10];
+	case GAMEDB_CA_GAME_ID:
+		return gamedb__le32(p + 24);
+	case GAMEDB_CA_WHITE_ID:
+		return gamedb__le24(p);
+	case GAMEDB_CA_BLACK_ID:
+		return gamedb__le24(p + 3);
+	case GAMEDB_CA_WHITE_RATING:
+	case GAMEDB_CA_WHITE_FIDE_ID:
+	case GAMEDB_CA_WHITE_BIRTHDAY:
+	case GAMEDB_CA_WHITE_GENDER:
+		return player_field(s, gamedb__le24(p), field - GAMEDB_CA_WHITE_RATING);
+	case GAMEDB_CA_BLACK_RATING:
+	case GAMEDB_CA_BLACK_FIDE_ID:
+	case GAMEDB_CA_BLACK_BIRTHDAY:
+	case GAMEDB_CA_BLACK_GENDER:
+		return player_field(s, gamedb__le24(p + 3), field - GAMEDB_CA_BLACK_RATING);
+	case GAMEDB_CA_UNKNOWN_BYTE:
+		return p[28];
+	default:
+		return -1;
+	}
+}
+
+GAMEDB_EXPORT const char *gamedb_chessassistant_get_comment(struct gamedb_chessassistant *ca)
+{
+	struct ca *s;
+	size_t n;
+
+	if (!ca)
+		return NULL;
+	s = ca->s;
+	gamedb__buf_clear(&ca->comment);
+	n = s->cdp_comment_len;
+	while (n && s->cdp_comment[n - 1] == 0)
+		n--;
+	if (gamedb__text_to_utf8(&s->r->text, gamedb__reader_charset(s->r),
+				 gamedb__reader_fallback(s->r), (const char *)s->cdp_comment, n,
+				 &ca->comment) == GAMEDB_FAILED)
+		return NULL;
+	return ca->comment.p ? ca->comment.p : "";
+}
+
 static const char *const ca_extensions[] = { ".cdp", ".emb", ".d00", ".a02", ".d02", NULL };
 
 static const struct gamedb__format_option ca_options[] = {
@@ -1392,6 +1521,6 @@ const struct gamedb__format gamedb__format_chessassistant = {
 	.load_tags = ca_load_tags,
 	.tag_surely_absent = ca_tag_surely_absent,
 	.decode_moves = ca_decode,
-	.handle = NULL,
+	.handle = ca_handle,
 	.close = ca_close,
 };

@@ -245,6 +245,16 @@ class ScidInfo:
             % (self.version, self.description, self.base_type, self.flag_names, self.autoload)
 
 
+# ---- Chess Assistant ----------------------------------------------------------------------
+
+#: Game.chessassistant keys and their gamedb_chessassistant_field numbers.
+CHESSASSISTANT_FIELDS = {
+    "game_type": 1, "outcome": 2, "game_id": 3, "white_id": 4, "black_id": 5,
+    "white_rating": 6, "white_fide_id": 7, "white_birthday": 8, "white_gender": 9,
+    "black_rating": 10, "black_fide_id": 11, "black_birthday": 12, "black_gender": 13,
+    "unknown_byte": 14,
+}
+
 # ---- ChessBase ----------------------------------------------------------------------------
 
 #: Game.chessbase keys and their gamedb_chessbase_field numbers.
@@ -519,7 +529,7 @@ class Game:
     """
 
     __slots__ = ("index", "tags", "tag_list", "fen", "variant", "deleted", "warning", "scid_flags",
-                 "chessbase", "_reader", "_ptr", "_lost", "_lock", "_users", "_gone",
+                 "chessbase", "chessassistant", "_reader", "_ptr", "_lost", "_lock", "_users", "_gone",
                  "_zombie", "_closed", "__weakref__")
 
     # Locking: _lock guards the game's own C copy (_ptr, _zombie, _users) and every call on
@@ -567,6 +577,11 @@ class Game:
         if reader is not None and reader._cb_ptr:
             self.chessbase = {k: _lib.gamedb_chessbase_get_game_field(reader._cb_ptr, gp, f)
                               for k, f in CHESSBASE_FIELDS.items()}
+        self.chessassistant = None
+        if reader is not None and reader._ca_ptr:
+            self.chessassistant = {
+                k: _lib.gamedb_chessassistant_get_game_field(reader._ca_ptr, gp, f)
+                for k, f in CHESSASSISTANT_FIELDS.items()}
 
     def __repr__(self):
         t = self.tags
@@ -785,10 +800,12 @@ class Reader(_Closing):
         self._at_end = False
         self._scid_ptr = None
         self._cb_ptr = None
+        self._ca_ptr = None
         self._callback_error = None
         self.errors = errors
         self.scid = None
         self.chessbase = None
+        self.chessassistant_comment = None
         self.open_warning = None
         self._ptr = _lib.gamedb_reader_new()
         if format is not None:
@@ -853,6 +870,10 @@ class Reader(_Closing):
             if cp:
                 self._cb_ptr = cp
                 self.chessbase = ChessbaseInfo(cp)
+            ap = _lib.gamedb_reader_get_chessassistant(self._ptr)
+            if ap:
+                self._ca_ptr = ap
+                self.chessassistant_comment = _lib.gamedb_chessassistant_get_comment(ap)
         finally:
             self._done()
         self._check_alive()  # a callback may have closed it
@@ -1111,6 +1132,7 @@ class Reader(_Closing):
             self._pending = weakref.WeakSet()
             self._scid_ptr = None
             self._cb_ptr = None
+            self._ca_ptr = None
             _lib.gamedb_reader_free(ptr)
             self._keep = []
 

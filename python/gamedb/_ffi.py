@@ -134,6 +134,10 @@ class _Chessbase(Structure):
     """struct gamedb_chessbase (opaque)."""
 
 
+class _ChessAssistant(Structure):
+    """struct gamedb_chessassistant (opaque)."""
+
+
 class _Book(Structure):
     """struct gamedb_book (opaque)."""
 
@@ -145,6 +149,7 @@ EventP = POINTER(_Event)
 ScidP = POINTER(_Scid)
 ChessbaseP = POINTER(_Chessbase)
 BookP = POINTER(_Book)
+ChessAssistantP = POINTER(_ChessAssistant)
 
 
 # ---- callback types and caller-filled structs -------------------------------------------
@@ -386,6 +391,10 @@ API = (
     _Api("gamedb_scid_get_autoload", [ScidP], c_int64, None),
     _Api("gamedb_scid_get_game_flags", [ScidP, GameP], c_uint32, None),
     # ChessBase
+    _Api("gamedb_reader_get_chessassistant", [ReaderP], ChessAssistantP, None),
+    _Api("gamedb_chessassistant_get_game_field", [ChessAssistantP, GameP, c_int32], c_int64,
+         None),
+    _Api("gamedb_chessassistant_get_comment", [ChessAssistantP], c_char_p, _errcheck_str),
     _Api("gamedb_reader_get_chessbase", [ReaderP], ChessbaseP, None),
     _Api("gamedb_chessbase_get_game_field", [ChessbaseP, GameP, c_int32], c_int64, None),
     _Api("gamedb_chessbase_get_charset", [ChessbaseP], c_char_p, _errcheck_str),

@@ -198,7 +198,7 @@ C_TYPES = {
 }
 for _c, _p in (("reader", _ffi.ReaderP), ("game", _ffi.GameP), ("move_iter", _ffi.MoveIterP),
                ("event", _ffi.EventP), ("scid", _ffi.ScidP), ("chessbase", _ffi.ChessbaseP),
-               ("book", _ffi.BookP)):
+               ("book", _ffi.BookP), ("chessassistant", _ffi.ChessAssistantP)):
     C_TYPES["struct gamedb_%s *" % _c] = _p
     C_TYPES["const struct gamedb_%s *" % _c] = _p
     C_TYPES["struct gamedb_%s * *" % _c] = ctypes.POINTER(_p)
@@ -234,8 +234,8 @@ def test_table_matches_the_header():
 
 def test_opaque_pointer_types_are_distinct():
     kinds = [_ffi.ReaderP, _ffi.GameP, _ffi.MoveIterP, _ffi.EventP, _ffi.ScidP,
-             _ffi.ChessbaseP, _ffi.BookP]
-    assert len(set(kinds)) == 7
+             _ffi.ChessbaseP, _ffi.BookP, _ffi.ChessAssistantP]
+    assert len(set(kinds)) == 8
     with pytest.raises(ctypes.ArgumentError):
         _ffi.lib.gamedb_reader_format(_ffi.GameP())
 
