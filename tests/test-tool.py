@@ -41,6 +41,13 @@ def main():
     check(rc == 0 and out.startswith(b"gamedb "), "--version")
     rc, out, err = run("--help")
     check(rc == 0 and b"usage" in out, "--help")
+    for cmd in ("pgn", "json", "info", "book", "fen"):
+        rc, out, err = run(cmd, "--help")
+        check(rc == 0 and b"usage" in out and not err, "%s --help -> 0 + usage on stdout" % cmd)
+    # "--" ends the options: a name starting with '-' is a database.
+    rc, out, err = run("pgn", "--", "-no-such-base")
+    check(rc == 2 and "-no-such-base" in err and "unknown option" not in err,
+          "pgn -- -name: the name is a database")
 
     # A database that does not exist: exit 2, the message names the file.
     rc, out, err = run("pgn", "/nonexistent/base.si4")

@@ -745,6 +745,16 @@ int main(int argc, char **argv)
 		return 2;
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i];
+		if (strcmp(a, "--") == 0) { /* the rest are databases, even when they start with '-' */
+			while (++i < argc)
+				o.dbs[o.ndbs++] = argv[i];
+			break;
+		}
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			usage(stdout);
+			free(o.dbs);
+			return 0;
+		}
 		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
 			if (++i == argc)
 				goto missing;

@@ -225,7 +225,7 @@ GAMEDB_EXPORT const char *gamedb_format_get_option(size_t index, size_t k,
  * int32_t rc;
  * if (!r) return -1;
  * gamedb_reader_support_format_all(r);
- * if (gamedb_reader_open_filename(r, "base.si4") != GAMEDB_OK) {
+ * if (gamedb_reader_open_filename(r, "base.si4") < GAMEDB_WARN) { // WARN: open, with a note
  *     fprintf(stderr, "%s\n", gamedb_reader_errmsg(r));
  *     gamedb_reader_free(r);
  *     return -1;
