@@ -91,8 +91,18 @@ def main():
     check(len(games(out)) == 2, "range 3: gives 2 games")
     rc, out, _ = run("pgn", FIVE, "--range", ":1")
     check(len(games(out)) == 1, "range :1 gives 1 game")
-    rc, out, _ = run("pgn", FIVE, "--range", "10:20")
+    rc, out, err = run("pgn", FIVE, "--range", "10:20")
     check(rc == 0 and out == b"", "range past the end gives nothing")
+    check("past its 5 games" in err, "--range past the end warns: %r" % err)
+    # A file of a base that does not open it: the message names the one that does.
+    rc, _, err = run("pgn", FIVE + ".sg4")
+    check(rc == 2 and "open " + FIVE + ".si4" in err, "a .sg4 names its .si4: %r" % err)
+    with tempfile.TemporaryDirectory() as tmp:
+        pgn = os.path.join(tmp, "games.txt")
+        with open(pgn, "w") as f:
+            f.write('[Event "x"]\n\n1.e4 *\n')
+        rc, _, err = run("info", pgn)
+        check(rc == 2 and "is PGN already" in err, "PGN input is named as PGN: %r" % err)
     # Concatenated ranges give the whole base: the point of --range for batch splitting.
     parts = b"".join(run("pgn", FIVE, "--range", r)[1] for r in ("0:2", "2:4", "4:"))
     check(parts == out1, "ranges concatenate to the whole")

@@ -247,6 +247,26 @@ static void stdin_close(void *user_data, void *handle)
 	memset(s, 0, sizeof *s);
 }
 
+/* Whether a file that no format reads is PGN text: named .pgn, or starting with a tag. */
+static int looks_like_pgn(const char *path)
+{
+	size_t n = strlen(path), got;
+	char head[64];
+	FILE *f;
+
+	if (n > 4 && path[n - 4] == '.' && (path[n - 3] | 32) == 'p' && (path[n - 2] | 32) == 'g' &&
+	    (path[n - 1] | 32) == 'n')
+		return 1;
+	f = strcmp(path, "-") ? fopen(path, "rb") : NULL;
+	if (!f)
+		return 0;
+	got = fread(head, 1, sizeof head - 1, f);
+	fclose(f);
+	head[got] = 0;
+	n = strspn(head, " \t\r\n\xef\xbb\xbf");
+	return head[n] == '[' && strncmp(head + n, "[Event ", 7) == 0;
+}
+
 static struct gamedb_reader *open_db(const char *path, const struct opts *o)
 {
 	struct gamedb_reader *r = gamedb_reader_new();
@@ -277,6 +297,9 @@ static struct gamedb_reader *open_db(const char *path, const struct opts *o)
 	}
 	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
 		fprintf(stderr, "gamedb: %s\n", gamedb_reader_errmsg(r));
+		if (gamedb_reader_errcode(r) == GAMEDB_E_UNRECOGNIZED_FORMAT && looks_like_pgn(path))
+			fprintf(stderr, "gamedb: %s is PGN already: this command reads databases and "
+				"writes PGN; any PGN reader reads this file as it is\n", path);
 		gamedb_reader_free(r);
 		return NULL;
 	}
@@ -550,8 +573,11 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 		pr.total = end > o->from ? end - o->from : 0;
 	}
 	if (o->from > 0 && (gamedb_reader_capabilities(r) & GAMEDB_CAP_SEEK)) {
-		if (o->from >= count)
+		if (o->from >= count) {
+			fprintf(stderr, "gamedb: warning: %s: --range starts at game %" PRIu64
+				" (counted from 0), past its %" PRIu64 " games\n", db, o->from, count);
 			return status;
+		}
 		gamedb_reader_seek_game(r, o->from);
 	}
 	for (;;) {

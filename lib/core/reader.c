@@ -286,6 +286,72 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_converter(struct gamedb_reader *r,
 }
 
 /* Picks the format (forced, or the best bid) and opens the database. */
+/* ASCII case-insensitive comparison of two strings: 0 when equal. */
+static int strcasecmp_ascii(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		int ca = (unsigned char)*a, cb = (unsigned char)*b;
+		if (ca >= 'A' && ca <= 'Z')
+			ca += 'a' - 'A';
+		if (cb >= 'A' && cb <= 'Z')
+			cb += 'a' - 'A';
+		if (ca != cb || !ca)
+			return ca - cb;
+	}
+}
+
+static char *with_ext(const char *path, const char *ext, int upper)
+{
+	size_t n = strlen(path), e = strlen(ext), i;
+	char *out = malloc(n + e + 1);
+
+	if (!out)
+		return NULL;
+	memcpy(out, path, n);
+	for (i = 0; i <= e; i++)
+		out[n + i] = (char)(upper && ext[i] >= 'a' && ext[i] <= 'z' ? ext[i] - 'a' + 'A' : ext[i]);
+	return out;
+}
+
+/*
+ * When path ends in an extension that some format lists as a sibling (a file of a base that
+ * does not open it), the file beside it that opens that base, if there is one (the caller
+ * frees it); else NULL. Used for the message of a file no format bids on.
+ */
+static char *index_of(const char *path)
+{
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+	struct stat st;
+	size_t i, k, j, n;
+	int upper;
+
+	if (!dot || (slash && dot < slash))
+		return NULL;
+	n = (size_t)(dot - path);
+	for (i = 0; i < gamedb__format_count(); i++) {
+		const struct gamedb__format *f = gamedb__format_at(i);
+		for (k = f->opens; f->extensions[k]; k++) {
+			if (strcasecmp_ascii(dot, f->extensions[k]) != 0)
+				continue;
+			for (upper = 0; upper < 2; upper++) {
+				for (j = 0; j < f->opens; j++) {
+					char *base = malloc(n + 1), *cand;
+					if (!base)
+						return NULL;
+					memcpy(base, path, n);
+					base[n] = 0;
+					cand = with_ext(base, f->extensions[j], upper);
+					free(base);
+					if (cand && stat(cand, &st) == 0)
+						return cand;
+					free(cand);
+				}
+			}
+		}
+	}
+	return NULL;
+}
+
 static int32_t open_source(struct gamedb_reader *r)
 {
 	const struct gamedb__format *best = NULL;
@@ -313,9 +379,16 @@ static int32_t open_source(struct gamedb_reader *r)
 			}
 		}
 		if (!best) {
-			gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNRECOGNIZED_FORMAT,
-				      "%s: not a database of any format this library reads",
-				      r->src.primary);
+			char *index = r->src.kind == GAMEDB__SRC_PATH ? index_of(r->src.primary) : NULL;
+			if (index)
+				gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNRECOGNIZED_FORMAT,
+					      "%s: a file of a base, not the file it is opened by: open "
+					      "%s", r->src.primary, index);
+			else
+				gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNRECOGNIZED_FORMAT,
+					      "%s: not a database of any format this library reads",
+					      r->src.primary);
+			free(index);
 			goto fatal;
 		}
 	}
@@ -343,18 +416,6 @@ fatal:
 /*
  * path + ext in the case given (upper: 1 = upper case letters), malloc'd; NULL without memory.
  */
-static char *with_ext(const char *path, const char *ext, int upper)
-{
-	size_t n = strlen(path), e = strlen(ext), i;
-	char *out = malloc(n + e + 1);
-
-	if (!out)
-		return NULL;
-	memcpy(out, path, n);
-	for (i = 0; i <= e; i++)
-		out[n + i] = (char)(upper && ext[i] >= 'a' && ext[i] <= 'z' ? ext[i] - 'a' + 'A' : ext[i]);
-	return out;
-}
 
 /*
  * A base name (path names no file): sets r->src.primary to the first file next to it that
