@@ -13,7 +13,7 @@ import shutil
 import sys
 import tempfile
 
-from testsupport import check, done, run_tool as run
+from testsupport import check, done, eq, run_tool as run
 
 REAL = os.environ.get("GAMEDB_REALDATA", "")
 FIVE = os.path.join(REAL, "scid", "scidtopgn", "five", "five")
@@ -94,6 +94,39 @@ def main():
     rc, out, err = run("pgn", FIVE, "--range", "10:20")
     check(rc == 0 and out == b"", "range past the end gives nothing")
     check("past its 5 games" in err, "--range past the end warns: %r" % err)
+    # JSON Lines of two databases: "file" and a running "n" beside each database's "index".
+    rc, out, err = run("json", FIVE, FIVE + ".si4")
+    objs = [json.loads(l) for l in out.splitlines()]
+    check(rc == 0 and [o["n"] for o in objs] == list(range(len(objs))), "json: n runs on")
+    check([o["index"] for o in objs] == list(range(len(objs) // 2)) * 2,
+          "json: index restarts per database")
+    check([o["file"] for o in objs] == [FIVE] * (len(objs) // 2) + [FIVE + ".si4"] * (len(objs) // 2),
+          "json: file names the database as given")
+    # Clocks as numbers next to their text: "clock" and "elapsed" are the seconds of %clk/%emt.
+    logs = os.path.join(REAL, "style12", "fatics", "fatics_style12_lines.txt")
+    if os.path.exists(logs):
+        rc, out, err = run("json", logs)
+        seen = 0
+        def secs(t):
+            neg, t = t.startswith("-"), t.lstrip("-")
+            v = 0.0
+            for part in t.split(":"):
+                v = v * 60 + float(part)
+            return -v if neg else v
+        def walk(moves):
+            global_seen = 0
+            for m in moves:
+                for c in m.get("commands", []):
+                    key = {"%clk": "clock", "%emt": "elapsed"}.get(c.split(" ")[0])
+                    if key:
+                        eq(m.get(key), secs(c.split(" ", 1)[1]), "json %s of %r" % (key, c))
+                        global_seen += 1
+                for v in m.get("variations", []):
+                    global_seen += walk(v)
+            return global_seen
+        for l in out.splitlines():
+            seen += walk(json.loads(l)["moves"])
+        check(seen >= 40, "json clocks compared (%d)" % seen)
     # A file of a base that does not open it: the message names the one that does.
     rc, _, err = run("pgn", FIVE + ".sg4")
     check(rc == 2 and "open " + FIVE + ".si4" in err, "a .sg4 names its .si4: %r" % err)

@@ -143,6 +143,44 @@ static int32_t sink_file(void *user_data, const char *data, size_t len)
 	return fwrite(data, 1, len, (FILE *)user_data) == len ? 0 : 1;
 }
 
+/*
+ * JSON Lines of several databases: each object gets "file" (the database as named on the
+ * command line) and "n" (its place in the whole output, from 0) before the library's "index"
+ * (its place in its database).
+ */
+struct json_sink {
+	FILE *out;
+	const char *file;
+	uint64_t *n;
+};
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static int32_t sink_json(void *user_data, const char *data, size_t len)
+{
+	struct json_sink *js = user_data;
+
+	if (len == 0 || data[0] != '{')
+		return sink_file(js->out, data, len);
+	fputs("{\"file\": ", js->out);
+	json_string(js->out, js->file);
+	fprintf(js->out, ", \"n\": %" PRIu64 ", ", (*js->n)++);
+	return sink_file(js->out, data + 1, len - 1);
+}
+
 struct progress {
 	int on;
 	uint64_t total, last;
@@ -565,8 +603,13 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 	struct gamedb_game *g;
 	struct progress pr = { 0, 0, 0 };
 	uint64_t done = 0, count = 0;
+	static uint64_t json_n; /* objects written so far, over all databases */
+	struct json_sink js;
 	int32_t rc;
 
+	js.out = out;
+	js.file = db;
+	js.n = &json_n;
 	pr.on = isatty(STDERR_FILENO);
 	if (gamedb_reader_game_count(r, &count) == GAMEDB_OK) {
 		uint64_t end = o->to < count ? o->to : count;
@@ -616,7 +659,7 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 			}
 			continue;
 		}
-		rc = mode == OUT_JSON	   ? gamedb_game_write_json(g, o->wflags, sink_file, out)
+		rc = mode == OUT_JSON	   ? gamedb_game_write_json(g, o->wflags, sink_json, &js)
 		     : mode == OUT_POSITIONS ? gamedb_game_write_positions(g, o->positions, o->wflags,
 									    sink_file, out)
 					     : gamedb_game_write_pgn(g, o->wflags, sink_file, out);

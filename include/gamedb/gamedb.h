@@ -1038,6 +1038,9 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
  * "deleted": false, "moves": [{"san": "e4", "uci": "e2e4", "nags": [1],
  * "comment_before": "...", "comment": "...", "variations": [[...]]}]}`.
  * Keys with nothing to say (no NAGs, no comment, no variations) are left out of a move.
+ * A move's markup commands are in "commands" as text ("%clk 0:01:02"); a %clk or %emt also
+ * gives "clock" or "elapsed" in seconds, a number (@since 1.1). The gamedb command adds "file"
+ * and "n" (the object's place in its whole output) before "index".
  * @return as gamedb_game_write_pgn().
  * @since 1.0
  */

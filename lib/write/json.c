@@ -77,7 +77,50 @@ struct jline {
 	 */
 	int ncomments, langs;
 	struct gamedb__buf comments, commands, annotations;
+	/* "%clk" and "%emt" of the move as seconds, for "clock" and "elapsed" (has_*: seen) */
+	double clock, elapsed;
+	int has_clock, has_elapsed;
 };
+
+/*
+ * Seconds of a clock text "[-]H:MM:SS[.fff]" (also "MM:SS" or "SS"): 0, or -1 when the text
+ * is not one.
+ */
+static int parse_seconds(const char *s, double *out)
+{
+	double v = 0, field, scale;
+	int neg = 0, fields = 0;
+
+	while (*s == ' ')
+		s++;
+	if (*s == '-') {
+		neg = 1;
+		s++;
+	}
+	for (;;) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		field = 0;
+		while (*s >= '0' && *s <= '9')
+			field = field * 10 + (*s++ - '0');
+		if (*s == '.') {
+			for (s++, scale = 0.1; *s >= '0' && *s <= '9'; s++, scale /= 10)
+				field += (*s - '0') * scale;
+		}
+		v = v * 60 + field;
+		if (++fields > 3)
+			return -1;
+		if (*s != ':')
+			break;
+		s++;
+	}
+	while (*s == ' ')
+		s++;
+	if (*s)
+		return -1;
+	*out = neg ? -v : v;
+	return 0;
+}
 
 static void jbuf_str(struct jw *w, struct gamedb__buf *b, const char *s)
 {
@@ -119,6 +162,18 @@ static void close_move(struct jw *w, struct jline *l)
 		put(w, l->annotations.p, l->annotations.len);
 		put(w, "]", 1);
 	}
+	if (l->open && (l->has_clock || l->has_elapsed)) {
+		char num[64];
+		if (l->has_clock) {
+			snprintf(num, sizeof num, ", \"clock\": %.10g", l->clock);
+			puts_(w, num);
+		}
+		if (l->has_elapsed) {
+			snprintf(num, sizeof num, ", \"elapsed\": %.10g", l->elapsed);
+			puts_(w, num);
+		}
+	}
+	l->has_clock = l->has_elapsed = 0;
 	if (l->open)
 		put(w, "}", 1);
 	l->open = l->nags_open = l->vars_open = 0;
@@ -239,6 +294,13 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 			if (l->commands.len)
 				jbuf_puts(w, &l->commands, ", ");
 			jbuf_str(w, &l->commands, gamedb_event_get_text(ev));
+			{
+				const char *t = gamedb_event_get_text(ev);
+				if (!strncmp(t, "%clk ", 5) && parse_seconds(t + 5, &l->clock) == 0)
+					l->has_clock = 1;
+				else if (!strncmp(t, "%emt ", 5) && parse_seconds(t + 5, &l->elapsed) == 0)
+					l->has_elapsed = 1;
+			}
 			break;
 		case GAMEDB_EVENT_ANNOTATION:
 			if (!l->open)
