@@ -82,7 +82,7 @@ from . import _ffi
 from ._ffi import (E_CORRUPT, E_INVALID_ARGUMENT, E_IO, E_MISUSE, E_NOMEM, E_NONE, E_RANGE,
                    E_STRUCT_SIZE, E_UNKNOWN_OPTION, E_UNRECOGNIZED_FORMAT, E_UNSUPPORTED,
                    E_UNSUPPORTED_VERSION, E_ENCODING, E_ILLEGAL_MOVE, END, FAILED, FATAL, OK,
-                   WARN, GamedbError)
+                   WARN, GamedbError, GamedbIOError)
 from ._ffi import CAP_COUNT, CAP_MULTIFILE, CAP_SEEK, CAP_VARIATIONS, CAP_XIANGQI
 
 __all__ = [
@@ -90,7 +90,7 @@ __all__ = [
     "Format", "FormatOption",
     "CAP_SEEK", "CAP_COUNT", "CAP_MULTIFILE", "CAP_VARIATIONS", "CAP_XIANGQI",
     "Reader", "Game", "Event", "MoveIterator", "ScidInfo", "ChessbaseInfo",
-    "GamedbError", "GamedbWarning",
+    "GamedbError", "GamedbIOError", "GamedbWarning",
     "OK", "END", "WARN", "FAILED", "FATAL",
     "E_NONE", "E_NOMEM", "E_IO", "E_UNRECOGNIZED_FORMAT", "E_CORRUPT",
     "E_UNSUPPORTED_VERSION", "E_ENCODING", "E_MISUSE", "E_RANGE", "E_STRUCT_SIZE",
@@ -1030,9 +1030,12 @@ class Reader(_Closing):
             self._at_end = False
 
     def __getitem__(self, index):
-        """Game ``index`` (negative counts from the end): seek, then read one game."""
+        """Game ``index`` (negative counts from the end): seek, then read one game. A slice
+        gives a list of games (``r[10:20]``, ``r[::100]``)."""
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
         if not isinstance(index, int):
-            raise TypeError("game indices must be integers")
+            raise TypeError("game indices must be integers or slices")
         with self._lock:  # no other thread moves the reader between the seek and the read
             if index < 0:
                 index += len(self)

@@ -235,12 +235,21 @@ def _errcheck_new(result, func, args):
     return result
 
 
+class GamedbIOError(GamedbError, OSError):
+    """A GamedbError whose detail is ``E_IO`` (a file could not be opened or read): also an
+    ``OSError``, so that ``except OSError`` catches it as it catches ``open()``'s errors."""
+
+    def __init__(self, code, detail=None, message=""):
+        GamedbError.__init__(self, code, detail, message)
+
+
 def _raise_for(result, func, detail, message):
     if result == END:
         raise StopIteration
     if result < 0 and result != WARN:
-        raise GamedbError(result, detail, message or "%s: %s" % (func.__name__,
-                                                                 _describe(result, detail)))
+        cls = GamedbIOError if detail == E_IO else GamedbError
+        raise cls(result, detail, message or "%s: %s" % (func.__name__,
+                                                         _describe(result, detail)))
     return result
 
 

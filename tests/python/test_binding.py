@@ -840,3 +840,24 @@ def test_positions_follow_the_moves():
         assert [p[2] for p in pos] == [e.uci for e in moves]
         assert pos[0][:2] == (g.fen, g.start_key())
         assert [p[:2] for p in pos[1:]] == [(e.fen, e.key) for e in moves[:-1]]
+
+
+def test_io_errors_are_oserrors():
+    """A file that cannot be opened raises GamedbIOError, which is an OSError too."""
+    with pytest.raises(OSError) as info:
+        gamedb.open("/nonexistent/folder/base.si4")
+    assert isinstance(info.value, gamedb.GamedbError)
+    assert info.value.detail == gamedb.E_IO
+
+
+def test_reader_slices():
+    """r[a:b:c] is the list of those games, as r[i] for each i."""
+    path = os.path.join(os.environ.get("GAMEDB_TESTDATA", os.path.join(SRCDIR, "testdata")),
+                        "scid", "moves.si4")
+    with gamedb.open(path) as r:
+        n = len(r)
+        assert n >= 3
+        assert [g.index for g in r[1:3]] == [1, 2]
+        assert [g.index for g in r[::2]] == list(range(0, n, 2))
+        assert [g.index for g in r[-2:]] == [n - 2, n - 1]
+        assert r[5:2] == []
