@@ -127,6 +127,16 @@ def main():
         for l in out.splitlines():
             seen += walk(json.loads(l)["moves"])
         check(seen >= 40, "json clocks compared (%d)" % seen)
+    # --partial: a game whose moves fail is written up to the failure, with a comment saying
+    # where, and still reported (exit 1); without it the game is left out.
+    corrupt = os.path.join(REAL, "chessbase", "libcbh", "Chess960Corrupt", "Corrupt.cbh")
+    if os.path.exists(corrupt):
+        rc0, out0, _ = run("pgn", corrupt)
+        rc, out, err = run("pgn", "--partial", corrupt)
+        n = out.count(b"\n[Event ") + out.startswith(b"[Event ")
+        check(rc0 == 1 and b"[Event " not in out0, "without --partial the failing games are left out")
+        check(rc == 1 and n == 4 and out.count(b"could not be read past here") == 4
+              and err.count("written in part") == 4, "--partial writes the 4 games in part")
     # A file of a base that does not open it: the message names the one that does.
     rc, _, err = run("pgn", FIVE + ".sg4")
     check(rc == 2 and "open " + FIVE + ".si4" in err, "a .sg4 names its .si4: %r" % err)

@@ -52,7 +52,7 @@ static void usage(FILE *f)
 	      "                        [--no-comments] [--no-variations] [--no-nags]\n"
 	      "                        [--no-commands] [--charset CS|detect] [--language LANG]\n"
 	      "                        [--notation iccs|wxf|chinese] [--layout standard|scid]\n"
-	      "                        [--commands common|all|none]\n"
+	      "                        [--commands common|all|none] [--partial]\n"
 	      "       gamedb json DB... (the same options as pgn)\n"
 	      "       gamedb fen|epd|uci DB... [--key] [-o FILE] [--range A:B] [--include-deleted]\n"
 	      "       gamedb positions DB... [--csv] [--key] (the same options)\n"
@@ -83,7 +83,8 @@ static void usage(FILE *f)
 	      "--layout scid: PGN byte for byte as Scid exports it; the default is the PGN\n"
 	      "standard's export form that every common reader takes. --commands all keeps the\n"
 	      "markup commands no other tool reads ([%medal], [%crit], ...); by default only\n"
-	      "%cal, %csl, %clk, %emt and %eval are written.\n"
+	      "%cal, %csl, %clk, %emt and %eval are written. --partial writes the legal part of a\n"
+	      "game that cannot be read to its end, with a comment saying where (still exit 1).\n"
 	      "--range A:B converts games A to B-1, counted from 0 (either side may be empty).\n"
 	      "fen: game, ply, FEN per position of the main line; epd: EPD with id, c0 (result),\n"
 	      "hmvc, fmvn; uci: a 'position ... moves ...' line per game; positions: FEN, move,\n"
@@ -671,6 +672,15 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 			fprintf(stderr, "gamedb: %s: game %" PRIu64 ": %s\n", db, idx + 1,
 				gamedb_game_errmsg(g));
 			status = status ? status : 1;
+		} else if (rc == GAMEDB_WARN && (o->wflags & GAMEDB_WRITE_PARTIAL)) {
+			/* Written in part when its moves fail (a WARN may also be a lossy text). */
+			struct gamedb_move_iter *it = NULL;
+			if (gamedb_move_iter_new(g, 0, &it) == GAMEDB_FAILED) {
+				fprintf(stderr, "gamedb: %s: game %" PRIu64 ": written in part: %s\n", db,
+					idx + 1, gamedb_game_errmsg(g));
+				status = status ? status : 1;
+			}
+			gamedb_move_iter_free(it);
 		}
 	}
 	progress_show(&pr, done, 1);
@@ -869,6 +879,8 @@ int main(int argc, char **argv)
 					argv[i]);
 				goto fail;
 			}
+		} else if (strcmp(a, "--partial") == 0) {
+			o.wflags |= GAMEDB_WRITE_PARTIAL;
 		} else if (strcmp(a, "--key") == 0) {
 			o.wflags |= GAMEDB_WRITE_KEY;
 		} else if (strcmp(a, "--fen") == 0) {

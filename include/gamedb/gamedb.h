@@ -982,9 +982,13 @@ enum gamedb_write_flags {
 					     byte (75 columns, a pre-game comment on a line of its
 					     own, commands where they came, all of them) instead
 					     of the default export layout (@since 1.1). */
-	GAMEDB_WRITE_ALL_COMMANDS = 512 /**< PGN: every markup command, also those no other
+	GAMEDB_WRITE_ALL_COMMANDS = 512, /**< PGN: every markup command, also those no other
 					     tool reads (`[%medal]`, `[%crit]`, ...); by default
 					     only `%cal`, `%csl`, `%clk`, `%emt` and `%eval`
+					     (@since 1.1). */
+	GAMEDB_WRITE_PARTIAL = 1024     /**< PGN: a game whose moves cannot all be decoded is
+					     written up to the failure, with a comment saying
+					     where and why, result `*`, and ::GAMEDB_WARN
 					     (@since 1.1). */
 };
 

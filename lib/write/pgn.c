@@ -347,7 +347,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	uint32_t iflags = 0;
 	size_t i, n;
 	int32_t rc;
-	int print_number = 1, moves_seen = 0, xiangqi;
+	int print_number = 1, moves_seen = 0, xiangqi, partial = 0;
 	int32_t notation = GAMEDB_NOTATION_SAN;
 	struct pending pm;
 	char num[24], storage[PGN_INLINE];
@@ -363,8 +363,12 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 		iflags |= GAMEDB_ITER_SKIP_COMMENTS;
 	if (flags & GAMEDB_WRITE_NO_VARIATIONS)
 		iflags |= GAMEDB_ITER_MAINLINE_ONLY;
+	if (flags & GAMEDB_WRITE_PARTIAL)
+		iflags |= GAMEDB_ITER_PARTIAL;
 	rc = gamedb_move_iter_new(g, iflags, &it);
-	if (rc != GAMEDB_OK)
+	if (rc == GAMEDB_WARN && (flags & GAMEDB_WRITE_PARTIAL))
+		partial = 1; /* the moves before the failure, then a comment saying where */
+	else if (rc != GAMEDB_OK)
 		return GAMEDB_FAILED;
 	/* Xiangqi movetext: ICCS unless the caller asks for WXF or Chinese. */
 	xiangqi = gamedb_game_get_variant(g) == GAMEDB_VARIANT_XIANGQI;
@@ -473,6 +477,14 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 		case GAMEDB_EVENT_RESULT: {
 			const char *res = gamedb_event_get_text(ev);
 			flush_move(&w, &pm, &print_number);
+			if (partial) {
+				char why[400];
+				snprintf(why, sizeof why, "gamedb: the game could not be read past here: %s",
+					 gamedb_game_errmsg(g));
+				comment(&w, why, NULL);
+				space(&w);
+				res = "*";
+			}
 			word(&w, res, strlen(res));
 			break;
 		}
@@ -489,7 +501,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	put(&w, "\n\n", 2);
 	rc = w.err || sink(user_data, w.out.p, w.out.len) != 0 ? GAMEDB_FAILED : GAMEDB_OK;
 	gamedb__buf_free(&w.out);
-	if (rc == GAMEDB_OK && gamedb_game_get_status(g) == GAMEDB_WARN)
+	if (rc == GAMEDB_OK && (partial || gamedb_game_get_status(g) == GAMEDB_WARN))
 		rc = GAMEDB_WARN;
 	return rc;
 }
