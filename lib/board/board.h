@@ -109,14 +109,39 @@ struct gamedb__pos {
 	uint8_t zh;                /* 0, GAMEDB__ZH_CRAZYHOUSE or GAMEDB__ZH_BUGHOUSE (see above) */
 	uint16_t halfmove;         /* half-move clock */
 	uint32_t fullmove;         /* full move number, >= 1 */
-	uint8_t hand[2][8];        /* zh: [colour][type]: men in hand (PAWN..QUEEN used) */
+	uint64_t hand;             /* zh: men in hand, 6 bits per colour and type (gamedb__hand()) */
 	uint64_t promoted;         /* zh: squares of men that were promoted from pawns */
 };
 
 enum { GAMEDB__ZH_CRAZYHOUSE = 1, GAMEDB__ZH_BUGHOUSE = 2 };
 
-/* Most men one hand type may hold (FEN input is clamped to it). */
-#define GAMEDB__HAND_MAX 64
+/*
+ * The hands are packed into one word so that the position stays small: the move iterator
+ * holds four positions and must stay under the allocator's fast-cache size (lib/core/iter.c
+ * asserts it). Most men one hand may hold of a type: GAMEDB__HAND_MAX (FEN input is clamped).
+ */
+#define GAMEDB__HAND_MAX 63
+#define GAMEDB__HAND_SHIFT(colour, type) (6 * (5 * (colour) + (type) - 1))
+
+/* Men of type (GAMEDB__PAWN..GAMEDB__QUEEN) in colour's hand. */
+static inline int gamedb__hand(const struct gamedb__pos *pos, int colour, int type)
+{
+	return (int)((pos->hand >> GAMEDB__HAND_SHIFT(colour, type)) & 63);
+}
+
+/* One more man of type in colour's hand (none beyond GAMEDB__HAND_MAX). */
+static inline void gamedb__hand_add(struct gamedb__pos *pos, int colour, int type)
+{
+	if (gamedb__hand(pos, colour, type) < GAMEDB__HAND_MAX)
+		pos->hand += (uint64_t)1 << GAMEDB__HAND_SHIFT(colour, type);
+}
+
+/* One man of type less in colour's hand (if there is one). */
+static inline void gamedb__hand_take(struct gamedb__pos *pos, int colour, int type)
+{
+	if (gamedb__hand(pos, colour, type) > 0)
+		pos->hand -= (uint64_t)1 << GAMEDB__HAND_SHIFT(colour, type);
+}
 
 /* The standard start position. */
 #define GAMEDB__START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

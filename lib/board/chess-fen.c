@@ -172,10 +172,6 @@ static int parse_fen(struct gamedb__pos *pos, const char *fen, const char **why,
 			pos->by_colour[COLOUR(pc)] |= BIT(sq);
 			pos->by_type[TYPE(pc)] |= BIT(sq);
 			file++;
-			if (p[1] == '~') { /* crazyhouse: a promoted man */
-				pos->promoted |= BIT(sq);
-				p++;
-			}
 		} else if (ch >= '1' && ch <= '8') {
 			file += ch - '0';
 			if (file > 8)
@@ -194,6 +190,8 @@ static int parse_fen(struct gamedb__pos *pos, const char *fen, const char **why,
 			}
 			rank--;
 			file = 0;
+		} else if (ch == '~' && file > 0 && piece_of_char[(unsigned char)p[-1]]) {
+			pos->promoted |= BIT(rank * 8 + file - 1); /* crazyhouse: a promoted man */
 		} else {
 			break;
 		}
@@ -217,13 +215,13 @@ static int parse_fen(struct gamedb__pos *pos, const char *fen, const char **why,
 				*why = "bad holdings";
 				return -1;
 			}
-			if (pos->hand[COLOUR(pc)][TYPE(pc)] < GAMEDB__HAND_MAX)
-				pos->hand[COLOUR(pc)][TYPE(pc)]++;
+			gamedb__hand_add(pos, COLOUR(pc), TYPE(pc));
 		}
 		if (end == ']')
 			p++;
 	}
-	pos->promoted &= occupied(pos) & ~(pos->by_type[GAMEDB__PAWN] | pos->by_type[GAMEDB__KING]);
+	if (pos->promoted) /* only N, B, R, Q can have been promoted */
+		pos->promoted &= ~(pos->by_type[GAMEDB__PAWN] | pos->by_type[GAMEDB__KING]);
 	if ((pos->by_type[GAMEDB__PAWN] & (RANK_BB(0) | RANK_BB(56))) ||
 	    (!pos->zh && (popcount(pos->by_colour[0]) > 16 || popcount(pos->by_colour[1]) > 16))) {
 		*why = placed_men_fault(pos);
@@ -439,7 +437,7 @@ static char *fen_tail(const struct gamedb__pos *pos, char *d)
 		for (c = 0; c < 2; c++) {
 			int type, k;
 			for (type = GAMEDB__QUEEN; type >= GAMEDB__PAWN; type--)
-				for (k = 0; k < pos->hand[c][type]; k++)
+				for (k = gamedb__hand(pos, c, type); k > 0; k--)
 					*d++ = fen_char[PC(type, c)];
 		}
 		*d++ = ']';

@@ -202,7 +202,7 @@ static int any_castling(const struct gamedb__pos *pos)
  * one as a pawn; in bughouse it leaves for the partner's board), and the promoted marks follow
  * the men.
  */
-static void zh_move(struct gamedb__pos *pos, const struct gamedb__move *m, int us)
+static COLD_PATH void zh_move(struct gamedb__pos *pos, const struct gamedb__move *m, int us)
 {
 	const uint64_t fb = BIT(m->from), tb = BIT(m->to);
 
@@ -212,8 +212,8 @@ static void zh_move(struct gamedb__pos *pos, const struct gamedb__move *m, int u
 			got = GAMEDB__PAWN;
 		else if (pos->sq[m->to] != GAMEDB__EMPTY)
 			got = (pos->promoted & tb) ? GAMEDB__PAWN : TYPE(pos->sq[m->to]);
-		if (got && pos->hand[us][got] < GAMEDB__HAND_MAX)
-			pos->hand[us][got]++;
+		if (got)
+			gamedb__hand_add(pos, us, got);
 	}
 	pos->promoted &= ~tb;
 	if (pos->promoted & fb)
@@ -222,7 +222,8 @@ static void zh_move(struct gamedb__pos *pos, const struct gamedb__move *m, int u
 		pos->promoted |= tb;
 }
 
-void gamedb__pos_make(struct gamedb__pos *pos, const struct gamedb__move *m)
+/* pos_make() of chess: all of it but the crazyhouse bookkeeping (see zh_make()). */
+static HOT_INLINE void make_chess(struct gamedb__pos *pos, const struct gamedb__move *m)
 {
 	const int us = pos->stm, them = us ^ 1;
 	uint8_t *b = pos->sq;
@@ -234,8 +235,7 @@ void gamedb__pos_make(struct gamedb__pos *pos, const struct gamedb__move *m)
 		pos->fullmove++;
 	pos->stm = (uint8_t)them;
 
-	if (!(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q |
-			  GAMEDB__MF_DROP))) {
+	if (!(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q))) {
 		/* The usual move; the clause after the board update handles en passant's pawn. */
 		const int from = m->from, to = m->to;
 		const uint8_t pc = b[from], cap = b[to];
@@ -243,8 +243,6 @@ void gamedb__pos_make(struct gamedb__pos *pos, const struct gamedb__move *m)
 		const int type = TYPE(pc);
 		const uint64_t fb = BIT(from), tb = BIT(to);
 
-		if (pos->zh)
-			zh_move(pos, m, us);
 		if (cap != GAMEDB__EMPTY) {
 			pos->by_colour[them] ^= tb;
 			pos->by_type[TYPE(cap)] ^= tb;
@@ -291,17 +289,6 @@ void gamedb__pos_make(struct gamedb__pos *pos, const struct gamedb__move *m)
 		}
 		if (type == GAMEDB__KING)
 			pos->king[us] = (uint8_t)to;
-	} else if (m->flags & GAMEDB__MF_DROP) {
-		const int type = m->piece & 7;
-		const uint8_t pc = PC(type, us);
-		if (m->to < 64 && b[m->to] == GAMEDB__EMPTY) {
-			b[m->to] = pc;
-			bb_flip(pos, m->to, pc);
-			if (pos->hand[us][type])
-				pos->hand[us][type]--;
-			if (type == GAMEDB__PAWN)
-				pos->halfmove = 0;
-		}
 	} else if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) {
 		const int side = (m->flags & GAMEDB__MF_CASTLE_K) ? 1 : 0;
 		const int base = us ? 56 : 0;
@@ -319,6 +306,49 @@ void gamedb__pos_make(struct gamedb__pos *pos, const struct gamedb__move *m)
 		pos->castle_rook[us][0] = pos->castle_rook[us][1] = GAMEDB__NO_SQ;
 	}
 	/* A null move: as Scid does, the clocks run and the ep square goes; the board stays. */
+}
+
+/*
+ * pos_make() of a crazyhouse or bughouse position: a drop puts the man from the hand on its
+ * square (the clocks run as for a move; a pawn drop resets the half-move clock, as
+ * fairy-stockfish does); any other move gets its hand and promoted-men bookkeeping first and
+ * is then made as in chess.
+ */
+static COLD_PATH void zh_make(struct gamedb__pos *pos, const struct gamedb__move *m)
+{
+	const int us = pos->stm;
+
+	if (m->flags & GAMEDB__MF_DROP) {
+		const int type = m->piece & 7;
+		const uint8_t pc = PC(type, us);
+		pos->ep = GAMEDB__NO_SQ;
+		if (pos->halfmove < UINT16_MAX)
+			pos->halfmove++;
+		if (us == 1 && pos->fullmove < UINT32_MAX)
+			pos->fullmove++;
+		pos->stm = (uint8_t)(us ^ 1);
+		if (m->to < 64 && pos->sq[m->to] == GAMEDB__EMPTY && type >= GAMEDB__PAWN &&
+		    type <= GAMEDB__QUEEN) {
+			pos->sq[m->to] = pc;
+			bb_flip(pos, m->to, pc);
+			gamedb__hand_take(pos, us, type);
+			if (type == GAMEDB__PAWN)
+				pos->halfmove = 0;
+		}
+		return;
+	}
+	if (!(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)))
+		zh_move(pos, m, us);
+	make_chess(pos, m);
+}
+
+/* Chess pays one test for crazyhouse here, and no call: zh_make() is a tail call. */
+void gamedb__pos_make(struct gamedb__pos *pos, const struct gamedb__move *m)
+{
+	if (pos->zh)
+		zh_make(pos, m);
+	else
+		make_chess(pos, m);
 }
 
 /*
@@ -589,9 +619,10 @@ static int gen(const struct gamedb__pos *pos, struct gamedb__move *out)
 	if (pos->zh) {
 		/* Drops: any empty square (between king and checker when in check); a drop moves no
 		 * man, so it cannot expose the king. No pawn on the first or last rank. */
-		const uint8_t *h = pos->hand[us];
 		uint64_t tg = ~occ & block;
-		int type;
+		int type, h[GAMEDB__KING];
+		for (type = GAMEDB__PAWN; type <= GAMEDB__QUEEN; type++)
+			h[type] = gamedb__hand(pos, us, type);
 		for (; tg; tg &= tg - 1) {
 			const int t = LSB(tg);
 			for (type = GAMEDB__PAWN; type <= GAMEDB__QUEEN; type++) {
@@ -637,15 +668,16 @@ static int can_reach_empty(const struct gamedb__pos *pos, int t, uint64_t movers
 }
 
 /* 1 if the side to move has a man in hand that may be dropped on one of the empty squares `sqs`. */
-static int zh_can_drop(const struct gamedb__pos *pos, uint64_t sqs)
+static COLD_PATH int zh_can_drop(const struct gamedb__pos *pos, uint64_t sqs)
 {
-	const uint8_t *h = pos->hand[pos->stm];
+	const int us = pos->stm;
 
 	if (!sqs)
 		return 0;
-	if (h[GAMEDB__KNIGHT] | h[GAMEDB__BISHOP] | h[GAMEDB__ROOK] | h[GAMEDB__QUEEN])
+	if (gamedb__hand(pos, us, GAMEDB__KNIGHT) | gamedb__hand(pos, us, GAMEDB__BISHOP) |
+	    gamedb__hand(pos, us, GAMEDB__ROOK) | gamedb__hand(pos, us, GAMEDB__QUEEN))
 		return 1;
-	return h[GAMEDB__PAWN] && (sqs & ~(RANK_BB(0) | RANK_BB(56)));
+	return gamedb__hand(pos, us, GAMEDB__PAWN) && (sqs & ~(RANK_BB(0) | RANK_BB(56)));
 }
 
 int gamedb__has_legal_move(const struct gamedb__pos *pos)
@@ -740,12 +772,12 @@ uint64_t gamedb__perft(const struct gamedb__pos *pos, int depth)
 /* Checking one given move */
 
 /* move_complete() for a drop: m->piece the type, m->to the square. */
-static int drop_complete(const struct gamedb__pos *pos, struct gamedb__move *m)
+static COLD_PATH int drop_complete(const struct gamedb__pos *pos, struct gamedb__move *m)
 {
 	const int us = pos->stm, them = us ^ 1, k = pos->king[us], to = m->to, type = m->piece;
 
 	if (!pos->zh || to >= 64 || type < GAMEDB__PAWN || type > GAMEDB__QUEEN || m->promo ||
-	    !pos->hand[us][type] || pos->sq[to] != GAMEDB__EMPTY)
+	    !gamedb__hand(pos, us, type) || pos->sq[to] != GAMEDB__EMPTY)
 		return -1;
 	if (type == GAMEDB__PAWN && (RANK_OF(to) == 0 || RANK_OF(to) == 7))
 		return -1;
