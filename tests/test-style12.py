@@ -595,6 +595,14 @@ def test_zh_sessions():
         games = read_games(path)
         with gamedb.open(path, format="style12", errors="warn") as r:
             variants = {(g.tags.get("White"), g.tags.get("Black")): g.variant for g in r}
+        # The command: the variant in JSON, the tag and "P@e4" drops in PGN.
+        rc, js, err = testsupport.run_tool("json", path)
+        check(rc == 0 and b'"variant": "crazyhouse"' in js and b'"variant": "bughouse"' in js,
+              "gamedb json: the crazyhouse and bughouse variants (%d %s)" % (rc, err[:200]))
+        rc, pgn, err = testsupport.run_tool("pgn", path)
+        check(rc == 0 and b'[Variant "crazyhouse"]' in pgn and b'[BughousePartner "52 (bugB1 vs. bugB2)"]'
+              in pgn and re.search(rb"\b[PNBRQ]@[a-h][1-8]", pgn) is not None,
+              "gamedb pgn: variant and partner tags, drops written P@e4 (%d %s)" % (rc, err[:200]))
     byname = {}
     for tags, fen, moves, clocks, emts, comments, warning in games:
         byname.setdefault((tags.get("White"), tags.get("Black")), []).append(
