@@ -797,6 +797,8 @@ static void hands_text(uint64_t hand, char *buf, size_t cap)
 	t.hand = hand;
 	for (c = 0; c < 2; c++) {
 		o += (size_t)snprintf(buf + o, cap - o, "%s [", c ? " black" : "white");
+		if (o >= cap)
+			return; /* cut short (snprintf ended it) */
 		for (type = GAMEDB__QUEEN; type >= GAMEDB__PAWN; type--)
 			for (k = gamedb__hand(&t, c, type); k > 0 && o + 3 < cap; k--)
 				buf[o++] = letters[type - 1];
@@ -1181,6 +1183,17 @@ static int on_b1(struct s12 *s, const char *p, const char *end)
 		}
 	if (!g || !g->zh || g->unsupported)
 		return 0;
+	{
+		/* More men in hand than a FEN of the game can hold: not a real line. */
+		struct gamedb__pos t = g->cur;
+		char probe[8];
+		t.hand = hand;
+		if (gamedb__pos_to_fen(&t, probe, sizeof probe) >= sizeof g->fen) {
+			line_warning(s, "%s: line %llu: <b1> line: more men in hand than a game holds; "
+				     "line skipped", s->f->name, (unsigned long long)s->line);
+			return 0;
+		}
+	}
 	while (p < end && *p == ' ')
 		p++;
 	if (end - p >= 2 && p[0] == '<' && p[1] == '-') {
