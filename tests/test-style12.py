@@ -657,6 +657,16 @@ def test_zh_sessions():
           "bad holdings: the game and its 12 moves kept")
     check(got and got[0][6] and "holdings" in got[0][6], "bad holdings: a warning (%s)" % (
         got and got[0][6],))
+    # The last <b1> of a game matches no board: said when the game ends.
+    last = lines[:3 + 2 * 2] + ["<b1> game 41 white [Q] black []",
+                                "{Game 41 (zhwhite vs. zhblack) zhblack resigns} 1-0"]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "zh-last.log")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(last) + "\n")
+        got = read_games(path)
+    check(len(got) == 1 and got[0][6] and "holdings (white [Q] black [])" in got[0][6],
+          "a last <b1> line that matches nothing: a warning (%s)" % (got and got[0][6],))
     print("crazyhouse/bughouse: %d plies, %d + %d bughouse plies, %d lines" % (
         len(zh["moves"]), len(bug_moves[0]), len(bug_moves[1]), len(lines)))
 

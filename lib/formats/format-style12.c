@@ -603,6 +603,8 @@ static void game_warning(struct s12game *g, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void hands_text(uint64_t hand, char *buf, size_t cap);
+
 /* Moves live game i to the ready queue. */
 static int finish(struct s12 *s, size_t i, const char *result, const char *comment)
 {
@@ -618,6 +620,16 @@ static int finish(struct s12 *s, size_t i, const char *result, const char *comme
 		return -1;
 	}
 	snprintf(g->result, sizeof g->result, "%s", result);
+	if (g->zh == GAMEDB__ZH_CRAZYHOUSE && g->b1_pending) {
+		/* Its last <b1> line matched neither the last board nor a move after it. */
+		char want[200], have[200];
+		hands_text(g->b1_hand, want, sizeof want);
+		hands_text(g->cur.hand, have, sizeof have);
+		game_warning(g, "%s: line %llu: game %ld: the <b1> line's holdings (%s) are not those "
+			     "the moves give (%s)", s->f->name, (unsigned long long)g->b1_line,
+			     g->gameno, want, have);
+		g->b1_pending = 0;
+	}
 	if (comment && !g->comment[0])
 		snprintf(g->comment, sizeof g->comment, "%s", comment);
 	s->ready[s->ready_head + s->nready++] = g;
