@@ -152,7 +152,12 @@ static void fuzz_event(const struct gamedb_event *ev, uint32_t flags, int xiangq
 	}
 	switch (type) {
 	case GAMEDB_EVENT_MOVE:
-		REQUIRE(from >= 0 && from < squares && to >= 0 && to < squares && !text);
+		/* A drop (crazyhouse, bughouse) comes from no square: from == -1, "P@e4". */
+		REQUIRE(from >= (xiangqi ? 0 : -1) && from < squares && to >= 0 && to < squares &&
+			!text);
+		REQUIRE((from == -1) == (uci && strchr(uci, '@') != NULL) &&
+			(from != -1 || (piece >= GAMEDB_PIECE_PAWN && piece <= GAMEDB_PIECE_QUEEN &&
+					promo == 0 && san && strchr(san, '@'))));
 		REQUIRE(san && uci && number >= 0 && (colour == 0 || colour == 1));
 		REQUIRE(!(flags & GAMEDB_ITER_FEN) || fuzz_nonempty(fen));
 		/* SAN is WXF for xiangqi, UCI is ICCS; WXF and Chinese are xiangqi's only. */
@@ -255,7 +260,7 @@ static void fuzz_walk_game(struct gamedb_reader *r, struct gamedb_game *g, uint6
 	int64_t fields[15];
 
 	REQUIRE(gamedb_game_get_index(g) == index);
-	REQUIRE(variant >= GAMEDB_VARIANT_CHESS && variant <= GAMEDB_VARIANT_BUGHOUSE);
+	REQUIRE(variant >= GAMEDB_VARIANT_CHESS && variant <= GAMEDB_VARIANT_CRAZYHOUSE);
 	REQUIRE((variant == GAMEDB_VARIANT_XIANGQI) ==
 		!!(gamedb_reader_capabilities(r) & GAMEDB_CAP_XIANGQI));
 	/* Tags from the index first (ChessBase reads no .cbg for them), then all of them. */

@@ -57,6 +57,23 @@ static const struct perft_case perft_cases[] = {
 	 {22, 593, 13440, 382958}},
 	{"qnbnr1kr/ppp1b1pp/4p3/3p1p2/8/2NPP3/PPP1BPPP/QNB1R1KR w HEhe - 1 9", 4,
 	 {29, 899, 26578, 824055}},
+	/*
+	 * Crazyhouse. The last figure of each of the first five is published in Fairy-Stockfish's
+	 * tests/perft.sh; every figure here was also computed by fairy-stockfish 11.1
+	 * (UCI_Variant crazyhouse, "go perft N") as an independent oracle.
+	 */
+	{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", 5,
+	 {20, 400, 8902, 197281, 4888832}},
+	{"2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1", 2, {301, 75353}},
+	{"2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1", 3, {67, 3083, 88634}},
+	{"2k5/8/8/8/8/8/8/4K3/Qn w - - 0 1", 3, {67, 3083, 88634}},
+	{"r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[] b KQkq - 0 1", 3,
+	 {42, 1347, 58057}},
+	/* promoted queen on d2 (captured it becomes a pawn in hand), promotions, drops, castling */
+	{"r3k2r/1P3ppp/8/3q4/8/2n5/P2Q~1PPP/R3K2R[NPbp] w KQkq - 0 1", 3, {120, 14624, 1287840}},
+	{"r3k2r/1P3ppp/8/3q4/8/2n5/P2Q~1PPP/R3K2R[NPbp] b KQkq - 0 1", 3, {135, 15552, 1515275}},
+	{"4k3/1P6/8/3q4/8/8/3Q~4/4K3[] b - - 0 1", 4, {30, 695, 15814, 360706}},
+	{"4k3/8/8/8/8/8/8/R3K2R[p] b KQ - 0 1", 4, {53, 1278, 12604, 333811}},
 };
 
 static void test_perft(void)
@@ -1262,6 +1279,100 @@ static void test_random_games(void)
 	CHECK(plies > 10000);
 }
 
+/* Crazyhouse: FEN holdings, drops in SAN and UCI, promoted men, drop legality. */
+static void test_crazyhouse(void)
+{
+	struct gamedb__pos pos;
+	struct gamedb__move m;
+	char buf[300];
+	const char *why;
+
+	/* The ninth-rank form reads as the bracket form, which is what is written. */
+	if (!load(&pos, "2k5/8/8/8/8/8/8/4K3/Qn w - - 0 1")) {
+		gamedb__pos_to_fen(&pos, buf, sizeof buf);
+		CHECK_EQ_STR(buf, "2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1");
+	}
+	/* A chess FEN stays a chess position: no holdings written. */
+	if (!load(&pos, GAMEDB__START_FEN)) {
+		CHECK_EQ_INT(pos.zh, 0);
+		gamedb__pos_to_fen(&pos, buf, sizeof buf);
+		CHECK_EQ_STR(buf, GAMEDB__START_FEN);
+	}
+	CHECK(gamedb__pos_from_fen(&pos, "4k3/8/8/8/8/8/8/4K3[Kq] w - - 0 1", &why) != 0);
+	CHECK(gamedb__pos_from_fen(&pos, "4k3/8/8/8/8/8/8/4K3[Q w - - 0 1", &why) != 0);
+	/* More than 16 men of one colour on the board is fine in crazyhouse. */
+	if (!load(&pos, "NNNNNNNN/NNNNNNNN/N7/8/8/8/8/K6k[] w - - 0 1"))
+		CHECK_EQ_INT(gamedb__perft(&pos, 1), 43); /* fairy-stockfish */
+
+	/*
+	 * A promoted queen captured goes to the hand as a pawn, a captured queen as a queen;
+	 * promotion marks the new queen "~". FENs from fairy-stockfish 11.1 ("d" after the moves).
+	 */
+	if (!load(&pos, "4k3/1P6/8/3q4/8/8/3Q~4/4K3[] b - - 0 1")) {
+		struct gamedb__pos p2 = pos;
+		CHECK(gamedb__parse_san(&pos, "Qxd2+", &m) == 0 && gamedb__move_play(&pos, &m) == 0);
+		CHECK(gamedb__parse_san(&pos, "Kxd2", &m) == 0 && gamedb__move_play(&pos, &m) == 0);
+		gamedb__pos_to_fen(&pos, buf, sizeof buf);
+		CHECK_EQ_STR(buf, "4k3/1P6/8/8/8/8/3K4/8[Qp] b - - 0 2");
+		CHECK(gamedb__parse_san(&p2, "Kd7", &m) == 0 && gamedb__move_play(&p2, &m) == 0);
+		CHECK(gamedb__parse_san(&p2, "b8=Q", &m) == 0 && gamedb__move_play(&p2, &m) == 0);
+		CHECK(gamedb__parse_san(&p2, "Qxd2+", &m) == 0 && gamedb__move_play(&p2, &m) == 0);
+		CHECK(gamedb__parse_san(&p2, "Kxd2", &m) == 0 && gamedb__move_play(&p2, &m) == 0);
+		gamedb__pos_to_fen(&p2, buf, sizeof buf);
+		CHECK_EQ_STR(buf, "1Q~6/3k4/8/8/8/8/3K4/8[Qp] b - - 0 3");
+	}
+
+	/* Drops: SAN and UCI "P@e4"; a pawn drop resets the half-move clock (as fairy-stockfish). */
+	if (!load(&pos, "4k3/8/8/8/8/8/8/4K3[PNpn] w - - 7 20")) {
+		struct gamedb__pos p2 = pos;
+		CHECK(gamedb__parse_san(&pos, "P@e4", &m) == 0);
+		CHECK_EQ_INT(m.flags, GAMEDB__MF_DROP);
+		CHECK_EQ_INT(m.from, GAMEDB__NO_SQ);
+		CHECK_EQ_INT(m.to, 28);
+		CHECK_EQ_INT(m.piece, GAMEDB__PAWN);
+		gamedb__move_san(&pos, &m, buf);
+		CHECK_EQ_STR(buf, "P@e4");
+		gamedb__move_uci(&m, buf);
+		CHECK_EQ_STR(buf, "P@e4");
+		CHECK(gamedb__move_play(&pos, &m) == 0);
+		gamedb__pos_to_fen(&pos, buf, sizeof buf);
+		CHECK_EQ_STR(buf, "4k3/8/8/8/4P3/8/8/4K3[Nnp] b - - 0 20");
+		/* knight drop with check: "N@d6+"; "@e4" is a pawn drop too; lower case letter */
+		CHECK(gamedb__parse_san(&p2, "N@d6", &m) == 0);
+		gamedb__move_san(&p2, &m, buf);
+		CHECK_EQ_STR(buf, "N@d6+");
+		CHECK(gamedb__parse_san(&p2, "@e4", &m) == 0 && m.piece == GAMEDB__PAWN);
+		CHECK(gamedb__parse_san(&p2, "n@f3", &m) == 0 && m.piece == GAMEDB__KNIGHT);
+		/* no pawn on the first or last rank, none of what is not in hand, not on a man */
+		CHECK(gamedb__parse_san(&p2, "P@e8", &m) != 0);
+		CHECK(gamedb__parse_san(&p2, "P@a1", &m) != 0);
+		CHECK(gamedb__parse_san(&p2, "Q@d4", &m) != 0);
+		CHECK(gamedb__parse_san(&p2, "N@e1", &m) != 0);
+		/* "e4" is not a drop */
+		CHECK(gamedb__parse_san(&p2, "e4", &m) != 0);
+	}
+	/* In check: a drop must block; dropping elsewhere is illegal. Rook a1 checks the king on h1. */
+	if (!load(&pos, "k7/8/8/8/8/8/6PP/r6K[N] w - - 0 1")) {
+		CHECK(gamedb__parse_san(&pos, "N@d1", &m) == 0);
+		CHECK(gamedb__parse_san(&pos, "N@d4", &m) != 0);
+		CHECK_EQ_INT(gamedb__perft(&pos, 1), 6); /* N@b1..N@g1 */
+		CHECK(gamedb__has_legal_move(&pos));
+	}
+	/* Only a pawn in hand: it cannot block on the first rank, so this is mate (fairy-stockfish: 0). */
+	if (!load(&pos, "k7/8/8/8/8/8/6PP/r6K[P] w - - 0 1")) {
+		CHECK(!gamedb__has_legal_move(&pos));
+		CHECK_EQ_INT(gamedb__perft(&pos, 1), 0);
+	}
+	/* A pawn may block on the seventh rank: not mate (fairy-stockfish: 48 moves). */
+	if (!load(&pos, "k7/7R/8/8/8/8/8/K7[p] b - - 0 1")) {
+		CHECK(gamedb__has_legal_move(&pos));
+		CHECK_EQ_INT(gamedb__perft(&pos, 1), 48);
+	}
+	/* Rook on g1 gives contact check: no drop helps, Kxg1 is the one move (fairy-stockfish: 1). */
+	if (!load(&pos, "k7/8/8/8/8/8/6PP/6rK[QRBNP] w - - 0 1"))
+		CHECK_EQ_INT(gamedb__perft(&pos, 1), 1);
+}
+
 int main(void)
 {
 	test_perft();
@@ -1276,5 +1387,6 @@ int main(void)
 	test_move_play();
 	test_has_legal_move();
 	test_random_games();
+	test_crazyhouse();
 	return testlib_done();
 }

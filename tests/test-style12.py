@@ -393,6 +393,8 @@ JUNK = [
     "\x1b[1mStrange\x1b[0m output \xe9t\xe9",
     "",
     "<b1> game 3 white [PNB] black []",
+    "<b1> game 2 white [PX] black [] <- BX",
+    "<b1> game 1 white [] black [",
 ]
 
 
@@ -487,6 +489,186 @@ def test_sessions():
         check(p.returncode == 0 and p.stdout.count(b'"index"') == len(games),
               "gamedb json - from a pipe: %d games" % p.stdout.count(b'"index"'))
         return lines
+
+
+# ---- crazyhouse and bughouse ---------------------------------------------------------------------
+
+ZH_GAMES = os.path.join(testsupport.SRCDIR, "testdata", "style12", "zh-games.json")
+
+
+def zh_split(fen):
+    """(placement with "~" marks, sorted hand letters, side to move) of a FEN with holdings."""
+    place, rest = fen.split("[", 1)
+    hands, rest = rest.split("]", 1)
+    return place, "".join(sorted(hands)), rest.split()[0]
+
+
+def zh_board(gameno, white, black, fen, before, uci, base, inc):
+    """A <12> line of the position fen (after uci, played in the position before)."""
+    place, _, _ = zh_split(fen)
+    tail = fen.split("]", 1)[1].split()
+    stm, castle, hm, fm = tail[0], tail[1], int(tail[3]), int(tail[4])
+    ranks = []
+    for r in place.replace("~", "").split("/"):
+        ranks.append("".join("-" * int(c) if c.isdigit() else c for c in r))
+    flags = ["1" if c in castle else "0" for c in "KQkq"]
+    ep, verbose = -1, "none"
+    if uci:
+        if "@" in uci:
+            verbose = "%s/@@-%s" % (uci[0].upper(), uci[2:4])
+        else:
+            b = board_of(fields_of_fen(zh_split(before)[0].replace("~", "") + " w - - 0 1")[0])
+            pc = b[uci[0:2]].upper()
+            if pc == "K" and uci[0] == "e" and uci[2] in "gc":
+                verbose = "o-o" if uci[2] == "g" else "o-o-o"
+            else:
+                verbose = "%s/%s-%s" % (pc, uci[0:2], uci[2:4])
+                if len(uci) == 5:
+                    verbose += "=" + uci[4].upper()
+            if pc == "P" and abs(int(uci[1]) - int(uci[3])) == 2:
+                ep = "abcdefgh".index(uci[0])
+    return "<12> %s %s %d %s %d %d %s %s 1 %d %d 39 39 %d %d %d %s (0:01) %s 0 0 0" % (
+        " ".join(ranks), stm.upper(), ep, " ".join(flags), hm, gameno, white, black, base, inc,
+        base * 60, base * 60, fm, verbose, uci or "none")
+
+
+def zh_b1(gameno, fen, passed=""):
+    hands = zh_split(fen)[1]
+    line = "<b1> game %d white [%s] black [%s]" % (
+        gameno, "".join(c for c in hands if c.isupper()),
+        "".join(c.upper() for c in hands if c.islower()))
+    if passed:
+        line += " <- %s%s" % ("W" if passed.isupper() else "B", passed.upper())
+    return line
+
+
+def test_zh_sessions():
+    """A crazyhouse game and a bughouse pair (testdata/style12/zh-games.json, played by
+    fairy-stockfish, see tests/make-zh-games.py) written as a server sends them, rebuilt."""
+    import json
+    with open(ZH_GAMES) as f:
+        data = json.load(f)
+    zh = data["crazyhouse"]
+    lines = ["Creating: zhwhite (1500) zhblack (1600) rated crazyhouse 3 0",
+             "{Game 41 (zhwhite vs. zhblack) Creating rated crazyhouse match.}",
+             zh_board(41, "zhwhite", "zhblack", zh["start"], None, None, 3, 0)]
+    before = zh["start"]
+    for k, (uci, fen) in enumerate(zip(zh["moves"], zh["fens"])):
+        board = zh_board(41, "zhwhite", "zhblack", fen, before, uci, 3, 0)
+        # <b1> after its board (as the style 12 help shows it) or before it (as FatICS sends it)
+        lines += [board, zh_b1(41, fen)] if k % 2 else [zh_b1(41, fen), board]
+        before = fen
+    lines.append("{Game 41 (zhwhite vs. zhblack) zhblack resigns} 1-0")
+
+    # The bughouse pair: games 51 (A1 vs. A2) and 52 (B1 vs. B2); A1 and B2 are partners.
+    names = [("bugA1", "bugA2"), ("bugB1", "bugB2")]
+    lines += ["Creating: bugA1 (1700) bugA2 (1710) rated bughouse 2 0",
+              "{Game 51 (bugA1 vs. bugA2) Creating rated bughouse match.}",
+              "Creating: bugB1 (1720) bugB2 (1730) rated bughouse 2 0",
+              "{Game 52 (bugB1 vs. bugB2) Creating rated bughouse match.}"]
+    fens = [zh["start"], zh["start"]]
+    for b in (0, 1):
+        lines += [zh_board(51 + b, names[b][0], names[b][1], fens[b], None, None, 2, 0),
+                  zh_b1(51 + b, fens[b])]
+    bug_moves = [[], []]
+    bug_fens = [[], []]
+    for b, uci, after, other, passed in data["bughouse"]:
+        lines.append(zh_board(51 + b, names[b][0], names[b][1], after, fens[b], uci, 2, 0))
+        lines.append(zh_b1(51 + b, after))
+        fens[b], fens[1 - b] = after, other
+        if passed:
+            lines.append(zh_b1(52 - b, other, passed))
+        bug_moves[b].append(uci)
+        bug_fens[b].append(after)
+    lines += ["{Game 51 (bugA1 vs. bugA2) bugA1 resigns} 0-1",
+              "{Game 52 (bugB1 vs. bugB2) bugB2 resigns} 1-0"]
+    # The real FatICS lines, <b1> lines among them, follow: they must not disturb the games.
+    fatics = os.path.join(S12, "fatics", "fatics_style12_lines.txt")
+    with open(fatics, encoding="utf-8", errors="replace") as f:
+        real = [l.rstrip("\r\n") for l in f]
+    check(sum(1 for l in real if "<b1>" in l) >= 3, "the FatICS lines hold <b1> lines")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "zh.log")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines + real) + "\n")
+        games = read_games(path)
+        with gamedb.open(path, format="style12", errors="warn") as r:
+            variants = {(g.tags.get("White"), g.tags.get("Black")): g.variant for g in r}
+        # The command: the variant in JSON, the tag and "P@e4" drops in PGN.
+        rc, js, err = testsupport.run_tool("json", path)
+        check(rc == 0 and b'"variant": "crazyhouse"' in js and b'"variant": "bughouse"' in js,
+              "gamedb json: the crazyhouse and bughouse variants (%d %s)" % (rc, err[:200]))
+        rc, pgn, err = testsupport.run_tool("pgn", path)
+        check(rc == 0 and b'[Variant "crazyhouse"]' in pgn and b'[BughousePartner "52 (bugB1 vs. bugB2)"]'
+              in pgn and re.search(rb"\b[PNBRQ]@[a-h][1-8]", pgn) is not None,
+              "gamedb pgn: variant and partner tags, drops written P@e4 (%d %s)" % (rc, err[:200]))
+    byname = {}
+    for tags, fen, moves, clocks, emts, comments, warning in games:
+        byname.setdefault((tags.get("White"), tags.get("Black")), []).append(
+            (tags, fen, moves, warning))
+
+    # crazyhouse: every move, every position (board, promoted men, hands) as fairy-stockfish's
+    have = byname.get(("zhwhite", "zhblack"), [])
+    if check(len(have) == 1, "crazyhouse: one game, %d" % len(have)):
+        tags, fen, moves, warning = have[0]
+        check(tags.get("Variant") == "crazyhouse" and tags.get("Result") == "1-0",
+              "crazyhouse: tags %s" % tags)
+        check(variants[("zhwhite", "zhblack")] == "crazyhouse", "crazyhouse: variant")
+        check(warning is None, "crazyhouse: no warning (%s)" % warning)
+        check([m.uci for m in moves] == zh["moves"], "crazyhouse: moves %s, expected %s" % (
+            [m.uci for m in moves][:20], zh["moves"][:20]))
+        check(all(zh_split(m.fen) == zh_split(f) for m, f in zip(moves, zh["fens"])),
+              "crazyhouse: every position, its promoted men and its hands as fairy-stockfish's")
+        drops = [m for m in moves if "@" in m.uci]
+        check(drops and all(m.from_square is None and m.san.startswith(m.uci[0].upper() + "@")
+                            and m.piece for m in drops), "crazyhouse: drops in the events")
+        check(any("=" in m.san for m in moves), "crazyhouse: the game has a promotion")
+    # bughouse: each board a game, its moves, its boards, its partner named
+    for b in (0, 1):
+        key = names[b]
+        have = byname.get(key, [])
+        if not check(len(have) == 1, "bughouse board %d: one game, %d" % (b, len(have))):
+            continue
+        tags, fen, moves, warning = have[0]
+        check(variants[key] == "bughouse" and tags.get("Variant") == "bughouse",
+              "bughouse board %d: variant" % b)
+        check(warning is None, "bughouse board %d: no warning (%s)" % (b, warning))
+        check([m.uci for m in moves] == bug_moves[b], "bughouse board %d: moves %s, expected %s"
+              % (b, [m.uci for m in moves][:20], bug_moves[b][:20]))
+        check(all(zh_split(m.fen)[0].replace("~", "") == zh_split(f)[0].replace("~", "")
+                  for m, f in zip(moves, bug_fens[b])), "bughouse board %d: every board" % b)
+        other = names[1 - b]
+        check(tags.get("BughousePartner") == "%d (%s vs. %s)" % (52 - b, other[0], other[1]),
+              "bughouse board %d: partner tag %r" % (b, tags.get("BughousePartner")))
+    # Holdings that are not what the moves give, a passed man not in the hand it names, <b1>
+    # lines that are not: warnings, the moves kept.
+    bad = list(lines[:3 + 2 * 12])
+    k = next(i for i in range(len(bad) - 1, 0, -1) if bad[i].startswith("<b1>"))
+    bad[k] = "<b1> game 41 white [QQQ] black []"
+    bad += ["<b1> game 41 white [PX] black []", "<b1> game", "<b1> game 41 white [P] black [" +
+            "Q" * 3000, "<b1> game 41 white [] black [] <- BN", "<b1> game 41 white [] black [] <-"]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "zh-bad.log")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(bad) + "\n")
+        got = read_games(path)
+    check(len(got) == 1 and [m.uci for m in got[0][2]] == zh["moves"][:12],
+          "bad holdings: the game and its 12 moves kept")
+    check(got and got[0][6] and "holdings" in got[0][6], "bad holdings: a warning (%s)" % (
+        got and got[0][6],))
+    # The last <b1> of a game matches no board: said when the game ends.
+    last = lines[:3 + 2 * 2] + ["<b1> game 41 white [Q] black []",
+                                "{Game 41 (zhwhite vs. zhblack) zhblack resigns} 1-0"]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "zh-last.log")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(last) + "\n")
+        got = read_games(path)
+    check(len(got) == 1 and got[0][6] and "holdings (white [Q] black [])" in got[0][6],
+          "a last <b1> line that matches nothing: a warning (%s)" % (got and got[0][6],))
+    print("crazyhouse/bughouse: %d plies, %d + %d bughouse plies, %d lines" % (
+        len(zh["moves"]), len(bug_moves[0]), len(bug_moves[1]), len(lines)))
 
 
 # ---- hostile logs -----------------------------------------------------------------------------
@@ -615,6 +797,7 @@ def main():
         sys.exit(done(skip="no real style 12 data in %s" % S12))
     test_real_lines()
     lines = test_sessions()
+    test_zh_sessions()
     test_hostile(lines)
     sys.exit(done())
 

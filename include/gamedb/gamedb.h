@@ -553,7 +553,13 @@ enum gamedb_variant {
 	GAMEDB_VARIANT_CHESS = 1,    /**< Standard chess (any start position). */
 	GAMEDB_VARIANT_CHESS960 = 2, /**< Chess960 / Fischer random castling rules. */
 	GAMEDB_VARIANT_XIANGQI = 3,  /**< Chinese chess. */
-	GAMEDB_VARIANT_BUGHOUSE = 4  /**< Bughouse (style 12 sessions). */
+	GAMEDB_VARIANT_BUGHOUSE = 4, /**< Bughouse (style 12 sessions): one board of the pair;
+					  drops as in crazyhouse, the men in hand come from the
+					  partner's board. */
+	GAMEDB_VARIANT_CRAZYHOUSE = 5 /**< Crazyhouse: captured men change sides and may be dropped
+					   back ("P@e4"); the FEN carries the holdings
+					   ("...RNBQKBNR[Pn] w KQkq - 0 1") and marks promoted men
+					   with "~". @since 1.1 */
 };
 
 /**
@@ -824,8 +830,11 @@ GAMEDB_EXPORT int32_t gamedb_event_get_type(const struct gamedb_event *ev);
  * The squares of a MOVE event. Chess squares are 0..63 (a1 = 0, h1 = 7, h8 = 63); castling is
  * given as the king's move (e1 to g1). A null move has from == to. Xiangqi squares are
  * 0..89, rank * 9 + file, in the ICCS frame (a0 = 0, i0 = 8, e9 = 85: Red at the bottom).
+ * A drop (crazyhouse, bughouse: a man from the hand put on an empty square) has from == -1,
+ * to the square, and gamedb_event_get_piece() gives the man dropped; its SAN and UCI are
+ * "P@e4", "N@f3".
  * @param ev the event.
- * @param from set to the origin square (may be NULL).
+ * @param from set to the origin square, -1 for a drop (may be NULL).
  * @param to set to the destination square (may be NULL).
  * @param promo set to the promotion piece, a ::gamedb_piece or 0 (may be NULL).
  * @return ::GAMEDB_OK, or ::GAMEDB_FAILED with ::GAMEDB_E_MISUSE if the event is no move.

@@ -40,13 +40,15 @@ enum {
 	GAMEDB__MF_CASTLE_K = 4,   /* castling king side (h-side) */
 	GAMEDB__MF_CASTLE_Q = 8,   /* castling queen side (a-side) */
 	GAMEDB__MF_NULL = 16,      /* null move ("--"): board unchanged; stm, clocks, ep as for a move */
-	GAMEDB__MF_DOUBLE = 32     /* pawn double push */
+	GAMEDB__MF_DOUBLE = 32,    /* pawn double push */
+	GAMEDB__MF_DROP = 64       /* crazyhouse drop: from = GAMEDB__NO_SQ, piece = the man dropped */
 };
 
 /*
  * A chess move. For castling, from = king square and to = the king's destination square
  * (g1/c1/g8/c8), in Chess960 too; rook_from holds the castling rook's square.
- * For a null move from = to = the king square.
+ * For a null move from = to = the king square. For a drop (crazyhouse, bughouse) from is
+ * GAMEDB__NO_SQ, to the square, piece the type dropped, flags GAMEDB__MF_DROP.
  */
 struct gamedb__move {
 	uint8_t from;
@@ -86,6 +88,14 @@ enum {
  * chess960: 1 when a castling king or rook started off its classical square (Scid's variant
  * flag). FEN output writes K/Q/k/q when the castling rook is the outermost rook on its side of
  * the king, else the rook's file letter (X-FEN), as Scid's PrintFEN.
+ *
+ * zh: 0 for chess. GAMEDB__ZH_CRAZYHOUSE: the men in hand[][] may be dropped, a capture puts
+ * the captured man (a pawn if it was promoted: `promoted` marks those) into the capturer's
+ * hand. GAMEDB__ZH_BUGHOUSE: drops as in crazyhouse, but captured men leave the board (they go
+ * to the partner's board, which is another game); the hands are set from outside. A FEN with a
+ * holdings field ("...RNBQKBNR[Pn] w" or a ninth rank "...RNBQKBNR/Pn w") gives a crazyhouse
+ * position. Chess code never reads hand[] or promoted, and pos_make only touches them when zh
+ * is set, so chess pays one predictable branch per move.
  */
 struct gamedb__pos {
 	uint64_t by_colour[2];     /* squares of each colour's men (derived from sq) */
@@ -96,16 +106,51 @@ struct gamedb__pos {
 	uint8_t ep;                /* en-passant target square or GAMEDB__NO_SQ (see above) */
 	uint8_t castle_rook[2][2]; /* [colour][0 = queen side, 1 = king side]: rook square, or NO_SQ */
 	uint8_t chess960;          /* see above */
-	uint8_t reserved;
+	uint8_t zh;                /* 0, GAMEDB__ZH_CRAZYHOUSE or GAMEDB__ZH_BUGHOUSE (see above) */
 	uint16_t halfmove;         /* half-move clock */
 	uint32_t fullmove;         /* full move number, >= 1 */
+	uint64_t hand;             /* zh: men in hand, 6 bits per colour and type (gamedb__hand()) */
+	uint64_t promoted;         /* zh: squares of men that were promoted from pawns */
 };
+
+enum { GAMEDB__ZH_CRAZYHOUSE = 1, GAMEDB__ZH_BUGHOUSE = 2 };
+
+/*
+ * The hands are packed into one word so that the position stays small: the move iterator
+ * holds four positions and must stay under the allocator's fast-cache size (lib/core/iter.c
+ * asserts it). Most men one hand may hold of a type: GAMEDB__HAND_MAX (FEN input is clamped).
+ */
+#define GAMEDB__HAND_MAX 63
+#define GAMEDB__HAND_SHIFT(colour, type) (6 * (5 * (colour) + (type) - 1))
+
+/* Men of type (GAMEDB__PAWN..GAMEDB__QUEEN) in colour's hand. */
+static inline int gamedb__hand(const struct gamedb__pos *pos, int colour, int type)
+{
+	return (int)((pos->hand >> GAMEDB__HAND_SHIFT(colour, type)) & 63);
+}
+
+/* One more man of type in colour's hand (none beyond GAMEDB__HAND_MAX). */
+static inline void gamedb__hand_add(struct gamedb__pos *pos, int colour, int type)
+{
+	if (gamedb__hand(pos, colour, type) < GAMEDB__HAND_MAX)
+		pos->hand += (uint64_t)1 << GAMEDB__HAND_SHIFT(colour, type);
+}
+
+/* One man of type less in colour's hand (if there is one). */
+static inline void gamedb__hand_take(struct gamedb__pos *pos, int colour, int type)
+{
+	if (gamedb__hand(pos, colour, type) > 0)
+		pos->hand -= (uint64_t)1 << GAMEDB__HAND_SHIFT(colour, type);
+}
 
 /* The standard start position. */
 #define GAMEDB__START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
-/* Maximum number of legal moves in any chess position (218 is the known maximum). */
-#define GAMEDB__MAX_MOVES 256
+/*
+ * Room for the legal moves of any position (218 is the known maximum for chess; crazyhouse
+ * drops add up to 5 types on every empty square, which 512 also holds).
+ */
+#define GAMEDB__MAX_MOVES 512
 
 void gamedb__pos_startpos(struct gamedb__pos *pos);
 
@@ -126,7 +171,10 @@ int gamedb__pos_from_fen(struct gamedb__pos *pos, const char *fen, const char **
 
 /*
  * Writes the FEN (NUL-terminated) into buf; returns its length. cap >= 100 always suffices
- * (a smaller cap truncates; the return value is still the full length, as snprintf).
+ * for chess, cap >= 128 for a crazyhouse position reached by play (a bughouse hand can hold
+ * more; a smaller cap truncates, the return value is still the full length, as snprintf).
+ * Crazyhouse adds the holdings after the board ("[QRrpp]", white's men first, Q R B N P
+ * order) and "~" after a promoted man.
  */
 size_t gamedb__pos_to_fen(const struct gamedb__pos *pos, char *buf, size_t cap);
 
@@ -181,20 +229,24 @@ int gamedb__has_legal_move(const struct gamedb__pos *pos);
 /*
  * SAN of a completed legal move in pos (before it is made): piece letter, minimal
  * disambiguation (file, else rank, else both), 'x', promotion "=Q", "O-O"/"O-O-O", "--" for a
- * null move, and '+' or '#'. The suffix comes from m->check when that is set (no need to make
+ * null move, "P@e4" / "N@f3" for a drop, and '+' or '#'. The suffix comes from m->check when that is set (no need to make
  * the move), else it is worked out on a copy. Writes a NUL-terminated string (<= 16 bytes)
  * into buf and returns its length.
  */
 size_t gamedb__move_san(const struct gamedb__pos *pos, const struct gamedb__move *m, char *buf);
 
-/* UCI of a move: e2e4, e7e8q; castling as king from -> king destination (e1g1), "0000" for null. */
+/*
+ * UCI of a move: e2e4, e7e8q; castling as king from -> king destination (e1g1), "0000" for
+ * null, "P@e4" / "N@f3" for a drop.
+ */
 size_t gamedb__move_uci(const struct gamedb__move *m, char *buf);
 
 /*
  * Parses SAN into a completed legal move; 0, or -1 if illegal or ambiguous. Tolerant: '+', '#',
  * '!', '?' suffixes and "e.p."; "O-O"/"0-0"/"o-o" (and the queen-side forms); "--", "Z0",
  * "0000" for a null move; promotions as "e8=Q", "e8Q", "e8q", "e8(Q)"; over-specified or long
- * forms ("Ng1f3", "Ng1-f3", "e2-e4") and UCI coordinates ("e2e4", "e7e8q", "e1g1").
+ * forms ("Ng1f3", "Ng1-f3", "e2-e4") and UCI coordinates ("e2e4", "e7e8q", "e1g1"); drops
+ * "P@e4", "N@f3", "@e4" (a pawn), also with a lower-case letter.
  */
 int gamedb__parse_san(const struct gamedb__pos *pos, const char *san, struct gamedb__move *m);
 

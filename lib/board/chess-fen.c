@@ -129,12 +129,25 @@ static const char *placed_men_fault(const struct gamedb__pos *pos)
 	return NULL;
 }
 
+/* 1 if p starts a ninth "rank" of men in hand: piece letters (no king) up to the next blank. */
+static int holdings_rank(const char *p)
+{
+	if (is_ws_or_end(*p))
+		return 0;
+	for (; !is_ws_or_end(*p); p++) {
+		const uint8_t pc = piece_of_char[(unsigned char)*p];
+		if (!pc || TYPE(pc) == GAMEDB__KING)
+			return 0;
+	}
+	return 1;
+}
+
 /* gamedb__pos_from_fen(); also gives where the board field starts and its length. */
 static int parse_fen(struct gamedb__pos *pos, const char *fen, const char **why,
 		     const char **board, size_t *board_len)
 {
 	const char *p, *dummy;
-	int rank = 7, file = 0, colour;
+	int rank = 7, file = 0, colour, slash = 0;
 
 	if (!why)
 		why = &dummy;
@@ -172,16 +185,45 @@ static int parse_fen(struct gamedb__pos *pos, const char *fen, const char **why,
 			}
 			if (rank == 0) { /* tolerate a trailing '/' after the first rank */
 				p++;
+				slash = 1;
 				break;
 			}
 			rank--;
 			file = 0;
+		} else if (ch == '~' && file > 0 && piece_of_char[(unsigned char)p[-1]]) {
+			pos->promoted |= BIT(rank * 8 + file - 1); /* crazyhouse: a promoted man */
 		} else {
 			break;
 		}
 	}
+	*board_len = (size_t)(p - *board);
+	/*
+	 * Crazyhouse holdings: "[Pn]" after the board, or a ninth "rank" of men in hand after a
+	 * '/' ("RNBQKBNR/Pn w"); "[]" and "[-]" are empty holdings. Men in hand beyond 16 or a
+	 * colour's 16 on the board are allowed (drops put them there).
+	 */
+	if (*p == '[' || (slash && holdings_rank(p))) {
+		const char end = *p == '[' ? ']' : ' ';
+		if (*p == '[')
+			p++;
+		pos->zh = GAMEDB__ZH_CRAZYHOUSE;
+		for (; *p != end && !(end == ' ' && is_ws_or_end(*p)); p++) {
+			const uint8_t pc = piece_of_char[(unsigned char)*p];
+			if (*p == '-' && end == ']')
+				continue;
+			if (!pc || TYPE(pc) == GAMEDB__KING) {
+				*why = "bad holdings";
+				return -1;
+			}
+			gamedb__hand_add(pos, COLOUR(pc), TYPE(pc));
+		}
+		if (end == ']')
+			p++;
+	}
+	if (pos->promoted) /* only N, B, R, Q can have been promoted */
+		pos->promoted &= ~(pos->by_type[GAMEDB__PAWN] | pos->by_type[GAMEDB__KING]);
 	if ((pos->by_type[GAMEDB__PAWN] & (RANK_BB(0) | RANK_BB(56))) ||
-	    popcount(pos->by_colour[0]) > 16 || popcount(pos->by_colour[1]) > 16) {
+	    (!pos->zh && (popcount(pos->by_colour[0]) > 16 || popcount(pos->by_colour[1]) > 16))) {
 		*why = placed_men_fault(pos);
 		return -1;
 	}
@@ -197,7 +239,6 @@ static int parse_fen(struct gamedb__pos *pos, const char *fen, const char **why,
 		}
 		pos->king[colour] = (uint8_t)LSB(k);
 	}
-	*board_len = (size_t)(p - *board);
 
 	/* Side to move. */
 	if (!is_ws_or_end(*p)) {
@@ -374,6 +415,8 @@ static char *fen_board(const struct gamedb__pos *pos, char *d)
 			if (f > file)
 				*d++ = (char)('0' + f - file);
 			*d++ = fen_char[pos->sq[8 * rank + f] & 15];
+			if (pos->promoted & BIT(8 * rank + f))
+				*d++ = '~';
 			file = f + 1;
 		}
 		if (file < 8)
@@ -389,6 +432,16 @@ static char *fen_tail(const struct gamedb__pos *pos, char *d)
 {
 	int c, side, any = 0;
 
+	if (pos->zh) { /* holdings: white's men, then black's, each Q R B N P */
+		*d++ = '[';
+		for (c = 0; c < 2; c++) {
+			int type, k;
+			for (type = GAMEDB__QUEEN; type >= GAMEDB__PAWN; type--)
+				for (k = gamedb__hand(pos, c, type); k > 0; k--)
+					*d++ = fen_char[PC(type, c)];
+		}
+		*d++ = ']';
+	}
 	*d++ = ' ';
 	*d++ = pos->stm ? 'b' : 'w';
 	*d++ = ' ';
@@ -442,11 +495,11 @@ static size_t fen_out(const char *t, size_t n, char *buf, size_t cap)
 
 size_t gamedb__pos_to_fen(const struct gamedb__pos *pos, char *buf, size_t cap)
 {
-	char t[128];
+	char t[128 + 2 * 5 * GAMEDB__HAND_MAX];
 	char *end;
 
-	/* The longest FEN is well under 100 bytes: write straight into a buffer that big. */
-	if (cap >= 100)
+	/* The longest chess FEN is well under 100 bytes: write straight into a buffer that big. */
+	if (cap >= 100 && !pos->zh)
 		return (size_t)(fen_tail(pos, fen_board(pos, buf)) - buf);
 	end = fen_tail(pos, fen_board(pos, t));
 	return fen_out(t, (size_t)(end - t), buf, cap);
@@ -455,7 +508,7 @@ size_t gamedb__pos_to_fen(const struct gamedb__pos *pos, char *buf, size_t cap)
 int gamedb__pos_from_fen_normal(struct gamedb__pos *pos, const char *fen, char *buf, size_t cap,
 				size_t *len, const char **why)
 {
-	char t[128];
+	char t[128 + 2 * 5 * GAMEDB__HAND_MAX];
 	const char *board;
 	size_t board_len, n;
 	char *d;

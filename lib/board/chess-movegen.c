@@ -196,7 +196,34 @@ static int any_castling(const struct gamedb__pos *pos)
 		pos->castle_rook[1][1]) != GAMEDB__NO_SQ;
 }
 
-void gamedb__pos_make(struct gamedb__pos *pos, const struct gamedb__move *m)
+/*
+ * Crazyhouse and bughouse bookkeeping for the usual move m (not castling, null or drop) of
+ * colour us, before the board changes: the captured man goes to the mover's hand (a promoted
+ * one as a pawn; in bughouse it leaves for the partner's board), and the promoted marks follow
+ * the men.
+ */
+static COLD_PATH void zh_move(struct gamedb__pos *pos, const struct gamedb__move *m, int us)
+{
+	const uint64_t fb = BIT(m->from), tb = BIT(m->to);
+
+	if (pos->zh == GAMEDB__ZH_CRAZYHOUSE) {
+		int got = 0;
+		if (m->flags & GAMEDB__MF_EP)
+			got = GAMEDB__PAWN;
+		else if (pos->sq[m->to] != GAMEDB__EMPTY)
+			got = (pos->promoted & tb) ? GAMEDB__PAWN : TYPE(pos->sq[m->to]);
+		if (got)
+			gamedb__hand_add(pos, us, got);
+	}
+	pos->promoted &= ~tb;
+	if (pos->promoted & fb)
+		pos->promoted ^= fb | tb;
+	else if (m->promo)
+		pos->promoted |= tb;
+}
+
+/* pos_make() of chess: all of it but the crazyhouse bookkeeping (see zh_make()). */
+static HOT_INLINE void make_chess(struct gamedb__pos *pos, const struct gamedb__move *m)
 {
 	const int us = pos->stm, them = us ^ 1;
 	uint8_t *b = pos->sq;
@@ -279,6 +306,49 @@ void gamedb__pos_make(struct gamedb__pos *pos, const struct gamedb__move *m)
 		pos->castle_rook[us][0] = pos->castle_rook[us][1] = GAMEDB__NO_SQ;
 	}
 	/* A null move: as Scid does, the clocks run and the ep square goes; the board stays. */
+}
+
+/*
+ * pos_make() of a crazyhouse or bughouse position: a drop puts the man from the hand on its
+ * square (the clocks run as for a move; a pawn drop resets the half-move clock, as
+ * fairy-stockfish does); any other move gets its hand and promoted-men bookkeeping first and
+ * is then made as in chess.
+ */
+static COLD_PATH void zh_make(struct gamedb__pos *pos, const struct gamedb__move *m)
+{
+	const int us = pos->stm;
+
+	if (m->flags & GAMEDB__MF_DROP) {
+		const int type = m->piece & 7;
+		const uint8_t pc = PC(type, us);
+		pos->ep = GAMEDB__NO_SQ;
+		if (pos->halfmove < UINT16_MAX)
+			pos->halfmove++;
+		if (us == 1 && pos->fullmove < UINT32_MAX)
+			pos->fullmove++;
+		pos->stm = (uint8_t)(us ^ 1);
+		if (m->to < 64 && pos->sq[m->to] == GAMEDB__EMPTY && type >= GAMEDB__PAWN &&
+		    type <= GAMEDB__QUEEN) {
+			pos->sq[m->to] = pc;
+			bb_flip(pos, m->to, pc);
+			gamedb__hand_take(pos, us, type);
+			if (type == GAMEDB__PAWN)
+				pos->halfmove = 0;
+		}
+		return;
+	}
+	if (!(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)))
+		zh_move(pos, m, us);
+	make_chess(pos, m);
+}
+
+/* Chess pays one test for crazyhouse here, and no call: zh_make() is a tail call. */
+void gamedb__pos_make(struct gamedb__pos *pos, const struct gamedb__move *m)
+{
+	if (pos->zh)
+		zh_make(pos, m);
+	else
+		make_chess(pos, m);
 }
 
 /*
@@ -546,6 +616,22 @@ static int gen(const struct gamedb__pos *pos, struct gamedb__move *out)
 			break;
 		}
 	}
+	if (pos->zh) {
+		/* Drops: any empty square (between king and checker when in check); a drop moves no
+		 * man, so it cannot expose the king. No pawn on the first or last rank. */
+		uint64_t tg = ~occ & block;
+		int type, h[GAMEDB__KING];
+		for (type = GAMEDB__PAWN; type <= GAMEDB__QUEEN; type++)
+			h[type] = gamedb__hand(pos, us, type);
+		for (; tg; tg &= tg - 1) {
+			const int t = LSB(tg);
+			for (type = GAMEDB__PAWN; type <= GAMEDB__QUEEN; type++) {
+				if (!h[type] || (type == GAMEDB__PAWN && (RANK_OF(t) == 0 || RANK_OF(t) == 7)))
+					continue;
+				EMIT(GAMEDB__NO_SQ, t, 0, GAMEDB__MF_DROP, type, 0);
+			}
+		}
+	}
 	return n;
 }
 
@@ -581,6 +667,19 @@ static int can_reach_empty(const struct gamedb__pos *pos, int t, uint64_t movers
 	return 0;
 }
 
+/* 1 if the side to move has a man in hand that may be dropped on one of the empty squares `sqs`. */
+static COLD_PATH int zh_can_drop(const struct gamedb__pos *pos, uint64_t sqs)
+{
+	const int us = pos->stm;
+
+	if (!sqs)
+		return 0;
+	if (gamedb__hand(pos, us, GAMEDB__KNIGHT) | gamedb__hand(pos, us, GAMEDB__BISHOP) |
+	    gamedb__hand(pos, us, GAMEDB__ROOK) | gamedb__hand(pos, us, GAMEDB__QUEEN))
+		return 1;
+	return gamedb__hand(pos, us, GAMEDB__PAWN) && (sqs & ~(RANK_BB(0) | RANK_BB(56)));
+}
+
 int gamedb__has_legal_move(const struct gamedb__pos *pos)
 {
 	const int us = pos->stm, them = us ^ 1, k = pos->king[us];
@@ -614,7 +713,7 @@ int gamedb__has_legal_move(const struct gamedb__pos *pos)
 		for (tg = between_bb(k, c); tg; tg &= tg - 1)
 			if (can_reach_empty(pos, LSB(tg), movers, occ))
 				return 1;
-		return 0;
+		return pos->zh ? zh_can_drop(pos, between_bb(k, c)) : 0;
 	}
 	/* Not in check: any man with a pseudo-legal move has a legal one, if it is not pinned or
 	 * moves along its pin line. For a slider the first square of each of its lines tells. */
@@ -648,7 +747,7 @@ int gamedb__has_legal_move(const struct gamedb__pos *pos)
 			if (pos->castle_rook[us][side] != GAMEDB__NO_SQ && castle_check(pos, side, &m) == 0)
 				return 1;
 	}
-	return 0;
+	return pos->zh ? zh_can_drop(pos, ~occ) : 0;
 }
 
 uint64_t gamedb__perft(const struct gamedb__pos *pos, int depth)
@@ -672,6 +771,22 @@ uint64_t gamedb__perft(const struct gamedb__pos *pos, int depth)
 /* ------------------------------------------------------------------------------------------ */
 /* Checking one given move */
 
+/* move_complete() for a drop: m->piece the type, m->to the square. */
+static COLD_PATH int drop_complete(const struct gamedb__pos *pos, struct gamedb__move *m)
+{
+	const int us = pos->stm, them = us ^ 1, k = pos->king[us], to = m->to, type = m->piece;
+
+	if (!pos->zh || to >= 64 || type < GAMEDB__PAWN || type > GAMEDB__QUEEN || m->promo ||
+	    !gamedb__hand(pos, us, type) || pos->sq[to] != GAMEDB__EMPTY)
+		return -1;
+	if (type == GAMEDB__PAWN && (RANK_OF(to) == 0 || RANK_OF(to) == 7))
+		return -1;
+	if (k < 64 && attacked(pos, k, them, pos->by_colour[them], occupied(pos) | BIT(to)))
+		return -1;
+	set_move(m, GAMEDB__NO_SQ, to, 0, GAMEDB__MF_DROP, type, 0);
+	return 0;
+}
+
 int gamedb__move_complete(const struct gamedb__pos *pos, struct gamedb__move *m)
 {
 	const uint8_t *b = pos->sq;
@@ -681,7 +796,7 @@ int gamedb__move_complete(const struct gamedb__pos *pos, struct gamedb__move *m)
 	uint8_t pc, target;
 
 	if (from >= 64 || to >= 64)
-		return -1;
+		return (m->flags & GAMEDB__MF_DROP) ? drop_complete(pos, m) : -1;
 	pc = b[from];
 	if (pc == GAMEDB__EMPTY || COLOUR(pc) != us)
 		return -1;

@@ -20,8 +20,13 @@ size_t gamedb__move_uci(const struct gamedb__move *m, char *buf)
 		memcpy(buf, "0000", 5);
 		return 4;
 	}
-	buf[n++] = file_char(m->from);
-	buf[n++] = rank_char(m->from);
+	if (m->flags & GAMEDB__MF_DROP) {
+		buf[n++] = piece_upper[m->piece & 7];
+		buf[n++] = '@';
+	} else {
+		buf[n++] = file_char(m->from);
+		buf[n++] = rank_char(m->from);
+	}
 	buf[n++] = file_char(m->to);
 	buf[n++] = rank_char(m->to);
 	if (m->promo)
@@ -59,6 +64,8 @@ size_t gamedb__move_san(const struct gamedb__pos *pos, const struct gamedb__move
 		const char *s = (m->flags & GAMEDB__MF_CASTLE_K) ? "O-O" : "O-O-O";
 		n = strlen(s);
 		memcpy(buf, s, n);
+	} else if (m->flags & GAMEDB__MF_DROP) {
+		n = gamedb__move_uci(m, buf);
 	} else if (type == GAMEDB__PAWN) {
 		if (m->flags & GAMEDB__MF_CAPTURE) {
 			buf[n++] = file_char(from);
@@ -199,6 +206,21 @@ int gamedb__parse_san(const struct gamedb__pos *pos, const char *san, struct gam
 	side = castle_token(s, len);
 	if (side >= 0)
 		return gamedb__move_castle(pos, side, m);
+	/* Drops: "P@e4", "N@f3", "@e4" (a pawn), "n@f3". */
+	if ((len == 4 && s[1] == '@') || (len == 3 && s[0] == '@')) {
+		const char pl = len == 4 ? s[0] : 'P';
+		const char *at = s + len - 2;
+		static const char letters[] = "PNBRQ";
+		const char *lp = strchr(letters, pl >= 'a' && pl <= 'z' ? pl - 'a' + 'A' : pl);
+		if (!lp || !*lp || !is_file_ch(at[0]) || !is_rank_ch(at[1]))
+			return -1;
+		memset(m, 0, sizeof *m);
+		m->from = GAMEDB__NO_SQ;
+		m->to = (uint8_t)((at[0] - 'a') + 8 * (at[1] - '1'));
+		m->piece = (uint8_t)(GAMEDB__PAWN + (lp - letters));
+		m->flags = GAMEDB__MF_DROP;
+		return gamedb__move_complete(pos, m);
+	}
 
 	/* Promotion: "e8=Q", "e8Q", "e8q", "e8(Q)", "e8/Q". */
 	if (len >= 3 && s[len - 1] == ')' && s[len - 3] == '(') {
@@ -247,7 +269,7 @@ int gamedb__parse_san(const struct gamedb__pos *pos, const char *san, struct gam
 		const struct gamedb__move *c = &moves[i];
 		if (c->piece != type || c->to != to || c->promo != promo)
 			continue;
-		if (c->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q))
+		if (c->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q | GAMEDB__MF_DROP))
 			continue;
 		if (from_file >= 0 && FILE_OF(c->from) != from_file)
 			continue;

@@ -49,6 +49,12 @@ struct gamedb_move_iter {
 	int have_san, have_uci, have_fen;
 };
 
+/*
+ * Kept under 1032 bytes, glibc's largest size served from its per-thread cache (tcache): above
+ * it every iterator (one per game converted) costs a slower malloc and free.
+ */
+_Static_assert(sizeof(struct gamedb_move_iter) <= 1032, "move iterator outgrew the malloc fast path");
+
 GAMEDB_EXPORT int32_t gamedb_move_iter_new(struct gamedb_game *g, uint32_t flags,
 					   struct gamedb_move_iter **out)
 {
@@ -233,8 +239,8 @@ GAMEDB_EXPORT int32_t gamedb_event_get_move(const struct gamedb_event *ev, int32
 {
 	if (!is_move(ev))
 		return GAMEDB_FAILED;
-	if (from)
-		*from = ev->nd->m.from;
+	if (from) /* a drop comes from no square: GAMEDB__NO_SQ, -1 to the caller */
+		*from = ev->nd->m.from == GAMEDB__NO_SQ ? -1 : ev->nd->m.from;
 	if (to)
 		*to = ev->nd->m.to;
 	if (promo)

@@ -354,7 +354,7 @@ static uint32_t line_ply(const struct s12line *L)
  * beside the pawn that moved two squares, as the engine itself records it). 0, or -1 with why.
  */
 static int line_pos(const struct s12line *L, struct gamedb__pos *pos, char *fen, size_t cap,
-		    const char **why)
+		    const char **why, int zh_ok)
 {
 	static const char letters[] = " PNBRQK  pnbrqk";
 	size_t o = 0;
@@ -406,8 +406,20 @@ static int line_pos(const struct s12line *L, struct gamedb__pos *pos, char *fen,
 		else
 			snprintf(fen + o, cap - o, "- %ld %ld", L->halfmove, L->moveno);
 	}
-	if (gamedb__pos_from_fen(pos, fen, why) != 0)
-		return -1;
+	if (gamedb__pos_from_fen(pos, fen, why) != 0) {
+		/*
+		 * More than 16 men of one colour: possible in a crazyhouse or bughouse game (zh_ok:
+		 * drops), read with (empty) holdings; the game's kind and <b1> lines give the hands.
+		 */
+		char zfen[160];
+		const char *sp = strchr(fen, ' ');
+		if (!zh_ok || !sp || (size_t)(sp - fen) + 3 + strlen(sp) >= sizeof zfen)
+			return -1;
+		snprintf(zfen, sizeof zfen, "%.*s[]%s", (int)(sp - fen), fen, sp);
+		if (gamedb__pos_from_fen(pos, zfen, why) != 0)
+			return -1;
+		pos->zh = 0;
+	}
 	gamedb__pos_to_fen(pos, fen, cap);
 	return 0;
 }
@@ -419,9 +431,9 @@ static int same_board(const struct gamedb__pos *pos, const struct s12line *L)
 }
 
 /*
- * Plays the line's verbose move ("P/e2-e4", "N/g1-f3", "o-o", "o-o-o", "P/e7-e8=Q") in *pos.
- * 0 on success (pos advanced, *m completed), -1 if it is not a legal move there, -2 for a drop
- * ("P/@@-e4": crazyhouse and bughouse are not read yet), -3 when there is no move ("none").
+ * Plays the line's verbose move ("P/e2-e4", "N/g1-f3", "o-o", "o-o-o", "P/e7-e8=Q", a drop
+ * "P/@@-e4") in *pos. 0 on success (pos advanced, *m completed), -1 if it is not a legal move
+ * there, -2 for a drop in a chess position, -3 when there is no move ("none").
  */
 static int play_verbose(struct gamedb__pos *pos, const char *v, struct gamedb__move *m)
 {
@@ -439,8 +451,19 @@ static int play_verbose(struct gamedb__pos *pos, const char *v, struct gamedb__m
 	}
 	if (n < 7 || v[1] != '/' || v[4] != '-')
 		return -1;
-	if (v[2] == '@')
-		return -2;
+	if (v[2] == '@') {
+		int pc = piece_of(v[0]);
+		if (!pos->zh)
+			return -2;
+		if (n != 7 || v[3] != '@' || pc <= 0 || GAMEDB__PC_TYPE(pc) > GAMEDB__QUEEN ||
+		    v[5] < 'a' || v[5] > 'h' || v[6] < '1' || v[6] > '8')
+			return -1;
+		m->from = GAMEDB__NO_SQ;
+		m->to = (uint8_t)((v[6] - '1') * 8 + (v[5] - 'a'));
+		m->piece = (uint8_t)GAMEDB__PC_TYPE(pc);
+		m->flags = GAMEDB__MF_DROP;
+		return gamedb__move_play(pos, m) == 0 ? 0 : -1;
+	}
 	if (v[2] < 'a' || v[2] > 'h' || v[3] < '1' || v[3] > '8' || v[5] < 'a' || v[5] > 'h' ||
 	    v[6] < '1' || v[6] > '8')
 		return -1;
@@ -487,6 +510,7 @@ struct s12ply {
 	int64_t taken;  /* time taken, milliseconds */
 	uint8_t ms;     /* the line had milliseconds */
 	uint8_t reserved[7];
+	uint64_t hand;  /* bughouse: the hands before the move (they come from the partner board) */
 };
 
 struct s12game {
@@ -508,6 +532,11 @@ struct s12game {
 	uint64_t touched;       /* line of the last board */
 	int zero;               /* an isolated position (relation -3): no moves */
 	const char *unsupported; /* why the moves cannot be read (static text), or NULL */
+	int zh;                 /* 0, GAMEDB__ZH_CRAZYHOUSE or GAMEDB__ZH_BUGHOUSE */
+	int b1_pending;         /* a <b1> line's hands not yet matched by a board (b1_hand) */
+	uint64_t b1_hand;
+	uint64_t b1_line;
+	char partner[80];       /* bughouse: "53 (C vs. D)", the other board of the pair */
 	char warn[256];         /* the first warning about this game */
 	unsigned nwarn;
 };
@@ -574,6 +603,8 @@ static void game_warning(struct s12game *g, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void hands_text(uint64_t hand, char *buf, size_t cap);
+
 /* Moves live game i to the ready queue. */
 static int finish(struct s12 *s, size_t i, const char *result, const char *comment)
 {
@@ -589,6 +620,16 @@ static int finish(struct s12 *s, size_t i, const char *result, const char *comme
 		return -1;
 	}
 	snprintf(g->result, sizeof g->result, "%s", result);
+	if (g->zh == GAMEDB__ZH_CRAZYHOUSE && g->b1_pending) {
+		/* Its last <b1> line matched neither the last board nor a move after it. */
+		char want[200], have[200];
+		hands_text(g->b1_hand, want, sizeof want);
+		hands_text(g->cur.hand, have, sizeof have);
+		game_warning(g, "%s: line %llu: game %ld: the <b1> line's holdings (%s) are not those "
+			     "the moves give (%s)", s->f->name, (unsigned long long)g->b1_line,
+			     g->gameno, want, have);
+		g->b1_pending = 0;
+	}
 	if (comment && !g->comment[0])
 		snprintf(g->comment, sizeof g->comment, "%s", comment);
 	s->ready[s->ready_head + s->nready++] = g;
@@ -623,6 +664,42 @@ static struct s12ann *find_ann(struct s12 *s, const char *white, const char *bla
 			return a;
 	}
 	return NULL;
+}
+
+/* The start FEN of a crazyhouse game from the standard position (empty hands). */
+#define ZH_START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"
+
+/*
+ * Makes g a crazyhouse or bughouse game when its kind says so: its positions get hands (empty
+ * until a <b1> line says otherwise) and its FEN the holdings. A bughouse game is paired with
+ * the last bughouse game that started without a partner: the two boards of one match start
+ * together (FICS creates both at once).
+ */
+static void zh_setup(struct s12 *s, struct s12game *g)
+{
+	size_t i;
+
+	if (strcmp(g->variant, "crazyhouse") == 0)
+		g->zh = GAMEDB__ZH_CRAZYHOUSE;
+	else if (strcmp(g->variant, "bughouse") == 0)
+		g->zh = GAMEDB__ZH_BUGHOUSE;
+	else
+		return;
+	g->start.zh = g->cur.zh = (uint8_t)g->zh;
+	gamedb__pos_to_fen(&g->start, g->fen, sizeof g->fen);
+	g->nonstandard = strcmp(g->fen, ZH_START_FEN) != 0;
+	if (g->zh != GAMEDB__ZH_BUGHOUSE)
+		return;
+	for (i = s->nlive; i-- > 0;) {
+		struct s12game *o = s->live[i];
+		if (o != g && o->zh == GAMEDB__ZH_BUGHOUSE && !o->partner[0] && !o->zero) {
+			snprintf(o->partner, sizeof o->partner, "%ld (%s vs. %s)", g->gameno, g->white,
+				 g->black);
+			snprintf(g->partner, sizeof g->partner, "%ld (%s vs. %s)", o->gameno, o->white,
+				 o->black);
+			break;
+		}
+	}
 }
 
 /*
@@ -670,6 +747,7 @@ static struct s12game *start_game(struct s12 *s, const struct s12line *L,
 		memcpy(g->variant, a->kind, sizeof g->variant);
 	}
 	s->live[s->nlive++] = g;
+	zh_setup(s, g);
 	return g;
 }
 
@@ -684,7 +762,7 @@ static void pos_at(const struct s12game *g, size_t k, struct gamedb__pos *pos)
 }
 
 static int add_ply(struct s12 *s, struct s12game *g, const struct gamedb__move *m,
-		   const struct s12line *L)
+		   const struct s12line *L, uint64_t hand)
 {
 	struct s12ply *p;
 
@@ -699,6 +777,70 @@ static int add_ply(struct s12 *s, struct s12game *g, const struct gamedb__move *
 	p->clock = L->stm ? L->wclock : L->bclock;
 	p->taken = L->taken;
 	p->ms = (uint8_t)L->ms;
+	p->hand = hand;
+	return 0;
+}
+
+/*
+ * Bughouse: the man a drop puts down came from the partner's board. When the hands known so far
+ * lack it (the <b1> line that passed it is still to come, or came before the board and already
+ * counts the drop), it is lent to the mover's hand for the move.
+ */
+static void bug_lend(struct gamedb__pos *pos, const char *v)
+{
+	int pc;
+
+	if (strlen(v) != 7 || v[1] != '/' || v[2] != '@')
+		return;
+	pc = piece_of(v[0]);
+	if (pc > 0 && GAMEDB__PC_TYPE(pc) <= GAMEDB__QUEEN &&
+	    !gamedb__hand(pos, pos->stm, GAMEDB__PC_TYPE(pc)))
+		gamedb__hand_add(pos, pos->stm, GAMEDB__PC_TYPE(pc));
+}
+
+/* The hands as a <b1> line writes them: "white [PN] black [Q]" (at most 2 * 5 * 63 men). */
+static void hands_text(uint64_t hand, char *buf, size_t cap)
+{
+	static const char letters[] = "PNBRQ";
+	struct gamedb__pos t;
+	size_t o = 0;
+	int c, type, k;
+
+	t.hand = hand;
+	for (c = 0; c < 2; c++) {
+		o += (size_t)snprintf(buf + o, cap - o, "%s [", c ? " black" : "white");
+		if (o >= cap)
+			return; /* cut short (snprintf ended it) */
+		for (type = GAMEDB__QUEEN; type >= GAMEDB__PAWN; type--)
+			for (k = gamedb__hand(&t, c, type); k > 0 && o + 3 < cap; k--)
+				buf[o++] = letters[type - 1];
+		if (o + 2 >= cap)
+			break;
+		buf[o++] = ']';
+		buf[o] = 0;
+	}
+}
+
+/*
+ * Crazyhouse, after a move of g: a <b1> line that did not match the hands when it came (it
+ * came before its board, as FatICS sends them) must match the hands after this move; the
+ * moves were legal and are kept, a mismatch is a warning.
+ */
+static int zh_after(struct s12 *s, struct s12game *g, uint64_t hand_before)
+{
+	(void)s;
+	(void)hand_before;
+	if (g->zh != GAMEDB__ZH_CRAZYHOUSE || !g->b1_pending)
+		return 0;
+	g->b1_pending = 0;
+	if (g->cur.hand != g->b1_hand) {
+		char want[200], have[200];
+		hands_text(g->b1_hand, want, sizeof want);
+		hands_text(g->cur.hand, have, sizeof have);
+		game_warning(g, "%s: line %llu: game %ld: the <b1> line's holdings (%s) are not those "
+			     "the moves give (%s)", s->f->name, (unsigned long long)g->b1_line,
+			     g->gameno, want, have);
+	}
 	return 0;
 }
 
@@ -707,7 +849,8 @@ static int chess_kind(const char *kind)
 {
 	return !kind[0] || strcmp(kind, "blitz") == 0 || strcmp(kind, "lightning") == 0 ||
 	       strcmp(kind, "standard") == 0 || strcmp(kind, "untimed") == 0 ||
-	       strcmp(kind, "wild/fr") == 0 || strncmp(kind, "wild", 4) == 0;
+	       strcmp(kind, "wild/fr") == 0 || strncmp(kind, "wild", 4) == 0 ||
+	       strcmp(kind, "crazyhouse") == 0 || strcmp(kind, "bughouse") == 0;
 }
 
 /* One <12> board. */
@@ -720,9 +863,19 @@ static int on_board(struct s12 *s, const struct s12line *L)
 	struct s12game *g;
 	long i;
 	uint32_t ply = line_ply(L), last;
-	int rc;
+	uint64_t hand;
+	int rc, zh_ok;
 
-	if (line_pos(L, &pos, fen, sizeof fen, &fwhy) != 0) {
+	{
+		/* Is this board of a crazyhouse or bughouse game (its game in flight, or else the
+		 * announcement of its players)? */
+		struct s12ann *a;
+		i = find_live(s, L->gameno, L->white, L->black);
+		zh_ok = i >= 0 ? s->live[i]->zh != 0
+			       : (a = find_ann(s, L->white, L->black)) != NULL &&
+					 (strcmp(a->kind, "crazyhouse") == 0 || strcmp(a->kind, "bughouse") == 0);
+	}
+	if (line_pos(L, &pos, fen, sizeof fen, &fwhy, zh_ok) != 0) {
 		line_warning(s, "%s: line %llu: game %ld (%s vs. %s): the board is not a playable "
 			     "position (%s); line skipped", s->f->name, (unsigned long long)s->line,
 			     L->gameno, L->white, L->black, fwhy);
@@ -766,23 +919,27 @@ static int on_board(struct s12 *s, const struct s12line *L)
 		return 0; /* the same board again (sent to both players, or refreshed) */
 	if (ply == last + 1 && g->n < S12_MAX_PLIES) {
 		at = g->cur;
+		if (g->zh == GAMEDB__ZH_BUGHOUSE)
+			bug_lend(&at, L->verbose);
+		hand = at.hand;
 		rc = play_verbose(&at, L->verbose, &m);
 		if (rc == -2 || !chess_kind(g->variant)) {
-			g->unsupported = rc == -2 ? "drops (crazyhouse, bughouse) are not read yet"
+			g->unsupported = rc == -2 ? "a drop in a game that is not crazyhouse or bughouse"
 						  : "this variant is not read yet";
 			return 0;
 		}
 		if (rc == 0 && same_board(&at, L)) {
 			g->cur = at;
-			return add_ply(s, g, &m, L);
+			return zh_after(s, g, hand) || add_ply(s, g, &m, L, hand);
 		}
 		at = g->cur;
+		hand = at.hand;
 		if (find_move(&at, L, &m) == 0) {
 			game_warning(g, "%s: line %llu: game %ld: the previous move \"%s\" does not give "
 				     "the board of the line; the move that does is taken",
 				     s->f->name, (unsigned long long)s->line, L->gameno, L->verbose);
 			g->cur = at;
-			return add_ply(s, g, &m, L);
+			return zh_after(s, g, hand) || add_ply(s, g, &m, L, hand);
 		}
 		snprintf(why, sizeof why, "line %llu: the move \"%s\" does not lead to the board of "
 			 "the line; the game goes on from that board as a new game",
@@ -799,10 +956,13 @@ static int on_board(struct s12 *s, const struct s12line *L)
 		if (ply > g->start_ply) {
 			/* The board after the takeback is lost: the new move comes at once. */
 			pos_at(g, ply - 1 - g->start_ply, &at);
+			if (g->zh == GAMEDB__ZH_BUGHOUSE)
+				bug_lend(&at, L->verbose);
+			hand = at.hand;
 			if (play_verbose(&at, L->verbose, &m) == 0 && same_board(&at, L)) {
 				g->n = ply - 1 - g->start_ply;
 				g->cur = at;
-				return add_ply(s, g, &m, L);
+				return zh_after(s, g, hand) || add_ply(s, g, &m, L, hand);
 			}
 		}
 		snprintf(why, sizeof why, "line %llu: a board of ply %u that is not the game's; the "
@@ -836,6 +996,8 @@ static int on_board(struct s12 *s, const struct s12line *L)
 		memcpy(ng->belo, belo, sizeof belo);
 		memcpy(ng->rated, rated, sizeof rated);
 		memcpy(ng->variant, variant, sizeof variant);
+		if (!ng->zh)
+			zh_setup(s, ng);
 	}
 	return 0;
 }
@@ -980,6 +1142,110 @@ static int on_game_line(struct s12 *s, const char *p, const char *end)
 	return 0;
 }
 
+/* "[PNB]" at *pp into colour's part of *hand; 0, or -1. Letters of either case. */
+static int b1_holding(const char **pp, const char *end, int colour, uint64_t *hand)
+{
+	const char *p = *pp;
+	struct gamedb__pos t;
+
+	t.hand = *hand;
+	while (p < end && *p == ' ')
+		p++;
+	if (p == end || *p != '[')
+		return -1;
+	for (p++; p < end && *p != ']'; p++) {
+		int pc = piece_of((char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p));
+		if (pc <= 0 || GAMEDB__PC_TYPE(pc) > GAMEDB__QUEEN)
+			return -1;
+		gamedb__hand_add(&t, colour, GAMEDB__PC_TYPE(pc));
+	}
+	if (p == end)
+		return -1;
+	*hand = t.hand;
+	*pp = p + 1;
+	return 0;
+}
+
+/*
+ * "<b1> game N white [PNB] black [pn]", maybe with "<- BN" (a knight passed to black). The hands
+ * of game N's position (the last of its boards): a crazyhouse game checks them against what its
+ * moves give, a bughouse game takes them (its men in hand come from the partner's board). Lines
+ * of a game that is not crazyhouse or bughouse, or of no game in flight, are ignored.
+ */
+static int on_b1(struct s12 *s, const char *p, const char *end)
+{
+	char w[16];
+	long gameno;
+	uint64_t hand = 0;
+	struct s12game *g = NULL;
+	size_t i;
+
+	if (word(&p, end, w, sizeof w) || strcmp(w, "game") || word(&p, end, w, sizeof w) ||
+	    tok_int(w, strlen(w), -1, 1000000000, &gameno) || word(&p, end, w, sizeof w) ||
+	    strcmp(w, "white") || b1_holding(&p, end, 0, &hand) || word(&p, end, w, sizeof w) ||
+	    strcmp(w, "black") || b1_holding(&p, end, 1, &hand)) {
+		line_warning(s, "%s: line %llu: <b1> line: not \"game N white [..] black [..]\"; "
+			     "line skipped", s->f->name, (unsigned long long)s->line);
+		return 0;
+	}
+	for (i = s->nlive; i-- > 0;)
+		if (s->live[i]->gameno == gameno) {
+			g = s->live[i];
+			break;
+		}
+	if (!g || !g->zh || g->unsupported)
+		return 0;
+	{
+		/* More men in hand than a FEN of the game can hold: not a real line. */
+		struct gamedb__pos t = g->cur;
+		char probe[8];
+		t.hand = hand;
+		if (gamedb__pos_to_fen(&t, probe, sizeof probe) >= sizeof g->fen) {
+			line_warning(s, "%s: line %llu: <b1> line: more men in hand than a game holds; "
+				     "line skipped", s->f->name, (unsigned long long)s->line);
+			return 0;
+		}
+	}
+	while (p < end && *p == ' ')
+		p++;
+	if (end - p >= 2 && p[0] == '<' && p[1] == '-') {
+		/* The passed man: colour letter and piece letter; it must be in that hand. */
+		struct gamedb__pos t;
+		int pc, c;
+		p += 2;
+		while (p < end && *p == ' ')
+			p++;
+		t.hand = hand;
+		c = end - p >= 2 ? (p[0] == 'W' ? 0 : p[0] == 'B' ? 1 : -1) : -1;
+		pc = c >= 0 ? piece_of(p[1]) : -1;
+		if (pc <= 0 || GAMEDB__PC_TYPE(pc) > GAMEDB__QUEEN ||
+		    !gamedb__hand(&t, c, GAMEDB__PC_TYPE(pc)))
+			game_warning(g, "%s: line %llu: game %ld: the <b1> line's passed man \"<- %.*s\" "
+				     "is not in the holdings it gives", s->f->name,
+				     (unsigned long long)s->line, gameno, (int)(end - p < 2 ? end - p : 2), p);
+	}
+	g->touched = s->line;
+	if (g->n == 0 && g->cur.hand != hand) {
+		/* The hands of the first board (observing mid-game): its start position's. */
+		g->start.hand = g->cur.hand = hand;
+		gamedb__pos_to_fen(&g->start, g->fen, sizeof g->fen);
+		g->nonstandard = strcmp(g->fen, ZH_START_FEN) != 0;
+		return 0;
+	}
+	if (g->zh == GAMEDB__ZH_BUGHOUSE) {
+		g->cur.hand = hand;
+		return 0;
+	}
+	if (g->cur.hand == hand) {
+		g->b1_pending = 0;
+		return 0;
+	}
+	g->b1_pending = 1;
+	g->b1_hand = hand;
+	g->b1_line = s->line;
+	return 0;
+}
+
 /* One line of the log (without its line break). */
 static int on_line(struct s12 *s, const char *p, size_t n)
 {
@@ -997,6 +1263,8 @@ static int on_line(struct s12 *s, const char *p, size_t n)
 		}
 		return on_board(s, &L);
 	}
+	if ((q = after_tag(p, end, "<b1> ")) != NULL)
+		return on_b1(s, q, end);
 	if ((q = after_tag(p, end, "{Game ")) != NULL)
 		return on_game_line(s, q, end);
 	if ((q = after_tag(p, end, "Creating: ")) != NULL)
@@ -1184,8 +1452,10 @@ static int32_t style12_next_game(void *state, struct gamedb_game *g)
 		s->ready_head = 0;
 	s->out = x;
 	g->index = s->index++;
-	g->variant = x->start.chess960 || strcmp(x->variant, "wild/fr") == 0 ? GAMEDB_VARIANT_CHESS960
-									     : GAMEDB_VARIANT_CHESS;
+	g->variant = x->zh == GAMEDB__ZH_CRAZYHOUSE ? GAMEDB_VARIANT_CRAZYHOUSE
+		     : x->zh == GAMEDB__ZH_BUGHOUSE ? GAMEDB_VARIANT_BUGHOUSE
+		     : x->start.chess960 || strcmp(x->variant, "wild/fr") == 0 ? GAMEDB_VARIANT_CHESS960
+									        : GAMEDB_VARIANT_CHESS;
 	snprintf(g->fen, sizeof g->fen, "%s", x->fen);
 	g->start = x->start;
 	g->have_start = 1;
@@ -1216,6 +1486,8 @@ static int32_t style12_next_game(void *state, struct gamedb_game *g)
 	if (add_tag(g, "GameNo", buf))
 		goto nomem;
 	if (x->rated[0] && add_tag(g, "Rated", strcmp(x->rated, "rated") == 0 ? "yes" : "no"))
+		goto nomem;
+	if (x->partner[0] && add_tag(g, "BughousePartner", x->partner))
 		goto nomem;
 	if (x->nwarn) {
 		/* What went wrong in this game's boards (decode_moves says it again). */
@@ -1283,6 +1555,8 @@ static int32_t style12_decode(void *state, struct gamedb_game *g, struct gamedb_
 	pos = x->start;
 	for (i = 0; i < x->n; i++) {
 		struct gamedb__move m = x->plies[i].m;
+		if (x->zh == GAMEDB__ZH_BUGHOUSE) /* the hands the partner's board gave */
+			pos.hand = x->plies[i].hand;
 		/* Checked again by the engine: the decoder's output is what the engine plays. */
 		if (gamedb__move_play(&pos, &m) != 0) {
 			gamedb__game_seterr(g, "%s: game %ld: ply %zu is not legal", s->f->name,

@@ -414,6 +414,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 	case GAMEDB_VARIANT_CHESS960: jstr(&w, "chess960"); break;
 	case GAMEDB_VARIANT_XIANGQI: jstr(&w, "xiangqi"); break;
 	case GAMEDB_VARIANT_BUGHOUSE: jstr(&w, "bughouse"); break;
+	case GAMEDB_VARIANT_CRAZYHOUSE: jstr(&w, "crazyhouse"); break;
 	default: jstr(&w, "chess"); break;
 	}
 	puts_(&w, ", \"fen\": ");

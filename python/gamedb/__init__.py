@@ -117,6 +117,7 @@ _VARIANTS = {
     _ffi.VARIANT_CHESS960: "chess960",
     _ffi.VARIANT_XIANGQI: "xiangqi",
     _ffi.VARIANT_BUGHOUSE: "bughouse",
+    _ffi.VARIANT_CRAZYHOUSE: "crazyhouse",
 }
 
 _EVENT_TYPES = {
@@ -308,7 +309,8 @@ class Event:
     apply to the type are None.
 
     - move: ``san``, ``uci``, ``from_square``, ``to_square`` (0..63, a1 = 0; xiangqi 0..89,
-      rank * 9 + file), ``promotion`` (a piece number or None), ``piece`` (the moving piece,
+      rank * 9 + file; a crazyhouse or bughouse drop has ``from_square`` None, ``piece`` the
+      man dropped and ``san``/``uci`` "P@e4"), ``promotion`` (a piece number or None), ``piece`` (the moving piece,
       PAWN..KING, or ADVISOR, ELEPHANT, CANNON for xiangqi; None for a null move),
       ``move_number``, ``colour`` ("white" or "black"; Red is "white"), ``fen`` (the position
       after the move, only when the iterator was made with ``fen=True``), ``key`` (the 64-bit
@@ -343,7 +345,8 @@ class Event:
         if t == _ffi.EVENT_MOVE:
             frm, to, promo, colour = c_int32(), c_int32(), c_int32(), c_int32()
             if _lib.gamedb_event_get_move(evp, byref(frm), byref(to), byref(promo)) == OK:
-                self.from_square, self.to_square = frm.value, to.value
+                self.from_square = frm.value if frm.value >= 0 else None
+                self.to_square = to.value
                 self.promotion = promo.value or None
             self.piece = _lib.gamedb_event_get_piece(evp) or None
             self.san = _lib.gamedb_event_get_san(evp)
@@ -519,7 +522,7 @@ class Game:
     Attributes: ``index`` (0-based position in the database), ``tags`` (a dict in PGN order:
     the Seven Tag Roster first; when a tag is repeated, the first value), ``tag_list`` (every
     tag as (name, value) pairs, repeats included, in PGN order), ``fen`` (the start position), ``variant`` ("chess",
-    "chess960", "xiangqi" or "bughouse"), ``deleted`` (bool), ``warning`` (the reader's
+    "chess960", "xiangqi", "bughouse" or "crazyhouse"), ``deleted`` (bool), ``warning`` (the reader's
     message when the game was delivered with a warning, else None), ``scid_flags`` (the
     SCID flag bits, None for other formats) and ``chessbase`` (a dict of the ChessBase fields
     no tag carries, keyed as CHESSBASE_FIELDS; None for other formats).
