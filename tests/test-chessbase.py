@@ -191,7 +191,11 @@ def test_fixture_sample(tmp):
 def test_fixture_cyrillic(tmp):
     path = write_base(tmp, "cyr", mk.sample_bases()["cyrillic"].build())
     with gamedb.open(path) as r:
-        eq(lib.gamedb_chessbase_get_charset(cb_handle(r)), "CP1252", "cyrillic: default CP1252")
+        # Detection is on by default (issue 13): a Cyrillic base reads as CP1251 unasked.
+        eq(lib.gamedb_chessbase_get_charset(cb_handle(r)), "CP1251", "cyrillic: detected CP1251")
+    with gamedb.open(path, options={"charset-detect": "no"}) as r:
+        eq(lib.gamedb_chessbase_get_charset(cb_handle(r)), "CP1252",
+           "cyrillic, charset-detect=no: CP1252")
         r.set_option("charset-detect", "yes", format="chessbase")
         eq(lib.gamedb_chessbase_get_charset(cb_handle(r)), "CP1251", "cyrillic: detected CP1251")
         g = next(r)
@@ -408,7 +412,8 @@ def real_bases():
 def test_real_base(stem, tmp):
     name = os.path.basename(stem)
     games, texts = expected_games(stem)
-    with gamedb.open(stem + ".cbh", errors="raise") as r:
+    # The raw records are read here as CP1252: compare with the library reading them so.
+    with gamedb.open(stem + ".cbh", errors="raise", options={"charset-detect": "no"}) as r:
         eq(r.format, "chessbase", name + ": format")
         eq(r.game_count, len(games), name + ": game count = CBH records without the text bit")
         cb = cb_handle(r)
@@ -585,6 +590,20 @@ def test_real_by_hand():
                ["2.1", "2021.04.03", "D06", "2200", "2800"], "cbh_test game 1")
 
 
+def test_real_detection(bases):
+    """Charset detection, on by default: Hedgehog (a Russian base) comes out in Cyrillic, and
+    every other real base exactly as read in CP1252 (the old default)."""
+    cyrillic = 0
+    for stem in bases:
+        rc1, detected, _ = run_tool("pgn", "--include-deleted", stem + ".cbh")
+        rc2, western, _ = run_tool("pgn", "--include-deleted", "--charset", "CP1252", stem + ".cbh")
+        if detected != western:
+            cyrillic += 1
+            check(os.path.basename(stem) == "Hedgehog" and "Браво".encode() in detected,
+                  "%s: detection changed the text: only the Russian base may" % stem)
+    eq(cyrillic, 1, "real bases read in CP1251 by detection")
+
+
 def main():
     if not TOOL or not LIB:
         print("SKIP: GAMEDB_TOOL and GAMEDB_LIBRARY are needed", file=sys.stderr)
@@ -601,6 +620,7 @@ def main():
                 test_real_base(stem, tmp)
             testsupport.check_chessbase_unsupported_read(bases)
             test_real_by_hand()
+            test_real_detection(bases)
             print("real bases: %d" % len(bases))
         else:
             print("SKIP: no real bases ($GAMEDB_REALDATA/chessbase): fixtures only",

@@ -77,7 +77,8 @@ static void usage(FILE *f)
 			gamedb_format_get_description(i));
 	}
 	fputs(
-	      "--charset detect: ChessBase only, CP1251 or CP1252 chosen from the name tables.\n"
+	      "ChessBase text is CP1251 or CP1252 as the name tables show (--charset CS forces one;\n"
+	      "--charset detect, the default, is kept for old scripts).\n"
 	      "--language LANG keeps ChessBase texts in LANG (en, de, fr, ...) and in no language.\n"
 	      "--notation: xiangqi moves in PGN (ICCS by default).\n"
 	      "--layout scid: PGN byte for byte as Scid exports it; the default is the PGN\n"

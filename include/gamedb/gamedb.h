@@ -1274,7 +1274,8 @@ GAMEDB_EXPORT int64_t gamedb_chessbase_get_game_field(struct gamedb_chessbase *c
 
 /**
  * The charset the base's text is read as: the caller's `charset` option; else what the
- * format option `charset-detect` = "yes" found ("CP1251" or "CP1252"); else "CP1252".
+ * format option `charset-detect` found ("CP1251" or "CP1252"; on by default since 1.1,
+ * "no" turns it off); else "CP1252".
  * @return a string owned by the reader, valid until the next gamedb_reader_set_option() or
  *         gamedb_reader_free() on it.
  * @since 1.0

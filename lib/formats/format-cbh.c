@@ -279,6 +279,8 @@ static int32_t scan_index(struct cbh *s)
 
 static void cb_close(void *state);
 
+static int32_t detect_charset(struct cbh *s);
+
 static int32_t cb_open(struct gamedb_reader *r, void **state)
 {
 	struct cbh *s = calloc(1, sizeof *s);
@@ -347,6 +349,10 @@ static int32_t cb_open(struct gamedb_reader *r, void **state)
 	if (o == 2)
 		note_missing(&notes, ".cbj (too many files for the source)");
 	cbj_init(s, &notes);
+	/* CP1251 or CP1252 from the names (the option charset-detect=no turns it off; a read
+	 * error leaves CP1252). Russian bases are common and read as mojibake otherwise. */
+	if (detect_charset(s) != GAMEDB_OK)
+		s->ctx.detected = NULL;
 	gamedb__clear_error(r);
 	if (notes.len) {
 		snprintf(msg, sizeof msg, "%s", notes.p);
@@ -976,7 +982,7 @@ static const char *const cb_extensions[] = {
 static const struct gamedb__format_option cb_options[] = {
 	{ "language", "all",
 	  "keep annotation texts in one language (en, de, fr, es, it, nl, pl, pt) and those in none" },
-	{ "charset-detect", "no", "choose CP1251 or CP1252 from the name tables (yes/no)" },
+	{ "charset-detect", "yes", "choose CP1251 or CP1252 from the name tables (yes/no)" },
 	{ NULL, NULL, NULL },
 };
 
