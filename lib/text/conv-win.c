@@ -206,8 +206,8 @@ void *gamedb__conv_open(const char *charset)
 			wchar_t w[2];
 			int n = MultiByteToWideChar(cp, MB_ERR_INVALID_CHARS, &in, 1, w, 2);
 			if (n != 1 || (w[0] >= 0xD800 && w[0] <= 0xDFFF) || undefined_c1(cp, w[0]) ||
-			    (b > 0 && w[0] == 0))
-				continue;
+			    (b > 0 && w[0] == 0) || (cp == 20127 && b >= 0x80))
+				continue; /* (ASCII: Wine maps the high bytes; glibc refuses them) */
 			c->len[b] = (unsigned char)put_utf8(w[0], c->utf8[b]);
 		}
 	} else {
