@@ -1187,9 +1187,15 @@ static void test_real(void)
 		printf("no ChessBase bases under %s: real-data checks skipped\n", dir);
 		return;
 	}
+#ifdef _WIN32
+	/* Under Wine the Linux stockfish is visible on Z: but cannot be run through popen(). */
+	(void)sfs;
+	printf("stockfish replay skipped on Windows\n");
+#else
 	for (i = 0; i < sizeof sfs / sizeof sfs[0]; i++)
 		if (access(sfs[i], X_OK) == 0)
 			sf = sfs[i];
+#endif
 	if (sf && (fd = mkstemp(cmdpath)) >= 0)
 		sf_cmds = fdopen(fd, "w");
 

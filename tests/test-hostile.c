@@ -1312,6 +1312,13 @@ out:
 
 /* ---- the library never writes ----------------------------------------------------------- */
 
+#ifdef _WIN32
+static void read_only(const struct base *b)
+{
+	/* POSIX permissions (a folder made 0555), utimensat() and ctime: not on Windows. */
+	printf("read-only: %s: skipped on Windows (POSIX permissions and times)\n", b->path);
+}
+#else
 struct snap {
 	struct stat sb;
 	uint64_t hash;
@@ -1420,6 +1427,7 @@ cleanup:
 		unlink(paths[k]);
 	rmdir(dir);
 }
+#endif
 
 /* ---- main ------------------------------------------------------------------------------- */
 

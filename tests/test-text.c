@@ -14,6 +14,20 @@
 #include "text/text.h"
 #include "testlib.h"
 
+#ifdef _WIN32
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+/*
+ * Windows: the code-page backend (lib/text/conv-win.c). GB18030's four-byte letters inside
+ * the BMP need code page 54936, which Windows has and Wine 8 does not.
+ */
+#define GB18030_BMP4 IsValidCodePage(54936)
+#else
+#define GB18030_BMP4 1
+#endif
+
 #define U_FFFD "\xEF\xBF\xBD"
 
 static struct gamedb__text T;
@@ -157,7 +171,10 @@ static void test_gb18030(void)
 	/* xiang qi (chess): CF F3 C6 E5 -> U+8C61 U+68CB. */
 	CONV("GB18030", NULL, "\xCF\xF3\xC6\xE5", "\xE8\xB1\xA1\xE6\xA3\x8B", GAMEDB_OK);
 	/* Four-byte sequences: 81 30 81 30 is U+0080, 90 30 81 30 is U+10000. */
-	CONV("GB18030", NULL, "\x81\x30\x81\x30", "\xC2\x80", GAMEDB_OK);
+	if (GB18030_BMP4)
+		CONV("GB18030", NULL, "\x81\x30\x81\x30", "\xC2\x80", GAMEDB_OK);
+	else
+		printf("GB18030: four-byte letters in the BMP skipped (no code page 54936)\n");
 	CONV("GB18030", NULL, "\x90\x30\x81\x30", "\xF0\x90\x80\x80", GAMEDB_OK);
 	/* 0xFF never starts a character: U+FFFD in place, the neighbours kept. */
 	CONV("GB18030", NULL, "\xD6\xD0\xFF\xB9\xFA", "\xE4\xB8\xAD" U_FFFD "\xE5\x9B\xBD", GAMEDB_WARN);
@@ -213,11 +230,13 @@ static void test_wide(void)
 	   WCHAR_T. */
 	CONV("UCS-4LE", NULL, "\xE9\0\0\0\0\0\x11\0", "\xC3\xA9" U_FFFD, GAMEDB_WARN);
 	CONV("UCS-4LE", NULL, "\xFF\xFF\xFF\x7F" "A\0\0\0", U_FFFD "A", GAMEDB_WARN);
+#ifndef _WIN32 /* wchar_t is UTF-16 on Windows, and the code-page backend has no WCHAR_T */
 	{
 		const uint32_t w[3] = { 0xE9, 0x110000, 0x41 };
 		conv_check(__LINE__, "WCHAR_T", NULL, (const char *)w, sizeof w, "\xC3\xA9" U_FFFD "A",
 			   6, GAMEDB_WARN);
 	}
+#endif
 	/* Zero letters (two zero bytes in UTF-16 and UCS-2, four in UCS-4) would end the string:
 	   '?' and a warning, never a string cut short. */
 	CONV("UTF-16BE", NULL, "\0\xE9\0\0\0A", "\xC3\xA9?A", GAMEDB_WARN);
@@ -241,6 +260,19 @@ static void test_expanding(void)
 	size_t i;
 	int ok;
 
+	/* CP1255 and CP1258 keep the last letter back too (a combining mark may follow it): the
+	   last letter of the text is not lost. CP1255 0xE0 is alef (U+05D0), CP1258 0xE0 a-grave
+	   (U+00E0); CP1258 0xEC is the combining acute (U+0301), which iconv composes. */
+	CONV("CP1255", NULL, "ab\xE0", "ab\xD7\x90", GAMEDB_OK);
+	CONV("CP1258", NULL, "ab\xE0", "ab\xC3\xA0", GAMEDB_OK);
+	CONV("CP1258", NULL, "\xE0z", "\xC3\xA0z", GAMEDB_OK);
+	CONV("CP1258", NULL, "a\xEC", "\xC3\xA1", GAMEDB_OK); /* U+00E1 a-acute */
+	if (!gamedb__text_charset_known(&T, "TSCII")) {
+		/* Windows: no code page for TSCII (glibc's iconv has it). */
+		printf("TSCII: skipped (the converter backend does not know it)\n");
+		free(in);
+		return;
+	}
 	CONV("TSCII", NULL, "\x82\x87", TSCII_SRI TSCII_KSSA, GAMEDB_OK);
 	CONV("TSCII", NULL, "\x82\x82\x82\x82", TSCII_SRI TSCII_SRI TSCII_SRI TSCII_SRI, GAMEDB_OK);
 	CONV(NULL, "TSCII", "a\x82z", "a" TSCII_SRI "z", GAMEDB_OK);
@@ -250,13 +282,6 @@ static void test_expanding(void)
 	CONV("TSCII", NULL, "\xA6\xB8", "\xE0\xAE\x95\xE0\xAF\x86", GAMEDB_OK);
 	CONV("TSCII", NULL, "a\xA6", "a\xE0\xAF\x86", GAMEDB_OK);
 	CONV("TSCII", NULL, "\xB8\xA6", "\xE0\xAE\x95\xE0\xAF\x86", GAMEDB_OK);
-	/* CP1255 and CP1258 keep the last letter back too (a combining mark may follow it): the
-	   last letter of the text is not lost. CP1255 0xE0 is alef (U+05D0), CP1258 0xE0 a-grave
-	   (U+00E0); CP1258 0xEC is the combining acute (U+0301), which iconv composes. */
-	CONV("CP1255", NULL, "ab\xE0", "ab\xD7\x90", GAMEDB_OK);
-	CONV("CP1258", NULL, "ab\xE0", "ab\xC3\xA0", GAMEDB_OK);
-	CONV("CP1258", NULL, "\xE0z", "\xC3\xA0z", GAMEDB_OK);
-	CONV("CP1258", NULL, "a\xEC", "\xC3\xA1", GAMEDB_OK); /* U+00E1 a-acute */
 	CHECK(in != NULL);
 	if (!in)
 		return;
@@ -541,7 +566,8 @@ static void test_newlines(void)
 	CHECK_EQ_INT(gamedb__text_complete_len(&T, "GB18030", "ab\xD6\xD0", 4), 4);
 	CHECK_EQ_INT(gamedb__text_complete_len(&T, "GB18030", "ab\xD6\xD0\xD6", 5), 4);
 	CHECK_EQ_INT(gamedb__text_complete_len(&T, "GB18030", "a\x81\x30", 3), 1); /* 4-byte */
-	CHECK_EQ_INT(gamedb__text_complete_len(&T, "GB18030", "a\x81\x30\x81\x30", 5), 5);
+	if (GB18030_BMP4)
+		CHECK_EQ_INT(gamedb__text_complete_len(&T, "GB18030", "a\x81\x30\x81\x30", 5), 5);
 	CHECK_EQ_INT(gamedb__text_complete_len(&T, "BIG5", "\xA4\xA4\xA4", 3), 2);
 	CHECK_EQ_INT(gamedb__text_complete_len(&T, "UTF-8", "a\xE4\xB8", 3), 1);
 	CHECK_EQ_INT(gamedb__text_complete_len(&T, "UTF-8", "a\xE4\xB8\xAD", 4), 4);

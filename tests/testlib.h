@@ -13,6 +13,68 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef _WIN32
+/*
+ * MinGW has opendir() and readdir() but not scandir(): the tests list folders (real bases,
+ * corpora) through this small stand-in, sorted by name as alphasort would.
+ */
+#include <dirent.h>
+
+static inline int testlib_alphasort(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static inline int testlib_cmp_ent(const void *a, const void *b)
+{
+	return testlib_alphasort((const struct dirent **)a, (const struct dirent **)b);
+}
+
+static inline int testlib_scandir(const char *dir, struct dirent ***out,
+				  int (*filter)(const struct dirent *),
+				  int (*cmp)(const struct dirent **, const struct dirent **))
+{
+	DIR *d = opendir(dir);
+	struct dirent *e, **list = NULL, **grown;
+	size_t n = 0, cap = 0;
+
+	(void)cmp; /* always by name */
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		if (filter && !filter(e))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			grown = realloc(list, cap * sizeof *list);
+			if (!grown)
+				break;
+			list = grown;
+		}
+		list[n] = malloc(sizeof *e);
+		if (!list[n])
+			break;
+		memcpy(list[n++], e, sizeof *e);
+	}
+	closedir(d);
+	if (n)
+		qsort(list, n, sizeof *list, testlib_cmp_ent);
+	*out = list;
+	return (int)n;
+}
+#define scandir testlib_scandir
+#define alphasort testlib_alphasort
+
+/* mkdtemp(), which MinGW lacks: a new folder from tmpl ("...XXXXXX"). */
+#include <io.h>
+#include <direct.h>
+static inline char *testlib_mkdtemp(char *tmpl)
+{
+	return _mktemp(tmpl) && _mkdir(tmpl) == 0 ? tmpl : NULL;
+}
+#define mkdtemp testlib_mkdtemp
+#endif
+
 static int testlib_passed;
 static int testlib_failed;
 

@@ -23,8 +23,127 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef _WIN32
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <fcntl.h>
+#include <io.h>
+#include <windows.h>
+#endif
 
 #include <gamedb/gamedb.h>
+
+/*
+ * The few things the command does differently on Windows (MinGW): file names are UTF-8 inside
+ * the program (argv is rebuilt from the wide command line in wmain()) and go through the wide
+ * API; the temporary output file replaces the target with MoveFileExW(), which, unlike
+ * rename() there, replaces a file that exists; standard input and output are binary, so that
+ * the PGN written is byte for byte the Linux build's.
+ */
+#ifdef _WIN32
+/* name (UTF-8) as a malloc'd wide string, or NULL. */
+static wchar_t *widen(const char *name)
+{
+	int n = MultiByteToWideChar(CP_UTF8, 0, name, -1, NULL, 0);
+	wchar_t *w = n > 0 ? malloc((size_t)n * sizeof *w) : NULL;
+
+	if (w && MultiByteToWideChar(CP_UTF8, 0, name, -1, w, n) != n) {
+		free(w);
+		w = NULL;
+	}
+	return w;
+}
+
+/* w as a malloc'd UTF-8 string, or NULL. */
+static char *narrow(const wchar_t *w)
+{
+	int n = WideCharToMultiByte(CP_UTF8, 0, w, -1, NULL, 0, NULL, NULL);
+	char *s = n > 0 ? malloc((size_t)n) : NULL;
+
+	if (s && WideCharToMultiByte(CP_UTF8, 0, w, -1, s, n, NULL, NULL) != n) {
+		free(s);
+		s = NULL;
+	}
+	return s;
+}
+
+static int os_stat(const char *path, struct _stat64 *st)
+{
+	wchar_t *w = widen(path);
+	int rc = w ? _wstat64(w, st) : -1;
+
+	free(w);
+	return rc;
+}
+
+static FILE *os_fopen_write(const char *path)
+{
+	wchar_t *w = widen(path);
+	FILE *f = w ? _wfopen(w, L"wb") : NULL;
+
+	free(w);
+	return f;
+}
+
+static int os_unlink(const char *path)
+{
+	wchar_t *w = widen(path);
+	int rc = w && DeleteFileW(w) ? 0 : -1;
+
+	free(w);
+	return rc;
+}
+
+/* Replaces to with from; 0, or -1 with errno set. */
+static int os_replace(const char *from, const char *to)
+{
+	wchar_t *wf = widen(from), *wt = widen(to);
+	int rc = wf && wt && MoveFileExW(wf, wt, MOVEFILE_REPLACE_EXISTING) ? 0 : -1;
+
+	if (rc != 0)
+		errno = GetLastError() == ERROR_ACCESS_DENIED ? EACCES : EIO;
+	free(wf);
+	free(wt);
+	return rc;
+}
+
+/* Creates tmpl ("...XXXXXX") as a new file of its own; the descriptor, or -1 with errno set. */
+static int os_mkstemp(char *tmpl)
+{
+	size_t n = strlen(tmpl);
+	unsigned long seed = GetTickCount() ^ ((unsigned long)GetCurrentProcessId() << 16);
+	int tries, fd = -1;
+
+	for (tries = 0; tries < 100 && fd < 0; tries++) {
+		unsigned long v = seed + (unsigned long)tries * 7919u;
+		wchar_t *w;
+		size_t i;
+		for (i = n - 6; i < n; i++, v /= 36)
+			tmpl[i] = "abcdefghijklmnopqrstuvwxyz0123456789"[v % 36];
+		w = widen(tmpl);
+		if (!w) {
+			errno = ENOMEM;
+			return -1;
+		}
+		fd = _wopen(w, _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY, _S_IREAD | _S_IWRITE);
+		free(w);
+		if (fd < 0 && errno != EEXIST)
+			return -1;
+	}
+	return fd;
+}
+#define stat_t struct _stat64
+#define os_realpath(p) ((char *)NULL) /* the name as given: a link is replaced, not followed */
+#else
+#define stat_t struct stat
+#define os_stat stat
+#define os_unlink unlink
+#define os_replace rename
+#define os_mkstemp mkstemp
+#define os_realpath(p) realpath((p), NULL)
+#define os_fopen_write(p) fopen((p), "w")
+#endif
 
 struct opts {
 	const char *cmd;
@@ -470,17 +589,19 @@ static void on_signal(int sig)
 	char *tmp = pending_tmp;
 
 	if (tmp)
-		unlink(tmp);
+		os_unlink(tmp);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
 static int output_open(struct output *out, const char *path)
 {
-	struct stat st;
+	stat_t st;
 	const char *slash;
 	size_t dirlen;
+#ifndef _WIN32
 	mode_t mode, mask;
+#endif
 	int fd;
 
 	out->f = stdout;
@@ -490,26 +611,32 @@ static int output_open(struct output *out, const char *path)
 	if (!path)
 		return 0;
 	/* A symbolic link is written through, as a shell redirection would: its target is replaced. */
-	out->target = realpath(path, NULL);
+	out->target = os_realpath(path);
 	if (out->target)
 		path = out->target;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (os_stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode)) {
 			fprintf(stderr, "gamedb: %s: is a directory\n", path);
 			return -1;
 		}
-		out->f = fopen(path, "w");
+		out->f = os_fopen_write(path);
 		if (!out->f) {
 			fprintf(stderr, "gamedb: %s: %s\n", path, strerror(errno));
 			return -1;
 		}
 		return 0;
 	}
+#ifndef _WIN32
 	/* A file that is there keeps its permissions; a new one gets 0666 less the umask. */
 	mask = umask(0);
 	umask(mask);
 	mode = stat(path, &st) == 0 ? (st.st_mode & 07777) : (0666 & ~mask);
+#endif
 	slash = strrchr(path, '/');
+#ifdef _WIN32
+	if (strrchr(path, '\\') > slash)
+		slash = strrchr(path, '\\');
+#endif
 	dirlen = slash ? (size_t)(slash - path) + 1 : 0;
 	out->tmp = malloc(dirlen + sizeof ".gamedb-XXXXXX");
 	if (!out->tmp) {
@@ -518,7 +645,7 @@ static int output_open(struct output *out, const char *path)
 	}
 	memcpy(out->tmp, path, dirlen);
 	memcpy(out->tmp + dirlen, ".gamedb-XXXXXX", sizeof ".gamedb-XXXXXX");
-	fd = mkstemp(out->tmp);
+	fd = os_mkstemp(out->tmp);
 	if (fd < 0) {
 		fprintf(stderr, "gamedb: %s: cannot create a file in its folder: %s\n", out->path,
 			strerror(errno));
@@ -527,7 +654,11 @@ static int output_open(struct output *out, const char *path)
 		return -1;
 	}
 	pending_tmp = out->tmp;
+#ifdef _WIN32
+	if (!(out->f = fdopen(fd, "wb"))) {
+#else
 	if (fchmod(fd, mode) != 0 || !(out->f = fdopen(fd, "w"))) {
+#endif
 		fprintf(stderr, "gamedb: %s: %s\n", out->tmp, strerror(errno));
 		close(fd);
 		out->f = NULL;
@@ -556,13 +687,13 @@ static int output_close(struct output *out, int keep)
 	}
 	out->f = NULL;
 	if (out->tmp) {
-		if (keep && rename(out->tmp, out->target ? out->target : out->path) != 0) {
+		if (keep && os_replace(out->tmp, out->target ? out->target : out->path) != 0) {
 			fprintf(stderr, "gamedb: %s: %s\n", out->path, strerror(errno));
 			keep = 0;
 			rc = -1;
 		}
 		if (!keep) {
-			unlink(out->tmp);
+			os_unlink(out->tmp);
 			fprintf(stderr, "gamedb: %s: not written\n", out->path);
 		}
 		pending_tmp = NULL;
@@ -786,7 +917,36 @@ static const char *book_key(const char *a)
 	return NULL;
 }
 
+#ifdef _WIN32
+static int utf8_main(int argc, char **argv);
+
+/* Windows: the arguments as UTF-8 (argv would be in the ANSI code page), binary stdio. */
+int wmain(int argc, wchar_t **wargv);
+int wmain(int argc, wchar_t **wargv)
+{
+	char **argv = calloc((size_t)argc + 1, sizeof *argv);
+	int i;
+
+	if (!argv)
+		return 2;
+	for (i = 0; i < argc; i++) {
+		argv[i] = narrow(wargv[i]);
+		if (!argv[i]) {
+			fprintf(stderr, "gamedb: out of memory\n");
+			return 2;
+		}
+	}
+	_setmode(_fileno(stdout), _O_BINARY);
+	_setmode(_fileno(stdin), _O_BINARY);
+	i = utf8_main(argc, argv);
+	fflush(stdout);
+	return i;
+}
+
+static int utf8_main(int argc, char **argv)
+#else
 int main(int argc, char **argv)
+#endif
 {
 	struct opts o;
 	int i;
@@ -945,7 +1105,9 @@ int main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+#ifdef SIGHUP
 	signal(SIGHUP, on_signal);
+#endif
 	i = strcmp(o.cmd, "info") == 0	 ? cmd_info(&o)
 	    : strcmp(o.cmd, "json") == 0 ? cmd_convert(&o, OUT_JSON)
 	    : strcmp(o.cmd, "book") == 0 ? cmd_convert(&o, OUT_BOOK)

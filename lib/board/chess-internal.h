@@ -92,7 +92,8 @@ static inline int lsb_portable(uint64_t b)
  * names are what the code uses; the symbols carry the library prefix, so that a static build
  * of the library puts no bare "king_bb" into a program's namespace.
  */
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) /* PE: nothing leaves a
+									    DLL unless exported */
 #define GAMEDB__CHESS_HIDDEN __attribute__((visibility("hidden")))
 #else
 #define GAMEDB__CHESS_HIDDEN

@@ -7,18 +7,17 @@
  * page past the new end of the file raises SIGBUS, which kills the program that links the
  * library. Reading with pread() turns that into a short read, reported as an error naming the
  * file and the offset. doc/io.md has the measurements behind this choice.
+ *
+ * What depends on the platform (open, read at an offset, a file's identity) is io-posix.c or
+ * io-win.c (io-os.h), chosen by meson; the windows of bytes and everything else are here.
  */
-#define _POSIX_C_SOURCE 200809L
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "io/io-os.h"
 #include "io/io.h"
 
 /*
@@ -51,6 +50,11 @@ static int io_error(struct gamedb__src *src, int32_t status, int32_t code, const
 static const char *basename_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
+#ifdef _WIN32
+	const char *bslash = strrchr(path, '\\'); /* both separate folders on Windows */
+	if (bslash && (!slash || bslash > slash))
+		slash = bslash;
+#endif
 	return slash ? slash + 1 : path;
 }
 
@@ -80,8 +84,7 @@ static void file_free(struct gamedb__file *f)
 		return;
 	switch (f->kind) {
 	case GAMEDB__FILE_FD:
-		if (f->fd >= 0)
-			close(f->fd);
+		gamedb__os_close(f);
 		break;
 	case GAMEDB__FILE_CALLER:
 		if (f->src->io.close)
@@ -93,55 +96,6 @@ static void file_free(struct gamedb__file *f)
 	gamedb__buf_free(&f->win);
 	free(f->name);
 	free(f);
-}
-
-/* What kind of file st describes, for the message that refuses it. */
-static const char *kind_of(const struct stat *st)
-{
-	if (S_ISDIR(st->st_mode))
-		return "a directory";
-	if (S_ISFIFO(st->st_mode))
-		return "a FIFO";
-	if (S_ISSOCK(st->st_mode))
-		return "a socket";
-	if (S_ISCHR(st->st_mode))
-		return "a character device";
-	if (S_ISBLK(st->st_mode))
-		return "a block device";
-	return "not a regular file";
-}
-
-/*
- * Opens f->name for reading. Only regular files are read: O_NONBLOCK keeps open() from
- * waiting for a writer on a FIFO (or for a device), and fstat() then refuses everything that
- * is not a regular file. Returns 0, or -1 with *why set to a static text.
- */
-static int open_path(struct gamedb__file *f, const char **why)
-{
-	struct stat st;
-	int fd = open(f->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-
-	if (fd < 0) {
-		*why = strerror(errno);
-		return -1;
-	}
-	if (fstat(fd, &st) != 0) {
-		*why = strerror(errno);
-		close(fd);
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		*why = kind_of(&st);
-		close(fd);
-		return -1;
-	}
-	f->size = (uint64_t)st.st_size;
-	f->dev = (uint64_t)st.st_dev;
-	f->ino = (uint64_t)st.st_ino;
-	f->has_id = 1;
-	f->kind = GAMEDB__FILE_FD;
-	f->fd = fd;
-	return 0;
 }
 
 static int open_named(struct gamedb__src *src, const char *ext, int quiet,
@@ -183,8 +137,8 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
 
 	switch (src->kind) {
 	case GAMEDB__SRC_PATH: {
-		const char *why = "";
-		if (open_path(f, &why) != 0) {
+		char why[128] = "";
+		if (gamedb__os_open(f, why, sizeof why) != 0) {
 			if (!quiet)
 				io_error(src, GAMEDB_FATAL, GAMEDB_E_IO, name, GAMEDB__IO_NO_OFFSET,
 					 "%s: cannot open: %s", name, why);
@@ -251,17 +205,21 @@ enum {
 	CHUNK_MAX = 1 << 20,
 };
 
-/* Reads n bytes at off into buf through the file's kind; the count read, 0 at the end, -1. */
-static int64_t read_at(struct gamedb__file *f, uint64_t off, uint8_t *buf, size_t n)
+/*
+ * Reads n bytes at off into buf through the file's kind; the count read, 0 at the end, -1 with
+ * why (cap bytes) saying why.
+ */
+static int64_t read_at(struct gamedb__file *f, uint64_t off, uint8_t *buf, size_t n, char *why,
+		       size_t cap)
 {
-	if (f->kind == GAMEDB__FILE_FD) {
-		ssize_t got;
-		do
-			got = pread(f->fd, buf, n, (off_t)off);
-		while (got < 0 && errno == EINTR);
-		return got;
-	}
-	return f->src->io.read_at(f->src->io_user_data, f->handle, off, buf, n);
+	int64_t got;
+
+	if (f->kind == GAMEDB__FILE_FD)
+		return gamedb__os_read_at(f, off, buf, n, why, cap);
+	got = f->src->io.read_at(f->src->io_user_data, f->handle, off, buf, n);
+	if (got < 0)
+		snprintf(why, cap, "caller I/O");
+	return got;
 }
 
 /*
@@ -295,12 +253,13 @@ static int64_t refill(struct gamedb__file *f, uint64_t off, size_t avail, const 
 				(unsigned long long)start);
 	}
 	while (done < want) {
-		int64_t got = read_at(f, start + done, (uint8_t *)f->win.p + done, want - done);
+		char why[128] = "";
+		int64_t got = read_at(f, start + done, (uint8_t *)f->win.p + done, want - done, why,
+				      sizeof why);
 		if (got < 0) {
 			return io_error(f->src, GAMEDB_FAILED, GAMEDB_E_IO, f->name, start + done,
 					"%s: read error at offset %llu: %s", f->name,
-					(unsigned long long)(start + done),
-					f->kind == GAMEDB__FILE_FD ? strerror(errno) : "caller I/O");
+					(unsigned long long)(start + done), why);
 		}
 		if (got == 0 && f->size == GAMEDB__SIZE_UNKNOWN) {
 			/* A stream of unknown length (caller I/O that said so): it ends here. */
@@ -356,19 +315,20 @@ int64_t gamedb__file_view(struct gamedb__file *f, uint64_t off, size_t len, cons
 
 int gamedb__src_uses_path(const struct gamedb__src *src, const char *path)
 {
-	struct stat st;
+	uint64_t dev = 0, ino = 0;
 	size_t i;
+	int found = gamedb__os_path_id(path, &dev, &ino);
 
-	if (stat(path, &st) != 0)
-		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+	if (found <= 0)
+		return found;
 	for (i = 0; i < src->nfiles; i++) {
 		const struct gamedb__file *f = src->files[i];
-		if (f->has_id && f->dev == (uint64_t)st.st_dev && f->ino == (uint64_t)st.st_ino)
+		if (f->has_id && f->dev == dev && f->ino == ino)
 			return 1;
 	}
 	/* The archive a memory set was unpacked from. */
-	if (src->archive && src->archive->has_id && src->archive->dev == (uint64_t)st.st_dev &&
-	    src->archive->ino == (uint64_t)st.st_ino)
+	if (src->archive && src->archive->has_id && src->archive->dev == dev &&
+	    src->archive->ino == ino)
 		return 1;
 	return 0;
 }

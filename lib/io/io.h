@@ -34,7 +34,8 @@ struct gamedb__io_error {
 /*
  * One open file of a database. Formats read it only through gamedb__file_view().
  *
- * Files on disk and caller I/O are read with pread() (or the caller's read_at) into a window,
+ * Files on disk and caller I/O are read with pread() (ReadFile() at an offset on Windows; or
+ * the caller's read_at) into a window,
  * never mapped: another program may shrink or rewrite a base while it is read, and a mapped
  * page past the new end would kill the process with SIGBUS. A view is served from the window
  * when it lies inside it; otherwise the window is refilled. Small files are read whole on the
@@ -46,7 +47,8 @@ struct gamedb__file {
 	                         read as it was, and one that shrinks is an error, not a crash */
 	const uint8_t *map;   /* memory files: the whole file; else NULL */
 	int kind;             /* GAMEDB__FILE_* */
-	int fd;               /* files on disk */
+	int fd;               /* files on disk (POSIX: io-posix.c) */
+	void *os_handle;      /* files on disk (Windows: io-win.c's HANDLE) */
 	void *handle;         /* caller I/O */
 	struct gamedb__src *src;
 	struct gamedb__buf win;  /* read window: win.len bytes from offset win_off */

@@ -20,7 +20,7 @@ struct gamedb__text {
 	void *hook_user_data;
 	struct {
 		char name[48];
-		void *cd; /* iconv_t */
+		void *cd; /* the converter backend's (text/conv.h) */
 	} cache[GAMEDB__TEXT_CACHE];
 	unsigned next_slot;
 };
@@ -64,7 +64,7 @@ size_t gamedb__text_complete_len(struct gamedb__text *t, const char *charset, co
 				 size_t len);
 /* 1 if the bytes are valid UTF-8. */
 int gamedb__utf8_valid(const char *s, size_t len);
-/* 1 if iconv can convert from this charset. */
+/* 1 if the converter backend (iconv, or Windows code pages) can convert from this charset. */
 int gamedb__text_charset_known(struct gamedb__text *t, const char *charset);
 void gamedb__text_close(struct gamedb__text *t);
 

@@ -11,11 +11,11 @@
  * 5- and 6-byte forms). The pass-through paths cost nothing more.
  */
 #include <errno.h>
-#include <iconv.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "text/conv.h"
 #include "text/text.h"
 
 /* Inlined into the loops below: they run over every byte of converted text. */
@@ -185,23 +185,24 @@ static int is_latin1_name(const char *cs)
 	       strcasecmp(cs, "ISO8859-1") == 0 || strcasecmp(cs, "L1") == 0;
 }
 
-static iconv_t get_cd(struct gamedb__text *t, const char *charset)
+/* The cached converter for charset (opened on first use), or NULL if the backend lacks it. */
+static void *get_cd(struct gamedb__text *t, const char *charset)
 {
 	unsigned i;
-	iconv_t cd;
+	void *cd;
 
 	for (i = 0; i < GAMEDB__TEXT_CACHE; i++)
 		if (t->cache[i].cd && strcasecmp(t->cache[i].name, charset) == 0)
-			return (iconv_t)t->cache[i].cd;
+			return t->cache[i].cd;
 	if (strlen(charset) >= sizeof t->cache[0].name)
-		return (iconv_t)-1;
-	cd = iconv_open("UTF-8", charset);
-	if (cd == (iconv_t)-1)
-		return cd;
+		return NULL;
+	cd = gamedb__conv_open(charset);
+	if (!cd)
+		return NULL;
 	i = t->next_slot++ % GAMEDB__TEXT_CACHE;
 	if (t->cache[i].cd)
-		iconv_close((iconv_t)t->cache[i].cd);
-	t->cache[i].cd = (void *)cd;
+		gamedb__conv_close(t->cache[i].cd);
+	t->cache[i].cd = cd;
 	strcpy(t->cache[i].name, charset);
 	return cd;
 }
@@ -210,7 +211,7 @@ int gamedb__text_charset_known(struct gamedb__text *t, const char *charset)
 {
 	if (is_utf8_name(charset) || is_latin1_name(charset))
 		return 1;
-	return get_cd(t, charset) != (iconv_t)-1;
+	return get_cd(t, charset) != NULL;
 }
 
 static void put_replacement(struct gamedb__buf *out)
@@ -227,7 +228,7 @@ static void put_replacement(struct gamedb__buf *out)
 static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const char *in,
 			     size_t len, struct gamedb__buf *out)
 {
-	iconv_t cd;
+	void *cd;
 	char *ip = (char *)in, *op;
 	size_t il = len, ol, start = out->len;
 	int32_t rc = GAMEDB_OK;
@@ -247,7 +248,7 @@ static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const 
 		return GAMEDB_OK;
 	}
 	cd = get_cd(t, charset);
-	if (cd == (iconv_t)-1) {
+	if (!cd) {
 		/* Unknown charset: keep ASCII, replace the rest. */
 		size_t i;
 		for (i = 0; i < len; i++) {
@@ -258,7 +259,7 @@ static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const 
 		}
 		return GAMEDB_WARN;
 	}
-	iconv(cd, NULL, NULL, NULL, NULL);
+	gamedb__conv(cd, NULL, NULL, NULL, NULL);
 	for (;;) {
 		/*
 		 * Once every byte is read, and before the U+FFFD of a bad byte, the letters the
@@ -271,7 +272,8 @@ static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const 
 		int err;
 		op = out->p + out->len;
 		ol = out->cap - out->len - 1;
-		r = flush ? iconv(cd, NULL, NULL, &op, &ol) : iconv(cd, &ip, &il, &op, &ol);
+		r = flush ? gamedb__conv(cd, NULL, NULL, &op, &ol)
+			 : gamedb__conv(cd, &ip, &il, &op, &ol);
 		err = errno;
 		out->len = (size_t)(op - out->p);
 		if (r != (size_t)-1) {
@@ -310,7 +312,7 @@ static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const 
 		il = len;
 		bad = 0;
 		rc = GAMEDB_OK;
-		iconv(cd, NULL, NULL, NULL, NULL);
+		gamedb__conv(cd, NULL, NULL, NULL, NULL);
 	}
 	if (utf8_repair(out, start) != GAMEDB_OK)
 		rc = GAMEDB_WARN;
@@ -405,7 +407,7 @@ size_t gamedb__text_complete_len(struct gamedb__text *t, const char *charset, co
 	const unsigned char *p = (const unsigned char *)in;
 	char buf[256], *ip = (char *)in, *op;
 	size_t il = len, ol, j;
-	iconv_t cd;
+	void *cd;
 
 	if (gamedb__text_is_plain(in, len) || is_latin1_name(charset))
 		return len;
@@ -425,13 +427,13 @@ size_t gamedb__text_complete_len(struct gamedb__text *t, const char *charset, co
 		return len;
 	}
 	cd = get_cd(t, charset);
-	if (cd == (iconv_t)-1)
+	if (!cd)
 		return len;
-	iconv(cd, NULL, NULL, NULL, NULL);
+	gamedb__conv(cd, NULL, NULL, NULL, NULL);
 	while (il > 0) {
 		op = buf;
 		ol = sizeof buf;
-		if (iconv(cd, &ip, &il, &op, &ol) != (size_t)-1)
+		if (gamedb__conv(cd, &ip, &il, &op, &ol) != (size_t)-1)
 			break;
 		if (errno == E2BIG)
 			continue;
@@ -441,7 +443,7 @@ size_t gamedb__text_complete_len(struct gamedb__text *t, const char *charset, co
 			break;
 		ip++; /* an invalid byte is not a cut: step over it */
 		il--;
-		iconv(cd, NULL, NULL, NULL, NULL);
+		gamedb__conv(cd, NULL, NULL, NULL, NULL);
 	}
 	return len;
 }
@@ -452,7 +454,7 @@ void gamedb__text_close(struct gamedb__text *t)
 
 	for (i = 0; i < GAMEDB__TEXT_CACHE; i++) {
 		if (t->cache[i].cd)
-			iconv_close((iconv_t)t->cache[i].cd);
+			gamedb__conv_close(t->cache[i].cd);
 		t->cache[i].cd = NULL;
 	}
 }

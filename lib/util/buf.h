@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__GNUC__)
+#if defined(__GNUC__) && defined(_WIN32)
+/* MinGW: printf here is the C99 one (__USE_MINGW_ANSI_STDIO, meson.build): %zu, %lld. */
+#define GAMEDB__PRINTF(a, b) __attribute__((format(gnu_printf, a, b)))
+#elif defined(__GNUC__)
 #define GAMEDB__PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define GAMEDB__PRINTF(a, b)

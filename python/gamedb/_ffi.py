@@ -29,8 +29,8 @@ from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_int32, c_int64, c
 #: The oldest library version (MAJOR * 10000 + MINOR * 100 + PATCH) this binding works with.
 REQUIRED_VERSION = 10000
 
-#: The soname this binding is written against.
-SONAME = "libgamedb.so.1"
+#: The soname this binding is written against (on Windows, the DLL's name: gamedb-1.dll).
+SONAME = "gamedb-1.dll" if os.name == "nt" else "libgamedb.so.1"
 
 # ---- constants (the numbers are stable; see gamedb.h) -----------------------------------
 
@@ -427,6 +427,12 @@ def _candidates():
         # An explicit choice is the only candidate: falling back would hide a broken setup.
         return [("GAMEDB_LIBRARY", env)]
     found = [("soname", SONAME)]
+    if os.name == "nt":
+        # Python 3.8+ no longer loads DLLs from PATH by name; look there for gamedb-1.dll.
+        for folder in os.environ.get("PATH", "").split(os.pathsep):
+            path = os.path.join(folder, SONAME)
+            if folder and os.path.isfile(path):
+                found.append(("PATH", path))
     name = ctypes.util.find_library("gamedb")
     if name:
         found.append(("find_library", name))
@@ -441,7 +447,7 @@ def _load():
         except OSError as e:
             errors.append("%s %s: %s" % (how, what, e))
     raise ImportError("gamedb: cannot load libgamedb (" + "; ".join(errors) +
-                      "); set GAMEDB_LIBRARY to the path of libgamedb.so.1")
+                      "); set GAMEDB_LIBRARY to the path of " + SONAME)
 
 
 def _bind(cdll):
