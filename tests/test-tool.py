@@ -137,6 +137,13 @@ def main():
         check(rc0 == 1 and b"[Event " not in out0, "without --partial the failing games are left out")
         check(rc == 1 and n == 4 and out.count(b"could not be read past here") == 4
               and err.count("written in part") == 4, "--partial writes the 4 games in part")
+    # --games: Scid's 1-based numbers, single or ranges, in any order.
+    rc, out, _ = run("json", FIVE, "--games", "4,1-2")
+    check(rc == 0 and [json.loads(l)["index"] for l in out.splitlines()] == [0, 1, 3],
+          "--games 4,1-2 gives games 1, 2 and 4")
+    for bad in ("0", "3-1", "x", "1,,2"):
+        rc, _, err = run("pgn", FIVE, "--games", bad)
+        check(rc == 2 and "--games" in err, "--games %s -> 2" % bad)
     # A file of a base that does not open it: the message names the one that does.
     rc, _, err = run("pgn", FIVE + ".sg4")
     check(rc == 2 and "open " + FIVE + ".si4" in err, "a .sg4 names its .si4: %r" % err)

@@ -151,6 +151,8 @@ struct opts {
 	const char *charset;
 	const char *language;
 	uint64_t from, to; /* games [from, to), 0-based */
+	uint64_t (*games)[2]; /* --games: sorted inclusive 1-based ranges (Scid's numbers) */
+	size_t ngames;
 	int include_deleted;
 	uint32_t wflags;
 	const char **dbs;
@@ -167,7 +169,7 @@ static void usage(FILE *f)
 	size_t i;
 
 	fputs("usage: gamedb info DB...\n"
-	      "       gamedb pgn DB... [-o FILE] [--range A:B] [--include-deleted]\n"
+	      "       gamedb pgn DB... [-o FILE] [--range A:B] [--games LIST] [--include-deleted]\n"
 	      "                        [--no-comments] [--no-variations] [--no-nags]\n"
 	      "                        [--no-commands] [--charset CS|detect] [--language LANG]\n"
 	      "                        [--notation iccs|wxf|chinese] [--layout standard|scid]\n"
@@ -205,7 +207,8 @@ static void usage(FILE *f)
 	      "markup commands no other tool reads ([%medal], [%crit], ...); by default only\n"
 	      "%cal, %csl, %clk, %emt and %eval are written. --partial writes the legal part of a\n"
 	      "game that cannot be read to its end, with a comment saying where (still exit 1).\n"
-	      "--range A:B converts games A to B-1, counted from 0 (either side may be empty).\n"
+	      "--range A:B converts games A to B-1, counted from 0 (either side may be empty), in\n"
+	      "each database; --games 1,5,10-20 takes those games, counted from 1 as Scid does.\n"
 	      "fen: game, ply, FEN per position of the main line; epd: EPD with id, c0 (result),\n"
 	      "hmvc, fmvn; uci: a 'position ... moves ...' line per game; positions: FEN, move,\n"
 	      "result for the side to move, ply, game, as JSON Lines or --csv. --key adds each\n"
@@ -235,6 +238,65 @@ static int parse_u64(const char *s, uint64_t *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+/*
+ * --games 1,5,10-20: game numbers counted from 1 as Scid shows them, single or A-B. Sets
+ * o->games (sorted) and narrows --range to span them. 0, or -1 on a bad list.
+ */
+static int cmp_span(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+static int parse_games(const char *arg, struct opts *o)
+{
+	const char *p = arg;
+	size_t n = 1, k = 0;
+
+	for (; *p; p++)
+		n += *p == ',';
+	free(o->games);
+	o->games = calloc(n, sizeof *o->games);
+	if (!o->games)
+		return -1;
+	for (p = arg; k < n; k++) {
+		char item[64];
+		size_t len = strcspn(p, ",");
+		char *dash;
+		if (len == 0 || len >= sizeof item)
+			return -1;
+		memcpy(item, p, len);
+		item[len] = 0;
+		p += len + (p[len] == ',');
+		dash = strchr(item, '-');
+		if (dash)
+			*dash = 0;
+		if (parse_u64(item, &o->games[k][0]) != 0 || o->games[k][0] == 0)
+			return -1;
+		o->games[k][1] = o->games[k][0];
+		if (dash && (parse_u64(dash + 1, &o->games[k][1]) != 0 ||
+			     o->games[k][1] < o->games[k][0]))
+			return -1;
+	}
+	o->ngames = n;
+	qsort(o->games, n, sizeof *o->games, cmp_span);
+	if (o->games[0][0] - 1 > o->from)
+		o->from = o->games[0][0] - 1;
+	return 0;
+}
+
+/* Whether --games takes game idx (0-based); all when there is no --games. */
+static int game_wanted(const struct opts *o, uint64_t idx)
+{
+	size_t i;
+
+	for (i = 0; i < o->ngames; i++)
+		if (idx + 1 >= o->games[i][0] && idx + 1 <= o->games[i][1])
+			return 1;
+	return o->ngames == 0;
 }
 
 static int parse_range(const char *arg, struct opts *o)
@@ -776,6 +838,8 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 			continue; /* formats that cannot seek */
 		if (idx >= o->to)
 			break;
+		if (!game_wanted(o, idx))
+			continue;
 		progress_show(&pr, ++done, 0);
 		if (gamedb_game_is_deleted(g) && !o->include_deleted)
 			continue;
@@ -993,6 +1057,7 @@ int main(int argc, char **argv)
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(stdout);
 			free(o.dbs);
+			free(o.games);
 			return 0;
 		}
 		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
@@ -1038,6 +1103,14 @@ int main(int argc, char **argv)
 			} else if (strcmp(argv[i], "common") != 0) {
 				fprintf(stderr, "gamedb: --commands wants common, all or none, got \"%s\"\n",
 					argv[i]);
+				goto fail;
+			}
+		} else if (strcmp(a, "--games") == 0) {
+			if (++i == argc)
+				goto missing;
+			if (parse_games(argv[i], &o) != 0) {
+				fprintf(stderr, "gamedb: --games wants numbers from 1 and ranges, as "
+					"1,5,10-20, got \"%s\"\n", argv[i]);
 				goto fail;
 			}
 		} else if (strcmp(a, "--partial") == 0) {
@@ -1114,10 +1187,12 @@ int main(int argc, char **argv)
 	    : o.positions		 ? cmd_convert(&o, OUT_POSITIONS)
 					 : cmd_convert(&o, OUT_PGN);
 	free(o.dbs);
+	free(o.games);
 	return i;
 missing:
 	fprintf(stderr, "gamedb: %s needs a value\n", argv[i - 1]);
 fail:
 	free(o.dbs);
+	free(o.games);
 	return 2;
 }
