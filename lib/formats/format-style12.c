@@ -1422,7 +1422,7 @@ static int32_t style12_next_game(void *state, struct gamedb_game *g)
 {
 	struct s12 *s = state;
 	struct s12game *x;
-	char buf[64];
+	char buf[64], date[11];
 	int32_t rc = GAMEDB_OK;
 
 	game_free(s->out);
@@ -1459,7 +1459,8 @@ static int32_t style12_next_game(void *state, struct gamedb_game *g)
 	snprintf(g->fen, sizeof g->fen, "%s", x->fen);
 	g->start = x->start;
 	g->have_start = 1;
-	if (add_tag(g, "Event", "?") || add_tag(g, "Site", "?") || add_tag(g, "Date", "????.??.??") ||
+	gamedb__pgn_date(date, 0, 0, 0); /* a log line carries no date */
+	if (add_tag(g, "Event", "?") || add_tag(g, "Site", "?") || add_tag(g, "Date", date) ||
 	    add_tag(g, "Round", "?") || add_tag(g, "White", x->white) ||
 	    add_tag(g, "Black", x->black) || add_tag(g, "Result", x->result))
 		goto nomem;
