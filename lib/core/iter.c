@@ -282,22 +282,17 @@ GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev)
 	if (!it->have_uci) {
 		if (it->variant == GAMEDB_VARIANT_XIANGQI) {
 			gamedb__xq_move_iccs(&ev->nd->m, it->uci);
-		} else if (it->variant == GAMEDB_VARIANT_CHESS960 &&
+		} else if ((it->variant == GAMEDB_VARIANT_CHESS960 ||
+			    (it->flags & GAMEDB_ITER_UCI_KING_TAKES_ROOK)) &&
 			   (ev->nd->m.flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) &&
 			   ev->nd->m.rook_from < 64) {
-			/* Chess960 castling as UCI_Chess960 engines write it: king takes rook */
+			/* Castling as UCI_Chess960 engines write it, the king taking its rook:
+			 * always in Chess960, on request in standard chess. */
 			struct gamedb__move km = ev->nd->m;
 			km.to = km.rook_from;
 			gamedb__move_uci(&km, it->uci);
 		} else {
 			gamedb__move_uci(&ev->nd->m, it->uci);
-			if ((it->flags & GAMEDB_ITER_UCI_KING_TAKES_ROOK) &&
-			    (ev->nd->m.flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) &&
-			    ev->nd->m.rook_from < 64) {
-				/* on request: standard castling as the king taking its rook too */
-				it->uci[2] = (char)('a' + (ev->nd->m.rook_from & 7));
-				it->uci[3] = (char)('1' + (ev->nd->m.rook_from >> 3));
-			}
 		}
 		it->have_uci = 1;
 	}

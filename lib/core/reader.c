@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "core/reader.h"
@@ -286,20 +287,6 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_converter(struct gamedb_reader *r,
 }
 
 /* Picks the format (forced, or the best bid) and opens the database. */
-/* ASCII case-insensitive comparison of two strings: 0 when equal. */
-static int strcasecmp_ascii(const char *a, const char *b)
-{
-	for (;; a++, b++) {
-		int ca = (unsigned char)*a, cb = (unsigned char)*b;
-		if (ca >= 'A' && ca <= 'Z')
-			ca += 'a' - 'A';
-		if (cb >= 'A' && cb <= 'Z')
-			cb += 'a' - 'A';
-		if (ca != cb || !ca)
-			return ca - cb;
-	}
-}
-
 static char *with_ext(const char *path, const char *ext, int upper)
 {
 	size_t n = strlen(path), e = strlen(ext), i;
@@ -331,7 +318,7 @@ static char *index_of(const char *path)
 	for (i = 0; i < gamedb__format_count(); i++) {
 		const struct gamedb__format *f = gamedb__format_at(i);
 		for (k = f->opens; f->extensions[k]; k++) {
-			if (strcasecmp_ascii(dot, f->extensions[k]) != 0)
+			if (strcasecmp(dot, f->extensions[k]) != 0)
 				continue;
 			for (upper = 0; upper < 2; upper++) {
 				for (j = 0; j < f->opens; j++) {

@@ -577,16 +577,24 @@ static void game_free(struct s12game *g)
 	}
 }
 
+/* Keeps the first warning of a run in buf and counts the others. */
+static void first_warning(unsigned *n, char *buf, size_t cap, const char *fmt, va_list ap)
+	GAMEDB__PRINTF(4, 0);
+
+static void first_warning(unsigned *n, char *buf, size_t cap, const char *fmt, va_list ap)
+{
+	if ((*n)++ == 0)
+		vsnprintf(buf, cap, fmt, ap);
+}
+
 static void line_warning(struct s12 *s, const char *fmt, ...) GAMEDB__PRINTF(2, 3);
 
 static void line_warning(struct s12 *s, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (s->nwarn++)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(s->warn, sizeof s->warn, fmt, ap);
+	first_warning(&s->nwarn, s->warn, sizeof s->warn, fmt, ap);
 	va_end(ap);
 }
 
@@ -596,10 +604,8 @@ static void game_warning(struct s12game *g, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (g->nwarn++)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(g->warn, sizeof g->warn, fmt, ap);
+	first_warning(&g->nwarn, g->warn, sizeof g->warn, fmt, ap);
 	va_end(ap);
 }
 
