@@ -329,12 +329,17 @@ def main():
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
 
+    return finish(nbases, "no SCID bases found")
+
+
+def finish(nbases, none_found):
+    """The closing lines of a golden run (also golden-scid5.py's) and its exit status."""
     for s in ST.skipped:
         log("SKIP: " + s)
     log("%d bases; games: %d passed, %d failed; other check failures: %d"
         % (nbases, ST.passed, ST.failed, ST.errors))
     if nbases == 0:
-        log("SKIP: no SCID bases found")
+        log("SKIP: " + none_found)
         return 77
     return 1 if ST.failed or ST.errors else 0
 

@@ -390,14 +390,7 @@ def main():
             nbases += twins(prog, tmpdir)
         finally:
             shutil.rmtree(tmpdir, ignore_errors=True)
-    for s in ST.skipped:
-        log("SKIP: " + s)
-    log("%d bases; games: %d passed, %d failed; other check failures: %d"
-        % (nbases, ST.passed, ST.failed, ST.errors))
-    if nbases == 0:
-        log("SKIP: no SCID 5 bases")
-        return 77
-    return 1 if ST.failed or ST.errors else 0
+    return gs.finish(nbases, "no SCID 5 bases")
 
 
 if __name__ == "__main__":
