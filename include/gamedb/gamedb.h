@@ -199,7 +199,7 @@ GAMEDB_EXPORT const char *gamedb_format_get_extension(size_t index, size_t k, ui
 
 /**
  * Option @p k of format @p index, for gamedb_reader_set_option(). The options every format
- * shares (`charset`, `fallback-charset`) are not listed.
+ * shares (`charset`, `fallback-charset`, `password`) are not listed.
  * @param index the format, 0 .. gamedb_format_count() - 1.
  * @param k the option, from 0.
  * @param default_value if not NULL, set to the value the format uses when the option is not

@@ -174,8 +174,8 @@ def formats():
     ``extensions`` a base is opened by, e.g. (".si4", ".si3")), ``capabilities`` (the CAP_*
     bits every base of the format has), ``charset`` (the charset its text is read in unless
     ``charset=`` says otherwise) and ``options`` (a tuple of :class:`FormatOption`: the
-    format's own options; "charset" and "fallback-charset", which every format takes, are
-    not listed). A GUI builds its file filter from ``opens``; copying a base means copying
+    format's own options; "charset", "fallback-charset" and "password", which every format
+    takes, are not listed). A GUI builds its file filter from ``opens``; copying a base means copying
     the files of every extension.
     """
     out = []
