@@ -139,6 +139,17 @@ def main():
             check(rc == 1 and os.path.exists(out), "--jobs %s -o: written on exit 1" % j)
             outs.append(open(out, "rb").read() if os.path.exists(out) else None)
         check(outs[0] == outs[1] and outs[0] == ref[1], "-o: the same file with --jobs 1 and 3")
+
+    # examples/parallel-export.c: the public API used the same way gives the same PGN.
+    example = os.environ.get("GAMEDB_PARALLEL_EXPORT", "")
+    if example and os.access(example, os.X_OK):
+        for db in picks:
+            ref = run(["pgn", "--jobs", "1", db])
+            for j in ("1", "3"):
+                p = subprocess.run([example, "-j", j, db], capture_output=True)
+                check(p.stdout == ref[1] and (p.returncode == 0) == (ref[0] == 0),
+                      "parallel-export -j %s %s: the PGN of gamedb pgn (rc %d/%d)"
+                      % (j, db, p.returncode, ref[0]))
     return done()
 
 
