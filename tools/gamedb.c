@@ -990,8 +990,8 @@ static int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int st
  * --jobs: the games of one database in chunks. Each worker has a reader of its own (the
  * library's rule: one reader per thread) and takes the next chunk, seeks to it and converts
  * its games into the chunk's memory; the main thread writes the chunks in database order, so
- * the output and the messages are those of one job. At most `window` chunks are taken and not
- * yet written, which bounds the memory whatever the size of the database.
+ * the output and the messages are those of one job. At most `window` chunks (three per job) are
+ * taken and not yet written, which bounds the memory whatever the size of the database.
  */
 struct pool {
 	pthread_mutex_t mu;
@@ -1135,11 +1135,14 @@ static int convert_jobs(struct gamedb_reader *r, const char *db, const struct op
 	p.db = db;
 	p.from = from;
 	p.end = end;
-	/* Chunks small enough that every worker has many, large enough to cost nothing. */
+	/*
+	 * Chunks small enough that every worker has many and the memory stays small (a chunk's
+	 * buffer grows to its largest output), large enough that a seek each costs nothing.
+	 */
 	p.per = (end - from) / ((uint64_t)o->jobs * 16);
-	p.per = p.per < 1 ? 1 : p.per > 128 ? 128 : p.per;
+	p.per = p.per < 1 ? 1 : p.per > 32 ? 32 : p.per;
 	p.nchunks = (end - from + p.per - 1) / p.per;
-	p.window = (size_t)o->jobs * 4;
+	p.window = (size_t)o->jobs * 3;
 	p.slots = calloc(p.window, sizeof *p.slots);
 	if (!ws || !p.slots || pthread_mutex_init(&p.mu, NULL) != 0) {
 		free(ws);
