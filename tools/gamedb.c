@@ -1152,7 +1152,7 @@ static int convert_jobs(struct gamedb_reader *r, const char *db, const struct op
 	pthread_cond_init(&p.taken, NULL);
 	pthread_cond_init(&p.filled, NULL);
 	/* Worker 0 reads with r; the others with readers of their own, opened the same way. */
-	for (i = 0; i < o->jobs; i++) {
+	for (i = 0; i < o->jobs && (uint64_t)i < p.nchunks; i++) {
 		ws[i].p = &p;
 		ws[i].r = i == 0 ? r : open_db(db, o, 1);
 		if (!ws[i].r)
@@ -1177,11 +1177,13 @@ static int convert_jobs(struct gamedb_reader *r, const char *db, const struct op
 		pthread_mutex_unlock(&p.mu);
 
 		for (j = 0; j < c->nobjs; j++) {
-			fwrite(c->data.p + at, 1, c->objs[j] - at, out);
+			if (c->objs[j] > at)
+				fwrite(c->data.p + at, 1, c->objs[j] - at, out);
 			json_prefix(out, db, json_n++);
 			at = c->objs[j];
 		}
-		fwrite(c->data.p + at, 1, c->data.len - at, out);
+		if (c->data.len > at)
+			fwrite(c->data.p + at, 1, c->data.len - at, out);
 		if (c->msgs.len)
 			fwrite(c->msgs.p, 1, c->msgs.len, stderr);
 		if (c->msgs.oom)
