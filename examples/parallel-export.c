@@ -153,8 +153,10 @@ int main(int argc, char **argv)
 		for (i = 0; i < started; i++) {
 			if (!pthread_equal(jobs[i].thread, pthread_self()))
 				pthread_join(jobs[i].thread, NULL);
-			fwrite(jobs[i].out.p, 1, jobs[i].out.len, stdout);
-			fwrite(jobs[i].err.p, 1, jobs[i].err.len, stderr);
+			if (jobs[i].out.len)
+				fwrite(jobs[i].out.p, 1, jobs[i].out.len, stdout);
+			if (jobs[i].err.len)
+				fwrite(jobs[i].err.p, 1, jobs[i].err.len, stderr);
 			if (jobs[i].err.len || jobs[i].out.failed || jobs[i].err.failed)
 				status = 1;
 		}

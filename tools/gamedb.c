@@ -436,7 +436,8 @@ static int64_t stdin_read_at(void *user_data, void *handle, uint64_t off, void *
 	for (;;) {
 		/* Forget what comes before off. */
 		size_t drop = off - s->base < s->len ? (size_t)(off - s->base) : s->len;
-		memmove(s->buf, s->buf + drop, s->len - drop);
+		if (drop > 0 && s->len > drop) /* (nothing kept yet: buf may still be NULL) */
+			memmove(s->buf, s->buf + drop, s->len - drop);
 		s->len -= drop;
 		s->base += drop;
 		if ((s->base == off && s->len >= len) || s->eof)
