@@ -162,7 +162,7 @@ struct opts {
 	const char *bookopt[8][2]; /* book: option key, value */
 	int nbookopt;
 	int32_t positions;         /* fen, epd, uci, positions: a gamedb_positions_format */
-	int jobs;                  /* pgn, json: games decoded at once (--jobs), >= 1 */
+	int jobs;                  /* games decoded at once (--jobs), >= 1; not for book */
 };
 
 enum { OUT_PGN, OUT_JSON, OUT_BOOK, OUT_POSITIONS };
@@ -179,6 +179,7 @@ static void usage(FILE *f)
 	      "                        [--commands common|all|none] [--partial] [--jobs N]\n"
 	      "       gamedb json DB... (the same options as pgn)\n"
 	      "       gamedb fen|epd|uci DB... [--key] [-o FILE] [--range A:B] [--include-deleted]\n"
+	      "                        [--jobs N]\n"
 	      "       gamedb positions DB... [--csv] [--key] (the same options)\n"
 	      "       gamedb book DB... -o BOOK.bin [--max-ply N] [--min-game N] [--min-score PCT]\n"
 	      "                         [--only-white|--only-black] [--uniform] [--standard-start]\n"
@@ -213,7 +214,8 @@ static void usage(FILE *f)
 	      "--range A:B converts games A to B-1, counted from 0 (either side may be empty), in\n"
 	      "each database; --games 1,5,10-20 takes those games, counted from 1 as Scid does.\n"
 	      "--jobs N decodes N games at once (default: the number of cores); the output is the\n"
-	      "same as with --jobs 1, in the same order (standard input and style 12 logs: one job).\n"
+	      "same as with --jobs 1, in the same order (standard input, style 12 logs and book:\n"
+	      "one job).\n"
 	      "fen: game, ply, FEN per position of the main line; epd: EPD with id, c0 (result),\n"
 	      "hmvc, fmvn; uci: a 'position ... moves ...' line per game; positions: FEN, move,\n"
 	      "result for the side to move, ply, game, as JSON Lines or --csv. --key adds each\n"
@@ -957,7 +959,9 @@ static int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int st
 	}
 	if (e->c)
 		rc = e->mode == OUT_JSON ? gamedb_game_write_json(g, o->wflags, sink_chunk_json, e)
-					 : gamedb_game_write_pgn(g, o->wflags, sink_chunk, e);
+		     : e->mode == OUT_POSITIONS
+			     ? gamedb_game_write_positions(g, o->positions, o->wflags, sink_chunk, e)
+			     : gamedb_game_write_pgn(g, o->wflags, sink_chunk, e);
 	else
 		rc = e->mode == OUT_JSON ? gamedb_game_write_json(g, o->wflags, sink_json, &e->js)
 		     : e->mode == OUT_POSITIONS
@@ -1264,8 +1268,11 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 			" (counted from 0), past its %" PRIu64 " games\n", db, o->from, count);
 		return status;
 	}
-	/* --jobs: a database that can seek and count (not a stream: style 12, standard input). */
-	if (o->jobs > 1 && (mode == OUT_PGN || mode == OUT_JSON) && seekable && counted &&
+	/*
+	 * --jobs (pgn, json, fen, epd, uci, positions; a book is one table): a database that can
+	 * seek and count, not a stream (style 12, standard input).
+	 */
+	if (o->jobs > 1 && mode != OUT_BOOK && seekable && counted &&
 	    strcmp(db, "-") != 0 && pr.total > 1) {
 		int st = convert_jobs(r, db, o, mode, out, o->from, o->from + pr.total, &pr, status);
 		if (st >= 0)
