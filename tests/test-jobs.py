@@ -80,11 +80,14 @@ def main():
 
     # Options that choose games, on the largest bases of each kind.
     picks = [d for d in dbs if any(k in d for k in ("tactics.si4", "Hedgehog.cbh", "linares.cbh",
-                                                    "five.si4", "deleted.si4", "Corrupt.cbh"))]
+                                                    "five.si4", "deleted.si4", "Corrupt.cbh",
+                                                    "BielMTO.cbh", "hand.cdp"))]
     for db in picks:
         for opts in (["--range", "3:17"], ["--range", "1:"], ["--range", ":2"],
                      ["--range", "5:6"], ["--games", "2,4-9,30-1000"], ["--include-deleted"],
-                     ["--partial"], ["--layout", "scid"], ["--no-comments", "--no-variations"]):
+                     ["--partial"], ["--layout", "scid"], ["--no-comments", "--no-variations"],
+                     ["--no-nags", "--commands", "all"], ["--charset", "CP1252"],
+                     ["--language", "ru"], ["--charset", "detect"]):
             same(["pgn", *opts, db])
         same(["json", "--range", "2:40", "--include-deleted", db], jobs=(2, 8))
         for cmd in (["fen", "--key"], ["epd"], ["uci"], ["positions", "--csv", "--key"],
