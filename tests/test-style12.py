@@ -728,7 +728,8 @@ def test_hostile(session_lines):
             check(games and games[0][6] and ("line 1" in games[0][6]),
                   "%s: a warning naming line 1: %s" % (name, games and games[0][6]))
         g = read_games(write(tmp, "short2.log", " ".join(bad[:20]) + "\n" + "\n".join(GOOD) + "\n"))
-        check(g and g[0][6] and "no initial time" in g[0][6],
+        # 20 fields: "<12>" and 19 after it; the help's 21st field, the initial time, is missing.
+        check(g and g[0][6] and "field 21 (initial time) is missing" in g[0][6],
               "wrong field count names the missing field: %s" % (g and g[0][6]))
         # Nine queens and no pawns is a position: a game of its own from it.
         nine = ("<12> -------k -------- -------- -------- Q------- QQ------ Q-QQ---- -QQQK--- W -1 0 0 0"
