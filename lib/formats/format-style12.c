@@ -152,6 +152,7 @@ struct s12 {
 	struct s12game **ready; /* finished, not yet handed out (FIFO from ready_head) */
 	size_t nready, ready_head, ready_cap;
 	struct s12game *out; /* the game handed out last (decode_moves reads it) */
+	struct s12game *peek; /* a copy of a game in flight while it is snapshot (session) */
 	struct s12ann ann[S12_MAX_ANN];
 	size_t ann_next;
 	char *carry;         /* the start of a line the bytes so far end in (S12_MAX_LINE bytes) */
@@ -938,6 +939,9 @@ static int style12_bid(struct gamedb__src *src)
 	return found ? 40 : -1;
 }
 
+/* struct gamedb_game.fmt_flags of a snapshot of a game in flight (session_peek_game()). */
+#define S12_GF_PEEK 1u
+
 static void style12_close(void *state)
 {
 	struct s12 *s = state;
@@ -976,11 +980,57 @@ static int add_tag(struct gamedb_game *g, const char *name, const char *value)
 	return gamedb__tags_add(&g->head, name, value, strlen(value), NULL, 0, NULL);
 }
 
+/* The header of game x into g: variant, start position and tags. 0, or -1 (out of memory). */
+static int fill_game(struct s12 *s, const struct s12game *x, struct gamedb_game *g)
+{
+	char buf[64], date[11];
+
+	(void)s;
+	g->variant = x->zh == GAMEDB__ZH_CRAZYHOUSE ? GAMEDB_VARIANT_CRAZYHOUSE
+		     : x->zh == GAMEDB__ZH_BUGHOUSE ? GAMEDB_VARIANT_BUGHOUSE
+		     : x->start.chess960 || strcmp(x->variant, "wild/fr") == 0 ? GAMEDB_VARIANT_CHESS960
+									        : GAMEDB_VARIANT_CHESS;
+	snprintf(g->fen, sizeof g->fen, "%s", x->fen);
+	g->start = x->start;
+	g->have_start = 1;
+	gamedb__pgn_date(date, 0, 0, 0); /* a log line carries no date */
+	if (add_tag(g, "Event", "?") || add_tag(g, "Site", "?") || add_tag(g, "Date", date) ||
+	    add_tag(g, "Round", "?") || add_tag(g, "White", x->white) ||
+	    add_tag(g, "Black", x->black) || add_tag(g, "Result", x->result))
+		return -1;
+	if ((x->welo[0] && add_tag(g, "WhiteElo", x->welo)) ||
+	    (x->belo[0] && add_tag(g, "BlackElo", x->belo)))
+		return -1;
+	if (x->base || x->inc)
+		snprintf(buf, sizeof buf, "%ld+%ld", x->base * 60, x->inc);
+	else
+		snprintf(buf, sizeof buf, "-");
+	if (!x->zero && add_tag(g, "TimeControl", buf))
+		return -1;
+	if (x->nonstandard && (add_tag(g, "SetUp", "1") || add_tag(g, "FEN", x->fen)))
+		return -1;
+	if (x->variant[0] && !(strcmp(x->variant, "blitz") == 0 ||
+			       strcmp(x->variant, "lightning") == 0 ||
+			       strcmp(x->variant, "standard") == 0 || strcmp(x->variant, "untimed") == 0)) {
+		if (add_tag(g, "Variant", strcmp(x->variant, "wild/fr") == 0 ? "chess960" : x->variant))
+			return -1;
+	} else if (g->variant == GAMEDB_VARIANT_CHESS960 && add_tag(g, "Variant", "chess960")) {
+		return -1;
+	}
+	snprintf(buf, sizeof buf, "%ld", x->gameno);
+	if (add_tag(g, "GameNo", buf))
+		return -1;
+	if (x->rated[0] && add_tag(g, "Rated", strcmp(x->rated, "rated") == 0 ? "yes" : "no"))
+		return -1;
+	if (x->partner[0] && add_tag(g, "BughousePartner", x->partner))
+		return -1;
+	return 0;
+}
+
 static int32_t style12_next_game(void *state, struct gamedb_game *g)
 {
 	struct s12 *s = state;
 	struct s12game *x;
-	char buf[64], date[11];
 	int32_t rc = GAMEDB_OK;
 
 	game_free(s->out);
@@ -1010,43 +1060,7 @@ static int32_t style12_next_game(void *state, struct gamedb_game *g)
 		s->ready_head = 0;
 	s->out = x;
 	g->index = s->index++;
-	g->variant = x->zh == GAMEDB__ZH_CRAZYHOUSE ? GAMEDB_VARIANT_CRAZYHOUSE
-		     : x->zh == GAMEDB__ZH_BUGHOUSE ? GAMEDB_VARIANT_BUGHOUSE
-		     : x->start.chess960 || strcmp(x->variant, "wild/fr") == 0 ? GAMEDB_VARIANT_CHESS960
-									        : GAMEDB_VARIANT_CHESS;
-	snprintf(g->fen, sizeof g->fen, "%s", x->fen);
-	g->start = x->start;
-	g->have_start = 1;
-	gamedb__pgn_date(date, 0, 0, 0); /* a log line carries no date */
-	if (add_tag(g, "Event", "?") || add_tag(g, "Site", "?") || add_tag(g, "Date", date) ||
-	    add_tag(g, "Round", "?") || add_tag(g, "White", x->white) ||
-	    add_tag(g, "Black", x->black) || add_tag(g, "Result", x->result))
-		goto nomem;
-	if ((x->welo[0] && add_tag(g, "WhiteElo", x->welo)) ||
-	    (x->belo[0] && add_tag(g, "BlackElo", x->belo)))
-		goto nomem;
-	if (x->base || x->inc)
-		snprintf(buf, sizeof buf, "%ld+%ld", x->base * 60, x->inc);
-	else
-		snprintf(buf, sizeof buf, "-");
-	if (!x->zero && add_tag(g, "TimeControl", buf))
-		goto nomem;
-	if (x->nonstandard && (add_tag(g, "SetUp", "1") || add_tag(g, "FEN", x->fen)))
-		goto nomem;
-	if (x->variant[0] && !(strcmp(x->variant, "blitz") == 0 ||
-			       strcmp(x->variant, "lightning") == 0 ||
-			       strcmp(x->variant, "standard") == 0 || strcmp(x->variant, "untimed") == 0)) {
-		if (add_tag(g, "Variant", strcmp(x->variant, "wild/fr") == 0 ? "chess960" : x->variant))
-			goto nomem;
-	} else if (g->variant == GAMEDB_VARIANT_CHESS960 && add_tag(g, "Variant", "chess960")) {
-		goto nomem;
-	}
-	snprintf(buf, sizeof buf, "%ld", x->gameno);
-	if (add_tag(g, "GameNo", buf))
-		goto nomem;
-	if (x->rated[0] && add_tag(g, "Rated", strcmp(x->rated, "rated") == 0 ? "yes" : "no"))
-		goto nomem;
-	if (x->partner[0] && add_tag(g, "BughousePartner", x->partner))
+	if (fill_game(s, x, g) != 0)
 		goto nomem;
 	if (x->nwarn) {
 		/* What went wrong in this game's boards (decode_moves says it again). */
@@ -1095,11 +1109,11 @@ static int clock_text(struct gamedb__movebuf *mb, const char *cmd, int64_t t, in
 static int32_t style12_decode(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
 {
 	struct s12 *s = state;
-	struct s12game *x = s->out;
+	struct s12game *x = (g->fmt_flags & S12_GF_PEEK) ? s->peek : s->out;
 	struct gamedb__pos pos;
 	size_t i;
 
-	if (!x || g->index + 1 != s->index) {
+	if (!x || (!(g->fmt_flags & S12_GF_PEEK) && g->index + 1 != s->index)) {
 		gamedb__game_seterr(g, "%s: game %llu: its moves are gone (a style 12 log is read as "
 				    "a stream: decode a game before reading the next)",
 				    s->f->name, (unsigned long long)g->index + 1);
@@ -1168,3 +1182,165 @@ const struct gamedb__format gamedb__format_style12 = {
 	.handle = NULL,
 	.close = style12_close,
 };
+
+/* ---- the live session: a reader of this format whose bytes are fed, not read ------------- */
+
+#define S12_SESSION_MAGIC 0x53313253u /* "S12S" */
+
+struct gamedb_style12_session {
+	uint32_t magic;
+	int ended;
+	struct gamedb_reader *r; /* the style12 reader over an empty stream, fed by hand */
+	struct s12 *s;           /* its state */
+	struct gamedb_game peek; /* a game of r's, for session_peek_game() */
+};
+
+static int session_ok(const struct gamedb_style12_session *x)
+{
+	return x && x->magic == S12_SESSION_MAGIC;
+}
+
+GAMEDB_EXPORT struct gamedb_style12_session *gamedb_style12_session_new(const char *name)
+{
+	struct gamedb_style12_session *x = calloc(1, sizeof *x);
+
+	if (!x)
+		return NULL;
+	x->magic = S12_SESSION_MAGIC;
+	x->r = gamedb_reader_new();
+	if (!x->r || gamedb_reader_set_format(x->r, "style12") != GAMEDB_OK ||
+	    gamedb_reader_open_memory(x->r, name && name[0] ? name : "live", "", 0) < GAMEDB_WARN ||
+	    x->r->fmt != &gamedb__format_style12) {
+		gamedb_reader_free(x->r);
+		free(x);
+		return NULL;
+	}
+	x->s = x->r->fmt_state;
+	x->s->live_feed = 1;
+	x->peek.magic = GAMEDB__GAME_MAGIC;
+	x->peek.reader = x->r;
+	return x;
+}
+
+GAMEDB_EXPORT void gamedb_style12_session_free(struct gamedb_style12_session *x)
+{
+	if (!session_ok(x))
+		return;
+	gamedb__game_release(&x->peek);
+	gamedb_reader_free(x->r);
+	x->magic = 0;
+	free(x);
+}
+
+/* A call on a session that cannot go on: its status, with the reader's message set. */
+static int32_t session_check(struct gamedb_style12_session *x, const char *fn)
+{
+	if (!session_ok(x))
+		return GAMEDB_FATAL;
+	if (x->r->state != GAMEDB__RS_OPEN)
+		return gamedb__error(x->r, GAMEDB_FATAL, GAMEDB_E_MISUSE,
+				     "%s: the session had a fatal error: only "
+				     "gamedb_style12_session_free() is valid", fn);
+	gamedb__clear_error(x->r);
+	if (x->ended)
+		return gamedb__error(x->r, GAMEDB_FATAL, GAMEDB_E_MISUSE,
+				     "%s: the session has ended", fn);
+	return GAMEDB_OK;
+}
+
+GAMEDB_EXPORT int32_t gamedb_style12_session_feed(struct gamedb_style12_session *x,
+						  const char *bytes, size_t n)
+{
+	int32_t rc = session_check(x, "gamedb_style12_session_feed");
+
+	if (rc != GAMEDB_OK)
+		return rc;
+	if (!bytes && n)
+		return gamedb__error(x->r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
+				     "gamedb_style12_session_feed: bytes is NULL");
+	if (n && feed_bytes(x->s, bytes, n) != 0)
+		return gamedb__error(x->r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	return GAMEDB_OK;
+}
+
+GAMEDB_EXPORT int32_t gamedb_style12_session_end(struct gamedb_style12_session *x)
+{
+	int32_t rc = session_check(x, "gamedb_style12_session_end");
+
+	if (rc != GAMEDB_OK)
+		return rc;
+	x->ended = 1;
+	if (feed_end(x->s) != 0 || x->s->nomem)
+		return gamedb__error(x->r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	return GAMEDB_OK;
+}
+
+GAMEDB_EXPORT int32_t gamedb_style12_session_next_game(struct gamedb_style12_session *x,
+						       struct gamedb_game **out)
+{
+	if (out)
+		*out = NULL;
+	if (!session_ok(x))
+		return GAMEDB_FATAL;
+	/* The reader's own next_game: the same hand-out as a log's (pump() reads no bytes). */
+	return gamedb_reader_next_game(x->r, out);
+}
+
+GAMEDB_EXPORT size_t gamedb_style12_session_get_live_count(const struct gamedb_style12_session *x)
+{
+	return session_ok(x) ? x->s->nlive : 0;
+}
+
+GAMEDB_EXPORT int32_t gamedb_style12_session_peek_game(struct gamedb_style12_session *x,
+						       size_t i, struct gamedb_game **out)
+{
+	struct s12game *c;
+	const struct s12game *g;
+	int32_t rc;
+
+	if (out)
+		*out = NULL;
+	if (!session_ok(x) || !out)
+		return GAMEDB_FAILED;
+	if (x->r->state != GAMEDB__RS_OPEN)
+		return GAMEDB_FAILED;
+	if (i >= x->s->nlive)
+		return gamedb__error(x->r, GAMEDB_FAILED, GAMEDB_E_RANGE,
+				     "gamedb_style12_session_peek_game: %zu games are in flight", x->s->nlive);
+	g = x->s->live[i];
+	c = malloc(sizeof *c);
+	if (!c)
+		return gamedb__error(x->r, GAMEDB_FAILED, GAMEDB_E_NOMEM, "out of memory");
+	*c = *g;
+	c->plies = NULL;
+	c->cap = 0;
+	if (g->n && (c->plies = malloc(g->n * sizeof *c->plies)) == NULL) {
+		free(c);
+		return gamedb__error(x->r, GAMEDB_FAILED, GAMEDB_E_NOMEM, "out of memory");
+	}
+	if (g->n)
+		memcpy(c->plies, g->plies, g->n * sizeof *c->plies);
+	c->cap = g->n;
+	snprintf(c->result, sizeof c->result, "*");
+	gamedb__game_reset(&x->peek);
+	x->peek.fmt_flags = S12_GF_PEEK;
+	x->peek.index = x->s->index; /* the number it would have if it ended now */
+	x->s->peek = c;
+	if (fill_game(x->s, c, &x->peek) != 0) {
+		rc = gamedb__error(x->r, GAMEDB_FAILED, GAMEDB_E_NOMEM, "out of memory");
+	} else {
+		/* The copy decodes the moves now, through the format's decode_moves(). */
+		rc = gamedb_game_dup(&x->peek, out);
+		if (rc == GAMEDB_FAILED)
+			gamedb__error(x->r, GAMEDB_FAILED, GAMEDB_E_NOMEM, "out of memory");
+	}
+	x->s->peek = NULL;
+	game_free(c);
+	gamedb__game_reset(&x->peek);
+	return rc;
+}
+
+GAMEDB_EXPORT const char *gamedb_style12_session_errmsg(const struct gamedb_style12_session *x)
+{
+	return session_ok(x) ? x->r->errmsg : "invalid session handle";
+}

@@ -528,3 +528,239 @@ int gamedb__s12_verbose(const char *v, struct gamedb__move *m)
 	}
 	return GAMEDB__S12_MV_PLAIN;
 }
+
+/* ---- the live line API ------------------------------------------------------------------ */
+
+#define S12_LINE_MAGIC 0x5331324Cu /* "S12L" */
+
+struct gamedb_style12_line {
+	uint32_t magic;
+	int32_t kind;                /* enum gamedb_style12_kind */
+	struct gamedb__s12line L;    /* BOARD */
+	struct gamedb__s12b1 b1;     /* HOLDINGS */
+	int has_hand;                /* BOARD given holdings (set_holdings) */
+	uint64_t hand;               /* HOLDINGS, or BOARD with has_hand */
+	int zh;                      /* BOARD read with hands (more men than chess allows) */
+	struct gamedb__pos pos;      /* BOARD */
+	char fen[768];               /* BOARD: a FEN with two full hands (630 men) fits */
+	char uci[8];
+	char hold[2][GAMEDB__HAND_MAX * 5 + 1];
+	char errmsg[200];
+};
+
+static int line_ok(const struct gamedb_style12_line *l)
+{
+	return l && l->magic == S12_LINE_MAGIC;
+}
+
+GAMEDB_EXPORT struct gamedb_style12_line *gamedb_style12_line_new(void)
+{
+	struct gamedb_style12_line *l = calloc(1, sizeof *l);
+
+	if (l)
+		l->magic = S12_LINE_MAGIC;
+	return l;
+}
+
+GAMEDB_EXPORT void gamedb_style12_line_free(struct gamedb_style12_line *l)
+{
+	if (!line_ok(l))
+		return;
+	l->magic = 0;
+	free(l);
+}
+
+/* The holdings texts of l->hand: "PPN" per colour, upper case. */
+static void line_holdings(struct gamedb_style12_line *l)
+{
+	static const char letters[] = "PNBRQ";
+	struct gamedb__pos t;
+	int c, type, k;
+
+	t.hand = l->hand;
+	for (c = 0; c < 2; c++) {
+		size_t o = 0;
+		for (type = GAMEDB__PAWN; type <= GAMEDB__QUEEN; type++)
+			for (k = gamedb__hand(&t, c, type); k > 0; k--)
+				l->hold[c][o++] = letters[type - 1];
+		l->hold[c][o] = 0;
+	}
+}
+
+/* The FEN of a board, with its hands when it has any. */
+static void line_fen(struct gamedb_style12_line *l)
+{
+	struct gamedb__pos p = l->pos;
+
+	if (l->has_hand) {
+		p.zh = GAMEDB__ZH_CRAZYHOUSE;
+		p.hand = l->hand;
+	}
+	gamedb__pos_to_fen(&p, l->fen, sizeof l->fen);
+}
+
+GAMEDB_EXPORT int32_t gamedb_style12_line_parse(struct gamedb_style12_line *l, const char *text,
+						size_t len)
+{
+	const char *end, *q, *nl;
+	char why[160];
+
+	if (!line_ok(l))
+		return GAMEDB_FAILED;
+	l->kind = GAMEDB_STYLE12_NONE;
+	l->has_hand = l->zh = 0;
+	l->hand = 0;
+	l->errmsg[0] = 0;
+	if (!text && len) {
+		snprintf(l->errmsg, sizeof l->errmsg, "gamedb_style12_line_parse: text is NULL");
+		return GAMEDB_FAILED;
+	}
+	if (!text)
+		text = "";
+	nl = memchr(text, '\n', len);
+	end = nl ? nl : text + len;
+	if (end > text && end[-1] == '\r')
+		end--;
+	if ((q = gamedb__s12_after_tag(text, end, "<12> ")) != NULL) {
+		const char *fwhy = "";
+		int rc;
+		memset(&l->L, 0, sizeof l->L);
+		if (gamedb__s12_parse(q, end, &l->L, why, sizeof why) != 0) {
+			snprintf(l->errmsg, sizeof l->errmsg, "<12> line: %s", why);
+			return GAMEDB_FAILED;
+		}
+		rc = gamedb__s12_pos(&l->L, &l->pos, l->fen, sizeof l->fen, &fwhy, 1);
+		if (rc < 0) {
+			snprintf(l->errmsg, sizeof l->errmsg,
+				 "<12> line: the board is not a playable position (%s)", fwhy);
+			return GAMEDB_FAILED;
+		}
+		l->zh = rc == 1;
+		if (l->zh) /* its hands, empty until set_holdings(), are written ("[]") */
+			l->has_hand = 1;
+		line_fen(l);
+		line_holdings(l);
+		{
+			struct gamedb__move m;
+			int k = gamedb__s12_verbose(l->L.verbose, &m), mover = !l->L.stm;
+			l->uci[0] = 0;
+			if (k == GAMEDB__S12_MV_PLAIN || k == GAMEDB__S12_MV_DROP)
+				gamedb__move_uci(&m, l->uci);
+			else if (k == GAMEDB__S12_MV_SHORT || k == GAMEDB__S12_MV_LONG)
+				snprintf(l->uci, sizeof l->uci, "e%c%c%c", mover ? '8' : '1',
+					 k == GAMEDB__S12_MV_SHORT ? 'g' : 'c', mover ? '8' : '1');
+		}
+		l->kind = GAMEDB_STYLE12_BOARD;
+		return GAMEDB_OK;
+	}
+	if ((q = gamedb__s12_after_tag(text, end, "<b1> ")) != NULL) {
+		if (gamedb__s12_parse_b1(q, end, &l->b1, why, sizeof why) != 0) {
+			snprintf(l->errmsg, sizeof l->errmsg, "<b1> line: %s", why);
+			return GAMEDB_FAILED;
+		}
+		l->hand = l->b1.hand;
+		line_holdings(l);
+		l->kind = GAMEDB_STYLE12_HOLDINGS;
+		return GAMEDB_OK;
+	}
+	snprintf(l->errmsg, sizeof l->errmsg, "not a <12> or <b1> line");
+	return GAMEDB_FAILED;
+}
+
+GAMEDB_EXPORT int32_t gamedb_style12_line_get_kind(const struct gamedb_style12_line *l)
+{
+	return line_ok(l) ? l->kind : GAMEDB_STYLE12_NONE;
+}
+
+GAMEDB_EXPORT const char *gamedb_style12_line_errmsg(const struct gamedb_style12_line *l)
+{
+	return line_ok(l) ? l->errmsg : "invalid line handle";
+}
+
+GAMEDB_EXPORT const char *gamedb_style12_line_get_fen(const struct gamedb_style12_line *l)
+{
+	return line_ok(l) && l->kind == GAMEDB_STYLE12_BOARD ? l->fen : NULL;
+}
+
+GAMEDB_EXPORT int32_t gamedb_style12_line_get_int(const struct gamedb_style12_line *l,
+						  int32_t field, int64_t *out)
+{
+	const struct gamedb__s12line *L;
+	int64_t v;
+
+	if (!line_ok(l) || !out || l->kind == GAMEDB_STYLE12_NONE)
+		return GAMEDB_FAILED;
+	if (l->kind == GAMEDB_STYLE12_HOLDINGS) {
+		if (field != GAMEDB_STYLE12_GAME_NUMBER)
+			return GAMEDB_FAILED;
+		*out = l->b1.gameno;
+		return GAMEDB_OK;
+	}
+	L = &l->L;
+	switch (field) {
+	case GAMEDB_STYLE12_SIDE_TO_MOVE: v = L->stm; break;
+	case GAMEDB_STYLE12_GAME_NUMBER: v = L->gameno; break;
+	case GAMEDB_STYLE12_RELATION: v = L->relation; break;
+	case GAMEDB_STYLE12_BASE_MINUTES: v = L->base; break;
+	case GAMEDB_STYLE12_INCREMENT_SECONDS: v = L->inc; break;
+	case GAMEDB_STYLE12_WHITE_CLOCK_MS: v = L->wclock; break;
+	case GAMEDB_STYLE12_BLACK_CLOCK_MS: v = L->bclock; break;
+	case GAMEDB_STYLE12_MOVE_NUMBER: v = L->moveno; break;
+	case GAMEDB_STYLE12_FLIP: v = L->flip; break;
+	case GAMEDB_STYLE12_TIME_TAKEN_MS: v = L->taken; break;
+	case GAMEDB_STYLE12_HALFMOVE_CLOCK: v = L->halfmove; break;
+	case GAMEDB_STYLE12_DOUBLE_PUSH_FILE: v = L->ep; break;
+	case GAMEDB_STYLE12_WHITE_MATERIAL: v = L->wmat; break;
+	case GAMEDB_STYLE12_BLACK_MATERIAL: v = L->bmat; break;
+	case GAMEDB_STYLE12_CLOCKS_IN_MS: v = L->ms; break;
+	case GAMEDB_STYLE12_CASTLING:
+		v = L->castle[0] | L->castle[1] << 1 | L->castle[2] << 2 | L->castle[3] << 3;
+		break;
+	case GAMEDB_STYLE12_PLY: v = gamedb__s12_ply(L); break;
+	default: return GAMEDB_FAILED;
+	}
+	*out = v;
+	return GAMEDB_OK;
+}
+
+GAMEDB_EXPORT const char *gamedb_style12_line_get_text(const struct gamedb_style12_line *l,
+						       int32_t field)
+{
+	if (!line_ok(l) || l->kind == GAMEDB_STYLE12_NONE)
+		return NULL;
+	switch (field) {
+	case GAMEDB_STYLE12_WHITE_HOLDINGS:
+	case GAMEDB_STYLE12_BLACK_HOLDINGS:
+		if (l->kind == GAMEDB_STYLE12_BOARD && !l->has_hand)
+			return NULL;
+		return l->hold[field == GAMEDB_STYLE12_BLACK_HOLDINGS];
+	case GAMEDB_STYLE12_PASSED:
+		return l->kind == GAMEDB_STYLE12_HOLDINGS ? l->b1.passed : NULL;
+	default:
+		break;
+	}
+	if (l->kind != GAMEDB_STYLE12_BOARD)
+		return NULL;
+	switch (field) {
+	case GAMEDB_STYLE12_WHITE_NAME: return l->L.white;
+	case GAMEDB_STYLE12_BLACK_NAME: return l->L.black;
+	case GAMEDB_STYLE12_MOVE_VERBOSE: return l->L.verbose;
+	case GAMEDB_STYLE12_MOVE_SAN: return l->L.san;
+	case GAMEDB_STYLE12_MOVE_UCI: return l->uci[0] ? l->uci : NULL;
+	case GAMEDB_STYLE12_TIME_TAKEN: return l->L.taken_text;
+	default: return NULL;
+	}
+}
+
+GAMEDB_EXPORT int32_t gamedb_style12_line_set_holdings(struct gamedb_style12_line *board,
+						       const struct gamedb_style12_line *b1)
+{
+	if (!line_ok(board) || !line_ok(b1) || board->kind != GAMEDB_STYLE12_BOARD ||
+	    b1->kind != GAMEDB_STYLE12_HOLDINGS || b1->b1.gameno != board->L.gameno)
+		return GAMEDB_FAILED;
+	board->has_hand = 1;
+	board->hand = b1->hand;
+	line_fen(board);
+	line_holdings(board);
+	return GAMEDB_OK;
+}
