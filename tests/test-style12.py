@@ -638,6 +638,13 @@ def test_zh_sessions():
               % (b, [m.uci for m in moves][:20], bug_moves[b][:20]))
         check(all(zh_split(m.fen)[0].replace("~", "") == zh_split(f)[0].replace("~", "")
                   for m, f in zip(moves, bug_fens[b])), "bughouse board %d: every board" % b)
+        # The men in hand after each move, those passed from the partner's board included,
+        # as fairy-stockfish's bughouse game has them (the <b1> lines give them to the reader).
+        bad = [(i, m.fen, f) for i, (m, f) in enumerate(zip(moves, bug_fens[b]))
+               if zh_split(m.fen)[1] != zh_split(f)[1]]
+        check(not bad and sum(1 for f in bug_fens[b] if zh_split(f)[1]) >= 5,
+              "bughouse board %d: the hands after every move (%d differ: %s)" % (
+                  b, len(bad), bad[:2]))
         other = names[1 - b]
         check(tags.get("BughousePartner") == "%d (%s vs. %s)" % (52 - b, other[0], other[1]),
               "bughouse board %d: partner tag %r" % (b, tags.get("BughousePartner")))

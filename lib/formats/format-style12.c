@@ -1136,7 +1136,8 @@ static int32_t style12_decode(void *state, struct gamedb_game *g, struct gamedb_
 					    x->gameno, i + 1);
 			return GAMEDB_FAILED;
 		}
-		if (gamedb__mb_move(mb, &m) != 0 ||
+		if ((x->zh == GAMEDB__ZH_BUGHOUSE ? gamedb__mb_move_hand(mb, &m, x->plies[i].hand)
+						   : gamedb__mb_move(mb, &m)) != 0 ||
 		    clock_text(mb, "clk", x->plies[i].clock, x->plies[i].ms) != 0 ||
 		    clock_text(mb, "emt", x->plies[i].taken, x->plies[i].ms) != 0)
 			goto nomem;
