@@ -542,9 +542,10 @@ def zh_b1(gameno, fen, passed=""):
     return line
 
 
-def test_zh_sessions():
-    """A crazyhouse game and a bughouse pair (testdata/style12/zh-games.json, played by
-    fairy-stockfish, see tests/make-zh-games.py) written as a server sends them, rebuilt."""
+def zh_log():
+    """The crazyhouse game and the bughouse pair of testdata/style12/zh-games.json (played by
+    fairy-stockfish, see tests/make-zh-games.py) written as a server sends them: (lines, the
+    crazyhouse game, the bughouse names, moves and FENs per board)."""
     import json
     with open(ZH_GAMES) as f:
         data = json.load(f)
@@ -582,6 +583,13 @@ def test_zh_sessions():
         bug_fens[b].append(after)
     lines += ["{Game 51 (bugA1 vs. bugA2) bugA1 resigns} 0-1",
               "{Game 52 (bugB1 vs. bugB2) bugB2 resigns} 1-0"]
+    return lines, zh, names, bug_moves, bug_fens
+
+
+def test_zh_sessions():
+    """A crazyhouse game and a bughouse pair written as a server sends them (zh_log()),
+    rebuilt."""
+    lines, zh, names, bug_moves, bug_fens = zh_log()
     # The real FatICS lines, <b1> lines among them, follow: they must not disturb the games.
     fatics = os.path.join(S12, "fatics", "fatics_style12_lines.txt")
     with open(fatics, encoding="utf-8", errors="replace") as f:

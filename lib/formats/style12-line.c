@@ -621,7 +621,11 @@ GAMEDB_EXPORT int32_t gamedb_style12_line_parse(struct gamedb_style12_line *l, c
 	end = nl ? nl : text + len;
 	if (end > text && end[-1] == '\r')
 		end--;
-	if ((q = gamedb__s12_after_tag(text, end, "<12> ")) != NULL) {
+	q = gamedb__s12_after_tag(text, end, "<12> ");
+	if (!q && (q = gamedb__s12_after_tag(text, end, "<12>")) != NULL && q != end &&
+	    *q != '\t')
+		q = NULL; /* "<12>" alone (every field missing) is still a <12> line */
+	if (q) {
 		const char *fwhy = "";
 		int rc;
 		memset(&l->L, 0, sizeof l->L);
