@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gamedb/gamedb.h"
 #include "board/board.h"
@@ -77,6 +78,9 @@ int gamedb__language_code(const char *iso);
  * may hold NULs) number half the text's length.
  */
 #define GAMEDB__NODE_RAW 1
+/* A MOVE node whose val is the offset in the text pool of the hands before it (8 bytes). */
+#define GAMEDB__NODE_HAND 2
+
 
 struct gamedb__movebuf {
 	struct gamedb__node *nodes;
@@ -87,6 +91,13 @@ struct gamedb__movebuf {
 };
 
 int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m);
+/*
+ * A move made with the men in hand set from outside first (bughouse: they come from the
+ * partner's board): the hands before the move go into the text pool and the node is marked
+ * GAMEDB__NODE_HAND; whatever replays the moves (the move iterator, the final FEN) sets them
+ * with gamedb__node_hand() before making the move, so each FEN has the real hands.
+ */
+int gamedb__mb_move_hand(struct gamedb__movebuf *mb, const struct gamedb__move *m, uint64_t hand);
 int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_t val);
 /* Adds a comment given as UTF-8. */
 int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, size_t len);
@@ -98,6 +109,14 @@ int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, s
 int gamedb__mb_raw(struct gamedb__movebuf *mb, const void *raw, size_t len);
 void gamedb__mb_reset(struct gamedb__movebuf *mb);
 void gamedb__mb_free(struct gamedb__movebuf *mb);
+
+/* Sets a chess position's hands to those a MOVE node carries (GAMEDB__NODE_HAND), if any. */
+static inline void gamedb__node_hand(const struct gamedb__movebuf *mb,
+				     const struct gamedb__node *nd, struct gamedb__pos *pos)
+{
+	if (nd->reserved[0] == GAMEDB__NODE_HAND && (size_t)nd->val + 8 <= mb->text.len)
+		memcpy(&pos->hand, mb->text.p + nd->val, 8);
+}
 
 struct gamedb__tag {
 	uint32_t name;   /* offsets into the game's pool */

@@ -169,6 +169,8 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 	switch (nd->type) {
 	case GAMEDB_EVENT_MOVE: {
 		struct level *lv = &it->stack[it->depth];
+		if (it->variant != GAMEDB_VARIANT_XIANGQI)
+			gamedb__node_hand(mb, nd, &lv->cur.c); /* bughouse: hands from outside */
 		lv->prev = lv->cur;
 		if (it->variant == GAMEDB_VARIANT_XIANGQI) {
 			ev->movenum = (int32_t)lv->prev.x.fullmove;
