@@ -42,9 +42,31 @@ from testsupport import find_program, run_tool
 TKSCID = os.environ.get("GAMEDB_TKSCID") or find_program("tkscid") or "/usr/games/tkscid"
 MAX_DIFFS = 5  # unified diffs printed per base
 
+
+
+def read_fixtures(text):
+    """Fixture lines "name | PGN sources | games to mark deleted" (tests/scid-fixtures.txt):
+    a list of (name, [sources], {deleted games, 1-based})."""
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, pgns, dels = [x.strip() for x in line.split("|")]
+        out.append((name, pgns.split(), {int(g) for g in dels.split()}))
+    return out
+
+
+# The testdata/scid bases, as tests/make-scid-fixtures.sh builds them.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "scid-fixtures.txt"),
+          encoding="utf-8") as _f:
+    SCID_FIXTURES = read_fixtures(_f.read())
+
 # Games (1-based) that tests/make-scid-fixtures.sh marks as deleted, or that carry
-# [ScidFlags "D..."] in their source; every other testdata game is not deleted.
-TESTDATA_DELETED = {"deleted": {2, 4, 5}}
+# [ScidFlags "D..."] in their source (game 4 of deleted.pgn); every other testdata game is not
+# deleted.
+TESTDATA_DELETED = {name: dels for name, _, dels in SCID_FIXTURES if dels}
+TESTDATA_DELETED["deleted"] = TESTDATA_DELETED.get("deleted", set()) | {4}
 
 
 def log(*a):

@@ -46,22 +46,14 @@ ST = gs.ST
 log = gs.log
 error = gs.error
 
-# name | PGN sources (testdata/scid/src or testdata/scid5/src) | games to mark deleted
-FIXTURES = """
-moves       | moves.pgn       |
-annotations | annotations.pgn |
-utf8        | utf8.pgn        |
-latin1      | latin1.pgn      |
-fen         | fen.pgn         |
-long        | long.pgn        |
-tags        | tags.pgn        |
-edge        | edge.pgn        |
-deleted     | deleted.pgn     | 2 5
+# The si4 fixtures (tests/scid-fixtures.txt), then SCID 5's own: name | PGN sources
+# (testdata/scid5/src; @NAME: written here) | games to mark deleted
+FIXTURES = gs.SCID_FIXTURES + gs.read_fixtures("""
 eventdates  | eventdates.pgn  |
 ratings     | ratings.pgn     |
 manynames   | @manynames      | 3 70000
 chess960    | @chess960       |
-"""
+""")
 
 INFO = {"description": "Bases of one's own: Ünïcode ✓", "type": "3",
         "flag1": "Mine", "flag2": "Zug", "flag6": "Last"}
@@ -244,16 +236,15 @@ def realdata_bases(realdata):
 
 def fixtures(prog, tmpdir):
     n = 0
-    for line in FIXTURES.strip().splitlines():
-        name, pgns, dels = [x.strip() for x in line.split("|")]
+    for name, pgns, dels in FIXTURES:
         base = os.path.join(tmpdir, name)
         out = base + ".oracle.pgn"
         tcl = "set db [sc_base create SCID5 %s]\n" % tcl_word(base)
-        for p in pgns.split():
+        for p in pgns:
             tcl += ("set r [sc_base import $db %s]\n"
                     "if {[string trim [lindex $r 1]] ne \"\"} "
                     "{ puts stderr [lindex $r 1]; exit 3 }\n" % tcl_word(source(p, tmpdir)))
-        for g in dels.split():
+        for g in sorted(dels):
             tcl += "sc_base gameflag $db %s set D\n" % g
         if name == "tags":
             for k, v in INFO.items():
@@ -265,7 +256,7 @@ def fixtures(prog, tmpdir):
         n += 1
         with open(out, "rb") as f:
             expected = f.read()
-        want_deleted = {int(g) for g in dels.split()}
+        want_deleted = set(dels)
         if name == "deleted":
             want_deleted |= gs.TESTDATA_DELETED.get("deleted", set())
         check_base(label, base + ".si5", expected, want_deleted)
