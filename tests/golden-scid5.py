@@ -75,17 +75,10 @@ def tcl_word(s):
     return "{%s}" % s
 
 
-EXPORT = """
-sc_base close $db
-set db [sc_base open SCID5 %(base)s]
-set f [open %(out)s w]
-fconfigure $f -encoding utf-8
-set n [sc_base numGames $db]
-for {set i 1} {$i <= $n} {incr i} { sc_game load $i; puts $f [sc_game pgn -width 75] }
-close $f
-sc_base close $db
-exit 0
-"""
+def export_tcl(base, out):
+    """Closes $db, opens the base again from disk and writes Scid 5's export of it to out."""
+    return ("sc_base close $db\nset db [sc_base open SCID5 %s]\nset out %s\n"
+            % (tcl_word(base), tcl_word(out)) + gs.EXPORT_TCL)
 
 
 def run_scid5(prog, tcl_text, tmpdir, label):
@@ -249,7 +242,7 @@ def fixtures(prog, tmpdir):
         if name == "tags":
             for k, v in INFO.items():
                 tcl += "sc_base extra $db %s %s\n" % (k, tcl_word(v))
-        tcl += EXPORT % {"base": tcl_word(base), "out": tcl_word(out)}
+        tcl += export_tcl(base, out)
         label = "fixture:" + name
         if not run_scid5(prog, tcl, tmpdir, label):
             continue
@@ -333,7 +326,7 @@ def twins(prog, tmpdir):
         tcl = ("set src [sc_base open SCID4 %s]\nset db [sc_base create SCID5 %s]\n"
                "sc_base copygames $src dbfilter $db\nsc_base close $src\n"
                % (tcl_word(src), tcl_word(base)))
-        tcl += EXPORT % {"base": tcl_word(base), "out": tcl_word(out)}
+        tcl += export_tcl(base, out)
         label = "si4 twin:" + name
         if not run_scid5(prog, tcl, tmpdir, label):
             continue

@@ -10,8 +10,9 @@
 # testdata/scid/src into a new SCID4 base testdata/scid/NAME.si4/.sn4/.sg4, marks the listed
 # games as deleted, and closes the base. Then the base is opened again from disk and Scid's own
 # PGN export of every game (`sc_game pgn -width 75`, deleted games included, as
-# /work/shared/tools/scid-export.sh does) is written to testdata/scid/NAME.oracle.pgn. That file is the expected output of the golden
-# test (tests/golden-scid.py); nothing in it comes from our code.
+# /work/shared/tools/scid-export.sh does; tests/scid-export.tcl) is written to
+# testdata/scid/NAME.oracle.pgn. That file is the expected output of the golden test
+# (tests/golden-scid.py); nothing in it comes from our code.
 #
 # The export is made from a fresh session on purpose: the import session still holds values
 # the .si4 file cannot store (an EventDate more than 3 years from the Date), so only an export
@@ -60,15 +61,8 @@ T
 	} > "$work/import.tcl"
 	{
 		echo "set db [sc_base open $(tcl_quote "$base")]"
-		echo "set f [open $(tcl_quote "$base.oracle.pgn") w]"
-		cat <<'T'
-fconfigure $f -encoding utf-8
-set n [sc_base numGames $db]
-for {set i 1} {$i <= $n} {incr i} { sc_game load $i; puts $f [sc_game pgn -width 75] }
-close $f
-sc_base close $db
-exit 0
-T
+		echo "set out $(tcl_quote "$base.oracle.pgn")"
+		cat "$here/tests/scid-export.tcl"
 	} > "$work/export.tcl"
 
 	"$tkscid" "$work/import.tcl" > "$work/import.out" || {
