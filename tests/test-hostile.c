@@ -212,10 +212,6 @@ struct base {
 	int32_t *pgn_status;       /* pristine write status, by game */
 };
 
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 static void put_le32(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)v;
@@ -237,8 +233,8 @@ static void index_loc(const uint8_t *si, int version, size_t hdr, size_t rec, ui
 	const uint8_t *p = si + hdr + (size_t)i * rec;
 
 	if (version == 500) { /* word 8: length << 15 | offset bits 32..46; word 9: offset bits 0..31 */
-		*off = le32(p + 36);
-		*len = le32(p + 32) >> 15;
+		*off = fuzz_le32(p + 36);
+		*len = fuzz_le32(p + 32) >> 15;
 		return;
 	}
 	*off = be32(p);
@@ -912,7 +908,6 @@ static void pristine(struct base *b)
 	struct gamedb_game *g;
 	int32_t rc;
 	uint32_t i = 0;
-
 	uint64_t count = 0;
 
 	snprintf(variant_desc, sizeof variant_desc, "%s pristine", b->path);
@@ -1460,7 +1455,7 @@ static void attack_index(const struct base *b, struct work *w, struct plan *pl, 
 
 	work_reset(w, b);
 	p = w->data[SI] + 4 * (size_t)word;
-	put_le32(p, (le32(p) & keep) | set);
+	put_le32(p, (fuzz_le32(p) & keep) | set);
 	run_scid5(b, w, pl, what);
 }
 
