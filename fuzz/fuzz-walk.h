@@ -494,6 +494,8 @@ struct fuzz_target {
 	size_t nnames;
 	const char *const *names;
 	const unsigned char *from;
+	/* a reader option set before the open (gamedb_reader_set_option(), any format); or NULL */
+	const char *option, *option_value;
 	/* the format's own facts about the walked reader (open_rc: what the open said); or NULL */
 	void (*check)(struct gamedb_reader *r, int32_t open_rc, struct fuzz_walk w);
 };
@@ -540,6 +542,8 @@ static inline int fuzz_run(const struct fuzz_target *t, const uint8_t *data, siz
 		REQUIRE(gamedb_reader_support_format(r, t->format) == GAMEDB_OK);
 	else if (t->formats == FUZZ_FORMAT_FORCED)
 		REQUIRE(gamedb_reader_set_format(r, t->format) == GAMEDB_OK);
+	if (t->option)
+		REQUIRE(gamedb_reader_set_option(r, NULL, t->option, t->option_value) == GAMEDB_OK);
 	rc = gamedb_reader_open_memory_set(r, t->names, files, sizes, t->nnames);
 	w = fuzz_walk_reader(r, rc);
 	if (t->check)

@@ -182,7 +182,7 @@ struct fileset {
 	int version;          /* as gamedb_scid_get_version() gives it */
 	size_t hdr, rec;      /* index header and record size */
 	size_t sn_hdr;        /* name file header */
-	int by_name;          /* the index is told by its name: never GAMEDB_E_UNRECOGNIZED_FORMAT */
+	int by_name;          /* told by its name: no open ends in GAMEDB_E_UNRECOGNIZED_FORMAT */
 	int fuzz_walk;        /* every variant is also walked by fuzz/fuzz-walk.h */
 	void (*attacks)(struct base *b);
 };
@@ -232,7 +232,8 @@ static void index_loc(const uint8_t *si, int version, size_t hdr, size_t rec, ui
 {
 	const uint8_t *p = si + hdr + (size_t)i * rec;
 
-	if (version == 500) { /* word 8: length << 15 | offset bits 32..46; word 9: offset bits 0..31 */
+	/* si5: word 8 is length << 15 | offset bits 32..46; word 9 the offset's bits 0..31 */
+	if (version == 500) {
 		*off = fuzz_le32(p + 36);
 		*len = fuzz_le32(p + 32) >> 15;
 		return;
@@ -379,8 +380,9 @@ static void find_bases(const char *dir, int depth)
 		if (stat(names[i], &sb) == 0) {
 			if (S_ISDIR(sb.st_mode))
 				find_bases(names[i], depth + 1);
-			for (size_t f = 0; S_ISREG(sb.st_mode) && f < sizeof filesets / sizeof filesets[0]; f++)
-				if (ends_with(names[i], filesets[f].ext[SI]) && wanted(&filesets[f]))
+			for (size_t f = 0; f < sizeof filesets / sizeof filesets[0]; f++)
+				if (S_ISREG(sb.st_mode) && ends_with(names[i], filesets[f].ext[SI]) &&
+				    wanted(&filesets[f]))
 					add_base(names[i], &filesets[f]);
 		}
 		free(names[i]);

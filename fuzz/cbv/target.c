@@ -11,7 +11,9 @@
 #include "../fuzz-walk.h"
 
 static const char *const names[] = { "fuzz.cbv" };
-static const struct fuzz_target target = { FUZZ_FORMATS_NONE, NULL, 0, 1, names, NULL, NULL };
+static const struct fuzz_target target = {
+	.formats = FUZZ_FORMATS_NONE, .nnames = 1, .names = names,
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -13,8 +13,10 @@
 
 static const char *const names[] = { "fuzz.cdp", "fuzz.emb", "fuzz.d00", "fuzz.a02",
 				      "fuzz.d02" };
-static const struct fuzz_target target = { FUZZ_FORMAT_FORCED, "chessassistant", 4, 5, names,
-					   NULL, NULL };
+static const struct fuzz_target target = {
+	.formats = FUZZ_FORMAT_FORCED, .format = "chessassistant",
+	.nlengths = 4, .nnames = 5, .names = names,
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

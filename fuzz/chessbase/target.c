@@ -14,8 +14,10 @@
 
 static const char *const names[] = { "fuzz.cbh", "fuzz.cbg", "fuzz.cba", "fuzz.cbp", "fuzz.cbt",
 				      "fuzz.cbc", "fuzz.cbs", "fuzz.cbe", "fuzz.cbj" };
-static const struct fuzz_target target = { FUZZ_FORMAT_FORCED, "chessbase", 8, 9, names, NULL,
-					   NULL };
+static const struct fuzz_target target = {
+	.formats = FUZZ_FORMAT_FORCED, .format = "chessbase",
+	.nlengths = 8, .nnames = 9, .names = names,
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

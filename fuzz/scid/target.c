@@ -15,7 +15,9 @@
 
 static const char *const names[] = { "fuzz.si4", "fuzz.sn4", "fuzz.sg4", "fuzz.sn3", "fuzz.sg3" };
 static const unsigned char from[] = { 0, 1, 2, 1, 2 }; /* the si3 names share the si4 files */
-static const struct fuzz_target target = { FUZZ_FORMATS_ALL, NULL, 2, 5, names, from, NULL };
+static const struct fuzz_target target = {
+	.formats = FUZZ_FORMATS_ALL, .nlengths = 2, .nnames = 5, .names = names, .from = from,
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

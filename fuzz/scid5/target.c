@@ -15,7 +15,9 @@
 #include "../fuzz-walk.h"
 
 static const char *const names[] = { "fuzz.si5", "fuzz.sn5", "fuzz.sg5" };
-static const struct fuzz_target target = { FUZZ_FORMATS_ALL, NULL, 2, 3, names, NULL, NULL };
+static const struct fuzz_target target = {
+	.formats = FUZZ_FORMATS_ALL, .nlengths = 2, .nnames = 3, .names = names,
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

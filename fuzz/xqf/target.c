@@ -18,7 +18,9 @@ static void check(struct gamedb_reader *r, int32_t open_rc, struct fuzz_walk w)
 }
 
 static const char *const names[] = { "fuzz.xqf" };
-static const struct fuzz_target target = { FUZZ_FORMAT_BIDS, "xqf", 0, 1, names, NULL, check };
+static const struct fuzz_target target = {
+	.formats = FUZZ_FORMAT_BIDS, .format = "xqf", .nnames = 1, .names = names, .check = check,
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
