@@ -199,7 +199,7 @@ GAMEDB_EXPORT const char *gamedb_format_get_extension(size_t index, size_t k, ui
 
 /**
  * Option @p k of format @p index, for gamedb_reader_set_option(). The options every format
- * shares (`charset`, `fallback-charset`) are not listed.
+ * shares (`charset`, `fallback-charset`, `password`) are not listed.
  * @param index the format, 0 .. gamedb_format_count() - 1.
  * @param k the option, from 0.
  * @param default_value if not NULL, set to the value the format uses when the option is not
@@ -340,6 +340,10 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_format(struct gamedb_reader *r, const ch
  *     "CP1252", "ISO-8859-1", "UTF-8", "CP1251"), replacing the format's default.
  *   - `fallback-charset`: for formats whose default is UTF-8 (SCID), the charset that invalid
  *     UTF-8 is read as (default "CP1252").
+ *   - `password`: the password of an encrypted archive (a ChessBase `.cbz`), used by the open
+ *     that deciphers it; set it before the open (after it, ::GAMEDB_WARN and no effect). An
+ *     empty value or NULL forgets it. Without it such an archive fails to open with
+ *     ::GAMEDB_E_UNSUPPORTED, with a wrong one with ::GAMEDB_E_INVALID_ARGUMENT (since 1.1).
  *   - the options of each format, listed by gamedb_format_get_option() (ChessBase:
  *     `language`, `charset-detect`).
  * @param value the value, or NULL to restore the default.
