@@ -12,17 +12,13 @@
  */
 #include "../fuzz-walk.h"
 
+static const char *const names[] = { "fuzz.cbz" };
+static const struct fuzz_target target = {
+	.formats = FUZZ_FORMATS_NONE, .nnames = 1, .names = names,
+	.option = "password", .option_value = "password",
+};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct gamedb_reader *r;
-
-	if (size > FUZZ_MAX_INPUT)
-		return 0;
-	r = gamedb_reader_new();
-	if (!r)
-		return 0;
-	REQUIRE(gamedb_reader_set_option(r, NULL, "password", "password") == GAMEDB_OK);
-	(void)fuzz_walk_reader(r, gamedb_reader_open_memory(r, "fuzz.cbz", data, size));
-	gamedb_reader_free(r);
-	return 0;
+	return fuzz_run(&target, data, size);
 }
