@@ -137,6 +137,16 @@ def main():
         check(rc0 == 1 and b"[Event " not in out0, "without --partial the failing games are left out")
         check(rc == 1 and n == 4 and out.count(b"could not be read past here") == 4
               and err.count("written in part") == 4, "--partial writes the 4 games in part")
+        # A game written in part has no result: its Result tag is "*" like its movetext, in
+        # PGN and in JSON (which says where it stopped in "partial").
+        check(out.count(b'[Result "*"]') == 4 and b'[Result "1-0"]' not in out,
+              "--partial: the Result tag of a partial game is *")
+        rc, out, err = run("json", "--partial", corrupt)
+        objs = [json.loads(l) for l in out.splitlines()]
+        check(rc == 1 and len(objs) == 4
+              and all(o["tags"].get("Result") == "*" for o in objs)
+              and all("offset" in o.get("partial", "") for o in objs),
+              "json --partial: 4 games, Result *, \"partial\" says where")
     # --games: Scid's 1-based numbers, single or ranges, in any order.
     rc, out, _ = run("json", FIVE, "--games", "4,1-2")
     check(rc == 0 and [json.loads(l)["index"] for l in out.splitlines()] == [0, 1, 3],

@@ -995,10 +995,11 @@ enum gamedb_write_flags {
 					     tool reads (`[%medal]`, `[%crit]`, ...); by default
 					     only `%cal`, `%csl`, `%clk`, `%emt` and `%eval`
 					     (@since 1.1). */
-	GAMEDB_WRITE_PARTIAL = 1024     /**< PGN: a game whose moves cannot all be decoded is
-					     written up to the failure, with a comment saying
-					     where and why, result `*`, and ::GAMEDB_WARN
-					     (@since 1.1). */
+	GAMEDB_WRITE_PARTIAL = 1024     /**< PGN and JSON: a game whose moves cannot all be
+					     decoded is written up to the failure, with a
+					     comment (JSON: a "partial" key) saying where and
+					     why, result `*` in the movetext and in the Result
+					     tag, and ::GAMEDB_WARN (@since 1.1). */
 };
 
 /**
