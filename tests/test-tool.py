@@ -302,8 +302,38 @@ def main():
         check(rc == 0 and out_up == out_low and len(games(out_up)) == 5,
               "upper-case base FIVE.SI4/.SN4/.SG4 by its base name: " + err)
 
-    # Deleted games: skipped unless --include-deleted (fixture built with the real Scid).
+    # Options of one format given for several databases: each database's format takes those
+    # it has; for the others a note on stderr, once per database and option, never an abort.
     td = os.environ.get("GAMEDB_TESTDATA", "")
+    tags = os.path.join(td, "scid", "tags.si4")
+    ca = os.path.join(td, "chessassistant", "hand.cdp")
+    cb = os.path.join(REAL, "chessbase", "libcbh", "NormalGames", "BielMTO.cbh")
+    if os.path.exists(tags) and os.path.exists(ca):
+        rc0, alone, _ = run("pgn", tags)
+        rc, out, err = run("pgn", tags, ca, "--charset", "detect", "--language", "de")
+        check(rc == 0 and out.startswith(alone) and len(games(out)) > len(games(alone)),
+              "format options for other formats do not abort: %d %r" % (rc, err))
+        for opt in ("charset-detect", "language"):
+            eq(err.count("note: %s: the scid format has no option '%s'; ignored" % (tags, opt)),
+               1, "one note for %s of the SCID base" % opt)
+        eq(err.count("note: %s: the chessassistant format has no option 'language'" % ca), 1,
+           "one note for language of the Chess Assistant base")
+        # --direction: Chess Assistant's column direction. The fixture is written counting
+        # right (make-chessassistant-fixtures.py): left makes moves illegal, right is the
+        # default's reading.
+        rc_r, right, _ = run("pgn", ca, "--direction", "right")
+        rc_a, auto, _ = run("pgn", ca)
+        rc_l, _, err_l = run("pgn", ca, "--direction", "left")
+        check(rc_r == 0 and right == auto, "--direction right reads the fixture as auto does")
+        check(rc_l == 1 and "is not legal" in err_l, "--direction left: moves become illegal")
+        rc, _, err = run("pgn", ca, "--direction", "up")
+        check(rc == 2 and "--direction" in err, "--direction up -> 2")
+        if os.path.exists(cb):
+            rc, _, err = run("pgn", tags, cb, "--direction", "left")
+            check(rc == 0 and err.count("has no option 'direction'") == 2,
+                  "--direction: a note for SCID and ChessBase: %r" % err)
+
+    # Deleted games: skipped unless --include-deleted (fixture built with the real Scid).
     dels = [os.path.join(td, "scid", f[:-4]) for f in sorted(os.listdir(os.path.join(td, "scid")))
             if f.endswith(".si4") and "delet" in f] if os.path.isdir(os.path.join(td, "scid")) else []
     for base in dels:
