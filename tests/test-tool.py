@@ -333,6 +333,20 @@ def main():
             check(rc == 0 and err.count("has no option 'direction'") == 2,
                   "--direction: a note for SCID and ChessBase: %r" % err)
 
+    # Text that is not UTF-8 in a SCID base is read in the fallback charset (Latin-1) and said
+    # once per game, naming file, game and text (testdata/scid/README: Latin-1 comments in
+    # each of latin1's 3 games); the same games in UTF-8 say nothing.
+    lat = os.path.join(td, "scid", "latin1.si4")
+    if os.path.exists(lat):
+        rc, out, err = run("pgn", lat)
+        lines = [l for l in err.splitlines() if "fallback charset" in l]
+        check(rc == 0 and len(lines) == 3 and all(
+            l.startswith("gamedb: warning: %s: game %d: text not UTF-8, read as ISO-8859-1" % (lat, k + 1))
+            for k, l in enumerate(lines)), "latin1: one fallback warning per game: %r" % err)
+        check("Genève" in lines[0] if lines else False, "the warning quotes the text")
+        rc, out, err = run("pgn", os.path.join(td, "scid", "utf8.si4"))
+        check(rc == 0 and "warning" not in err, "utf8: no warning: %r" % err)
+
     # Deleted games: skipped unless --include-deleted (fixture built with the real Scid).
     dels = [os.path.join(td, "scid", f[:-4]) for f in sorted(os.listdir(os.path.join(td, "scid")))
             if f.endswith(".si4") and "delet" in f] if os.path.isdir(os.path.join(td, "scid")) else []

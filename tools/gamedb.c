@@ -896,6 +896,10 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 				status = status ? status : 1;
 			}
 			gamedb_move_iter_free(it);
+		} else if (rc == GAMEDB_WARN && gamedb_game_errmsg(g)[0]) {
+			/* Written whole with a warning (text read in the fallback charset or with
+			 * loss, a field repaired): the message names the file and the game. */
+			fprintf(stderr, "gamedb: warning: %s\n", gamedb_game_errmsg(g));
 		}
 	}
 	progress_show(&pr, done, 1);

@@ -663,8 +663,10 @@ GAMEDB_EXPORT const char *gamedb_game_errmsg(const struct gamedb_game *g);
 
 /**
  * Whether the game's text came through intact: ::GAMEDB_WARN when a tag, or (once the moves are
- * decoded) a comment, could not be converted to UTF-8 without loss, or a field was repaired;
- * else ::GAMEDB_OK. gamedb_game_errmsg() says what.
+ * decoded) a comment, could not be converted to UTF-8 without loss, or was not in the base's
+ * charset and was read in the fallback charset (`fallback-charset`; said once per game, the
+ * message naming file, game and text: @since 1.1), or a field was repaired; else
+ * ::GAMEDB_OK. gamedb_game_errmsg() says what.
  * @since 1.0
  */
 GAMEDB_EXPORT int32_t gamedb_game_get_status(const struct gamedb_game *g);

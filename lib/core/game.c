@@ -248,6 +248,23 @@ int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *t
 	return rc;
 }
 
+void gamedb__game_fallback_warning(struct gamedb_game *g)
+{
+	struct gamedb_reader *r = g->reader;
+
+	if (g->fallback)
+		return; /* once per game */
+	g->fallback = 1;
+	g->text_status = GAMEDB_WARN;
+	if (!g->errmsg[0])
+		gamedb__game_seterr(g, "%s: game %llu: text not %s, read as %s (the fallback "
+				    "charset): \"%s\"",
+				    r->src.primary ? r->src.primary : "the database",
+				    (unsigned long long)g->index + 1, gamedb__reader_charset(r),
+				    gamedb__reader_fallback(r), r->text.fallback_sample);
+	r->text.fallback_sample[0] = 0;
+}
+
 void gamedb__game_seterr(struct gamedb_game *g, const char *fmt, ...)
 {
 	va_list ap;
@@ -274,6 +291,7 @@ void gamedb__game_reset(struct gamedb_game *g)
 	g->moves_state = GAMEDB__MOVES_NONE;
 	gamedb__mb_reset(&g->mb);
 	g->text_status = GAMEDB_OK;
+	g->fallback = 0;
 	g->errmsg[0] = 0;
 }
 
@@ -300,7 +318,13 @@ static void load_extra(struct gamedb_game *g)
 	g->extra_loaded = 1;
 	if (!r || !r->fmt || !r->fmt->load_tags || r->state != GAMEDB__RS_OPEN)
 		return;
-	rc = r->fmt->load_tags(r->fmt_state, g);
+	{
+		uint64_t before = r->text.fallback_texts;
+		r->text.fallback_sample[0] = 0;
+		rc = r->fmt->load_tags(r->fmt_state, g);
+		if (r->text.fallback_texts != before)
+			gamedb__game_fallback_warning(g);
+	}
 	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
 		/* The game is handed out without them: lossy, not silent (the format's message). */
 		g->extra_loaded = -1;
@@ -321,9 +345,15 @@ int32_t gamedb__game_decode(struct gamedb_game *g)
 		gamedb__game_seterr(g, "game %llu: the reader is closed",
 				    (unsigned long long)g->index + 1);
 	} else {
+		uint64_t before = r->text.fallback_texts;
+		r->text.fallback_sample[0] = 0;
 		g->mb.status = r->fmt->decode_moves(r->fmt_state, g, &g->mb);
 		if (g->mb.status == GAMEDB_FAILED && r)
 			gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s", g->errmsg);
+		else if (r->text.fallback_texts != before && !g->fallback) {
+			gamedb__game_fallback_warning(g);
+			g->mb.status = GAMEDB_WARN;
+		}
 	}
 	g->moves_state = GAMEDB__MOVES_DONE;
 	return g->mb.status;

@@ -23,6 +23,14 @@ struct gamedb__text {
 		void *cd; /* the converter backend's (text/conv.h) */
 	} cache[GAMEDB__TEXT_CACHE];
 	unsigned next_slot;
+	/*
+	 * Texts of UTF-8 charset that held invalid bytes, read in the fallback charset: counted by
+	 * gamedb__text_to_utf8(), which keeps the first of them (as UTF-8, cut at a letter) in
+	 * fallback_sample while that is empty. The reader core turns them into a warning once per
+	 * open and once per game, and empties the sample.
+	 */
+	uint64_t fallback_texts;
+	char fallback_sample[48];
 };
 
 /*
@@ -30,7 +38,8 @@ struct gamedb__text {
  * fallback) to UTF-8, appended to out and NUL-terminated. What is appended is valid UTF-8
  * without NUL bytes whatever the charset or the converter hook gives (what is not becomes
  * U+FFFD, a NUL '?'). Returns GAMEDB_OK, GAMEDB_WARN (something became U+FFFD or '?'), or
- * GAMEDB_FAILED (out of memory).
+ * GAMEDB_FAILED (out of memory). UTF-8 text with bytes read in the fallback is counted in
+ * t->fallback_texts (not a warning here: the core says it once per open and per game).
  */
 int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const char *fallback,
 			     const char *in, size_t len, struct gamedb__buf *out);
