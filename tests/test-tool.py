@@ -318,6 +318,8 @@ def main():
                1, "one note for %s of the SCID base" % opt)
         eq(err.count("note: %s: the chessassistant format has no option 'language'" % ca), 1,
            "one note for language of the Chess Assistant base")
+        check("chessassistant format has no option 'charset-detect'" not in err,
+              "Chess Assistant has charset-detect (CP1251 or CP1252): no note")
         # --direction: Chess Assistant's column direction. The fixture is written counting
         # right (make-chessassistant-fixtures.py): left makes moves illegal, right is the
         # default's reading.

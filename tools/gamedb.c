@@ -200,8 +200,9 @@ static void usage(FILE *f)
 			gamedb_format_get_description(i));
 	}
 	fputs(
-	      "ChessBase text is CP1251 or CP1252 as the name tables show (--charset CS forces one;\n"
-	      "--charset detect, the default, is kept for old scripts).\n"
+	      "ChessBase and Chess Assistant text is CP1251 or CP1252 as the name tables show\n"
+	      "(--charset CS forces one; --charset detect, the default, is kept for old scripts).\n"
+	      "SCID text that is not UTF-8 is read as Latin-1, with a warning per game.\n"
 	      "--language LANG keeps ChessBase texts in LANG (en, de, fr, ...) and in no language.\n"
 	      "--direction: which way Chess Assistant move codes count columns (auto by default:\n"
 	      "chosen by legality). An option a database's format does not have is ignored for\n"

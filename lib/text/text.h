@@ -77,4 +77,17 @@ int gamedb__utf8_valid(const char *s, size_t len);
 int gamedb__text_charset_known(struct gamedb__text *t, const char *charset);
 void gamedb__text_close(struct gamedb__text *t);
 
+/*
+ * Charset detection (text/detect.c), for single-byte bases that may be Cyrillic (CP1251) or
+ * Western (CP1252) without saying which: a format feeds the votes its name tables (and any
+ * other stored text), then asks for the winner. Used by ChessBase and Chess Assistant for
+ * their `charset-detect` option.
+ */
+struct gamedb__charset_votes {
+	uint64_t cyrillic, latin;
+};
+void gamedb__charset_vote(struct gamedb__charset_votes *v, const void *text, size_t len);
+/* "CP1251" or "CP1252", whichever has more votes; tie (the format's default) when even. */
+const char *gamedb__charset_choose(const struct gamedb__charset_votes *v, const char *tie);
+
 #endif /* GAMEDB_TEXT_H */
