@@ -1453,12 +1453,13 @@ static void test_fallback_warning(void)
 	struct gamedb_game *g;
 	struct gamedb_move_iter *it;
 	struct patched p;
-	char base[1024];
+	char base[1024], sg[1024];
 	int32_t rc;
 	int n = 0, warned = 0;
 
 	if (td) {
 		snprintf(base, sizeof base, "%s/scid/latin1.si4", td);
+		snprintf(sg, sizeof sg, "%s/scid/latin1.sg4: offset ", td);
 		r = gamedb_reader_new();
 		gamedb_reader_support_format_all(r);
 		CHECK_EQ_INT(gamedb_reader_open_filename(r, base), GAMEDB_OK);
@@ -1470,7 +1471,8 @@ static void test_fallback_warning(void)
 			gamedb_move_iter_free(it);
 			m = gamedb_game_errmsg(g);
 			snprintf(want, sizeof want, ": game %d: text not UTF-8", n);
-			if (gamedb_game_get_status(g) == GAMEDB_WARN && strstr(m, base) &&
+			/* The file and offset of the text (the comment in the .sg4), the game. */
+			if (gamedb_game_get_status(g) == GAMEDB_WARN && strstr(m, sg) == m &&
 			    strstr(m, want) && strstr(m, "read as ISO-8859-1 (the fallback charset)"))
 				warned++;
 			CHECK_MSG(strstr(m, "\"") && strstr(m, "\xC3"),
@@ -1505,9 +1507,11 @@ static void test_fallback_warning(void)
 		gamedb_reader_support_format_all(r);
 		rc = gamedb_reader_open_memory_set(r, p.names, p.data, p.size, 3);
 		CHECK_EQ_INT(rc, GAMEDB_WARN);
-		CHECK_MSG(strstr(gamedb_reader_errmsg(r), "five.si4: 1 text is not UTF-8, read as "
-							 "ISO-8859-1 (the fallback charset), the "
-							 "first \"Wang H\xC3\xA9o\"") != NULL,
+		/* The name file and the offset of the name's record, then the text. */
+		CHECK_MSG(strncmp(gamedb_reader_errmsg(r), "five.sn4: offset ", 17) == 0 &&
+			  strstr(gamedb_reader_errmsg(r), ": 1 text is not UTF-8, read as ISO-8859-1 "
+							 "(the fallback charset); the first: "
+							 "\"Wang H\xC3\xA9o\"") != NULL,
 			  "open: %s", gamedb_reader_errmsg(r));
 		/* Said at the open, not again for each game that names him. */
 		while ((rc = gamedb_reader_next_game(r, &g)) == GAMEDB_OK)

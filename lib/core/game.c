@@ -256,12 +256,18 @@ void gamedb__game_fallback_warning(struct gamedb_game *g)
 		return; /* once per game */
 	g->fallback = 1;
 	g->text_status = GAMEDB_WARN;
-	if (!g->errmsg[0])
-		gamedb__game_seterr(g, "%s: game %llu: text not %s, read as %s (the fallback "
+	if (!g->errmsg[0]) {
+		char where[64] = "";
+		if (r->text.fallback_file)
+			snprintf(where, sizeof where, "offset %llu: ",
+				 (unsigned long long)r->text.fallback_off);
+		gamedb__game_seterr(g, "%s: %sgame %llu: text not %s, read as %s (the fallback "
 				    "charset): \"%s\"",
-				    r->src.primary ? r->src.primary : "the database",
+				    r->text.fallback_file ? r->text.fallback_file :
+				    r->src.primary ? r->src.primary : "the database", where,
 				    (unsigned long long)g->index + 1, gamedb__reader_charset(r),
 				    gamedb__reader_fallback(r), r->text.fallback_sample);
+	}
 	r->text.fallback_sample[0] = 0;
 }
 
@@ -322,6 +328,7 @@ static void load_extra(struct gamedb_game *g)
 		uint64_t before = r->text.fallback_texts;
 		r->text.fallback_sample[0] = 0;
 		rc = r->fmt->load_tags(r->fmt_state, g);
+		gamedb__text_at(&r->text, NULL, 0);
 		if (r->text.fallback_texts != before)
 			gamedb__game_fallback_warning(g);
 	}
@@ -348,6 +355,7 @@ int32_t gamedb__game_decode(struct gamedb_game *g)
 		uint64_t before = r->text.fallback_texts;
 		r->text.fallback_sample[0] = 0;
 		g->mb.status = r->fmt->decode_moves(r->fmt_state, g, &g->mb);
+		gamedb__text_at(&r->text, NULL, 0);
 		if (g->mb.status == GAMEDB_FAILED && r)
 			gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s", g->errmsg);
 		else if (r->text.fallback_texts != before && !g->fallback) {

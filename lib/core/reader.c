@@ -382,6 +382,7 @@ static int32_t open_source(struct gamedb_reader *r)
 	r->fmt = best;
 	r->state = GAMEDB__RS_OPEN;
 	rc = best->open(r, &r->fmt_state);
+	gamedb__text_at(&r->text, NULL, 0); /* a format's place hint ends with its call */
 	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
 		r->fmt_state = NULL;
 		r->fmt = NULL;
@@ -394,15 +395,21 @@ static int32_t open_source(struct gamedb_reader *r)
 		goto fatal;
 	}
 	/* Texts read at the open (name tables) that needed the fallback: one warning. */
-	if (r->text.fallback_texts && rc == GAMEDB_OK)
+	if (r->text.fallback_texts && rc == GAMEDB_OK) {
+		char where[64] = "";
+		if (r->text.fallback_file)
+			snprintf(where, sizeof where, "offset %llu: ",
+				 (unsigned long long)r->text.fallback_off);
 		rc = gamedb__error(r, GAMEDB_WARN, GAMEDB_E_ENCODING,
-				   "%s: %llu text%s not %s, read as %s (the fallback charset), the "
-				   "first \"%s\"",
-				   r->src.primary ? r->src.primary : "the database",
+				   "%s: %s%llu text%s not %s, read as %s (the fallback charset); the "
+				   "first: \"%s\"",
+				   r->text.fallback_file ? r->text.fallback_file :
+				   r->src.primary ? r->src.primary : "the database", where,
 				   (unsigned long long)r->text.fallback_texts,
 				   r->text.fallback_texts == 1 ? " is" : "s are",
 				   gamedb__reader_charset(r), gamedb__reader_fallback(r),
 				   r->text.fallback_sample);
+	}
 	r->text.fallback_texts = 0;
 	r->text.fallback_sample[0] = 0;
 	return rc;
@@ -604,6 +611,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_next_game(struct gamedb_reader *r, struct ga
 	r->text.fallback_texts = 0;
 	r->text.fallback_sample[0] = 0;
 	rc = r->fmt->next_game(r->fmt_state, &r->game);
+	gamedb__text_at(&r->text, NULL, 0);
 	if ((rc == GAMEDB_OK || rc == GAMEDB_WARN) && r->text.fallback_texts)
 		gamedb__game_fallback_warning(&r->game);
 	if (rc == GAMEDB_OK || rc == GAMEDB_WARN) {

@@ -303,9 +303,12 @@ static void ca_detect(struct ca *s)
 	uint32_t id;
 	int t;
 
+	/* Each stored name once: an id redirected to another (a negative entry) is skipped, so
+	   no redirection chain is followed and the vote costs one step per id. */
 	for (t = 0; t < 4; t++)
 		for (id = 0; s->tab[t].have && id < s->tab[t].a01n / 4; id++)
-			if (name_of(s, t, id, &nm, &nl, &ti, &tl) == 0) {
+			if ((int32_t)gamedb__le32(s->tab[t].a01 + 4 * (size_t)id) >= 0 &&
+			    name_of(s, t, id, &nm, &nl, &ti, &tl) == 0) {
 				gamedb__charset_vote(&v, nm, nl);
 				gamedb__charset_vote(&v, ti, tl);
 			}

@@ -31,7 +31,23 @@ struct gamedb__text {
 	 */
 	uint64_t fallback_texts;
 	char fallback_sample[48];
+	/*
+	 * Where the text being converted is stored, for that warning: a format sets at_file (a
+	 * name that lives as long as the reader) and at_off before a conversion whose place it
+	 * knows (gamedb__text_at()), NULL after. The sample's place is kept with it.
+	 */
+	const char *at_file;
+	uint64_t at_off;
+	const char *fallback_file; /* NULL: the place is not known */
+	uint64_t fallback_off;
 };
+
+/* Says where the next texts converted are stored (file NULL: not known). */
+static inline void gamedb__text_at(struct gamedb__text *t, const char *file, uint64_t off)
+{
+	t->at_file = file;
+	t->at_off = off;
+}
 
 /*
  * Converts raw bytes in charset (NULL or "UTF-8": UTF-8, invalid bytes read one by one as

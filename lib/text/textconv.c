@@ -330,6 +330,8 @@ static void note_fallback(struct gamedb__text *t, const struct gamedb__buf *out,
 	t->fallback_texts++;
 	if (t->fallback_sample[0])
 		return;
+	t->fallback_file = t->at_file;
+	t->fallback_off = t->at_off;
 	if (n >= sizeof t->fallback_sample) {
 		n = sizeof t->fallback_sample - 1;
 		while (n && ((unsigned char)out->p[start + n] & 0xC0) == 0x80)
