@@ -76,16 +76,29 @@ def code_fallbacks():
     return out
 
 
+def core_options():
+    """The keys gamedb_reader_set_option() handles in the core for every format (but charset
+    and fallback-charset, whose defaults are per format), from lib/core/reader.c."""
+    with open(os.path.join(SRCDIR, "lib", "core", "reader.c")) as f:
+        src = f.read()
+    m = re.search(r"gamedb_reader_set_option\(struct gamedb_reader \*r.*?\n\}", src, re.S)
+    keys = set(re.findall(r'strcmp\(key, "([^"]+)"\) == 0', m.group(0) if m else ""))
+    check(len(keys) >= 2, "lib/core/reader.c: the core's option keys (%s)" % sorted(keys))
+    return keys - {"charset", "fallback-charset"}
+
+
 def check_options(text):
     gamedb = testsupport.import_gamedb()
     rows = table_rows(doc_block(text, "gamedb_reader_set_option"))
     check(len(rows) > 0, "gamedb_reader_set_option() has an option table")
     documented = {}
     for cells in rows:
-        if len(cells) < 3 or unquote(cells[0]) is None or unquote(cells[2]) is None:
+        if len(cells) < 3 or unquote(cells[0]) is None or \
+                (unquote(cells[2]) is None and cells[2] != "(none)"):
             check(False, "option row not of the form | `key` | format | `default` |: %r" % cells)
             continue
-        key, fmt, default = unquote(cells[0]), cells[1], unquote(cells[2])
+        key, fmt, default = unquote(cells[0]), cells[1], unquote(cells[2]) or ""
+
         check((key, fmt) not in documented, "option %s of %s documented once" % (key, fmt))
         documented[(key, fmt)] = default
     fallbacks = code_fallbacks()
@@ -95,6 +108,8 @@ def check_options(text):
         want[("fallback-charset", f.name)] = fallbacks.get(f.name)
         for o in f.options:
             want[(o.key, f.name)] = o.default
+    for key in core_options():
+        want[(key, "every format")] = ""  # no default: nothing until the caller sets it
     check(len(want) >= 14, "the library lists the options (%d)" % len(want))
     for k, v in sorted(want.items()):
         eq(documented.get(k), v, "header: option %s of %s, its default" % k)

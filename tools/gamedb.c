@@ -6,6 +6,7 @@
  *                     [--no-variations] [--no-nags] [--no-commands] [--charset CS|detect]
  *                     [--language LANG] [--notation iccs|wxf|chinese]
  *   gamedb json DB... (same options)
+ *   (every command) [--password PW]: the password of an encrypted ChessBase archive (.cbz)
  *   gamedb fen|epd|uci DB... [--key] (and the pgn options that choose games)
  *   gamedb positions DB... [--csv] [--key]
  *   gamedb book DB... -o BOOK.bin [--max-ply N] [--min-game N] [--min-score PCT]
@@ -151,6 +152,7 @@ struct opts {
 	const char *charset;
 	const char *language;
 	const char *direction; /* Chess Assistant: auto, right or left */
+	const char *password; /* --password: of an encrypted archive (.cbz) */
 	uint64_t from, to; /* games [from, to), 0-based */
 	uint64_t (*games)[2]; /* --games: sorted inclusive 1-based ranges (Scid's numbers) */
 	size_t ngames;
@@ -185,7 +187,8 @@ static void usage(FILE *f)
 	      "       gamedb --version\n"
 	      "\n"
 	      "DB is a database file (base.si4, base.cbh, base.cbv, game.xqf) or its base name\n"
-	      "(base); - reads standard input as a stream (style 12 logs).\n"
+	      "(base); - reads standard input as a stream (style 12 logs). --password PW opens an\n"
+	      "encrypted ChessBase archive (base.cbz) made with that password (any command).\n"
 	      "Formats (the file a base is opened by first):\n",
 	      f);
 	for (i = 0; i < gamedb_format_count(); i++) {
@@ -508,6 +511,11 @@ static struct gamedb_reader *open_db(const char *path, const struct opts *o)
 
 	if (o->charset && !detect &&
 	    gamedb_reader_set_option(r, NULL, "charset", o->charset) != GAMEDB_OK) {
+		fprintf(stderr, "gamedb: %s\n", gamedb_reader_errmsg(r));
+		gamedb_reader_free(r);
+		return NULL;
+	}
+	if (o->password && gamedb_reader_set_option(r, NULL, "password", o->password) != GAMEDB_OK) {
 		fprintf(stderr, "gamedb: %s\n", gamedb_reader_errmsg(r));
 		gamedb_reader_free(r);
 		return NULL;
@@ -1114,6 +1122,10 @@ int main(int argc, char **argv)
 				goto fail;
 			}
 			o.direction = argv[i];
+		} else if (strcmp(a, "--password") == 0) {
+			if (++i == argc)
+				goto missing;
+			o.password = argv[i];
 		} else if (strcmp(a, "--layout") == 0) {
 			if (++i == argc)
 				goto missing;

@@ -199,7 +199,7 @@ GAMEDB_EXPORT const char *gamedb_format_get_extension(size_t index, size_t k, ui
 
 /**
  * Option @p k of format @p index, for gamedb_reader_set_option(). The options every format
- * shares (`charset`, `fallback-charset`) are not listed.
+ * shares (`charset`, `fallback-charset`, `password`) are not listed.
  * @param index the format, 0 .. gamedb_format_count() - 1.
  * @param k the option, from 0.
  * @param default_value if not NULL, set to the value the format uses when the option is not
@@ -353,6 +353,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_format(struct gamedb_reader *r, const ch
  * | `charset-detect`   | chessbase      | `yes`        | choose CP1251 or CP1252 from the name tables (`no`: the `charset` default) |
  * | `charset-detect`   | chessassistant | `yes`        | the same; CP1251 on a tie |
  * | `direction`        | chessassistant | `auto`       | which way the column part of a move code counts: `right`, `left`, or `auto` (by legality) |
+ * | `password`         | every format   | (none)       | the password of an encrypted archive (a ChessBase `.cbz`), used by the open that deciphers it; set it before the open (after it, ::GAMEDB_WARN and no effect). An empty value or NULL forgets it. Without it such an archive fails to open with ::GAMEDB_E_UNSUPPORTED, with a wrong one with ::GAMEDB_E_INVALID_ARGUMENT (@since 1.1) |
  *
  * @param r the reader.
  * @param format a format name to address one format only, or NULL for all of them.

@@ -192,8 +192,8 @@ def formats() -> List[Format]:
     ``extensions`` a base is opened by, e.g. (".si4", ".si3")), ``capabilities`` (the CAP_*
     bits every base of the format has), ``charset`` (the charset its text is read in unless
     ``charset=`` says otherwise) and ``options`` (a tuple of :class:`FormatOption`: the
-    format's own options; "charset" and "fallback-charset", which every format takes, are
-    not listed). A GUI builds its file filter from ``opens``; copying a base means copying
+    format's own options; "charset", "fallback-charset" and "password", which every format
+    takes, are not listed). A GUI builds its file filter from ``opens``; copying a base means copying
     the files of every extension.
     """
     out: List[Format] = []
@@ -893,11 +893,12 @@ class Reader(_Closing):
             _lib.gamedb_reader_support_format_all(self._ptr)
         if charset is not None:
             self.set_option("charset", charset)
-        # The core's options now; a format's own options ("language", "charset-detect") once
-        # the format is known, i.e. right after the open.
+        # The core's options now (the password of an encrypted archive is needed by the open
+        # itself); a format's own options ("language", "charset-detect") once the format is
+        # known, i.e. right after the open.
         self._late_options: List[Tuple[str, str]] = []
         for key, value in (options or {}).items():
-            if key in ("charset", "fallback-charset"):
+            if key in ("charset", "fallback-charset", "password"):
                 self.set_option(key, value)
             else:
                 self._late_options.append((key, value))
@@ -1242,7 +1243,8 @@ def open(path: PathType, charset: Optional[str] = None, format: Optional[str] = 
     format's default. format: a format name ("scid") to skip detection. errors: see
     :class:`Reader`. converter: a callable (charset, raw_bytes) -> str or None (None lets
     the library convert), tried before the library's own conversion. options: further
-    {key: value} for gamedb_reader_set_option().
+    {key: value} for gamedb_reader_set_option(), e.g. ``{"password": "..."}`` for an
+    encrypted ChessBase archive (.cbz).
     """
     r = Reader(charset, format, errors, converter, options)
     return r._opening(_lib.gamedb_reader_open_filename, _enc(path))

@@ -861,3 +861,17 @@ def test_reader_slices():
         assert [g.index for g in r[::2]] == list(range(0, n, 2))
         assert [g.index for g in r[-2:]] == [n - 2, n - 1]
         assert r[5:2] == []
+
+
+def test_encrypted_archive_with_password_option():
+    """An encrypted ChessBase archive (fuzz/cbz's seed: our own 5-game base, packed and
+    enciphered under the password "password") opens with options={"password": ...}, the option
+    reaching the open; without it, or with a wrong one, the open raises saying why."""
+    path = os.path.join(SRCDIR, "fuzz", "cbz", "corpus", "sample-lz.cbz")
+    with gamedb.open(path, options={"password": "password"}) as r:
+        assert r.format == "chessbase"
+        assert len(list(r)) == 5
+    with pytest.raises(gamedb.GamedbError, match="needs the password"):
+        gamedb.open(path)
+    with pytest.raises(gamedb.GamedbError, match="password does not open"):
+        gamedb.open(path, options={"password": "pass"})

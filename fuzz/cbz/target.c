@@ -1,0 +1,28 @@
+/*
+ * libgamedb - fuzz target for the encrypted ChessBase archives (.cbz; lib/formats/archive.c),
+ * libFuzzer's LLVMFuzzerTestOneInput.
+ *
+ * Input: one .cbz as it is (a .cbv enciphered with DES under the key of the password
+ * "password"), opened from memory with the reader option password set to "password": the
+ * archive is found by its first block deciphered, deciphered whole, unpacked in memory and the
+ * base inside opened as ChessBase; fuzz/fuzz-walk.h then walks and checks all of the base.
+ * Mutations garble whole 8-byte blocks of the archive (a wrong header, member list, block
+ * framing, Huffman and LZ data) and cut it inside a block. Seeds: fuzz/cbz/corpus, written by
+ * fuzz/cbz/make-corpus.py from fuzz/cbv's seeds.
+ */
+#include "../fuzz-walk.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct gamedb_reader *r;
+
+	if (size > FUZZ_MAX_INPUT)
+		return 0;
+	r = gamedb_reader_new();
+	if (!r)
+		return 0;
+	REQUIRE(gamedb_reader_set_option(r, NULL, "password", "password") == GAMEDB_OK);
+	(void)fuzz_walk_reader(r, gamedb_reader_open_memory(r, "fuzz.cbz", data, size));
+	gamedb_reader_free(r);
+	return 0;
+}
