@@ -640,17 +640,14 @@ GAMEDB_EXPORT int32_t gamedb_reader_next_game(struct gamedb_reader *r, struct ga
 	if (rc == GAMEDB_OK || rc == GAMEDB_WARN) {
 		if (r->game.text_status == GAMEDB_WARN && rc == GAMEDB_OK) {
 			rc = GAMEDB_WARN;
-			if (!r->errmsg[0])
-			{
-				if (r->game.fallback) /* the message names file and game */
-					gamedb__error(r, GAMEDB_WARN, GAMEDB_E_ENCODING, "%s",
-						      r->game.errmsg);
-				else
-					gamedb__error(r, GAMEDB_WARN, GAMEDB_E_ENCODING,
-						      "game %llu: text converted with loss: %s",
-						      (unsigned long long)r->game.index + 1,
-						      r->game.errmsg);
-			}
+			if (r->errmsg[0])
+				; /* the format's own warning stays */
+			else if (r->game.fallback) /* the message names file and game */
+				gamedb__error(r, GAMEDB_WARN, GAMEDB_E_ENCODING, "%s", r->game.errmsg);
+			else
+				gamedb__error(r, GAMEDB_WARN, GAMEDB_E_ENCODING,
+					      "game %llu: text converted with loss: %s",
+					      (unsigned long long)r->game.index + 1, r->game.errmsg);
 		}
 		*out = &r->game;
 	}
