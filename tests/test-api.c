@@ -1439,6 +1439,89 @@ static char *patched_name(struct patched *p, const char *charset, const char *fa
 	return found;
 }
 
+/*
+ * Text that is not UTF-8 in a UTF-8 base is read in the fallback charset, and said: once at
+ * the open for the name tables (the message names the file and the first such name), once
+ * per game for its comments and tags (file, game number, the text), never once per string.
+ * testdata/scid/latin1 holds ISO-8859-1 comments in each of its 3 games (README there); the
+ * patched five.sn4 holds one Latin-1 name, "Wang H\xE9o".
+ */
+static void test_fallback_warning(void)
+{
+	const char *td = getenv("GAMEDB_TESTDATA");
+	struct gamedb_reader *r;
+	struct gamedb_game *g;
+	struct gamedb_move_iter *it;
+	struct patched p;
+	char base[1024], sg[1024];
+	int32_t rc;
+	int n = 0, warned = 0;
+
+	if (td) {
+		snprintf(base, sizeof base, "%s/scid/latin1.si4", td);
+		snprintf(sg, sizeof sg, "%s/scid/latin1.sg4: offset ", td);
+		r = gamedb_reader_new();
+		gamedb_reader_support_format_all(r);
+		CHECK_EQ_INT(gamedb_reader_open_filename(r, base), GAMEDB_OK);
+		while ((rc = gamedb_reader_next_game(r, &g)) == GAMEDB_OK || rc == GAMEDB_WARN) {
+			char want[64];
+			const char *m;
+			n++;
+			CHECK_EQ_INT(gamedb_move_iter_new(g, 0, &it), GAMEDB_OK);
+			gamedb_move_iter_free(it);
+			m = gamedb_game_errmsg(g);
+			snprintf(want, sizeof want, ": game %d: text not UTF-8", n);
+			/* The file and offset of the text (the comment in the .sg4), the game. */
+			if (gamedb_game_get_status(g) == GAMEDB_WARN && strstr(m, sg) == m &&
+			    strstr(m, want) && strstr(m, "read as ISO-8859-1 (the fallback charset)"))
+				warned++;
+			CHECK_MSG(strstr(m, "\"") && strstr(m, "\xC3"),
+				  "the message quotes the text, its Latin-1 read as UTF-8: %s", m);
+			/* Once per game: one text in the message, the file and game named once. */
+			{
+				const char *f = strstr(m, "fallback"), *w = strstr(m, want);
+				CHECK_MSG(f && w && !strstr(f + 1, "fallback") && !strstr(w + 1, ": game "),
+					  "%s", m);
+			}
+		}
+		CHECK_EQ_INT(rc, GAMEDB_END);
+		CHECK_EQ_INT(n, 3);
+		CHECK_EQ_INT(warned, 3);
+		gamedb_reader_free(r);
+		/* The same games in UTF-8: no warning. */
+		snprintf(base, sizeof base, "%s/scid/utf8.si4", td);
+		r = gamedb_reader_new();
+		gamedb_reader_support_format_all(r);
+		CHECK_EQ_INT(gamedb_reader_open_filename(r, base), GAMEDB_OK);
+		while ((rc = gamedb_reader_next_game(r, &g)) == GAMEDB_OK) {
+			CHECK_EQ_INT(gamedb_move_iter_new(g, 0, &it), GAMEDB_OK);
+			gamedb_move_iter_free(it);
+			CHECK_EQ_INT(gamedb_game_get_status(g), GAMEDB_OK);
+		}
+		CHECK_EQ_INT(rc, GAMEDB_END);
+		gamedb_reader_free(r);
+	}
+	patched_load(&p);
+	if (p.ok) {
+		r = gamedb_reader_new();
+		gamedb_reader_support_format_all(r);
+		rc = gamedb_reader_open_memory_set(r, p.names, p.data, p.size, 3);
+		CHECK_EQ_INT(rc, GAMEDB_WARN);
+		/* The name file and the offset of the name's record, then the text. */
+		CHECK_MSG(strncmp(gamedb_reader_errmsg(r), "five.sn4: offset ", 17) == 0 &&
+			  strstr(gamedb_reader_errmsg(r), ": 1 text is not UTF-8, read as ISO-8859-1 "
+							 "(the fallback charset); the first: "
+							 "\"Wang H\xC3\xA9o\"") != NULL,
+			  "open: %s", gamedb_reader_errmsg(r));
+		/* Said at the open, not again for each game that names him. */
+		while ((rc = gamedb_reader_next_game(r, &g)) == GAMEDB_OK)
+			;
+		CHECK_EQ_INT(rc, GAMEDB_END);
+		gamedb_reader_free(r);
+	}
+	patched_free(&p);
+}
+
 static void test_converter(void)
 {
 	struct patched p;
@@ -1761,6 +1844,7 @@ int main(void)
 	test_memory_set(five_base, exts4);
 	test_lazy_io(five_base, ".si4", 1);
 	test_converter();
+	test_fallback_warning();
 	test_lossy_name_scope();
 	test_options_open();
 	if (file_exists(with_ext(tactics_base, ".si4"))) {

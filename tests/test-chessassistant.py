@@ -510,6 +510,29 @@ def main():
 
         check_handle(base, os.path.join(tmp, "left.cdp"))
 
+        # 2b. charset-detect (on by default): a base of Western names stored in CP1252 reads
+        # right; with charset-detect=no it reads in the format's CP1251 ("Lékó" -> "Lйkу").
+        # A Russian base (the hand-made games) stays CP1251 either way (1 above).
+        west = caw.Base(seed=5)
+        names = ["Lékó, Péter", "Mårdell, Åsa", "Müller, Jürgen", "Ibáñez, José"]
+        for i, (fen, moves) in enumerate(caw.HANDMADE[:4]):
+            west.add_game({"Event": "Championnat de Genève".encode("cp1252"),
+                           "Site": "Besançon".encode("cp1252"),
+                           "White": names[i].encode("cp1252"), "Black": b"Smith, J",
+                           "Result": "*"}, fen, caw.line_of(moves))
+        write(west, tmp, "west")
+        wpath = os.path.join(tmp, "west.cdp")
+        with gamedb.open(wpath) as r:
+            got = [(g.tags["White"], g.tags["Event"], g.tags["Site"]) for g in r]
+        eq(got, [(n, "Championnat de Genève", "Besançon") for n in names],
+           "charset-detect: Western names in CP1252")
+        with gamedb.open(wpath, options={"charset-detect": "no"}) as r:
+            eq([g.tags["White"] for g in r], [n.encode("cp1252").decode("cp1251") for n in names],
+               "charset-detect=no: the names in CP1251")
+        with gamedb.open(wpath, charset="CP1251") as r:
+            eq(next(iter(r)).tags["White"], names[0].encode("cp1252").decode("cp1251"),
+               "the charset option wins over detection")
+
         # 3. the committed fixtures are what the fixture script writes, and read back
         fx = testsupport.load_script(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                   "make-chessassistant-fixtures.py"), "cafx")

@@ -7,6 +7,7 @@ Expected facts are written by hand from the bases (not produced by gamedb).
 the passwords uncbv's tests give them, against their unpacked twin small/ (a base of 0 games).
 """
 import json
+import re
 import signal
 import subprocess
 import time
@@ -139,6 +140,16 @@ def main():
         check(rc0 == 1 and b"[Event " not in out0, "without --partial the failing games are left out")
         check(rc == 1 and n == 4 and out.count(b"could not be read past here") == 4
               and err.count("written in part") == 4, "--partial writes the 4 games in part")
+        # A game written in part has no result: its Result tag is "*" like its movetext, in
+        # PGN and in JSON (which says where it stopped in "partial").
+        check(out.count(b'[Result "*"]') == 4 and b'[Result "1-0"]' not in out,
+              "--partial: the Result tag of a partial game is *")
+        rc, out, err = run("json", "--partial", corrupt)
+        objs = [json.loads(l) for l in out.splitlines()]
+        check(rc == 1 and len(objs) == 4
+              and all(o["tags"].get("Result") == "*" for o in objs)
+              and all("offset" in o.get("partial", "") for o in objs),
+              "json --partial: 4 games, Result *, \"partial\" says where")
     # --games: Scid's 1-based numbers, single or ranges, in any order.
     rc, out, _ = run("json", FIVE, "--games", "4,1-2")
     check(rc == 0 and [json.loads(l)["index"] for l in out.splitlines()] == [0, 1, 3],
@@ -294,8 +305,55 @@ def main():
         check(rc == 0 and out_up == out_low and len(games(out_up)) == 5,
               "upper-case base FIVE.SI4/.SN4/.SG4 by its base name: " + err)
 
-    # Deleted games: skipped unless --include-deleted (fixture built with the real Scid).
+    # Options of one format given for several databases: each database's format takes those
+    # it has; for the others a note on stderr, once per database and option, never an abort.
     td = os.environ.get("GAMEDB_TESTDATA", "")
+    tags = os.path.join(td, "scid", "tags.si4")
+    ca = os.path.join(td, "chessassistant", "hand.cdp")
+    cb = os.path.join(REAL, "chessbase", "libcbh", "NormalGames", "BielMTO.cbh")
+    if os.path.exists(tags) and os.path.exists(ca):
+        rc0, alone, _ = run("pgn", tags)
+        rc, out, err = run("pgn", tags, ca, "--charset", "detect", "--language", "de")
+        check(rc == 0 and out.startswith(alone) and len(games(out)) > len(games(alone)),
+              "format options for other formats do not abort: %d %r" % (rc, err))
+        for opt in ("charset-detect", "language"):
+            eq(err.count("note: %s: the scid format has no option '%s'; ignored" % (tags, opt)),
+               1, "one note for %s of the SCID base" % opt)
+        eq(err.count("note: %s: the chessassistant format has no option 'language'" % ca), 1,
+           "one note for language of the Chess Assistant base")
+        check("chessassistant format has no option 'charset-detect'" not in err,
+              "Chess Assistant has charset-detect (CP1251 or CP1252): no note")
+        # --direction: Chess Assistant's column direction. The fixture is written counting
+        # right (make-chessassistant-fixtures.py): left makes moves illegal, right is the
+        # default's reading.
+        rc_r, right, _ = run("pgn", ca, "--direction", "right")
+        rc_a, auto, _ = run("pgn", ca)
+        rc_l, _, err_l = run("pgn", ca, "--direction", "left")
+        check(rc_r == 0 and right == auto, "--direction right reads the fixture as auto does")
+        check(rc_l == 1 and "is not legal" in err_l, "--direction left: moves become illegal")
+        rc, _, err = run("pgn", ca, "--direction", "up")
+        check(rc == 2 and "--direction" in err, "--direction up -> 2")
+        if os.path.exists(cb):
+            rc, _, err = run("pgn", tags, cb, "--direction", "left")
+            check(rc == 0 and err.count("has no option 'direction'") == 2,
+                  "--direction: a note for SCID and ChessBase: %r" % err)
+
+    # Text that is not UTF-8 in a SCID base is read in the fallback charset (Latin-1) and said
+    # once per game, naming file, game and text (testdata/scid/README: Latin-1 comments in
+    # each of latin1's 3 games); the same games in UTF-8 say nothing.
+    lat = os.path.join(td, "scid", "latin1.si4")
+    if os.path.exists(lat):
+        rc, out, err = run("pgn", lat)
+        lines = [l for l in err.splitlines() if "fallback charset" in l]
+        check(rc == 0 and len(lines) == 3 and all(
+            re.match(r"gamedb: warning: %s: offset \d+: game %d: text not UTF-8, read as "
+                     r"ISO-8859-1" % (re.escape(lat[:-4] + ".sg4"), k + 1), l)
+            for k, l in enumerate(lines)), "latin1: one fallback warning per game: %r" % err)
+        check("Genève" in lines[0] if lines else False, "the warning quotes the text")
+        rc, out, err = run("pgn", os.path.join(td, "scid", "utf8.si4"))
+        check(rc == 0 and "warning" not in err, "utf8: no warning: %r" % err)
+
+    # Deleted games: skipped unless --include-deleted (fixture built with the real Scid).
     dels = [os.path.join(td, "scid", f[:-4]) for f in sorted(os.listdir(os.path.join(td, "scid")))
             if f.endswith(".si4") and "delet" in f] if os.path.isdir(os.path.join(td, "scid")) else []
     for base in dels:

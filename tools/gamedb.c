@@ -153,6 +153,7 @@ struct opts {
 	const char *out;
 	const char *charset;
 	const char *language;
+	const char *direction; /* Chess Assistant: auto, right or left */
 	const char *password; /* --password: of an encrypted archive (.cbz) */
 	uint64_t from, to; /* games [from, to), 0-based */
 	uint64_t (*games)[2]; /* --games: sorted inclusive 1-based ranges (Scid's numbers) */
@@ -179,6 +180,7 @@ static void usage(FILE *f)
 	      "                        [--no-commands] [--charset CS|detect] [--language LANG]\n"
 	      "                        [--notation iccs|wxf|chinese] [--layout standard|scid]\n"
 	      "                        [--commands common|all|none] [--partial] [--jobs N]\n"
+	      "                        [--direction auto|right|left]\n"
 	      "       gamedb json DB... (the same options as pgn)\n"
 	      "       gamedb fen|epd|uci DB... [--key] [-o FILE] [--range A:B] [--include-deleted]\n"
 	      "                        [--jobs N]\n"
@@ -205,9 +207,13 @@ static void usage(FILE *f)
 			gamedb_format_get_description(i));
 	}
 	fputs(
-	      "ChessBase text is CP1251 or CP1252 as the name tables show (--charset CS forces one;\n"
-	      "--charset detect, the default, is kept for old scripts).\n"
+	      "ChessBase and Chess Assistant text is CP1251 or CP1252 as the name tables show\n"
+	      "(--charset CS forces one; --charset detect, the default, is kept for old scripts).\n"
+	      "SCID text that is not UTF-8 is read as Latin-1, with a warning per game.\n"
 	      "--language LANG keeps ChessBase texts in LANG (en, de, fr, ...) and in no language.\n"
+	      "--direction: which way Chess Assistant move codes count columns (auto by default:\n"
+	      "chosen by legality). An option a database's format does not have is ignored for\n"
+	      "it, with a note on stderr.\n"
 	      "--notation: xiangqi moves in PGN (ICCS by default).\n"
 	      "--layout scid: PGN byte for byte as Scid exports it; the default is the PGN\n"
 	      "standard's export form that every common reader takes. --commands all keeps the\n"
@@ -558,15 +564,32 @@ static struct gamedb_reader *open_db(const char *path, const struct opts *o, int
 	}
 	if (rc == GAMEDB_WARN && !quiet)
 		fprintf(stderr, "gamedb: warning: %s\n", gamedb_reader_errmsg(r));
-	/* Options of one format: addressed to it, they are no error for the others (WARN). */
-	if ((detect && gamedb_reader_set_option(r, "chessbase", "charset-detect", "yes") ==
-		       GAMEDB_FAILED) ||
-	    (o->language && gamedb_reader_set_option(r, "chessbase", "language", o->language) ==
-				    GAMEDB_FAILED)) {
-		if (!quiet)
-			fprintf(stderr, "gamedb: %s: %s\n", path, gamedb_reader_errmsg(r));
-		gamedb_reader_free(r);
-		return NULL;
+	/*
+	 * Options of some formats only: the database's format takes those it knows; for the
+	 * others a note says they are ignored (GAMEDB_WARN), once per database, never an abort.
+	 */
+	{
+		const char *fo[3][2] = { { "charset-detect", detect ? "yes" : NULL },
+					 { "language", o->language },
+					 { "direction", o->direction } };
+		size_t k;
+		for (k = 0; k < sizeof fo / sizeof fo[0]; k++) {
+			if (!fo[k][1])
+				continue;
+			rc = gamedb_reader_set_option(r, NULL, fo[k][0], fo[k][1]);
+			if (rc == GAMEDB_WARN) {
+				if (!quiet)
+					fprintf(stderr, "gamedb: note: %s: the %s format has no option "
+						"'%s'; ignored\n", path, gamedb_reader_format(r),
+						fo[k][0]);
+			} else if (rc != GAMEDB_OK) {
+				if (!quiet)
+					fprintf(stderr, "gamedb: %s: %s\n", path,
+						gamedb_reader_errmsg(r));
+				gamedb_reader_free(r);
+				return NULL;
+			}
+		}
 	}
 	return r;
 }
@@ -995,6 +1018,10 @@ static int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int st
 			status = status ? status : 1;
 		}
 		gamedb_move_iter_free(it);
+	} else if (rc == GAMEDB_WARN && gamedb_game_errmsg(g)[0]) {
+		/* Written whole with a warning (text read in the fallback charset or with loss, a
+		 * field repaired): the message names the file and the game. */
+		say(e, "gamedb: warning: %s\n", gamedb_game_errmsg(g));
 	}
 	return status;
 }
@@ -1518,6 +1545,16 @@ int main(int argc, char **argv)
 			if (++i == argc)
 				goto missing;
 			o.charset = argv[i];
+		} else if (strcmp(a, "--direction") == 0) {
+			if (++i == argc)
+				goto missing;
+			if (strcmp(argv[i], "auto") != 0 && strcmp(argv[i], "right") != 0 &&
+			    strcmp(argv[i], "left") != 0) {
+				fprintf(stderr, "gamedb: --direction wants auto, right or left, got "
+					"\"%s\"\n", argv[i]);
+				goto fail;
+			}
+			o.direction = argv[i];
 		} else if (strcmp(a, "--password") == 0) {
 			if (++i == argc)
 				goto missing;

@@ -333,19 +333,31 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_format(struct gamedb_reader *r, const ch
 /**
  * Sets an option, before or after opening (libarchive's `format:key=value` model).
  *
+ * Every option, with the formats that have it and their defaults (the test `header-docs`
+ * checks this table against the code; gamedb_format_get_option() lists the options of a
+ * format at run time, gamedb_format_get_charset() its default charset):
+ *
+ * | option             | format         | default      | meaning |
+ * |--------------------|----------------|--------------|---------|
+ * | `charset`          | scid           | `UTF-8`      | the charset of the base's text, an iconv name ("CP1252", "ISO-8859-1", "CP1251"), replacing the format's default and any detection |
+ * | `charset`          | chessbase      | `CP1252`     | (the default when `charset-detect` is `no`) |
+ * | `charset`          | chessassistant | `CP1251`     | (the default when `charset-detect` is `no`) |
+ * | `charset`          | xqf            | `GB18030`    | |
+ * | `charset`          | style12        | `UTF-8`      | |
+ * | `fallback-charset` | scid           | `ISO-8859-1` | when the charset is UTF-8: what bytes that are not UTF-8 are read as (with a warning once per open and per game) |
+ * | `fallback-charset` | chessbase      | `CP1252`     | (used only with `charset` UTF-8) |
+ * | `fallback-charset` | chessassistant | `CP1252`     | (used only with `charset` UTF-8) |
+ * | `fallback-charset` | xqf            | `CP1252`     | (used only with `charset` UTF-8) |
+ * | `fallback-charset` | style12        | `CP1252`     | |
+ * | `language`         | chessbase      | `all`        | keep annotation texts in one language (en, de, fr, es, it, nl, pl, pt) and those in none |
+ * | `charset-detect`   | chessbase      | `yes`        | choose CP1251 or CP1252 from the name tables (`no`: the `charset` default) |
+ * | `charset-detect`   | chessassistant | `yes`        | the same; CP1251 on a tie |
+ * | `direction`        | chessassistant | `auto`       | which way the column part of a move code counts: `right`, `left`, or `auto` (by legality) |
+ * | `password`         | every format   | (none)       | the password of an encrypted archive (a ChessBase `.cbz`), used by the open that deciphers it; set it before the open (after it, ::GAMEDB_WARN and no effect). An empty value or NULL forgets it. Without it such an archive fails to open with ::GAMEDB_E_UNSUPPORTED, with a wrong one with ::GAMEDB_E_INVALID_ARGUMENT (@since 1.1) |
+ *
  * @param r the reader.
  * @param format a format name to address one format only, or NULL for all of them.
- * @param key the option name. Options known now:
- *   - `charset`: the source charset of the database's text (an iconv name such as
- *     "CP1252", "ISO-8859-1", "UTF-8", "CP1251"), replacing the format's default.
- *   - `fallback-charset`: for formats whose default is UTF-8 (SCID), the charset that invalid
- *     UTF-8 is read as (default "CP1252").
- *   - `password`: the password of an encrypted archive (a ChessBase `.cbz`), used by the open
- *     that deciphers it; set it before the open (after it, ::GAMEDB_WARN and no effect). An
- *     empty value or NULL forgets it. Without it such an archive fails to open with
- *     ::GAMEDB_E_UNSUPPORTED, with a wrong one with ::GAMEDB_E_INVALID_ARGUMENT (since 1.1).
- *   - the options of each format, listed by gamedb_format_get_option() (ChessBase:
- *     `language`, `charset-detect`).
+ * @param key the option name (the table above).
  * @param value the value, or NULL to restore the default.
  *
  * A format's option set before the open is kept and handed to the format that opens the base
@@ -667,8 +679,10 @@ GAMEDB_EXPORT const char *gamedb_game_errmsg(const struct gamedb_game *g);
 
 /**
  * Whether the game's text came through intact: ::GAMEDB_WARN when a tag, or (once the moves are
- * decoded) a comment, could not be converted to UTF-8 without loss, or a field was repaired;
- * else ::GAMEDB_OK. gamedb_game_errmsg() says what.
+ * decoded) a comment, could not be converted to UTF-8 without loss, or was not in the base's
+ * charset and was read in the fallback charset (`fallback-charset`; said once per game, the
+ * message naming file, game and text: @since 1.1), or a field was repaired; else
+ * ::GAMEDB_OK. gamedb_game_errmsg() says what.
  * @since 1.0
  */
 GAMEDB_EXPORT int32_t gamedb_game_get_status(const struct gamedb_game *g);
@@ -999,10 +1013,11 @@ enum gamedb_write_flags {
 					     tool reads (`[%medal]`, `[%crit]`, ...); by default
 					     only `%cal`, `%csl`, `%clk`, `%emt` and `%eval`
 					     (@since 1.1). */
-	GAMEDB_WRITE_PARTIAL = 1024     /**< PGN: a game whose moves cannot all be decoded is
-					     written up to the failure, with a comment saying
-					     where and why, result `*`, and ::GAMEDB_WARN
-					     (@since 1.1). */
+	GAMEDB_WRITE_PARTIAL = 1024     /**< PGN and JSON: a game whose moves cannot all be
+					     decoded is written up to the failure, with a
+					     comment (JSON: a "partial" key) saying where and
+					     why, result `*` in the movetext and in the Result
+					     tag, and ::GAMEDB_WARN (@since 1.1). */
 };
 
 /**
@@ -1055,9 +1070,41 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
  * "deleted": false, "moves": [{"san": "e4", "uci": "e2e4", "nags": [1],
  * "comment_before": "...", "comment": "...", "variations": [[...]]}]}`.
  * Keys with nothing to say (no NAGs, no comment, no variations) are left out of a move.
- * A move's markup commands are in "commands" as text ("%clk 0:01:02"); a %clk or %emt also
- * gives "clock" or "elapsed" in seconds, a number (@since 1.1). The gamedb command adds "file"
- * and "n" (the object's place in its whole output) before "index".
+ *
+ * The schema: every key of every object, its type, and when it is there (the test
+ * `json-schema` checks the output of every real base against this table):
+ *
+ * | object     | key              | type                   | when |
+ * |------------|------------------|------------------------|------|
+ * | game       | `file`           | string                 | the gamedb command only: the database as named (@since 1.1) |
+ * | game       | `n`              | integer                | the gamedb command only: the object's place in its whole output, from 0 (@since 1.1) |
+ * | game       | `index`          | integer                | always: the game's place in its base, from 0 |
+ * | game       | `tags`           | object of string       | always: tag name to value, in the game's order |
+ * | game       | `variant`        | string                 | always: chess, chess960, xiangqi, bughouse or crazyhouse |
+ * | game       | `fen`            | string                 | always: the start position |
+ * | game       | `final_fen`      | string                 | always: the position after the main line ("" when unknown) |
+ * | game       | `deleted`        | boolean                | always |
+ * | game       | `partial`        | string                 | ::GAMEDB_WRITE_PARTIAL and a game read in part: where and why it stopped (@since 1.1) |
+ * | game       | `moves`          | array of move          | always: the main line |
+ * | game       | `comment`        | string                 | a comment after the main line that no move holds |
+ * | move       | `san`            | string                 | always: the move in SAN (xiangqi: WXF) |
+ * | move       | `uci`            | string                 | always: the move in UCI (xiangqi: ICCS coordinates) |
+ * | move       | `fen`            | string                 | ::GAMEDB_WRITE_FEN: the position after the move (@since 1.1) |
+ * | move       | `key`            | string                 | ::GAMEDB_WRITE_KEY: the position key after the move, 16 hex digits (@since 1.1) |
+ * | move       | `comment_before` | string                 | a comment before the move |
+ * | move       | `nags`           | array of integer       | the move's NAGs |
+ * | move       | `variations`     | array of array of move | the variations that replace the move |
+ * | move       | `comment`        | string                 | the first comment after the move |
+ * | move       | `comments`       | array of comment       | all comments after the move, when there are several or one has a language |
+ * | move       | `commands`       | array of string        | the move's markup commands as text ("%clk 0:01:02") |
+ * | move       | `annotations`    | array of annotation    | the format's annotations that have no PGN form (ChessBase) |
+ * | move       | `clock`          | number                 | a %clk command: the clock in seconds (@since 1.1) |
+ * | move       | `elapsed`        | number                 | a %emt command: the time used in seconds (@since 1.1) |
+ * | comment    | `language`       | string                 | always: ISO 639-1, "" for none |
+ * | comment    | `text`           | string                 | always |
+ * | annotation | `type`           | integer                | always: gamedb_event_get_annotation_type() |
+ * | annotation | `hex`            | string                 | always: the stored bytes in hex |
+ *
  * @return as gamedb_game_write_pgn().
  * @since 1.0
  */

@@ -260,6 +260,29 @@ int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *t
 	return rc;
 }
 
+void gamedb__game_fallback_warning(struct gamedb_game *g)
+{
+	struct gamedb_reader *r = g->reader;
+
+	if (g->fallback)
+		return; /* once per game */
+	g->fallback = 1;
+	g->text_status = GAMEDB_WARN;
+	if (!g->errmsg[0]) {
+		char where[64] = "";
+		if (r->text.fallback_file)
+			snprintf(where, sizeof where, "offset %llu: ",
+				 (unsigned long long)r->text.fallback_off);
+		gamedb__game_seterr(g, "%s: %sgame %llu: text not %s, read as %s (the fallback "
+				    "charset): \"%s\"",
+				    r->text.fallback_file ? r->text.fallback_file :
+				    r->src.primary ? r->src.primary : "the database", where,
+				    (unsigned long long)g->index + 1, gamedb__reader_charset(r),
+				    gamedb__reader_fallback(r), r->text.fallback_sample);
+	}
+	r->text.fallback_sample[0] = 0;
+}
+
 void gamedb__game_seterr(struct gamedb_game *g, const char *fmt, ...)
 {
 	va_list ap;
@@ -286,6 +309,7 @@ void gamedb__game_reset(struct gamedb_game *g)
 	g->moves_state = GAMEDB__MOVES_NONE;
 	gamedb__mb_reset(&g->mb);
 	g->text_status = GAMEDB_OK;
+	g->fallback = 0;
 	g->errmsg[0] = 0;
 }
 
@@ -312,7 +336,14 @@ static void load_extra(struct gamedb_game *g)
 	g->extra_loaded = 1;
 	if (!r || !r->fmt || !r->fmt->load_tags || r->state != GAMEDB__RS_OPEN)
 		return;
-	rc = r->fmt->load_tags(r->fmt_state, g);
+	{
+		uint64_t before = r->text.fallback_texts;
+		r->text.fallback_sample[0] = 0;
+		rc = r->fmt->load_tags(r->fmt_state, g);
+		gamedb__text_at(&r->text, NULL, 0);
+		if (r->text.fallback_texts != before)
+			gamedb__game_fallback_warning(g);
+	}
 	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
 		/* The game is handed out without them: lossy, not silent (the format's message). */
 		g->extra_loaded = -1;
@@ -333,9 +364,16 @@ int32_t gamedb__game_decode(struct gamedb_game *g)
 		gamedb__game_seterr(g, "game %llu: the reader is closed",
 				    (unsigned long long)g->index + 1);
 	} else {
+		uint64_t before = r->text.fallback_texts;
+		r->text.fallback_sample[0] = 0;
 		g->mb.status = r->fmt->decode_moves(r->fmt_state, g, &g->mb);
+		gamedb__text_at(&r->text, NULL, 0);
 		if (g->mb.status == GAMEDB_FAILED && r)
 			gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s", g->errmsg);
+		else if (r->text.fallback_texts != before && !g->fallback) {
+			gamedb__game_fallback_warning(g);
+			g->mb.status = GAMEDB_WARN;
+		}
 	}
 	g->moves_state = GAMEDB__MOVES_DONE;
 	return g->mb.status;

@@ -170,6 +170,7 @@ struct gamedb_game {
 	int moves_state;
 	struct gamedb__movebuf mb;
 	int32_t text_status;  /* GAMEDB_WARN if a tag was converted with loss */
+	int fallback;         /* 1 once a text of the game was read in the fallback charset */
 	char errmsg[320];
 };
 
@@ -198,5 +199,11 @@ int gamedb__game_start_pos(struct gamedb_game *g, union gamedb__anypos *pos, con
 /* Decodes the moves of g once (lazily); returns the decode status (OK, WARN, FAILED). */
 int32_t gamedb__game_decode(struct gamedb_game *g);
 void gamedb__game_seterr(struct gamedb_game *g, const char *fmt, ...) GAMEDB__PRINTF(2, 3);
+/*
+ * A text of g needed the fallback charset (the text layer counted it): the game's status
+ * becomes GAMEDB_WARN and its message, when it has none, names the file, the game, the
+ * charsets and the text. Once per game.
+ */
+void gamedb__game_fallback_warning(struct gamedb_game *g);
 
 #endif /* GAMEDB_CORE_GAME_H */

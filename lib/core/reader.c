@@ -405,6 +405,7 @@ static int32_t open_source(struct gamedb_reader *r)
 	r->fmt = best;
 	r->state = GAMEDB__RS_OPEN;
 	rc = best->open(r, &r->fmt_state);
+	gamedb__text_at(&r->text, NULL, 0); /* a format's place hint ends with its call */
 	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
 		r->fmt_state = NULL;
 		r->fmt = NULL;
@@ -416,6 +417,24 @@ static int32_t open_source(struct gamedb_reader *r)
 		r->fmt = NULL;
 		goto fatal;
 	}
+	/* Texts read at the open (name tables) that needed the fallback: one warning. */
+	if (r->text.fallback_texts && rc == GAMEDB_OK) {
+		char where[64] = "";
+		if (r->text.fallback_file)
+			snprintf(where, sizeof where, "offset %llu: ",
+				 (unsigned long long)r->text.fallback_off);
+		rc = gamedb__error(r, GAMEDB_WARN, GAMEDB_E_ENCODING,
+				   "%s: %s%llu text%s not %s, read as %s (the fallback charset); the "
+				   "first: \"%s\"",
+				   r->text.fallback_file ? r->text.fallback_file :
+				   r->src.primary ? r->src.primary : "the database", where,
+				   (unsigned long long)r->text.fallback_texts,
+				   r->text.fallback_texts == 1 ? " is" : "s are",
+				   gamedb__reader_charset(r), gamedb__reader_fallback(r),
+				   r->text.fallback_sample);
+	}
+	r->text.fallback_texts = 0;
+	r->text.fallback_sample[0] = 0;
 	return rc;
 fatal:
 	r->state = GAMEDB__RS_FATAL;
@@ -612,11 +631,20 @@ GAMEDB_EXPORT int32_t gamedb_reader_next_game(struct gamedb_reader *r, struct ga
 				     "gamedb_reader_next_game: out is NULL");
 	gamedb__clear_error(r);
 	gamedb__game_reset(&r->game);
+	r->text.fallback_texts = 0;
+	r->text.fallback_sample[0] = 0;
 	rc = r->fmt->next_game(r->fmt_state, &r->game);
+	gamedb__text_at(&r->text, NULL, 0);
+	if ((rc == GAMEDB_OK || rc == GAMEDB_WARN) && r->text.fallback_texts)
+		gamedb__game_fallback_warning(&r->game);
 	if (rc == GAMEDB_OK || rc == GAMEDB_WARN) {
 		if (r->game.text_status == GAMEDB_WARN && rc == GAMEDB_OK) {
 			rc = GAMEDB_WARN;
-			if (!r->errmsg[0])
+			if (r->errmsg[0])
+				; /* the format's own warning stays */
+			else if (r->game.fallback) /* the message names file and game */
+				gamedb__error(r, GAMEDB_WARN, GAMEDB_E_ENCODING, "%s", r->game.errmsg);
+			else
 				gamedb__error(r, GAMEDB_WARN, GAMEDB_E_ENCODING,
 					      "game %llu: text converted with loss: %s",
 					      (unsigned long long)r->game.index + 1, r->game.errmsg);

@@ -821,41 +821,7 @@ static int32_t cb_decode(void *state, struct gamedb_game *g, struct gamedb__move
 
 /* ---- charset detection ----------------------------------------------------------------- */
 
-/*
- * CP1251 or CP1252, from how the bytes >= 0x80 sit in words. A Cyrillic word in CP1251 is a run
- * of such letters with no ASCII letter in it ("Петров"); a Western name in CP1252 has its
- * accented letters among ASCII ones ("Lékó", "Mårdell"). Each run votes with its number of
- * high letters; a lone high byte between non-letters votes for neither.
- */
-struct votes {
-	uint64_t cyrillic, latin;
-};
-
-static int high_letter(uint8_t c) { return c >= 0xC0 || c == 0xA8 || c == 0xB8; }
-static int ascii_letter(uint8_t c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
-
-static void vote(struct votes *v, const uint8_t *p, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n) {
-		uint64_t hi = 0, lo = 0;
-		while (i < n && (high_letter(p[i]) || ascii_letter(p[i]))) {
-			if (p[i] >= 0x80)
-				hi++;
-			else
-				lo++;
-			i++;
-		}
-		if (hi >= 2 && lo == 0)
-			v->cyrillic += hi;
-		else if (hi && lo)
-			v->latin += hi;
-		if (i < n)
-			i++; /* the separator */
-	}
-}
-
+/* CP1251 or CP1252 by the text layer's vote (text/detect.c) over names and text titles. */
 static const uint8_t ent_fields[ENT_TYPES][2][2] = {
 	/* offset, size of up to two text fields of each entity type */
 	{ { 0, 30 }, { 30, 20 } }, /* player: last, first name */
@@ -886,7 +852,7 @@ static const char *text_record(struct cbh *s, uint64_t off, struct gamedb__cur *
 }
 
 /* Feeds the titles of guiding text id to the votes; problems just end the sample. */
-static void vote_text(struct cbh *s, uint32_t id, struct votes *v)
+static void vote_text(struct cbh *s, uint32_t id, struct gamedb__charset_votes *v)
 {
 	uint8_t rec[CBH_REC];
 	struct gamedb__cur c;
@@ -905,13 +871,13 @@ static void vote_text(struct cbh *s, uint32_t id, struct votes *v)
 		t = gamedb__cur_take(&c, tl);
 		if (gamedb__cur_failed(&c))
 			return;
-		vote(v, t, tl);
+		gamedb__charset_vote(v, t, tl);
 	}
 }
 
 static int32_t detect_charset(struct cbh *s)
 {
-	struct votes v = { 0, 0 };
+	struct gamedb__charset_votes v = { 0, 0 };
 	uint8_t rec[ENT_COPY];
 	uint32_t id, k;
 	int t, f;
@@ -924,16 +890,17 @@ static int32_t detect_charset(struct cbh *s)
 			if (rc != ENT_OK)
 				continue;
 			for (f = 0; f < 2; f++)
-				if (ent_fields[t][f][1])
-					vote(&v, rec + ent_fields[t][f][0],
-					     fixlen(rec + ent_fields[t][f][0], ent_fields[t][f][1]));
+				if (ent_fields[t][f][1]) {
+					const uint8_t *fp = rec + ent_fields[t][f][0];
+					gamedb__charset_vote(&v, fp, fixlen(fp, ent_fields[t][f][1]));
+				}
 		}
 	}
 	/* Names alone can be all ASCII while the base's texts are not: their titles count too. */
 	for (k = 0; k < s->ntexts && k < DETECT_MAX_TEXTS; k++)
 		vote_text(s, s->texts[k], &v);
 	gamedb__clear_error(s->r);
-	s->ctx.detected = v.cyrillic > v.latin ? "CP1251" : "CP1252";
+	s->ctx.detected = gamedb__charset_choose(&v, "CP1252");
 	return GAMEDB_OK;
 }
 

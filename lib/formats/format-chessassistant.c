@@ -79,6 +79,7 @@ struct ca {
 	int dir;         /* option: CA_DIR_* */
 	int dir_cur;     /* what decodes now (auto: the last reading that was legal) */
 	int illegal;     /* the last decode failed on a move the board refused */
+	const char *detected; /* what charset-detect found (static), NULL when it is off */
 	struct gamedb__stack frames; /* struct caframe */
 	struct gamedb__stack pend;   /* size_t: record index after a 231 */
 };
@@ -278,6 +279,43 @@ static int name_of(const struct ca *s, int t, uint32_t id, const uint8_t **name,
 	return 0;
 }
 
+/*
+ * The charset of the base's text: the caller's `charset` option, else what charset-detect
+ * found, else CP1251. Worked out on each use, so that an option set after the open counts.
+ */
+static const char *ca_charset(const struct ca *s)
+{
+	if (s->r->text.charset[0] || !s->detected)
+		return gamedb__reader_charset(s->r);
+	return s->detected;
+}
+
+/*
+ * charset-detect: CP1251 or CP1252 by the text layer's vote (text/detect.c) over every name
+ * and title of the name tables and the base comment; CP1251, the format's default, on a tie
+ * (all ASCII).
+ */
+static void ca_detect(struct ca *s)
+{
+	struct gamedb__charset_votes v = { 0, 0 };
+	const uint8_t *nm, *ti;
+	size_t nl, tl;
+	uint32_t id;
+	int t;
+
+	/* Each stored name once: an id redirected to another (a negative entry) is skipped, so
+	   no redirection chain is followed and the vote costs one step per id. */
+	for (t = 0; t < 4; t++)
+		for (id = 0; s->tab[t].have && id < s->tab[t].a01n / 4; id++)
+			if ((int32_t)gamedb__le32(s->tab[t].a01 + 4 * (size_t)id) >= 0 &&
+			    name_of(s, t, id, &nm, &nl, &ti, &tl) == 0) {
+				gamedb__charset_vote(&v, nm, nl);
+				gamedb__charset_vote(&v, ti, tl);
+			}
+	gamedb__charset_vote(&v, s->cdp_comment, s->cdp_comment_len);
+	s->detected = gamedb__charset_choose(&v, "CP1251");
+}
+
 /* ---- bidding and opening -------------------------------------------------------------- */
 
 /* 1 if n bytes are a NUL-padded text field (printable or line breaks, then at least one NUL). */
@@ -394,6 +432,7 @@ static int32_t ca_open(struct gamedb_reader *r, void **state)
 	if (m < 0)
 		goto fail;
 	s->count = s->d00->size / CA_D00_REC;
+	ca_detect(s); /* on by default; charset-detect=no turns it off */
 	if (m > 0)
 		rc = gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
 				   "%s: a name table (a01/d01) is missing from the root directory; its names read \"?\"",
@@ -418,9 +457,23 @@ static int32_t ca_set_option(void *state, const char *key, const char *value)
 {
 	struct ca *s = state;
 
+	if (strcmp(key, "charset-detect") == 0) {
+		if (!value || strcmp(value, "yes") == 0 || strcmp(value, "1") == 0 ||
+		    strcmp(value, "true") == 0) {
+			ca_detect(s);
+			return GAMEDB_OK;
+		}
+		if (strcmp(value, "no") == 0 || strcmp(value, "0") == 0 ||
+		    strcmp(value, "false") == 0) {
+			s->detected = NULL;
+			return GAMEDB_OK;
+		}
+		return gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
+				     "option charset-detect: \"%s\" is neither yes nor no", value);
+	}
 	if (strcmp(key, "direction") != 0)
 		return GAMEDB_WARN;
-	if (strcmp(value, "auto") == 0)
+	if (!value || strcmp(value, "auto") == 0)
 		s->dir = CA_DIR_AUTO;
 	else if (strcmp(value, "right") == 0)
 		s->dir = s->dir_cur = CA_DIR_RIGHT;
@@ -453,7 +506,7 @@ static int name_tag(struct ca *s, struct gamedb_game *g, const char *tag, int t,
 {
 	const uint8_t *nm, *ti;
 	size_t nl, tl;
-	const char *cs = gamedb__reader_charset(s->r);
+	const char *cs = ca_charset(s);
 
 	if (name_of(s, t, id, &nm, &nl, &ti, &tl) != 0 || nl == 0) {
 		if (!dflt)
@@ -525,7 +578,7 @@ static int32_t ca_next_game(void *state, struct gamedb_game *g)
 	{
 		const uint8_t *nm, *ti;
 		size_t nl, tl;
-		const char *cs = gamedb__reader_charset(s->r);
+		const char *cs = ca_charset(s);
 		if (name_of(s, T_PLAYERS, gamedb__le24(h + 0), &nm, &nl, &ti, &tl) == 0 && tl &&
 		    gamedb__game_add_tag_raw(g, &g->head, "WhiteTitle", (const char *)ti, tl, cs) ==
 			    GAMEDB_FAILED)
@@ -935,7 +988,7 @@ static int add_text(struct cactx *x, int type, const uint8_t *raw, size_t n)
 		return 0;
 	if (off > UINT32_MAX / 2)
 		return -1;
-	rc = gamedb__text_to_utf8(&x->s->r->text, gamedb__reader_charset(x->s->r),
+	rc = gamedb__text_to_utf8(&x->s->r->text, ca_charset(x->s),
 				  gamedb__reader_fallback(x->s->r), (const char *)raw, n, &mb->text);
 	if (rc == GAMEDB_FAILED)
 		return -1;
@@ -1356,7 +1409,7 @@ static int32_t decode_once(struct ca *s, struct gamedb_game *g, struct gamedb__m
 	}
 	if (x.status == GAMEDB_OK && x.text_status == GAMEDB_WARN) {
 		gamedb__game_seterr(g, "%s: a comment could not be converted from %s without loss",
-				    s->d02->name, gamedb__reader_charset(s->r));
+				    s->d02->name, ca_charset(s));
 		return GAMEDB_WARN;
 	}
 	return x.status;
@@ -1487,7 +1540,7 @@ GAMEDB_EXPORT const char *gamedb_chessassistant_get_comment(struct gamedb_chessa
 	n = s->cdp_comment_len;
 	while (n && s->cdp_comment[n - 1] == 0)
 		n--;
-	if (gamedb__text_to_utf8(&s->r->text, gamedb__reader_charset(s->r),
+	if (gamedb__text_to_utf8(&s->r->text, ca_charset(s),
 				 gamedb__reader_fallback(s->r), (const char *)s->cdp_comment, n,
 				 &ca->comment) == GAMEDB_FAILED)
 		return NULL;
@@ -1499,6 +1552,7 @@ static const char *const ca_extensions[] = { ".cdp", ".emb", ".d00", ".a02", ".d
 static const struct gamedb__format_option ca_options[] = {
 	{ "direction", "auto",
 	  "which way the column part of a move code counts: right, left, or auto (by legality)" },
+	{ "charset-detect", "yes", "choose CP1251 or CP1252 from the name tables (yes/no)" },
 	{ NULL, NULL, NULL }
 };
 

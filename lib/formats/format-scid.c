@@ -213,10 +213,12 @@ static int32_t load_names(struct scid *s)
 						     s->sn->name, (unsigned long long)rec, id, counts[t]);
 			if (n->off[id] != UINT32_MAX)
 				continue; /* duplicate id (old Scid bug): keep the first */
+			gamedb__text_at(&r->text, s->sn->name, rec);
 			if (name_store(s, n, id, prev, len) != 0)
 				return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
 		}
 	}
+	gamedb__text_at(&r->text, NULL, 0);
 	return GAMEDB_OK;
 truncated:
 	return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT, "%s",
@@ -367,6 +369,7 @@ static int32_t load_names5(struct scid *s)
 					     fn, (unsigned long long)rec, (unsigned long long)len,
 					     (unsigned long long)gamedb__cur_left(&c));
 		b = gamedb__cur_take(&c, (size_t)len);
+		gamedb__text_at(&r->text, fn, rec);
 		if (t == 4) {
 			db_info(s, b, (size_t)len);
 			continue;
@@ -378,6 +381,7 @@ static int32_t load_names5(struct scid *s)
 					     (unsigned long long)rec);
 		s->names[t].count++;
 	}
+	gamedb__text_at(&r->text, NULL, 0);
 	return GAMEDB_OK;
 }
 
@@ -460,12 +464,15 @@ static int32_t scid_open(struct gamedb_reader *r, void **state)
 	s->handle.base_type = (int32_t)gamedb__be32(p + 10);
 	s->ngames = gamedb__be24(p + 14);
 	s->handle.autoload = gamedb__be24(p + 17);
+	gamedb__text_at(&s->r->text, s->si->name, 20);
 	header_text(s, p + 20, 108, s->handle.description, sizeof s->handle.description);
 	for (i = 0; i < 6; i++) {
+		gamedb__text_at(&s->r->text, s->si->name, 128 + 9 * (uint64_t)i);
 		if (s->version == 400)
 			header_text(s, p + 128 + 9 * i, 9, s->handle.flag_names[i],
 				    sizeof s->handle.flag_names[i]);
 	}
+	gamedb__text_at(&s->r->text, NULL, 0);
 	need = s->hdr_size + (uint64_t)s->ngames * s->rec_size;
 	rc = GAMEDB_OK;
 	if (need > s->si->size) {
@@ -831,6 +838,7 @@ static int32_t parse_tags(struct scid *s, struct gamedb_game *g, struct gamedb__
 		if (want && tname && memchr(name, 0, tl <= 240 ? tl : 0) == NULL) {
 			struct gamedb__buf conv = { 0 };
 			int32_t trc = GAMEDB_OK;
+			gamedb__text_at(&s->r->text, s->sg->name, gamedb__cur_off(rc) - vl);
 			/* A stored tag name is bytes like its value: hand it out as UTF-8 too. */
 			if (tname == name && !gamedb__utf8_valid(name, tl)) {
 				trc = gamedb__text_to_utf8(&s->r->text, cs, gamedb__reader_fallback(s->r),
@@ -1331,6 +1339,7 @@ moves_done:
 			nul = memchr(rc.p + rc.pos, 0, rc.len - rc.pos);
 			clen = nul ? (size_t)(nul - (rc.p + rc.pos)) : rc.len - rc.pos;
 			offs[k] = (uint32_t)mb->text.len;
+			gamedb__text_at(&s->r->text, s->sg->name, gamedb__cur_off(&rc));
 			trc = gamedb__text_to_utf8(&s->r->text, gamedb__reader_charset(s->r),
 						   gamedb__reader_fallback(s->r),
 						   (const char *)rc.p + rc.pos, clen, &mb->text);

@@ -23,14 +23,39 @@ struct gamedb__text {
 		void *cd; /* the converter backend's (text/conv.h) */
 	} cache[GAMEDB__TEXT_CACHE];
 	unsigned next_slot;
+	/*
+	 * Texts of UTF-8 charset that held invalid bytes, read in the fallback charset: counted by
+	 * gamedb__text_to_utf8(), which keeps the first of them (as UTF-8, cut at a letter) in
+	 * fallback_sample while that is empty. The reader core turns them into a warning once per
+	 * open and once per game, and empties the sample.
+	 */
+	uint64_t fallback_texts;
+	char fallback_sample[48];
+	/*
+	 * Where the text being converted is stored, for that warning: a format sets at_file (a
+	 * name that lives as long as the reader) and at_off before a conversion whose place it
+	 * knows (gamedb__text_at()), NULL after. The sample's place is kept with it.
+	 */
+	const char *at_file;
+	uint64_t at_off;
+	const char *fallback_file; /* NULL: the place is not known */
+	uint64_t fallback_off;
 };
+
+/* Says where the next texts converted are stored (file NULL: not known). */
+static inline void gamedb__text_at(struct gamedb__text *t, const char *file, uint64_t off)
+{
+	t->at_file = file;
+	t->at_off = off;
+}
 
 /*
  * Converts raw bytes in charset (NULL or "UTF-8": UTF-8, invalid bytes read one by one as
  * fallback) to UTF-8, appended to out and NUL-terminated. What is appended is valid UTF-8
  * without NUL bytes whatever the charset or the converter hook gives (what is not becomes
  * U+FFFD, a NUL '?'). Returns GAMEDB_OK, GAMEDB_WARN (something became U+FFFD or '?'), or
- * GAMEDB_FAILED (out of memory).
+ * GAMEDB_FAILED (out of memory). UTF-8 text with bytes read in the fallback is counted in
+ * t->fallback_texts (not a warning here: the core says it once per open and per game).
  */
 int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const char *fallback,
 			     const char *in, size_t len, struct gamedb__buf *out);
@@ -67,5 +92,18 @@ int gamedb__utf8_valid(const char *s, size_t len);
 /* 1 if the converter backend (iconv, or Windows code pages) can convert from this charset. */
 int gamedb__text_charset_known(struct gamedb__text *t, const char *charset);
 void gamedb__text_close(struct gamedb__text *t);
+
+/*
+ * Charset detection (text/detect.c), for single-byte bases that may be Cyrillic (CP1251) or
+ * Western (CP1252) without saying which: a format feeds the votes its name tables (and any
+ * other stored text), then asks for the winner. Used by ChessBase and Chess Assistant for
+ * their `charset-detect` option.
+ */
+struct gamedb__charset_votes {
+	uint64_t cyrillic, latin;
+};
+void gamedb__charset_vote(struct gamedb__charset_votes *v, const void *text, size_t len);
+/* "CP1251" or "CP1252", whichever has more votes; tie (the format's default) when even. */
+const char *gamedb__charset_choose(const struct gamedb__charset_votes *v, const char *tie);
 
 #endif /* GAMEDB_TEXT_H */

@@ -319,6 +319,34 @@ static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const 
 	return rc;
 }
 
+/*
+ * Counts a text that needed the fallback charset and keeps it (the UTF-8 appended to out from
+ * start) as the sample when there is none, cut at a letter to fit.
+ */
+static void note_fallback(struct gamedb__text *t, const struct gamedb__buf *out, size_t start)
+{
+	size_t n = out->len - start;
+
+	t->fallback_texts++;
+	if (t->fallback_sample[0])
+		return;
+	t->fallback_file = t->at_file;
+	t->fallback_off = t->at_off;
+	if (n >= sizeof t->fallback_sample) {
+		n = sizeof t->fallback_sample - 1;
+		while (n && ((unsigned char)out->p[start + n] & 0xC0) == 0x80)
+			n--;
+	}
+	memcpy(t->fallback_sample, out->p + start, n);
+	t->fallback_sample[n] = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!t->fallback_sample[i] || t->fallback_sample[i] == '\n' ||
+		    t->fallback_sample[i] == '\r')
+			t->fallback_sample[i] = ' '; /* one line in a message */
+	if (!t->fallback_sample[0])
+		strcpy(t->fallback_sample, "?");
+}
+
 int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const char *fallback,
 			     const char *in, size_t len, struct gamedb__buf *out)
 {
@@ -354,6 +382,7 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 	} else if (!is_utf8_name(charset)) {
 		rc = convert_iconv(t, charset, in, len, out);
 	} else {
+		int fell_back = 0;
 		i = 0;
 		while (i < len) {
 			size_t n;
@@ -371,6 +400,7 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 			/* An invalid byte: read it in the fallback charset. */
 			if (fallback && *fallback) {
 				int32_t r = convert_iconv(t, fallback, in + i, 1, out);
+				fell_back = 1;
 				if (r != GAMEDB_OK)
 					rc = GAMEDB_WARN;
 				/* A fallback may give more than 4 bytes (TSCII: up to 12): keep the room
@@ -385,6 +415,8 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 			}
 			i++;
 		}
+		if (fell_back)
+			note_fallback(t, out, start);
 	}
 	/*
 	 * NUL bytes inside text would cut C strings short: they become '?', with a warning. They

@@ -378,6 +378,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 	const char *final_fen;
 	size_t i, n;
 	int32_t rc;
+	int partial = 0;
 	char num[32], storage[JSON_INLINE];
 
 	if (!g || !sink)
@@ -388,7 +389,12 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 		iflags |= GAMEDB_ITER_MAINLINE_ONLY;
 	if (flags & GAMEDB_WRITE_FEN)
 		iflags |= GAMEDB_ITER_FEN;
-	if (gamedb_move_iter_new(g, iflags, &it) != GAMEDB_OK)
+	if (flags & GAMEDB_WRITE_PARTIAL)
+		iflags |= GAMEDB_ITER_PARTIAL;
+	rc = gamedb_move_iter_new(g, iflags, &it);
+	if (rc == GAMEDB_WARN && (flags & GAMEDB_WRITE_PARTIAL))
+		partial = 1; /* the moves before the failure; "partial" says where */
+	else if (rc != GAMEDB_OK)
 		return GAMEDB_FAILED;
 	memset(&w, 0, sizeof w);
 	gamedb__buf_init_fixed(&w.out, storage, sizeof storage);
@@ -407,7 +413,8 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 			put(&w, ", ", 2);
 		jstr(&w, name);
 		put(&w, ": ", 2);
-		jstr(&w, value);
+		/* A game written in part has no result (as in PGN). */
+		jstr(&w, partial && strcmp(name, "Result") == 0 ? "*" : value);
 	}
 	puts_(&w, "}, \"variant\": ");
 	switch (gamedb_game_get_variant(g)) {
@@ -422,6 +429,10 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 	puts_(&w, ", \"final_fen\": ");
 	jstr(&w, final_fen ? final_fen : "");
 	puts_(&w, gamedb_game_is_deleted(g) ? ", \"deleted\": true" : ", \"deleted\": false");
+	if (partial) {
+		puts_(&w, ", \"partial\": ");
+		jstr(&w, gamedb_game_errmsg(g));
+	}
 	puts_(&w, ", \"moves\": ");
 	moves(&w, it, flags);
 	gamedb_move_iter_free(it);
@@ -430,7 +441,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 	rc = GAMEDB_OK;
 	if (w.err || sink(user_data, w.out.p, w.out.len) != 0)
 		rc = GAMEDB_FAILED;
-	else if (gamedb_game_get_status(g) == GAMEDB_WARN)
+	else if (partial || gamedb_game_get_status(g) == GAMEDB_WARN)
 		rc = GAMEDB_WARN;
 	gamedb__buf_free(&w.out);
 	return rc;

@@ -380,8 +380,14 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	for (i = 0; i < n; i++) {
 		const char *name, *value;
 		size_t nlen, vlen;
-		if (gamedb__game_tag_at(g, i, &name, &nlen, &value, &vlen) == 0)
-			tag_line(&w, name, nlen, value, vlen);
+		if (gamedb__game_tag_at(g, i, &name, &nlen, &value, &vlen) != 0)
+			continue;
+		/* A game written in part has no result: its Result tag says so, as the movetext. */
+		if (partial && nlen == 6 && memcmp(name, "Result", 6) == 0) {
+			value = "*";
+			vlen = 1;
+		}
+		tag_line(&w, name, nlen, value, vlen);
 	}
 	put(&w, "\n", 1);
 

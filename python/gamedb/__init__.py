@@ -68,7 +68,6 @@ file). The end of an iteration is ``StopIteration``.
 """
 
 import builtins
-import collections
 import ctypes
 import io as _io
 import json as _json
@@ -76,6 +75,8 @@ import os
 import threading
 import warnings
 import weakref
+from typing import (Any, Callable, Dict, Iterable, Iterator, List, Mapping, NamedTuple,
+                    Optional, Tuple, TypeVar, Union, overload)
 from ctypes import byref, c_char_p, c_int32, c_int64, c_size_t, c_uint32, c_uint64, c_void_p
 
 from . import _ffi
@@ -104,6 +105,7 @@ __version__ = "1.0.0"
 
 _lib = _ffi.lib
 _RLock = threading.RLock
+_T = TypeVar("_T")
 
 #: Piece numbers of Event.piece and Event.promotion. They are libgamedb's ``gamedb_piece``
 #: values, which are also python-chess's piece types (chess.PAWN == 1 ... chess.KING == 6);
@@ -141,17 +143,17 @@ class GamedbWarning(UserWarning):
     """An unreadable game skipped by a reader opened with ``errors="warn"``."""
 
 
-def version():
+def version() -> str:
     """The run-time library version as "MAJOR.MINOR.PATCH"."""
-    return _lib.gamedb_version_string()
+    return str(_lib.gamedb_version_string())
 
 
-def version_number():
+def version_number() -> int:
     """The run-time library version as MAJOR * 10000 + MINOR * 100 + PATCH."""
-    return _lib.gamedb_version_number()
+    return int(_lib.gamedb_version_number())
 
 
-def square_name(square):
+def square_name(square: int) -> str:
     """The name ("e4") of a chess square number (a1 = 0 ... h8 = 63)."""
     return "abcdefgh"[square % 8] + str(square // 8 + 1)
 
@@ -159,14 +161,30 @@ def square_name(square):
 #: One option of a format, for ``options=`` of :func:`open` (Reader.set_option()): its
 #: ``key``, the ``default`` the format uses when it is not set ("" = none) and a one-line
 #: ``description``.
-FormatOption = collections.namedtuple("FormatOption", "key default description")
+class FormatOption(NamedTuple):
+    key: str
+    default: str
+    description: str
 
 #: One format the library reads, from its registry (see :func:`formats`).
-Format = collections.namedtuple(
-    "Format", "name description extensions opens capabilities charset options")
+class Format(NamedTuple):
+    name: str
+    description: str
+    extensions: Tuple[str, ...]
+    opens: Tuple[str, ...]
+    capabilities: int
+    charset: str
+    options: Tuple[FormatOption, ...]
 
 
-def formats():
+#: A database as a path: what :func:`open` takes.
+PathType = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+#: The converter of :func:`open`: (charset, raw bytes) -> text, or None to let the library
+#: convert.
+Converter = Callable[[Optional[str], bytes], Optional[str]]
+
+
+def formats() -> List[Format]:
     """The formats the library reads, from its one registry, in the order it tries them.
 
     Each is a :class:`Format`: ``name`` ("scid", what ``format=`` takes), ``description``
@@ -179,9 +197,10 @@ def formats():
     takes, are not listed). A GUI builds its file filter from ``opens``; copying a base means copying
     the files of every extension.
     """
-    out = []
+    out: List[Format] = []
     for i in range(_lib.gamedb_format_count()):
-        exts, opens = [], []
+        exts: List[str] = []
+        opens: List[str] = []
         flags = c_uint32()
         k = 0
         while True:
@@ -192,15 +211,15 @@ def formats():
             if flags.value & _ffi.EXTENSION_OPENS:
                 opens.append(ext)
             k += 1
-        options = []
+        options: List[FormatOption] = []
         default, description = c_char_p(), c_char_p()
         k = 0
         while True:
             key = _lib.gamedb_format_get_option(i, k, byref(default), byref(description))
             if key is None:
                 break
-            options.append(FormatOption(key, _ffi._decode(default.value),
-                                        _ffi._decode(description.value)))
+            options.append(FormatOption(key, _ffi._decode(default.value) or "",
+                                        _ffi._decode(description.value) or ""))
             k += 1
         out.append(Format(_lib.gamedb_format_get_name(i),
                           _lib.gamedb_format_get_description(i), tuple(exts), tuple(opens),
@@ -209,7 +228,7 @@ def formats():
     return out
 
 
-def _enc(s):
+def _enc(s: Any) -> Optional[bytes]:
     """A str or path as the bytes the C API takes (None stays None)."""
     if s is None:
         return None
@@ -220,7 +239,7 @@ def _enc(s):
     return os.fsencode(s)
 
 
-def _misuse(message):
+def _misuse(message: str) -> GamedbError:
     return GamedbError(FAILED, E_MISUSE, message)
 
 
@@ -234,15 +253,20 @@ class ScidInfo:
     """
 
     __slots__ = ("version", "description", "base_type", "flag_names", "autoload")
+    version: int
+    description: str
+    base_type: int
+    flag_names: List[str]
+    autoload: int
 
-    def __init__(self, sp):
+    def __init__(self, sp: Any) -> None:
         self.version = _lib.gamedb_scid_get_version(sp)
         self.description = _lib.gamedb_scid_get_description(sp) or ""
         self.base_type = _lib.gamedb_scid_get_base_type(sp)
         self.flag_names = [_lib.gamedb_scid_get_flag_name(sp, n) or "" for n in range(1, 7)]
         self.autoload = _lib.gamedb_scid_get_autoload(sp)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "ScidInfo(version=%d, description=%r, base_type=%d, flag_names=%r, autoload=%d)" \
             % (self.version, self.description, self.base_type, self.flag_names, self.autoload)
 
@@ -278,25 +302,29 @@ class ChessbaseInfo:
     """
 
     __slots__ = ("charset", "texts")
+    charset: str
+    texts: List[Dict[str, Any]]
 
-    def __init__(self, cp):
+    def __init__(self, cp: Any) -> None:
         self.charset = _lib.gamedb_chessbase_get_charset(cp)
         self.texts = []
         for i in range(_lib.gamedb_chessbase_get_text_count(cp)):
-            entry = {"titles": [], "format": None, "content": None, "error": None}
+            titles: List[Tuple[str, str]] = []
+            entry: Dict[str, Any] = {"titles": titles, "format": None, "content": None,
+                                     "error": None}
             if _lib.gamedb_chessbase_load_text(cp, i) == FAILED:
                 entry["error"] = "unreadable"
             else:
                 lang = c_char_p()
                 for k in range(_lib.gamedb_chessbase_get_text_title_count(cp)):
                     title = _lib.gamedb_chessbase_get_text_title(cp, k, byref(lang))
-                    entry["titles"].append((_ffi._decode(lang.value or b""), title))
+                    titles.append((_ffi._decode(lang.value or b"") or "", title))
                 fmt, n = c_int32(), c_size_t()
                 entry["content"] = _lib.gamedb_chessbase_get_text_content(cp, byref(fmt), byref(n))
                 entry["format"] = fmt.value
             self.texts.append(entry)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "ChessbaseInfo(charset=%r, texts=%d)" % (self.charset, len(self.texts))
 
 
@@ -332,8 +360,27 @@ class Event:
     __slots__ = ("type", "depth", "san", "uci", "chinese", "from_square", "to_square",
                  "promotion", "piece", "fen", "text", "text_raw", "language", "annotation_type",
                  "nag", "move_number", "colour", "key")
+    type: str
+    depth: int
+    san: Optional[str]
+    uci: Optional[str]
+    chinese: Optional[str]
+    from_square: Optional[int]
+    to_square: Optional[int]
+    promotion: Optional[int]
+    piece: Optional[int]
+    fen: Optional[str]
+    text: Optional[str]
+    text_raw: Optional[bytes]
+    language: Optional[str]
+    annotation_type: Optional[int]
+    nag: Optional[int]
+    move_number: Optional[int]
+    colour: Optional[str]
+    key: Optional[int]
 
-    def __init__(self, evp, xiangqi=True, fen=True, key=False):
+    def __init__(self, evp: Any, xiangqi: bool = True, fen: bool = True,
+                 key: bool = False) -> None:
         # xiangqi=False, fen=False skip two calls that give NULL for chess moves and for an
         # iterator made without GAMEDB_ITER_FEN (the hot path of a move iteration).
         t = _lib.gamedb_event_get_type(evp)
@@ -379,7 +426,7 @@ class Event:
         elif t == _ffi.EVENT_NAG:
             self.nag = _lib.gamedb_event_get_nag(evp)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         fields = ", ".join("%s=%r" % (k, getattr(self, k)) for k in self.__slots__[1:]
                            if getattr(self, k) is not None)
         return "Event(%r%s)" % (self.type, ", " + fields if fields else "")
@@ -389,13 +436,16 @@ class _Closing:
     """Context-manager and finaliser behaviour for objects that own a C handle: leaving a
     ``with`` block or being collected calls ``close()``, which must be idempotent."""
 
-    def __enter__(self):
+    def __enter__(self: _T) -> _T:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def __del__(self):
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __del__(self) -> None:
         try:
             self.close()
         except Exception:
@@ -416,8 +466,8 @@ class MoveIterator(_Closing):
     and between them every event once.
     """
 
-    def __init__(self, game, flags, key=False):
-        self._ptr = None
+    def __init__(self, game: "Game", flags: int, key: bool = False) -> None:
+        self._ptr: Any = None
         self._key = key
         self._game = game  # keeps the game, and so its copy, alive while the iterator runs
         self._lock = game._lock
@@ -431,10 +481,10 @@ class MoveIterator(_Closing):
             self._ptr = it
             game._users += 1
 
-    def __iter__(self):
+    def __iter__(self) -> "MoveIterator":
         return self
 
-    def __next__(self):
+    def __next__(self) -> Event:
         with self._lock:
             ptr = self._ptr
             if not ptr:
@@ -448,18 +498,18 @@ class MoveIterator(_Closing):
             # Copied while the C event is valid: before the next step.
             return Event(ev, self._xiangqi, self._fen, self._key)
 
-    def close(self):
+    def close(self) -> None:
         """Frees the C iterator; later iteration gives nothing."""
         with self._lock:
             self._close_locked()
 
-    def _close_locked(self):
+    def _close_locked(self) -> None:
         ptr, self._ptr = self._ptr, None
         if ptr:
             _lib.gamedb_move_iter_free(ptr)
             self._game._release()
 
-    def __del__(self):
+    def __del__(self) -> None:
         # A finaliser never waits for a lock: it may run in any thread, at any allocation,
         # also in one that holds a lock the holder of this one waits for. Nobody else can be
         # using an iterator that is being collected, and freeing the C iterator does not touch
@@ -489,12 +539,12 @@ class MoveIterator(_Closing):
 class _Sink:
     """A gamedb_write_fn that collects what a writer writes."""
 
-    def __init__(self):
-        self.chunks = []
-        self.error = None
+    def __init__(self) -> None:
+        self.chunks: List[bytes] = []
+        self.error: Optional[BaseException] = None
         self.fn = _ffi.WRITE_FN(self._write)
 
-    def _write(self, user_data, data, length):
+    def _write(self, user_data: Any, data: Any, length: int) -> int:
         try:
             self.chunks.append(ctypes.string_at(data, length))
             return 0
@@ -502,11 +552,11 @@ class _Sink:
             self.error = e
             return 1
 
-    def text(self):
+    def text(self) -> str:
         return b"".join(self.chunks).decode("utf-8", errors="replace")
 
 
-def _write_flags(comments, variations, nags):
+def _write_flags(comments: bool, variations: bool, nags: bool) -> int:
     flags = 0
     if not comments:
         flags |= _ffi.WRITE_NO_COMMENTS
@@ -535,6 +585,24 @@ class Game:
     __slots__ = ("index", "tags", "tag_list", "fen", "variant", "deleted", "warning", "scid_flags",
                  "chessbase", "chessassistant", "_reader", "_ptr", "_lost", "_lock", "_users", "_gone",
                  "_zombie", "_closed", "__weakref__")
+    index: int
+    tags: Dict[str, str]
+    tag_list: List[Tuple[str, str]]
+    fen: str
+    variant: str
+    deleted: bool
+    warning: Optional[str]
+    scid_flags: Optional[int]
+    chessbase: Optional[Dict[str, int]]
+    chessassistant: Optional[Dict[str, int]]
+    _reader: Optional["Reader"]
+    _ptr: Any
+    _lost: Optional[BaseException]
+    _lock: Any
+    _users: int
+    _gone: int
+    _zombie: Any
+    _closed: bool
 
     # Locking: _lock guards the game's own C copy (_ptr, _zombie, _users) and every call on
     # it; it is never held while waiting for the reader's lock, nor the reader's while waiting
@@ -543,7 +611,8 @@ class Game:
     # Reader.close), which looks at _ptr and _closed again once it has the lock; a game's _ptr
     # goes from None to a copy only there, and back to None only under _lock (close()).
 
-    def __init__(self, reader, gp, warning=None):
+    def __init__(self, reader: Optional["Reader"], gp: Any,
+                 warning: Optional[str] = None) -> None:
         self._ptr = None
         self._lost = None
         self._reader = reader      # kept alive until the game has its own copy
@@ -553,13 +622,13 @@ class Game:
         self._zombie = None        # a copy close() could not free yet (iterators still on it)
         self._closed = False
         self.index = _lib.gamedb_game_get_index(gp)
-        pairs = []
+        pairs: List[Tuple[str, str]] = []
         name, value = c_char_p(), c_char_p()
         for i in range(_lib.gamedb_game_get_tag_count(gp)):
             _lib.gamedb_game_get_tag_at(gp, i, byref(name), byref(value))
-            pairs.append((_ffi._decode(name.value), _ffi._decode(value.value)))
+            pairs.append((_ffi._decode(name.value) or "", _ffi._decode(value.value) or ""))
         self.tag_list = pairs
-        tags = {}
+        tags: Dict[str, str] = {}
         for key, val in pairs:
             tags.setdefault(key, val)  # a repeated tag: the first one wins in the dict
         self.tags = tags
@@ -587,15 +656,15 @@ class Game:
                 k: _lib.gamedb_chessassistant_get_game_field(reader._ca_ptr, gp, f)
                 for k, f in CHESSASSISTANT_FIELDS.items()}
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         t = self.tags
         return "<gamedb.Game %d: %s - %s %s>" % (self.index, t.get("White", "?"),
                                                  t.get("Black", "?"), t.get("Result", "*"))
 
-    def __getitem__(self, tag):
+    def __getitem__(self, tag: str) -> str:
         return self.tags[tag]
 
-    def _adopt(self, gp):
+    def _adopt(self, gp: Any) -> None:
         """Makes the game's own copy from a valid C game (borrowed or not); the reader's lock
         is held."""
         out = _ffi.GameP()
@@ -603,7 +672,7 @@ class Game:
         self._ptr = out
         self._reader = None
 
-    def _materialize(self):
+    def _materialize(self) -> None:
         """Makes sure the game has its own C copy (made on first use). Called without
         self._lock; the caller then takes it and calls _own()."""
         if self._ptr:
@@ -613,24 +682,24 @@ class Game:
             raise self._lost or _misuse("game %d: the game was closed" % (self.index + 1))
         reader._materialize(self)
 
-    def _own(self):
+    def _own(self) -> Any:
         """The game's own C copy, once _materialize() made it; self._lock is held."""
         ptr = self._ptr
         if not ptr:  # close() in another thread came in between
             raise self._lost or _misuse("game %d: the game was closed" % (self.index + 1))
         return ptr
 
-    def _handle(self):
+    def _handle(self) -> Any:
         """The game's own C copy, made on first use (for tests that call the C API on it)."""
         self._materialize()
         return self._own()
 
-    def _reap(self):
+    def _reap(self) -> None:
         """Counts out the iterators collected while _lock was busy; self._lock is held."""
         gone, self._gone = self._gone, 0
         self._users -= gone
 
-    def _release(self):
+    def _release(self) -> None:
         """A move iterator is done with the copy (self._lock is held): free a copy close()
         left to the last one."""
         self._users -= 1
@@ -640,13 +709,14 @@ class Game:
             ptr, self._zombie = self._zombie, None
             _lib.gamedb_game_free(ptr)
 
-    def detach(self):
+    def detach(self) -> "Game":
         """Takes the game's own copy now (what moves()/pgn()/json() do on first use)."""
         self._materialize()
         return self
 
-    def moves(self, mainline_only=False, comments=True, fen=False, partial=False, key=False,
-              uci_king_takes_rook=False):
+    def moves(self, mainline_only: bool = False, comments: bool = True, fen: bool = False,
+              partial: bool = False, key: bool = False,
+              uci_king_takes_rook: bool = False) -> MoveIterator:
         """An iterator of :class:`Event` over the moves and annotations.
 
         mainline_only: leave out variations. comments: include comments. fen: fill
@@ -670,25 +740,25 @@ class Game:
             flags |= _ffi.ITER_PARTIAL
         return MoveIterator(self, flags, key)
 
-    def positions(self):
+    def positions(self) -> Iterator[Tuple[str, int, str]]:
         """An iterator of (fen, key, uci) over the main line: each position from which a move
         was played, its key (the Polyglot key for chess) and that move."""
         fen, key = self.fen, self.start_key()
         for e in self.moves(mainline_only=True, comments=False, fen=True, key=True):
-            if e.type == "move":
+            if e.type == "move" and e.uci is not None:
                 yield fen, key, e.uci
-                fen, key = e.fen, e.key
+                fen, key = e.fen or "", e.key or 0
 
-    def start_key(self):
+    def start_key(self) -> int:
         """The 64-bit key of the start position, an int: the Polyglot key for chess (the key
         of opening books), the key ``doc/keys.md`` defines for xiangqi."""
         self._materialize()
         with self._lock:
             k = c_uint64()
             _lib.gamedb_game_get_start_key(self._own(), byref(k))
-            return k.value
+            return int(k.value)
 
-    def _write(self, fn, flags):
+    def _write(self, fn: Any, flags: int) -> str:
         sink = _Sink()
         self._materialize()
         with self._lock:
@@ -701,7 +771,8 @@ class Game:
                 raise
         return sink.text()
 
-    def pgn(self, comments=True, variations=True, nags=True, flags=0):
+    def pgn(self, comments: bool = True, variations: bool = True, nags: bool = True,
+            flags: int = 0) -> str:
         """The game as PGN text (tags, a blank line, the movetext, a blank line).
 
         The keyword switches map to GAMEDB_WRITE_NO_*; ``flags`` adds raw writer flags.
@@ -709,18 +780,21 @@ class Game:
         return self._write(_lib.gamedb_game_write_pgn,
                            flags | _write_flags(comments, variations, nags))
 
-    def json(self, comments=True, variations=True, nags=True, flags=0):
+    def json(self, comments: bool = True, variations: bool = True, nags: bool = True,
+             flags: int = 0) -> str:
         """The game as one JSON document (the library's JSON Lines record, without its
         final newline)."""
         text = self._write(_lib.gamedb_game_write_json,
                            flags | _write_flags(comments, variations, nags))
         return text[:-1] if text.endswith("\n") else text
 
-    def to_dict(self, **kwargs):
+    def to_dict(self, comments: bool = True, variations: bool = True, nags: bool = True,
+                flags: int = 0) -> Dict[str, Any]:
         """:meth:`json` parsed into Python objects."""
-        return _json.loads(self.json(**kwargs))
+        d: Dict[str, Any] = _json.loads(self.json(comments, variations, nags, flags))
+        return d
 
-    def tag_raw(self, name):
+    def tag_raw(self, name: str) -> Optional[Tuple[bytes, Optional[str]]]:
         """(bytes, charset) of a tag as stored in the database, or None if there is none."""
         length, charset = c_size_t(), c_char_p()
         self._materialize()
@@ -731,7 +805,7 @@ class Game:
                 return None
             return ctypes.string_at(addr, length.value), _ffi._decode(charset.value)
 
-    def close(self):
+    def close(self) -> None:
         """Frees the game's copy; its moves are then unavailable (headers stay).
 
         Move iterators made before go on to their end: the copy is freed when the last of
@@ -752,7 +826,7 @@ class Game:
                 else:
                     _lib.gamedb_game_free(ptr)
 
-    def __del__(self):
+    def __del__(self) -> None:
         # No iterator is left (each holds the game), so no other thread can be using it.
         try:
             for ptr in (self._ptr, self._zombie):
@@ -788,29 +862,31 @@ class Reader(_Closing):
     # C reader inside itself. It raises instead, and close() from there is deferred
     # (_close_requested) until the call returns.
 
-    def __init__(self, charset=None, format=None, errors="raise", converter=None,
-                 options=None):
+    def __init__(self, charset: Optional[str] = None, format: Optional[str] = None,
+                 errors: str = "raise", converter: Optional[Converter] = None,
+                 options: Optional[Mapping[str, str]] = None) -> None:
         if errors not in _ERROR_POLICIES:
             raise ValueError("errors must be one of %s" % ", ".join(_ERROR_POLICIES))
-        self._ptr = None
+        self._ptr: Any = None
         self._lock = _RLock()
         self._busy = False
         self._close_requested = False
-        self._keep = []          # objects the C reader points into: bytes, callbacks
-        self._pending = weakref.WeakSet()  # games without their own copy yet
-        self._current = None     # weakref to the game whose borrowed C game is still valid
-        self._current_ptr = None
+        self._keep: List[Any] = []  # objects the C reader points into: bytes, callbacks
+        self._pending: "weakref.WeakSet[Game]" = weakref.WeakSet()  # games without a copy yet
+        # weakref to the game whose borrowed C game is still valid
+        self._current: Optional["weakref.ReferenceType[Game]"] = None
+        self._current_ptr: Any = None
         self._pos = 0            # the index next_game would give
         self._at_end = False
-        self._scid_ptr = None
-        self._cb_ptr = None
-        self._ca_ptr = None
-        self._callback_error = None
+        self._scid_ptr: Any = None
+        self._cb_ptr: Any = None
+        self._ca_ptr: Any = None
+        self._callback_error: Optional[BaseException] = None
         self.errors = errors
-        self.scid = None
-        self.chessbase = None
-        self.chessassistant_comment = None
-        self.open_warning = None
+        self.scid: Optional[ScidInfo] = None
+        self.chessbase: Optional[ChessbaseInfo] = None
+        self.chessassistant_comment: Optional[str] = None
+        self.open_warning: Optional[str] = None
         self._ptr = _lib.gamedb_reader_new()
         if format is not None:
             _lib.gamedb_reader_set_format(self._ptr, _enc(format))
@@ -821,7 +897,7 @@ class Reader(_Closing):
         # The core's options now (the password of an encrypted archive is needed by the open
         # itself); a format's own options ("language", "charset-detect") once the format is
         # known, i.e. right after the open.
-        self._late_options = []
+        self._late_options: List[Tuple[str, str]] = []
         for key, value in (options or {}).items():
             if key in ("charset", "fallback-charset", "password"):
                 self.set_option(key, value)
@@ -832,7 +908,7 @@ class Reader(_Closing):
 
     # -- calls on the C reader
 
-    def _check_alive(self):
+    def _check_alive(self) -> None:
         """Raises unless the reader may be called now; self._lock is held."""
         if not self._ptr:
             raise _misuse("the reader is closed")
@@ -840,14 +916,14 @@ class Reader(_Closing):
             raise _misuse("the reader is in use: a callback of a call on the reader (converter, "
                           "I/O) cannot call the reader again")
 
-    def _done(self):
+    def _done(self) -> None:
         """Ends a busy stretch (self._lock is held): a close() asked for by a callback
         happens now."""
         self._busy = False
         if self._close_requested:
             self._close_locked()
 
-    def _call(self, fn, *args):
+    def _call(self, fn: Any, *args: Any) -> Any:
         """fn(C reader, *args) under the lock, marked busy."""
         with self._lock:
             self._check_alive()
@@ -859,7 +935,7 @@ class Reader(_Closing):
 
     # -- opening
 
-    def _after_open(self, rc):
+    def _after_open(self, rc: int) -> "Reader":
         self._check_alive()  # a callback may have closed it
         if rc == WARN:
             self.open_warning = _lib.gamedb_reader_errmsg(self._ptr)
@@ -884,7 +960,7 @@ class Reader(_Closing):
         self._check_alive()  # a callback may have closed it
         return self
 
-    def _opening(self, call, *args):
+    def _opening(self, call: Any, *args: Any) -> "Reader":
         with self._lock:
             try:
                 rc = self._call(call, *args)
@@ -903,10 +979,11 @@ class Reader(_Closing):
                 self.close()
                 raise
 
-    def _set_converter(self, converter):
+    def _set_converter(self, converter: Converter) -> None:
         me = weakref.ref(self)  # no reference cycle through the callback
 
-        def hook(user_data, charset, data, in_len, out, out_cap, out_len):
+        def hook(user_data: Any, charset: Optional[bytes], data: Any, in_len: int, out: Any,
+                 out_cap: int, out_len: Any) -> int:
             try:
                 text = converter(_ffi._decode(charset), ctypes.string_at(data, in_len))
                 if text is None:
@@ -927,28 +1004,29 @@ class Reader(_Closing):
         self._keep.append(fn)
         self._call(_lib.gamedb_reader_set_converter, fn, None)
 
-    def set_option(self, key, value, format=None):
+    def set_option(self, key: str, value: Optional[str],
+                   format: Optional[str] = None) -> int:
         """gamedb_reader_set_option(): e.g. ("charset", "CP1251"). Returns WARN when the
         key is known but not to the addressed format, else OK."""
-        return self._call(_lib.gamedb_reader_set_option, _enc(format), _enc(key), _enc(value))
+        return int(self._call(_lib.gamedb_reader_set_option, _enc(format), _enc(key), _enc(value)))
 
     # -- state
 
     @property
-    def closed(self):
+    def closed(self) -> bool:
         return not self._ptr
 
     @property
-    def format(self):
+    def format(self) -> str:
         """The format name ("scid")."""
-        return self._call(_lib.gamedb_reader_format)
+        return str(self._call(_lib.gamedb_reader_format))
 
     @property
-    def capabilities(self):
+    def capabilities(self) -> int:
         """The gamedb_capability bits (CAP_SEEK, CAP_COUNT, ...)."""
-        return self._call(_lib.gamedb_reader_capabilities)
+        return int(self._call(_lib.gamedb_reader_capabilities))
 
-    def _count_locked(self):
+    def _count_locked(self) -> Optional[int]:
         n = c_uint64()
         try:
             _lib.gamedb_reader_game_count(self._ptr, byref(n))
@@ -956,17 +1034,17 @@ class Reader(_Closing):
             if e.detail == E_UNSUPPORTED:
                 return None
             raise
-        return n.value
+        return int(n.value)
 
     @property
-    def game_count(self):
+    def game_count(self) -> Optional[int]:
         """The number of games (deleted ones included), or None for formats that cannot
         count without reading everything."""
         with self._lock:
             self._check_alive()
             return self._count_locked()
 
-    def __len__(self):
+    def __len__(self) -> int:
         with self._lock:
             n = self.game_count
             if n is None:
@@ -975,11 +1053,11 @@ class Reader(_Closing):
 
     # -- iteration
 
-    def _forget_current(self):
+    def _forget_current(self) -> None:
         self._current = None
         self._current_ptr = None
 
-    def _read(self, policy):
+    def _read(self, policy: str) -> Game:
         """Reads the next game under an error policy; StopIteration at the end."""
         with self._lock:
             if not self._ptr or self._busy:
@@ -1019,13 +1097,13 @@ class Reader(_Closing):
                 if self._close_requested:
                     self._close_locked()
 
-    def __iter__(self):
+    def __iter__(self) -> "Reader":
         return self
 
-    def __next__(self):
+    def __next__(self) -> Game:
         return self._read(self.errors)
 
-    def seek(self, index):
+    def seek(self, index: int) -> None:
         """Makes the next game read be game ``index`` (0-based)."""
         with self._lock:
             self._check_alive()
@@ -1034,7 +1112,13 @@ class Reader(_Closing):
             self._pos = index
             self._at_end = False
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> Game: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> List[Game]: ...
+
+    def __getitem__(self, index: Union[int, slice]) -> Union[Game, List[Game]]:
         """Game ``index`` (negative counts from the end): seek, then read one game. A slice
         gives a list of games (``r[10:20]``, ``r[::100]``)."""
         if isinstance(index, slice):
@@ -1055,7 +1139,7 @@ class Reader(_Closing):
             except StopIteration:
                 raise IndexError("game index out of range") from None
 
-    def _materialize(self, game):
+    def _materialize(self, game: Game) -> None:
         """Gives ``game`` its own C copy, going back for it if the reader moved on. Called
         without the game's lock."""
         with self._lock:
@@ -1075,7 +1159,7 @@ class Reader(_Closing):
                 if self._close_requested:
                     self._close_locked()
 
-    def _materialize_locked(self, game):
+    def _materialize_locked(self, game: Game) -> None:
         if self._current is not None and self._current() is game:
             game._adopt(self._current_ptr)
             self._pending.discard(game)
@@ -1104,7 +1188,7 @@ class Reader(_Closing):
 
     # -- closing
 
-    def close(self):
+    def close(self) -> None:
         """Closes the database. Games still alive get their own copy first.
 
         A call on the reader in progress in another thread (reading a game, copying one for
@@ -1118,7 +1202,7 @@ class Reader(_Closing):
                 return
             self._close_locked()
 
-    def _close_locked(self):
+    def _close_locked(self) -> None:
         self._close_requested = False
         if not self._ptr:
             return
@@ -1144,7 +1228,7 @@ class Reader(_Closing):
             _lib.gamedb_reader_free(ptr)
             self._keep = []
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         with self._lock:
             if not self._ptr:
                 return "<gamedb.Reader closed>"
@@ -1323,7 +1407,9 @@ class Style12Session:
         self.close()
 
 
-def open(path, charset=None, format=None, errors="raise", converter=None, options=None):
+def open(path: PathType, charset: Optional[str] = None, format: Optional[str] = None,
+         errors: str = "raise", converter: Optional[Converter] = None,
+         options: Optional[Mapping[str, str]] = None) -> Reader:
     """Opens a database file (for SCID the .si4/.si3 file, or the base name without it).
 
     charset: the source charset of the database's text (an iconv name), replacing the
@@ -1337,7 +1423,8 @@ def open(path, charset=None, format=None, errors="raise", converter=None, option
     return r._opening(_lib.gamedb_reader_open_filename, _enc(path))
 
 
-def book(databases, path=None, **options):
+def book(databases: Union[PathType, Reader, Iterable[Union[PathType, Reader]]],
+         path: Optional[PathType] = None, **options: Union[int, bool]) -> Optional[bytes]:
     """A Polyglot opening book built from the main lines of every game of ``databases`` (paths
     or open :class:`Reader` objects), as PolyGlot's ``make-book`` builds it from their PGN.
 
@@ -1390,7 +1477,8 @@ def book(databases, path=None, **options):
     return None
 
 
-def open_memory(files, primary=None, **kwargs):
+def open_memory(files: Mapping[str, Union[bytes, bytearray, memoryview]],
+                primary: Optional[str] = None, **kwargs: Any) -> Reader:
     """Opens a database held in memory.
 
     files: {name: bytes} with every file of the database ("base.si4", "base.sn4",
@@ -1420,10 +1508,10 @@ def open_memory(files, primary=None, **kwargs):
 class _IoFiles:
     """The Python side of struct gamedb_io: handles are small integers."""
 
-    def __init__(self, reader, source):
+    def __init__(self, reader: Reader, source: Any) -> None:
         self.reader = weakref.ref(reader)  # the reader keeps this object, not the reverse
         self.source = source
-        self.handles = {}
+        self.handles: Dict[int, Tuple[Any, Any]] = {}
         self.next_handle = 1
         io = _ffi.Io()
         _lib.gamedb_io_init(byref(io), ctypes.sizeof(io))
@@ -1432,12 +1520,12 @@ class _IoFiles:
         io.close = _ffi.IO_CLOSE_FN(self._close)
         self.io = io
 
-    def _failed(self, e):
+    def _failed(self, e: BaseException) -> None:
         reader = self.reader()
         if reader is not None:
             reader._callback_error = e
 
-    def _lookup(self, name):
+    def _lookup(self, name: str) -> Tuple[Any, bool]:
         """(object, owned) for a file name, or (None, False)."""
         src = self.source
         if callable(src):
@@ -1451,9 +1539,9 @@ class _IoFiles:
                 return value, False
         return None, False
 
-    def _open(self, user_data, name, handle, size):
+    def _open(self, user_data: Any, name: Optional[bytes], handle: Any, size: Any) -> int:
         try:
-            obj, owned = self._lookup(_ffi._decode(name))
+            obj, owned = self._lookup(_ffi._decode(name) or "")
             if obj is None:
                 return 1
             if isinstance(obj, (bytes, bytearray, memoryview)):
@@ -1473,7 +1561,7 @@ class _IoFiles:
             self._failed(e)
             return 1
 
-    def _read_at(self, user_data, handle, offset, buf, length):
+    def _read_at(self, user_data: Any, handle: int, offset: int, buf: Any, length: int) -> int:
         try:
             obj = self.handles[handle][0]
             if isinstance(obj, memoryview):
@@ -1489,7 +1577,7 @@ class _IoFiles:
             self._failed(e)
             return -1
 
-    def _close(self, user_data, handle):
+    def _close(self, user_data: Any, handle: int) -> None:
         try:
             _, owned = self.handles.pop(handle, (None, None))
             if owned is not None:
@@ -1498,7 +1586,8 @@ class _IoFiles:
             self._failed(e)
 
 
-def open_io(source, name, **kwargs):
+def open_io(source: Union[Mapping[str, Any], Callable[[str], Any]], name: str,
+            **kwargs: Any) -> Reader:
     """Opens a database through Python I/O.
 
     source: either a dict {name: bytes-like or binary file object} or a callable that takes

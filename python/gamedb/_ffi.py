@@ -22,6 +22,7 @@ Rules this table follows (STYLE.md, section Q):
 import ctypes
 import ctypes.util
 import os
+from typing import Any, List, Optional, Tuple
 from collections import namedtuple
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_int32, c_int64, c_size_t,
                     c_uint32, c_uint64, c_void_p)
@@ -203,29 +204,29 @@ class GamedbError(Exception):
             ``gamedb_game_errmsg()``), naming the file and the place where it applies.
     """
 
-    def __init__(self, code, detail=None, message=""):
+    def __init__(self, code: int, detail: Optional[int] = None, message: Optional[str] = ""):
         self.code = code
         self.detail = detail
         self.message = message or _describe(code, detail)
         super().__init__(self.message)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "GamedbError(code=%r, detail=%r, message=%r)" % (self.code, self.detail,
                                                                 self.message)
 
 
-def _describe(code, detail):
+def _describe(code: int, detail: Optional[int]) -> str:
     """A fallback message made from gamedb_strerror() when the library gave none."""
     try:
-        what = lib.gamedb_strerror(code)
+        what = str(lib.gamedb_strerror(code))
         if detail:
-            what += ": " + lib.gamedb_strerror(detail)
+            what += ": " + str(lib.gamedb_strerror(detail))
         return what
     except Exception:  # the library is not loaded (yet)
         return "libgamedb status %d" % code
 
 
-def _decode(raw):
+def _decode(raw: Optional[bytes]) -> Optional[str]:
     """A ``bytes`` copy made by ctypes (or None) as str."""
     if raw is None:
         return None
@@ -234,12 +235,12 @@ def _decode(raw):
 
 # errcheck hooks. Each receives (result, function, arguments).
 
-def _errcheck_str(result, func, args):
+def _errcheck_str(result: Optional[bytes], func: Any, args: Tuple[Any, ...]) -> Optional[str]:
     """Borrowed ``const char *`` results: ctypes already copied them; decode now."""
     return _decode(result)
 
 
-def _errcheck_new(result, func, args):
+def _errcheck_new(result: Any, func: Any, args: Tuple[Any, ...]) -> Any:
     """Constructors that return NULL only when out of memory."""
     if not result:
         raise MemoryError("%s: out of memory" % func.__name__)
@@ -250,11 +251,11 @@ class GamedbIOError(GamedbError, OSError):
     """A GamedbError whose detail is ``E_IO`` (a file could not be opened or read): also an
     ``OSError``, so that ``except OSError`` catches it as it catches ``open()``'s errors."""
 
-    def __init__(self, code, detail=None, message=""):
+    def __init__(self, code: int, detail: Optional[int] = None, message: Optional[str] = ""):
         GamedbError.__init__(self, code, detail, message)
 
 
-def _raise_for(result, func, detail, message):
+def _raise_for(result: int, func: Any, detail: Optional[int], message: Optional[str]) -> int:
     if result == END:
         raise StopIteration
     if result < 0 and result != WARN:
@@ -264,7 +265,7 @@ def _raise_for(result, func, detail, message):
     return result
 
 
-def _errcheck_book(result, func, args):
+def _errcheck_book(result: int, func: Any, args: Tuple[Any, ...]) -> int:
     """Status from a function whose first argument is a book (WARN passes: a game left out)."""
     if result in (OK, WARN):
         return result
@@ -272,7 +273,7 @@ def _errcheck_book(result, func, args):
     return _raise_for(result, func, None, lib.gamedb_book_errmsg(b) if b else None)
 
 
-def _errcheck_reader(result, func, args):
+def _errcheck_reader(result: int, func: Any, args: Tuple[Any, ...]) -> int:
     """Status from a function whose first argument is a reader."""
     if result == OK:
         return result
@@ -284,7 +285,7 @@ def _errcheck_reader(result, func, args):
     return _raise_for(result, func, detail, message)
 
 
-def _errcheck_game(result, func, args):
+def _errcheck_game(result: int, func: Any, args: Tuple[Any, ...]) -> int:
     """Status from a function whose first argument is a game (detail is not known)."""
     if result == OK:
         return result
@@ -293,7 +294,7 @@ def _errcheck_game(result, func, args):
     return _raise_for(result, func, None, message)
 
 
-def _errcheck_status(result, func, args):
+def _errcheck_status(result: int, func: Any, args: Tuple[Any, ...]) -> int:
     """Status from a function with no handle to ask for a message."""
     if result == OK:
         return result
@@ -449,7 +450,7 @@ API = (
 
 # ---- loading -----------------------------------------------------------------------------
 
-def _candidates():
+def _candidates() -> List[Tuple[str, str]]:
     """Where to look for the library, in order, as (how, what) pairs."""
     env = os.environ.get("GAMEDB_LIBRARY")
     if env:
@@ -468,8 +469,8 @@ def _candidates():
     return found
 
 
-def _load():
-    errors = []
+def _load() -> ctypes.CDLL:
+    errors: List[str] = []
     for how, what in _candidates():
         try:
             return ctypes.CDLL(what)
@@ -479,7 +480,7 @@ def _load():
                       "); set GAMEDB_LIBRARY to the path of " + SONAME)
 
 
-def _bind(cdll):
+def _bind(cdll: ctypes.CDLL) -> Any:
     for api in API:
         try:
             fn = getattr(cdll, api.name)
@@ -492,7 +493,8 @@ def _bind(cdll):
     return cdll
 
 
-lib = _bind(_load())
+#: The loaded library, its functions typed by API (ctypes: their results are Any).
+lib: Any = _bind(_load())
 
 _version = lib.gamedb_version_number()
 if _version < REQUIRED_VERSION:
