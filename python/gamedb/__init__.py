@@ -76,7 +76,7 @@ import threading
 import warnings
 import weakref
 from typing import (Any, Callable, Dict, Iterable, Iterator, List, Mapping, NamedTuple,
-                    Optional, Tuple, TypeVar, Union, overload)
+                    NoReturn, Optional, Tuple, TypeVar, Union, overload)
 from ctypes import byref, c_char_p, c_int32, c_int64, c_size_t, c_uint32, c_uint64, c_void_p
 
 from . import _ffi
@@ -1237,13 +1237,13 @@ class Reader(_Closing):
 
 # ---- style 12: live lines and sessions ----------------------------------------------------
 
-_S12_INTS = {
+_S12_INTS: Dict[str, int] = {
     "side_to_move": 1, "game_number": 2, "relation": 3, "base_minutes": 4,
     "increment_seconds": 5, "white_clock_ms": 6, "black_clock_ms": 7, "move_number": 8,
     "flip": 9, "time_taken_ms": 10, "halfmove_clock": 11, "double_push_file": 12,
     "white_material": 13, "black_material": 14, "clocks_in_ms": 15, "castling": 16, "ply": 17,
 }
-_S12_TEXTS = {
+_S12_TEXTS: Dict[str, int] = {
     "white": 1, "black": 2, "move_verbose": 3, "move_san": 4, "move_uci": 5, "time_taken": 6,
     "white_holdings": 7, "black_holdings": 8, "passed": 9,
 }
@@ -1263,7 +1263,36 @@ class Style12Line:
     ``white_holdings``, ``black_holdings``, ``passed``; a field the line has not is None.
     """
 
-    def __init__(self, text):
+    kind: str
+    fen: Optional[str]
+    side_to_move: Optional[int]
+    game_number: Optional[int]
+    relation: Optional[int]
+    base_minutes: Optional[int]
+    increment_seconds: Optional[int]
+    white_clock_ms: Optional[int]
+    black_clock_ms: Optional[int]
+    move_number: Optional[int]
+    flip: Optional[int]
+    time_taken_ms: Optional[int]
+    halfmove_clock: Optional[int]
+    double_push_file: Optional[int]
+    white_material: Optional[int]
+    black_material: Optional[int]
+    clocks_in_ms: Optional[int]
+    castling: Optional[int]
+    ply: Optional[int]
+    white: Optional[str]
+    black: Optional[str]
+    move_verbose: Optional[str]
+    move_san: Optional[str]
+    move_uci: Optional[str]
+    time_taken: Optional[str]
+    white_holdings: Optional[str]
+    black_holdings: Optional[str]
+    passed: Optional[str]
+
+    def __init__(self, text: Union[str, bytes]) -> None:
         data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
         self._ptr = _lib.gamedb_style12_line_new()
         rc = _lib.gamedb_style12_line_parse(self._ptr, data, len(data))
@@ -1273,7 +1302,7 @@ class Style12Line:
             raise GamedbError(rc, E_CORRUPT, msg)
         self._snapshot()
 
-    def _snapshot(self):
+    def _snapshot(self) -> None:
         kind = _lib.gamedb_style12_line_get_kind(self._ptr)
         self.kind = "board" if kind == 12 else "holdings"
         self.fen = _lib.gamedb_style12_line_get_fen(self._ptr)
@@ -1284,7 +1313,7 @@ class Style12Line:
         for name, f in _S12_TEXTS.items():
             setattr(self, name, _lib.gamedb_style12_line_get_text(self._ptr, f))
 
-    def set_holdings(self, b1):
+    def set_holdings(self, b1: "Style12Line") -> "Style12Line":
         """Gives this board the men in hand of a ``<b1>`` line of its game (``fen`` then has
         them in brackets). Raises :class:`GamedbError` when the lines do not fit."""
         if not self._ptr or not b1._ptr:
@@ -1296,14 +1325,14 @@ class Style12Line:
         self._snapshot()
         return self
 
-    def close(self):
+    def close(self) -> None:
         ptr, self._ptr = getattr(self, "_ptr", None), None
         if ptr:
             _lib.gamedb_style12_line_free(ptr)
 
     __del__ = close
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self.kind == "board":
             return "<gamedb.Style12Line board %s %s-%s: %s>" % (
                 self.game_number, self.white, self.black, self.fen)
@@ -1322,21 +1351,21 @@ class Style12Session:
     ``Game.warning``; ``warnings`` collects the messages about lines that were skipped.
     """
 
-    def __init__(self, name="live"):
+    def __init__(self, name: str = "live") -> None:
         self._ptr = _lib.gamedb_style12_session_new(_enc(name))
         self._lock = _RLock()
-        self.warnings = []
+        self.warnings: List[str] = []
 
-    def _alive(self):
+    def _alive(self) -> Any:
         if not self._ptr:
             raise _misuse("the session was closed")
         return self._ptr
 
-    def _raise(self, rc):
+    def _raise(self, rc: int) -> NoReturn:
         raise GamedbError(rc, None, _lib.gamedb_style12_session_errmsg(self._ptr))
 
-    def _take(self):
-        out = []
+    def _take(self) -> List["Game"]:
+        out: List[Game] = []
         while True:
             gp = _ffi.GameP()
             rc = _lib.gamedb_style12_session_next_game(self._ptr, byref(gp))
@@ -1352,7 +1381,7 @@ class Style12Session:
             game._adopt(gp)
             out.append(game)
 
-    def feed(self, data):
+    def feed(self, data: Union[str, bytes]) -> List["Game"]:
         """Feeds bytes (or str, as UTF-8); returns the games that ended in them."""
         if isinstance(data, str):
             data = data.encode("utf-8")
@@ -1364,7 +1393,7 @@ class Style12Session:
                 self._raise(rc)
             return self._take()
 
-    def end(self):
+    def end(self) -> List["Game"]:
         """The end of the output: returns the games that were still in flight (with "*")."""
         with self._lock:
             ptr = self._alive()
@@ -1374,11 +1403,11 @@ class Style12Session:
             return self._take()
 
     @property
-    def live_count(self):
+    def live_count(self) -> int:
         with self._lock:
-            return _lib.gamedb_style12_session_get_live_count(self._alive())
+            return int(_lib.gamedb_style12_session_get_live_count(self._alive()))
 
-    def peek(self, i=0):
+    def peek(self, i: int = 0) -> "Game":
         """A snapshot (a :class:`Game`) of game ``i`` in flight, 0 the oldest."""
         with self._lock:
             ptr = self._alive()
@@ -1393,17 +1422,17 @@ class Style12Session:
             game._ptr = gp  # the snapshot is already the caller's own copy
             return game
 
-    def close(self):
+    def close(self) -> None:
         ptr, self._ptr = getattr(self, "_ptr", None), None
         if ptr:
             _lib.gamedb_style12_session_free(ptr)
 
     __del__ = close
 
-    def __enter__(self):
+    def __enter__(self) -> "Style12Session":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
