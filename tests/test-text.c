@@ -164,6 +164,30 @@ static void test_cp1251(void)
 	CONV("WINDOWS-1252", NULL, "\x80\x9F", "\xE2\x82\xAC\xC5\xB8", GAMEDB_OK);
 }
 
+/*
+ * Single-byte charsets are read through a table of their 256 letters, made from the converter:
+ * long ASCII runs between letters, a refused byte amid them, a charset whose ASCII bytes are
+ * other letters (EBCDIC), one where the same letters have other bytes (KOI8-R).
+ */
+static void test_single_byte(void)
+{
+	CONV("CP1251", NULL, "Moscow 1985, round 12: \xCF\xF0\xE8\xE2\xE5\xF2, and then more text.",
+	     "Moscow 1985, round 12: \xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82, and then "
+	     "more text.", GAMEDB_OK);
+	CONV("CP1251", NULL, "\xCF\xF0 long ASCII text \x98 between letters \xF2",
+	     "\xD0\x9F\xD1\x80 long ASCII text " U_FFFD " between letters \xD1\x82", GAMEDB_WARN);
+	CONV("KOI8-R", NULL, "\xF0\xD2\xC9\xD7\xC5\xD4",
+	     "\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82", GAMEDB_OK);
+	/* The same charset again: from its cached table. */
+	CONV("koi8-r", NULL, "\xC1 \xC2", "\xD0\xB0 \xD0\xB1", GAMEDB_OK);
+	/* EBCDIC (code page 37): "Hello World" (0x40 is the space). */
+	if (gamedb__text_charset_known(&T, "IBM037"))
+		CONV("IBM037", NULL, "\xC8\x85\x93\x93\x96\x40\xE6\x96\x99\x93\x84", "Hello World",
+		     GAMEDB_OK);
+	/* As a fallback for invalid UTF-8, one byte at a time. */
+	CONV("UTF-8", "CP1251", "\xD0\x9F=\xCF\xF0", "\xD0\x9F=\xD0\x9F\xD1\x80", GAMEDB_OK);
+}
+
 static void test_gb18030(void)
 {
 	/* zhong guo (China): D6 D0 B9 FA. */
@@ -583,6 +607,7 @@ int main(void)
 	test_utf8_valid();
 	test_utf8_invalid();
 	test_cp1251();
+	test_single_byte();
 	test_gb18030();
 	test_unknown_charset();
 	test_nul();

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gamedb/gamedb.h"
 #include "util/buf.h"
@@ -21,6 +22,12 @@ struct gamedb__text {
 	struct {
 		char name[48];
 		void *cd; /* the converter backend's (text/conv.h) */
+		/*
+		 * A single-byte charset's 256 letters, converted once by cd (textconv.c,
+		 * byte_table()): NULL until tried, or when the charset is not one.
+		 */
+		struct gamedb__text_table *table;
+		int table_tried;
 	} cache[GAMEDB__TEXT_CACHE];
 	unsigned next_slot;
 };
@@ -41,9 +48,17 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 static inline int gamedb__text_is_plain(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t i;
+	const uint64_t ones = UINT64_C(0x0101010101010101), high = ones << 7;
+	size_t i = 0;
+	uint64_t w;
 
-	for (i = 0; i < len && p[i] < 0x80 && p[i]; i++)
+	/* Eight bytes at a time: no high bit, no zero byte (the classic haszero test). */
+	for (; len - i >= 8; i += 8) {
+		memcpy(&w, p + i, 8);
+		if ((w | ((w - ones) & ~w)) & high)
+			return 0;
+	}
+	for (; i < len && p[i] < 0x80 && p[i]; i++)
 		;
 	return i == len;
 }
