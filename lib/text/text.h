@@ -48,14 +48,13 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 static inline int gamedb__text_is_plain(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	const uint64_t ones = UINT64_C(0x0101010101010101), high = ones << 7;
 	size_t i = 0;
 	uint64_t w;
 
-	/* Eight bytes at a time: no high bit, no zero byte (the classic haszero test). */
+	/* Eight bytes at a time: no byte 0x80 or above, none zero. */
 	for (; len - i >= 8; i += 8) {
 		memcpy(&w, p + i, 8);
-		if ((w | ((w - ones) & ~w)) & high)
+		if (gamedb__has_high(w) | gamedb__has_byte(w, 0))
 			return 0;
 	}
 	for (; i < len && p[i] < 0x80 && p[i]; i++)

@@ -65,7 +65,7 @@ static TEXT_HOT size_t utf8_valid_prefix(const unsigned char *p, size_t len)
 		if (p[i] < 0x80) {
 			for (i++; len - i >= 8; i += 8) {
 				memcpy(&w, p + i, 8);
-				if (w & UINT64_C(0x8080808080808080))
+				if (gamedb__has_high(w))
 					break;
 			}
 			continue;
@@ -331,7 +331,7 @@ static int32_t convert_table(const struct gamedb__text_table *tab, const unsigne
 			/* ASCII runs eight bytes at a time. */
 			while (len - i >= 8) {
 				memcpy(&w, in + i, 8);
-				if (w & UINT64_C(0x8080808080808080))
+				if (gamedb__has_high(w))
 					break;
 				memcpy(o, &w, 8);
 				o += 8;
