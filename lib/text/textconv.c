@@ -158,7 +158,11 @@ static int32_t utf8_repair(struct gamedb__buf *out, size_t start)
 
 static int is_utf8_name(const char *cs)
 {
-	return !cs || !*cs || strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "UTF8") == 0;
+	if (!cs || !*cs)
+		return 1;
+	if (*cs != 'U' && *cs != 'u') /* most names are not: no string compares for them */
+		return 0;
+	return strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "UTF8") == 0;
 }
 
 int gamedb__text_is_utf8(const char *charset)
@@ -168,21 +172,24 @@ int gamedb__text_is_utf8(const char *charset)
 
 void gamedb__text_newlines(struct gamedb__buf *b, size_t off)
 {
-	size_t i, k;
+	char *end = b->p + b->len, *r, *k, *next;
+	size_t n;
 
-	if (off >= b->len || !memchr(b->p + off, '\r', b->len - off))
+	if (off >= b->len || (r = memchr(b->p + off, '\r', b->len - off)) == NULL)
 		return;
-	for (i = k = off; i < b->len; i++) {
-		if (b->p[i] == '\r') {
-			b->p[k++] = '\n';
-			if (i + 1 < b->len && b->p[i + 1] == '\n')
-				i++;
-		} else {
-			b->p[k++] = b->p[i];
-		}
+	/* From one CR to the next: the break, then the line after it moved down at once. */
+	for (k = r; r; r = next) {
+		*k++ = '\n';
+		r++;
+		if (r < end && *r == '\n')
+			r++;
+		next = r < end ? memchr(r, '\r', (size_t)(end - r)) : NULL;
+		n = (size_t)((next ? next : end) - r);
+		memmove(k, r, n);
+		k += n;
 	}
-	b->len = k;
-	b->p[k] = 0;
+	b->len = (size_t)(k - b->p);
+	b->p[b->len] = 0;
 }
 
 static int is_latin1_name(const char *cs)
@@ -202,15 +209,26 @@ struct gamedb__text_table {
 	int ascii; /* bytes 0x00-0x7F are themselves */
 };
 
+/* The cache slot of charset if its converter is open, else -1. */
+static int find_slot(const struct gamedb__text *t, const char *charset)
+{
+	unsigned i;
+
+	for (i = 0; i < GAMEDB__TEXT_CACHE; i++)
+		if (t->cache[i].cd && strcasecmp(t->cache[i].name, charset) == 0)
+			return (int)i;
+	return -1;
+}
+
 /* The cache slot of charset (its converter opened on first use), or -1 if the backend lacks it. */
 static int get_slot(struct gamedb__text *t, const char *charset)
 {
 	unsigned i;
 	void *cd;
+	int found = find_slot(t, charset);
 
-	for (i = 0; i < GAMEDB__TEXT_CACHE; i++)
-		if (t->cache[i].cd && strcasecmp(t->cache[i].name, charset) == 0)
-			return (int)i;
+	if (found >= 0)
+		return found;
 	if (strlen(charset) >= sizeof t->cache[0].name)
 		return -1;
 	cd = gamedb__conv_open(charset);
@@ -388,7 +406,10 @@ static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const 
 	int32_t rc = GAMEDB_OK;
 	int bad = 0, slot;
 
-	if (is_latin1_name(charset)) {
+	slot = find_slot(t, charset); /* a charset in use: one compare */
+	if (slot >= 0 && (tab = get_table(t, slot)) != NULL)
+		return convert_table(tab, (const unsigned char *)in, len, out);
+	if (slot < 0 && is_latin1_name(charset)) {
 		size_t i;
 		for (i = 0; i < len; i++) {
 			unsigned char c = (unsigned char)in[i];
@@ -401,9 +422,11 @@ static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const 
 		}
 		return GAMEDB_OK;
 	}
-	slot = get_slot(t, charset);
-	if (slot >= 0 && (tab = get_table(t, slot)) != NULL)
-		return convert_table(tab, (const unsigned char *)in, len, out);
+	if (slot < 0) {
+		slot = get_slot(t, charset);
+		if (slot >= 0 && (tab = get_table(t, slot)) != NULL)
+			return convert_table(tab, (const unsigned char *)in, len, out);
+	}
 	cd = slot >= 0 ? t->cache[slot].cd : NULL;
 	if (!cd) {
 		/* Unknown charset: keep ASCII, replace the rest. */
