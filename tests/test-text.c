@@ -165,27 +165,41 @@ static void test_cp1251(void)
 }
 
 /*
+ * Each conversion GAMEDB__TEXT_TABLE_AFTER + 1 times: through the converter first, then (a
+ * single-byte charset) through the table made from it, with the same text and status.
+ */
+#define CONV_BOTH(cs, fb, in, expect, rc)                          \
+	do {                                                       \
+		int k_;                                            \
+		for (k_ = 0; k_ <= GAMEDB__TEXT_TABLE_AFTER; k_++) \
+			CONV(cs, fb, in, expect, rc);              \
+	} while (0)
+
+/*
  * Single-byte charsets are read through a table of their 256 letters, made from the converter:
  * long ASCII runs between letters, a refused byte amid them, a charset whose ASCII bytes are
- * other letters (EBCDIC), one where the same letters have other bytes (KOI8-R).
+ * other letters (EBCDIC), one where the same letters have other bytes (KOI8-R). Charsets that
+ * keep a letter back to compose it with a mark (CP1255, CP1258) get no table.
  */
 static void test_single_byte(void)
 {
-	CONV("CP1251", NULL, "Moscow 1985, round 12: \xCF\xF0\xE8\xE2\xE5\xF2, and then more text.",
-	     "Moscow 1985, round 12: \xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82, and then "
-	     "more text.", GAMEDB_OK);
-	CONV("CP1251", NULL, "\xCF\xF0 long ASCII text \x98 between letters \xF2",
-	     "\xD0\x9F\xD1\x80 long ASCII text " U_FFFD " between letters \xD1\x82", GAMEDB_WARN);
-	CONV("KOI8-R", NULL, "\xF0\xD2\xC9\xD7\xC5\xD4",
-	     "\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82", GAMEDB_OK);
+	CONV_BOTH("CP1251", NULL, "Moscow 1985, round 12: \xCF\xF0\xE8\xE2\xE5\xF2, and then more text.",
+		  "Moscow 1985, round 12: \xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82, and then "
+		  "more text.", GAMEDB_OK);
+	CONV_BOTH("CP1251", NULL, "\xCF\xF0 long ASCII text \x98 between letters \xF2",
+		  "\xD0\x9F\xD1\x80 long ASCII text " U_FFFD " between letters \xD1\x82", GAMEDB_WARN);
+	CONV_BOTH("KOI8-R", NULL, "\xF0\xD2\xC9\xD7\xC5\xD4",
+		  "\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82", GAMEDB_OK);
 	/* The same charset again: from its cached table. */
-	CONV("koi8-r", NULL, "\xC1 \xC2", "\xD0\xB0 \xD0\xB1", GAMEDB_OK);
+	CONV_BOTH("koi8-r", NULL, "\xC1 \xC2", "\xD0\xB0 \xD0\xB1", GAMEDB_OK);
 	/* EBCDIC (code page 37): "Hello World" (0x40 is the space). */
 	if (gamedb__text_charset_known(&T, "IBM037"))
-		CONV("IBM037", NULL, "\xC8\x85\x93\x93\x96\x40\xE6\x96\x99\x93\x84", "Hello World",
-		     GAMEDB_OK);
+		CONV_BOTH("IBM037", NULL, "\xC8\x85\x93\x93\x96\x40\xE6\x96\x99\x93\x84", "Hello World",
+			  GAMEDB_OK);
 	/* As a fallback for invalid UTF-8, one byte at a time. */
-	CONV("UTF-8", "CP1251", "\xD0\x9F=\xCF\xF0", "\xD0\x9F=\xD0\x9F\xD1\x80", GAMEDB_OK);
+	CONV_BOTH("UTF-8", "CP1251", "\xD0\x9F=\xCF\xF0", "\xD0\x9F=\xD0\x9F\xD1\x80", GAMEDB_OK);
+	CONV_BOTH("CP1258", NULL, "a\xEC", "\xC3\xA1", GAMEDB_OK); /* U+00E1 a-acute */
+	CONV_BOTH("CP1255", NULL, "ab\xE0", "ab\xD7\x90", GAMEDB_OK);
 }
 
 static void test_gb18030(void)

@@ -13,6 +13,8 @@
 #include "util/buf.h"
 
 #define GAMEDB__TEXT_CACHE 4
+/* A single-byte charset is read through a table from its use number this on (textconv.c). */
+#define GAMEDB__TEXT_TABLE_AFTER 256
 
 struct gamedb__text {
 	char charset[48];  /* caller override ("" = the format's default) */
@@ -28,6 +30,7 @@ struct gamedb__text {
 		 */
 		struct gamedb__text_table *table;
 		int table_tried;
+		unsigned uses; /* texts converted, until the table is tried */
 	} cache[GAMEDB__TEXT_CACHE];
 	unsigned next_slot;
 };

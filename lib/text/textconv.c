@@ -241,6 +241,7 @@ static int get_slot(struct gamedb__text *t, const char *charset)
 	t->cache[i].cd = cd;
 	t->cache[i].table = NULL;
 	t->cache[i].table_tried = 0;
+	t->cache[i].uses = 0;
 	strcpy(t->cache[i].name, charset);
 	return (int)i;
 }
@@ -320,10 +321,14 @@ not_single:
 	return NULL;
 }
 
-/* The table of the charset in slot i, built on first use; NULL if it is not single-byte. */
+/*
+ * The table of the charset in slot i; NULL if it is not single-byte, or before its use
+ * number GAMEDB__TEXT_TABLE_AFTER. Making a table costs about as much as 256 texts through
+ * the converter (one call a byte): a base with few texts is cheaper without it.
+ */
 static const struct gamedb__text_table *get_table(struct gamedb__text *t, int i)
 {
-	if (!t->cache[i].table_tried) {
+	if (!t->cache[i].table_tried && ++t->cache[i].uses >= GAMEDB__TEXT_TABLE_AFTER) {
 		t->cache[i].table_tried = 1;
 		t->cache[i].table = byte_table(t->cache[i].cd);
 	}
@@ -605,7 +610,7 @@ size_t gamedb__text_complete_len(struct gamedb__text *t, const char *charset, co
 		return len;
 	}
 	slot = get_slot(t, charset);
-	if (slot < 0 || get_table(t, slot))
+	if (slot < 0 || t->cache[slot].table)
 		return len; /* unknown, or single-byte: nothing can be cut */
 	cd = t->cache[slot].cd;
 	gamedb__conv(cd, NULL, NULL, NULL, NULL);
@@ -638,5 +643,6 @@ void gamedb__text_close(struct gamedb__text *t)
 		free(t->cache[i].table);
 		t->cache[i].table = NULL;
 		t->cache[i].table_tried = 0;
+		t->cache[i].uses = 0;
 	}
 }
