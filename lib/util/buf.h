@@ -80,6 +80,21 @@ static inline int gamedb__buf_put(struct gamedb__buf *b, const void *data, size_
 	}
 	return gamedb__buf_append(b, data, len);
 }
+/* Writes v in decimal at out (room for 20 bytes), without a NUL; returns the number of digits. */
+static inline size_t gamedb__put_u64(char *out, uint64_t v)
+{
+	char t[20];
+	size_t n = 0, i;
+
+	do {
+		t[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		out[i] = t[n - 1 - i];
+	return n;
+}
+
 /* ---- eight bytes at a time ------------------------------------------------------------- */
 
 /*

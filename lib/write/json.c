@@ -42,21 +42,6 @@ static const unsigned char needs_escape[256] = {
 	['"'] = 1, ['\\'] = 1,
 };
 
-/* Writes v in decimal (at least 21 bytes at out); returns the number of digits. */
-static size_t put_u64(char *out, uint64_t v)
-{
-	char t[20];
-	size_t n = 0, i;
-
-	do {
-		t[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		out[i] = t[n - 1 - i];
-	return n;
-}
-
 /* An integer as JSON (negative ones too). */
 static void put_int(struct jw *w, int64_t v)
 {
@@ -65,7 +50,7 @@ static void put_int(struct jw *w, int64_t v)
 
 	if (v < 0)
 		num[n++] = '-';
-	n += put_u64(num + n, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+	n += gamedb__put_u64(num + n, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
 	put(w, num, n);
 }
 
@@ -522,7 +507,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 	final_fen = gamedb_game_get_final_fen(g);
 
 	PUTL(&w, "{\"index\": ");
-	n = put_u64(num, gamedb_game_get_index(g));
+	n = gamedb__put_u64(num, gamedb_game_get_index(g));
 	put(&w, num, n);
 	PUTL(&w, ", \"tags\": {");
 	n = gamedb_game_get_tag_count(g);

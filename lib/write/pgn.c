@@ -115,21 +115,6 @@ static void newline(struct pgnw *w)
 	w->col = 0;
 }
 
-/* Writes v in decimal into out (at least 11 bytes); returns the number of digits. */
-static size_t put_uint(char *out, uint32_t v)
-{
-	char t[10];
-	size_t n = 0, i;
-
-	do {
-		t[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		out[i] = t[n - 1 - i];
-	return n;
-}
-
 /* A word (emit_word_cols()), with its room checked. */
 static void word(struct pgnw *w, const char *s, size_t len)
 {
@@ -378,7 +363,7 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 	for (i = 0; i < pm->nnags; i++) {
 		num[0] = '$';
 		space(w);
-		word(w, num, 1 + put_uint(num + 1, (uint32_t)pm->nags[i]));
+		word(w, num, 1 + gamedb__put_u64(num + 1, (uint32_t)pm->nags[i]));
 	}
 	space(w);
 	if (pm->cmds.len) {
@@ -467,7 +452,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 			if (pm.have_move) /* the space after the move before */
 				emit_space(&w);
 			if (colour == 0 || print_number) {
-				size_t k = put_uint(num, (uint32_t)mn);
+				size_t k = gamedb__put_u64(num, (uint32_t)mn);
 				memcpy(num + k, "...", 4);
 				k += colour ? 3 : 1;
 				emit_word_cols(&w, num, k, k);
