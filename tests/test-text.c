@@ -614,6 +614,36 @@ static void test_newlines(void)
 	      gamedb__text_is_utf8("UTF8") && !gamedb__text_is_utf8("CP1252"));
 }
 
+/* The bottom layer's helpers the writers and this layer use (util/buf.h). */
+static void check_u64(uint64_t v, const char *expect)
+{
+	char out[24];
+	size_t n = gamedb__put_u64(out, v);
+
+	out[n] = 0;
+	CHECK_EQ_STR(out, expect);
+}
+
+static void test_util(void)
+{
+	uint64_t x;
+
+	check_u64(0, "0");
+	check_u64(7, "7");
+	check_u64(10, "10");
+	check_u64(99, "99");
+	check_u64(100, "100");
+	check_u64(4294967295u, "4294967295");
+	check_u64(UINT64_C(4294967296), "4294967296");
+	check_u64(UINT64_C(18446744073709551615), "18446744073709551615");
+	memcpy(&x, "abc\"defg", 8);
+	CHECK(gamedb__has_byte(x, '"') && !gamedb__has_byte(x, '\\') && !gamedb__has_below(x, 0x20));
+	memcpy(&x, "abcdefg\n", 8);
+	CHECK(gamedb__has_below(x, 0x20) && !gamedb__has_high(x));
+	memcpy(&x, "\xD0\x9F\xD1\x80 ab\x7F", 8);
+	CHECK(gamedb__has_high(x) && !gamedb__has_below(x, 0x20) && gamedb__has_byte(x, ' '));
+}
+
 int main(void)
 {
 	memset(&T, 0, sizeof T);
@@ -622,6 +652,7 @@ int main(void)
 	test_utf8_invalid();
 	test_cp1251();
 	test_single_byte();
+	test_util();
 	test_gb18030();
 	test_unknown_charset();
 	test_nul();

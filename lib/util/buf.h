@@ -85,11 +85,20 @@ static inline size_t gamedb__put_u64(char *out, uint64_t v)
 {
 	char t[20];
 	size_t n = 0, i;
+	uint32_t u;
 
-	do {
+	if (v < 100) { /* move numbers, NAGs: most numbers written */
+		out[0] = (char)('0' + v / 10);
+		out[v >= 10] = (char)('0' + v % 10);
+		return v >= 10 ? 2 : 1;
+	}
+	for (; v > UINT32_MAX; v /= 10)
 		t[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	u = (uint32_t)v; /* the rest in 32-bit arithmetic */
+	do {
+		t[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
 	for (i = 0; i < n; i++)
 		out[i] = t[n - 1 - i];
 	return n;
