@@ -129,6 +129,13 @@ struct jline {
 	 */
 	int ncomments, langs;
 	struct gamedb__buf comments, commands, annotations;
+	/*
+	 * The first comment's entry of "comments" waits until a second comment needs it (most
+	 * moves have one comment, and "comments" is written only for several): its text is
+	 * the JSON string at first_at (first_len bytes) of the output, after "comment".
+	 */
+	int first_waits;
+	size_t first_at, first_len;
 	/* "%clk" and "%emt" of the move as seconds, for "clock" and "elapsed" (has_*: seen) */
 	double clock, elapsed;
 	int has_clock, has_elapsed;
@@ -245,6 +252,7 @@ static void close_move_full(struct jw *w, struct jline *l)
 		put(w, "}", 1);
 	l->open = l->nags_open = l->vars_open = 0;
 	l->ncomments = l->langs = 0;
+	l->first_waits = 0;
 	gamedb__buf_clear(&l->comments);
 	gamedb__buf_clear(&l->commands);
 	gamedb__buf_clear(&l->annotations);
@@ -377,7 +385,21 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 				 * also go to "comments" when there are several or they have one. */
 				if (l->ncomments == 0) {
 					PUTL(w, ", \"comment\": ");
+					l->first_at = w->out.len;
 					jstr(w, gamedb_event_get_text(ev));
+					l->first_len = w->out.len - l->first_at;
+					if (!lang || !*lang) {
+						l->first_waits = 1;
+						l->ncomments++;
+						break;
+					}
+				} else if (l->first_waits) {
+					jbuf_puts(w, &l->comments, "{\"language\": \"\", \"text\": ");
+					if (gamedb__buf_append(&l->comments, w->out.p + l->first_at,
+							       l->first_len) != 0)
+						w->err = 1;
+					jbuf_puts(w, &l->comments, "}");
+					l->first_waits = 0;
 				}
 				jbuf_puts(w, &l->comments, l->ncomments ? ", {\"language\": " :
 					  "{\"language\": ");
@@ -448,6 +470,7 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 			stack[depth].has_before = 0;
 			stack[depth].open = 0;
 			stack[depth].ncomments = stack[depth].langs = 0;
+			stack[depth].first_waits = 0;
 			put(w, "[", 1);
 			break;
 		case GAMEDB_EVENT_VARIATION_END:
