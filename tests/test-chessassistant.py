@@ -26,6 +26,7 @@ tests/chessassistant_writer.py, written from the format description, not from th
    .d02 changes at most one game, the others read as before.
 Exit 77 (skip) when the real SCID bases are absent (after the hand-made games passed).
 """
+import json
 import os
 import random
 import re
@@ -485,9 +486,40 @@ def check_handle(base, path):
         check(isinstance(r.chessassistant_comment, str), "handle: the base comment is text")
 
 
+def check_json_comments(tmp):
+    """JSON of moves with several comments: "comment" is the first, "comments" holds every one
+    with its language ("" in this format), in order; a move with one comment has no
+    "comments". The writer keeps the first one's entry back until a second comes."""
+    if not TOOL:
+        return
+    line = line_of("e2e4 e7e5 g1f3")
+    line[0].after += [cp("Первый"), cp("Второй \"ход\""), cp("Третий")]
+    line[1].after.append(cp("Один"))
+    line[2].after += [cp("A"), cp("B")]
+    line[2].nags.append(1)
+    base = caw.Base(seed=7)
+    base.add_game({"Event": b"json", "Site": b"?", "White": b"W", "Black": b"B",
+                   "Result": "*"}, None, line)
+    write(base, tmp, "json")
+    p = subprocess.run([TOOL, "json", os.path.join(tmp, "json.cdp")], capture_output=True)
+    eq(p.returncode, 0, "gamedb json of the comments base")
+    moves = json.loads(p.stdout.decode("utf-8"))["moves"]
+    eq(moves[0].get("comment"), "Первый", "first move: its first comment")
+    eq(moves[0].get("comments"), [{"language": "", "text": "Первый"},
+                                  {"language": "", "text": "Второй \"ход\""},
+                                  {"language": "", "text": "Третий"}],
+       "first move: all three comments in order")
+    eq(moves[1].get("comment"), "Один", "second move: its comment")
+    check("comments" not in moves[1], "one comment: no \"comments\"")
+    eq([c["text"] for c in moves[2].get("comments", [])], ["A", "B"],
+       "third move: its two comments, the NAG between")
+    eq(moves[2].get("nags"), [1], "third move: its NAG")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="gamedb-ca-")
     try:
+        check_json_comments(tmp)
         # 1. hand-made games alone
         base, want = build(handmade_games(), seed=3)
         write(base, tmp, "hand")

@@ -164,6 +164,44 @@ static void test_cp1251(void)
 	CONV("WINDOWS-1252", NULL, "\x80\x9F", "\xE2\x82\xAC\xC5\xB8", GAMEDB_OK);
 }
 
+/*
+ * Each conversion GAMEDB__TEXT_TABLE_AFTER + 1 times: through the converter first, then (a
+ * single-byte charset) through the table made from it, with the same text and status.
+ */
+#define CONV_BOTH(cs, fb, in, expect, rc)                          \
+	do {                                                       \
+		int k_;                                            \
+		for (k_ = 0; k_ <= GAMEDB__TEXT_TABLE_AFTER; k_++) \
+			CONV(cs, fb, in, expect, rc);              \
+	} while (0)
+
+/*
+ * Single-byte charsets are read through a table of their 256 letters, made from the converter:
+ * long ASCII runs between letters, a refused byte amid them, a charset whose ASCII bytes are
+ * other letters (EBCDIC), one where the same letters have other bytes (KOI8-R). Charsets that
+ * keep a letter back to compose it with a mark (CP1255, CP1258) get no table.
+ */
+static void test_single_byte(void)
+{
+	CONV_BOTH("CP1251", NULL, "Moscow 1985, round 12: \xCF\xF0\xE8\xE2\xE5\xF2, and then more text.",
+		  "Moscow 1985, round 12: \xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82, and then "
+		  "more text.", GAMEDB_OK);
+	CONV_BOTH("CP1251", NULL, "\xCF\xF0 long ASCII text \x98 between letters \xF2",
+		  "\xD0\x9F\xD1\x80 long ASCII text " U_FFFD " between letters \xD1\x82", GAMEDB_WARN);
+	CONV_BOTH("KOI8-R", NULL, "\xF0\xD2\xC9\xD7\xC5\xD4",
+		  "\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82", GAMEDB_OK);
+	/* The same charset again: from its cached table. */
+	CONV_BOTH("koi8-r", NULL, "\xC1 \xC2", "\xD0\xB0 \xD0\xB1", GAMEDB_OK);
+	/* EBCDIC (code page 37): "Hello World" (0x40 is the space). */
+	if (gamedb__text_charset_known(&T, "IBM037"))
+		CONV_BOTH("IBM037", NULL, "\xC8\x85\x93\x93\x96\x40\xE6\x96\x99\x93\x84", "Hello World",
+			  GAMEDB_OK);
+	/* As a fallback for invalid UTF-8, one byte at a time. */
+	CONV_BOTH("UTF-8", "CP1251", "\xD0\x9F=\xCF\xF0", "\xD0\x9F=\xD0\x9F\xD1\x80", GAMEDB_OK);
+	CONV_BOTH("CP1258", NULL, "a\xEC", "\xC3\xA1", GAMEDB_OK); /* U+00E1 a-acute */
+	CONV_BOTH("CP1255", NULL, "ab\xE0", "ab\xD7\x90", GAMEDB_OK);
+}
+
 static void test_gb18030(void)
 {
 	/* zhong guo (China): D6 D0 B9 FA. */
@@ -576,6 +614,36 @@ static void test_newlines(void)
 	      gamedb__text_is_utf8("UTF8") && !gamedb__text_is_utf8("CP1252"));
 }
 
+/* The bottom layer's helpers the writers and this layer use (util/buf.h). */
+static void check_u64(uint64_t v, const char *expect)
+{
+	char out[24];
+	size_t n = gamedb__put_u64(out, v);
+
+	out[n] = 0;
+	CHECK_EQ_STR(out, expect);
+}
+
+static void test_util(void)
+{
+	uint64_t x;
+
+	check_u64(0, "0");
+	check_u64(7, "7");
+	check_u64(10, "10");
+	check_u64(99, "99");
+	check_u64(100, "100");
+	check_u64(4294967295u, "4294967295");
+	check_u64(UINT64_C(4294967296), "4294967296");
+	check_u64(UINT64_C(18446744073709551615), "18446744073709551615");
+	memcpy(&x, "abc\"defg", 8);
+	CHECK(gamedb__has_byte(x, '"') && !gamedb__has_byte(x, '\\') && !gamedb__has_below(x, 0x20));
+	memcpy(&x, "abcdefg\n", 8);
+	CHECK(gamedb__has_below(x, 0x20) && !gamedb__has_high(x));
+	memcpy(&x, "\xD0\x9F\xD1\x80 ab\x7F", 8);
+	CHECK(gamedb__has_high(x) && !gamedb__has_below(x, 0x20) && gamedb__has_byte(x, ' '));
+}
+
 int main(void)
 {
 	memset(&T, 0, sizeof T);
@@ -583,6 +651,8 @@ int main(void)
 	test_utf8_valid();
 	test_utf8_invalid();
 	test_cp1251();
+	test_single_byte();
+	test_util();
 	test_gb18030();
 	test_unknown_charset();
 	test_nul();

@@ -7,11 +7,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gamedb/gamedb.h"
 #include "util/buf.h"
 
 #define GAMEDB__TEXT_CACHE 4
+/* A single-byte charset is read through a table from its use number this on (textconv.c). */
+#define GAMEDB__TEXT_TABLE_AFTER 256
 
 struct gamedb__text {
 	char charset[48];  /* caller override ("" = the format's default) */
@@ -21,6 +24,13 @@ struct gamedb__text {
 	struct {
 		char name[48];
 		void *cd; /* the converter backend's (text/conv.h) */
+		/*
+		 * A single-byte charset's 256 letters, converted once by cd (textconv.c,
+		 * byte_table()): NULL until tried, or when the charset is not one.
+		 */
+		struct gamedb__text_table *table;
+		int table_tried;
+		unsigned uses; /* texts converted, until the table is tried */
 	} cache[GAMEDB__TEXT_CACHE];
 	unsigned next_slot;
 	/*
@@ -66,9 +76,16 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 static inline int gamedb__text_is_plain(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t i;
+	size_t i = 0;
+	uint64_t w;
 
-	for (i = 0; i < len && p[i] < 0x80 && p[i]; i++)
+	/* Eight bytes at a time: no byte 0x80 or above, none zero. */
+	for (; len - i >= 8; i += 8) {
+		memcpy(&w, p + i, 8);
+		if (gamedb__has_high(w) | gamedb__has_byte(w, 0))
+			return 0;
+	}
+	for (; i < len && p[i] < 0x80 && p[i]; i++)
 		;
 	return i == len;
 }

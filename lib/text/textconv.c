@@ -65,11 +65,17 @@ static TEXT_HOT size_t utf8_valid_prefix(const unsigned char *p, size_t len)
 		if (p[i] < 0x80) {
 			for (i++; len - i >= 8; i += 8) {
 				memcpy(&w, p + i, 8);
-				if (w & UINT64_C(0x8080808080808080))
+				if (gamedb__has_high(w))
 					break;
 			}
 			continue;
 		}
+		/* Two-byte letters (Latin, Greek, Cyrillic text) in a tight loop of their own. */
+		while (len - i >= 2 && (unsigned)(p[i] - 0xC2) <= 0xDF - 0xC2 &&
+		       (p[i + 1] & 0xC0) == 0x80)
+			i += 2;
+		if (i == len || p[i] < 0x80)
+			continue;
 		n = utf8_seq(p + i, len - i);
 		if (!n)
 			break;
@@ -152,7 +158,11 @@ static int32_t utf8_repair(struct gamedb__buf *out, size_t start)
 
 static int is_utf8_name(const char *cs)
 {
-	return !cs || !*cs || strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "UTF8") == 0;
+	if (!cs || !*cs)
+		return 1;
+	if (*cs != 'U' && *cs != 'u') /* most names are not: no string compares for them */
+		return 0;
+	return strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "UTF8") == 0;
 }
 
 int gamedb__text_is_utf8(const char *charset)
@@ -162,21 +172,24 @@ int gamedb__text_is_utf8(const char *charset)
 
 void gamedb__text_newlines(struct gamedb__buf *b, size_t off)
 {
-	size_t i, k;
+	char *end = b->p + b->len, *r, *k, *next;
+	size_t n;
 
-	if (off >= b->len || !memchr(b->p + off, '\r', b->len - off))
+	if (off >= b->len || (r = memchr(b->p + off, '\r', b->len - off)) == NULL)
 		return;
-	for (i = k = off; i < b->len; i++) {
-		if (b->p[i] == '\r') {
-			b->p[k++] = '\n';
-			if (i + 1 < b->len && b->p[i + 1] == '\n')
-				i++;
-		} else {
-			b->p[k++] = b->p[i];
-		}
+	/* From one CR to the next: the break, then the line after it moved down at once. */
+	for (k = r; r; r = next) {
+		*k++ = '\n';
+		r++;
+		if (r < end && *r == '\n')
+			r++;
+		next = r < end ? memchr(r, '\r', (size_t)(end - r)) : NULL;
+		n = (size_t)((next ? next : end) - r);
+		memmove(k, r, n);
+		k += n;
 	}
-	b->len = k;
-	b->p[k] = 0;
+	b->len = (size_t)(k - b->p);
+	b->p[b->len] = 0;
 }
 
 static int is_latin1_name(const char *cs)
@@ -185,26 +198,189 @@ static int is_latin1_name(const char *cs)
 	       strcasecmp(cs, "ISO8859-1") == 0 || strcasecmp(cs, "L1") == 0;
 }
 
-/* The cached converter for charset (opened on first use), or NULL if the backend lacks it. */
-static void *get_cd(struct gamedb__text *t, const char *charset)
+/*
+ * A single-byte charset as a table: each byte's letter in UTF-8 (len 0: the converter
+ * refuses the byte). Built from the converter itself (byte_table()), so the converter stays
+ * the one source of truth; it only saves a converter call per text.
+ */
+struct gamedb__text_table {
+	unsigned char len[256];
+	char utf8[256][4];
+	int ascii; /* bytes 0x00-0x7F are themselves */
+};
+
+/* The cache slot of charset if its converter is open, else -1. */
+static int find_slot(const struct gamedb__text *t, const char *charset)
 {
 	unsigned i;
-	void *cd;
 
 	for (i = 0; i < GAMEDB__TEXT_CACHE; i++)
 		if (t->cache[i].cd && strcasecmp(t->cache[i].name, charset) == 0)
-			return t->cache[i].cd;
+			return (int)i;
+	return -1;
+}
+
+/* The cache slot of charset (its converter opened on first use), or -1 if the backend lacks it. */
+static int get_slot(struct gamedb__text *t, const char *charset)
+{
+	unsigned i;
+	void *cd;
+	int found = find_slot(t, charset);
+
+	if (found >= 0)
+		return found;
 	if (strlen(charset) >= sizeof t->cache[0].name)
-		return NULL;
+		return -1;
 	cd = gamedb__conv_open(charset);
 	if (!cd)
-		return NULL;
+		return -1;
 	i = t->next_slot++ % GAMEDB__TEXT_CACHE;
 	if (t->cache[i].cd)
 		gamedb__conv_close(t->cache[i].cd);
+	free(t->cache[i].table);
 	t->cache[i].cd = cd;
+	t->cache[i].table = NULL;
+	t->cache[i].table_tried = 0;
+	t->cache[i].uses = 0;
 	strcpy(t->cache[i].name, charset);
-	return cd;
+	return (int)i;
+}
+
+/* The cached converter for charset (opened on first use), or NULL if the backend lacks it. */
+static void *get_cd(struct gamedb__text *t, const char *charset)
+{
+	int i = get_slot(t, charset);
+
+	return i < 0 ? NULL : t->cache[i].cd;
+}
+
+/*
+ * The table of a single-byte charset, made by converting each of the 256 bytes alone through
+ * cd: a byte either becomes 1 to 4 bytes of valid UTF-8 at once (nothing kept back for a
+ * flush) or is refused (EILSEQ). Anything else (a byte that starts a longer letter, a shift
+ * state, a letter held back to compose with a mark, as CP1255 and CP1258 do) means the charset
+ * is not single-byte here: NULL. As a last check the 256 bytes are converted in one call and
+ * must give the letters one after the other, so that the table writes exactly what the
+ * converter would.
+ */
+static struct gamedb__text_table *byte_table(void *cd)
+{
+	struct gamedb__text_table *tab = malloc(sizeof *tab);
+	char in[256], out[4 * 256 + 16], *ip, *op;
+	size_t il, ol, nin = 0, nout = 0, n;
+	unsigned b;
+
+	if (!tab)
+		return NULL;
+	tab->ascii = 1;
+	for (b = 0; b < 256; b++) {
+		char one = (char)b, got[16];
+		ip = &one;
+		il = 1;
+		op = got;
+		ol = sizeof got;
+		gamedb__conv(cd, NULL, NULL, NULL, NULL);
+		if (gamedb__conv(cd, &ip, &il, &op, &ol) == (size_t)-1) {
+			if (errno != EILSEQ || il != 1 || op != got)
+				goto not_single;
+			tab->len[b] = 0;
+			if (b < 0x80)
+				tab->ascii = 0;
+			continue;
+		}
+		n = (size_t)(op - got);
+		if (il != 0 || gamedb__conv(cd, NULL, NULL, &op, &ol) == (size_t)-1 ||
+		    (size_t)(op - got) != n || n == 0 || n > 4 ||
+		    utf8_valid_prefix((const unsigned char *)got, n) != n)
+			goto not_single;
+		tab->len[b] = (unsigned char)n;
+		memcpy(tab->utf8[b], got, n);
+		if (b < 0x80 && (n != 1 || got[0] != (char)b))
+			tab->ascii = 0;
+		in[nin++] = (char)b;
+		memcpy(out + nout, got, n);
+		nout += n;
+	}
+	{
+		char all[sizeof out];
+		ip = in;
+		il = nin;
+		op = all;
+		ol = sizeof all;
+		gamedb__conv(cd, NULL, NULL, NULL, NULL);
+		if (gamedb__conv(cd, &ip, &il, &op, &ol) == (size_t)-1 || il != 0 ||
+		    gamedb__conv(cd, NULL, NULL, &op, &ol) == (size_t)-1 ||
+		    (size_t)(op - all) != nout || memcmp(all, out, nout) != 0)
+			goto not_single;
+	}
+	gamedb__conv(cd, NULL, NULL, NULL, NULL);
+	return tab;
+not_single:
+	gamedb__conv(cd, NULL, NULL, NULL, NULL);
+	free(tab);
+	return NULL;
+}
+
+/*
+ * The table of the charset in slot i; NULL if it is not single-byte, or before its use
+ * number GAMEDB__TEXT_TABLE_AFTER. Making a table costs about as much as 256 texts through
+ * the converter (one call a byte): a base with few texts is cheaper without it.
+ */
+static const struct gamedb__text_table *get_table(struct gamedb__text *t, int i)
+{
+	if (!t->cache[i].table_tried && ++t->cache[i].uses >= GAMEDB__TEXT_TABLE_AFTER) {
+		t->cache[i].table_tried = 1;
+		t->cache[i].table = byte_table(t->cache[i].cd);
+	}
+	return t->cache[i].table;
+}
+
+/*
+ * len bytes through a single-byte table into out (room for 4 * len + 4 reserved): what the
+ * converter gives for the text, a refused byte as U+FFFD with GAMEDB_WARN as convert_iconv()
+ * writes it. The letters are valid UTF-8 already (byte_table()).
+ */
+static int32_t convert_table(const struct gamedb__text_table *tab, const unsigned char *in,
+			     size_t len, struct gamedb__buf *out)
+{
+	char *o = out->p + out->len;
+	size_t i = 0;
+	int32_t rc = GAMEDB_OK;
+	uint64_t w;
+
+	while (i < len) {
+		unsigned char c = in[i];
+		if (c < 0x80 && tab->ascii) {
+			/* ASCII runs eight bytes at a time. */
+			while (len - i >= 8) {
+				memcpy(&w, in + i, 8);
+				if (gamedb__has_high(w))
+					break;
+				memcpy(o, &w, 8);
+				o += 8;
+				i += 8;
+			}
+			if (i == len)
+				break;
+			c = in[i];
+			if (c < 0x80) {
+				*o++ = (char)c;
+				i++;
+				continue;
+			}
+		}
+		if (tab->len[c]) {
+			memcpy(o, tab->utf8[c], 4); /* the room is there: 4 bytes a byte */
+			o += tab->len[c];
+		} else {
+			memcpy(o, "\xEF\xBF\xBD", 3);
+			o += 3;
+			rc = GAMEDB_WARN;
+		}
+		i++;
+	}
+	out->len = (size_t)(o - out->p);
+	return rc;
 }
 
 int gamedb__text_charset_known(struct gamedb__text *t, const char *charset)
@@ -228,13 +404,17 @@ static void put_replacement(struct gamedb__buf *out)
 static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const char *in,
 			     size_t len, struct gamedb__buf *out)
 {
+	const struct gamedb__text_table *tab;
 	void *cd;
 	char *ip = (char *)in, *op;
 	size_t il = len, ol, start = out->len;
 	int32_t rc = GAMEDB_OK;
-	int bad = 0;
+	int bad = 0, slot;
 
-	if (is_latin1_name(charset)) {
+	slot = find_slot(t, charset); /* a charset in use: one compare */
+	if (slot >= 0 && (tab = get_table(t, slot)) != NULL)
+		return convert_table(tab, (const unsigned char *)in, len, out);
+	if (slot < 0 && is_latin1_name(charset)) {
 		size_t i;
 		for (i = 0; i < len; i++) {
 			unsigned char c = (unsigned char)in[i];
@@ -247,7 +427,12 @@ static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const 
 		}
 		return GAMEDB_OK;
 	}
-	cd = get_cd(t, charset);
+	if (slot < 0) {
+		slot = get_slot(t, charset);
+		if (slot >= 0 && (tab = get_table(t, slot)) != NULL)
+			return convert_table(tab, (const unsigned char *)in, len, out);
+	}
+	cd = slot >= 0 ? t->cache[slot].cd : NULL;
 	if (!cd) {
 		/* Unknown charset: keep ASCII, replace the rest. */
 		size_t i;
@@ -385,18 +570,13 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 		int fell_back = 0;
 		i = 0;
 		while (i < len) {
-			size_t n;
-			if (p[i] < 0x80) {
-				out->p[out->len++] = (char)p[i++];
-				continue;
-			}
-			n = utf8_seq(p + i, len - i);
-			if (n) {
-				memcpy(out->p + out->len, p + i, n);
-				out->len += n;
-				i += n;
-				continue;
-			}
+			/* The valid run from here, copied at once. */
+			size_t n = utf8_valid_prefix(p + i, len - i);
+			memcpy(out->p + out->len, p + i, n);
+			out->len += n;
+			i += n;
+			if (i == len)
+				break;
 			/* An invalid byte: read it in the fallback charset. */
 			if (fallback && *fallback) {
 				int32_t r = convert_iconv(t, fallback, in + i, 1, out);
@@ -424,10 +604,12 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 	 * charsets (two zero bytes in UTF-16 or UCS-2, four in UCS-4), or from a hook.
 	 */
 	for (i = start; i < out->len; i++) {
-		if (out->p[i] == 0) {
-			out->p[i] = '?';
-			rc = GAMEDB_WARN;
-		}
+		char *z = memchr(out->p + i, 0, out->len - i);
+		if (!z)
+			break;
+		*z = '?';
+		rc = GAMEDB_WARN;
+		i = (size_t)(z - out->p);
 	}
 	out->p[out->len] = 0;
 	return rc;
@@ -440,6 +622,7 @@ size_t gamedb__text_complete_len(struct gamedb__text *t, const char *charset, co
 	char buf[256], *ip = (char *)in, *op;
 	size_t il = len, ol, j;
 	void *cd;
+	int slot;
 
 	if (gamedb__text_is_plain(in, len) || is_latin1_name(charset))
 		return len;
@@ -458,9 +641,10 @@ size_t gamedb__text_complete_len(struct gamedb__text *t, const char *charset, co
 		}
 		return len;
 	}
-	cd = get_cd(t, charset);
-	if (!cd)
-		return len;
+	slot = get_slot(t, charset);
+	if (slot < 0 || t->cache[slot].table)
+		return len; /* unknown, or single-byte: nothing can be cut */
+	cd = t->cache[slot].cd;
 	gamedb__conv(cd, NULL, NULL, NULL, NULL);
 	while (il > 0) {
 		op = buf;
@@ -488,5 +672,9 @@ void gamedb__text_close(struct gamedb__text *t)
 		if (t->cache[i].cd)
 			gamedb__conv_close(t->cache[i].cd);
 		t->cache[i].cd = NULL;
+		free(t->cache[i].table);
+		t->cache[i].table = NULL;
+		t->cache[i].table_tried = 0;
+		t->cache[i].uses = 0;
 	}
 }

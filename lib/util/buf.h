@@ -80,6 +80,54 @@ static inline int gamedb__buf_put(struct gamedb__buf *b, const void *data, size_
 	}
 	return gamedb__buf_append(b, data, len);
 }
+/* Writes v in decimal at out (room for 20 bytes), without a NUL; returns the number of digits. */
+static inline size_t gamedb__put_u64(char *out, uint64_t v)
+{
+	char t[20];
+	size_t n = 0, i;
+	uint32_t u;
+
+	if (v < 100) { /* move numbers, NAGs: most numbers written */
+		out[0] = (char)('0' + v / 10);
+		out[v >= 10] = (char)('0' + v % 10);
+		return v >= 10 ? 2 : 1;
+	}
+	for (; v > UINT32_MAX; v /= 10)
+		t[n++] = (char)('0' + v % 10);
+	u = (uint32_t)v; /* the rest in 32-bit arithmetic */
+	do {
+		t[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	for (i = 0; i < n; i++)
+		out[i] = t[n - 1 - i];
+	return n;
+}
+
+/* ---- eight bytes at a time ------------------------------------------------------------- */
+
+/*
+ * The classic word tricks on eight bytes x (read with memcpy): nonzero when one of them is c,
+ * when one is below n (n <= 128; bytes 0x80 and up never count), when one is 0x80 or above.
+ */
+static inline uint64_t gamedb__has_byte(uint64_t x, unsigned char c)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	const uint64_t v = x ^ (ones * c);
+	return (v - ones) & ~v & (ones << 7);
+}
+
+static inline uint64_t gamedb__has_below(uint64_t x, unsigned char n)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	return (x - ones * n) & ~x & (ones << 7);
+}
+
+static inline uint64_t gamedb__has_high(uint64_t x)
+{
+	return x & UINT64_C(0x8080808080808080);
+}
+
 /* Keeps the memory, forgets the content. */
 static inline void gamedb__buf_clear(struct gamedb__buf *b) { b->len = 0; if (b->p) b->p[0] = 0; }
 

@@ -32,34 +32,86 @@ static void puts_(struct jw *w, const char *s)
 	put(w, s, strlen(s));
 }
 
-/* A JSON string: runs of bytes that need no escape are copied in one go. */
+/* A string literal, its length known at compile time. */
+#define PUTL(w, lit) put((w), (lit), sizeof(lit) - 1)
+
+/* The bytes a JSON string escapes: '"', '\\' and the controls. */
+static const unsigned char needs_escape[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['"'] = 1, ['\\'] = 1,
+};
+
+/* An integer as JSON (negative ones too). */
+static void put_int(struct jw *w, int64_t v)
+{
+	char num[24];
+	size_t n = 0;
+
+	if (v < 0)
+		num[n++] = '-';
+	n += gamedb__put_u64(num + n, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+	put(w, num, n);
+}
+
+/*
+ * A JSON string of len bytes: the room for the worst case (every byte a 6-byte escape) is
+ * reserved once, then eight bytes at a time are copied while none needs an escape.
+ */
+static void jstr_n(struct jw *w, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+	uint64_t x;
+	char *d;
+
+	if (len > (SIZE_MAX - 8) / 6 || gamedb__buf_room(&w->out, 6 * len + 2) != 0) {
+		w->err = 1;
+		return;
+	}
+	d = w->out.p + w->out.len;
+	*d++ = '"';
+	for (;;) {
+		unsigned char c;
+		while (len - i >= 8) {
+			memcpy(&x, p + i, 8);
+			if (gamedb__has_byte(x, '"') | gamedb__has_byte(x, '\\') |
+			    gamedb__has_below(x, 0x20))
+				break;
+			memcpy(d, &x, 8);
+			d += 8;
+			i += 8;
+		}
+		/* Then byte by byte up to the next byte to escape (short strings: all of them). */
+		while (i < len && !needs_escape[p[i]])
+			*d++ = (char)p[i++];
+		if (i == len)
+			break;
+		c = p[i++];
+		*d++ = '\\';
+		switch (c) {
+		case '"': *d++ = '"'; break;
+		case '\\': *d++ = '\\'; break;
+		case '\n': *d++ = 'n'; break;
+		case '\r': *d++ = 'r'; break;
+		case '\t': *d++ = 't'; break;
+		default:
+			memcpy(d, "u00", 3);
+			d[3] = hex[c >> 4];
+			d[4] = hex[c & 15];
+			d += 5;
+		}
+	}
+	*d++ = '"';
+	*d = 0;
+	w->out.len = (size_t)(d - w->out.p);
+}
+
+/* A JSON string of a C string (up to its NUL). */
 static void jstr(struct jw *w, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	char esc[8];
-
-	put(w, "\"", 1);
-	for (;;) {
-		const unsigned char *run = p;
-		while (*p >= 0x20 && *p != '"' && *p != '\\')
-			p++;
-		if (p > run)
-			put(w, (const char *)run, (size_t)(p - run));
-		if (!*p)
-			break;
-		switch (*p) {
-		case '"': put(w, "\\\"", 2); break;
-		case '\\': put(w, "\\\\", 2); break;
-		case '\n': put(w, "\\n", 2); break;
-		case '\r': put(w, "\\r", 2); break;
-		case '\t': put(w, "\\t", 2); break;
-		default:
-			snprintf(esc, sizeof esc, "\\u%04x", *p);
-			put(w, esc, 6);
-		}
-		p++;
-	}
-	put(w, "\"", 1);
+	jstr_n(w, s, strlen(s));
 }
 
 /* The state of one open line (the main line or a variation). */
@@ -77,6 +129,13 @@ struct jline {
 	 */
 	int ncomments, langs;
 	struct gamedb__buf comments, commands, annotations;
+	/*
+	 * The first comment's entry of "comments" waits until a second comment needs it (most
+	 * moves have one comment, and "comments" is written only for several): its text is
+	 * the JSON string at first_at (first_len bytes) of the output, after "comment".
+	 */
+	int first_waits;
+	size_t first_at, first_len;
 	/* "%clk" and "%emt" of the move as seconds, for "clock" and "elapsed" (has_*: seen) */
 	double clock, elapsed;
 	int has_clock, has_elapsed;
@@ -140,25 +199,40 @@ static void jbuf_puts(struct jw *w, struct gamedb__buf *b, const char *s)
 		w->err = 1;
 }
 
+static void close_move_full(struct jw *w, struct jline *l);
+
 /* Closes the open move object of a line, with the arrays it has open. */
-static void close_move(struct jw *w, struct jline *l)
+static inline void close_move(struct jw *w, struct jline *l)
+{
+	/* Most moves: nothing but the object to close. */
+	if (!(l->nags_open | l->vars_open | l->ncomments | l->has_clock | l->has_elapsed) &&
+	    !l->commands.len && !l->annotations.len) {
+		if (l->open)
+			put(w, "}", 1);
+		l->open = 0;
+		return;
+	}
+	close_move_full(w, l);
+}
+
+static void close_move_full(struct jw *w, struct jline *l)
 {
 	if (l->nags_open)
 		put(w, "]", 1);
 	if (l->vars_open)
 		put(w, "]", 1);
 	if (l->open && (l->ncomments > 1 || l->langs)) {
-		puts_(w, ", \"comments\": [");
+		PUTL(w, ", \"comments\": [");
 		put(w, l->comments.p, l->comments.len);
 		put(w, "]", 1);
 	}
 	if (l->open && l->commands.len) {
-		puts_(w, ", \"commands\": [");
+		PUTL(w, ", \"commands\": [");
 		put(w, l->commands.p, l->commands.len);
 		put(w, "]", 1);
 	}
 	if (l->open && l->annotations.len) {
-		puts_(w, ", \"annotations\": [");
+		PUTL(w, ", \"annotations\": [");
 		put(w, l->annotations.p, l->annotations.len);
 		put(w, "]", 1);
 	}
@@ -178,6 +252,7 @@ static void close_move(struct jw *w, struct jline *l)
 		put(w, "}", 1);
 	l->open = l->nags_open = l->vars_open = 0;
 	l->ncomments = l->langs = 0;
+	l->first_waits = 0;
 	gamedb__buf_clear(&l->comments);
 	gamedb__buf_clear(&l->commands);
 	gamedb__buf_clear(&l->annotations);
@@ -188,6 +263,52 @@ static void close_nags(struct jw *w, struct jline *l)
 	if (l->nags_open)
 		put(w, "]", 1);
 	l->nags_open = 0;
+}
+
+/* The copy of s (len bytes) at d when no byte of it needs an escape, else NULL. */
+static inline char *copy_plain(char *d, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (needs_escape[(unsigned char)s[i]])
+			return NULL;
+		d[i] = s[i];
+	}
+	return d + len;
+}
+
+/*
+ * A move's "san" and "uci" members: both in one reservation when they need no escape (as
+ * the board engine writes them), else through jstr_n().
+ */
+static void san_uci(struct jw *w, const char *san, const char *uci)
+{
+	static const char a[] = "{\"san\": \"", b[] = "\", \"uci\": \"";
+	size_t sl = strlen(san), ul = strlen(uci);
+	char *d;
+
+	if (sl > SIZE_MAX / 4 || ul > SIZE_MAX / 4 || gamedb__buf_room(&w->out, sl + ul + 32) != 0) {
+		w->err = 1;
+		return;
+	}
+	d = w->out.p + w->out.len;
+	memcpy(d, a, sizeof a - 1);
+	d = copy_plain(d + sizeof a - 1, san, sl);
+	if (d) {
+		memcpy(d, b, sizeof b - 1);
+		d = copy_plain(d + sizeof b - 1, uci, ul);
+	}
+	if (d) {
+		*d++ = '"';
+		*d = 0;
+		w->out.len = (size_t)(d - w->out.p);
+		return;
+	}
+	PUTL(w, "{\"san\": "); /* nothing was kept of the above */
+	jstr_n(w, san, sl);
+	PUTL(w, ", \"uci\": ");
+	jstr_n(w, uci, ul);
 }
 
 /* Writes the moves of it as the value of "moves", then a main-line comment no move follows. */
@@ -219,14 +340,11 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 		case GAMEDB_EVENT_MOVE:
 			close_move(w, l);
 			if (!l->first)
-				put(w, ", ", 2);
+				PUTL(w, ", ");
 			l->first = 0;
-			puts_(w, "{\"san\": ");
-			jstr(w, gamedb_event_get_san(ev));
-			puts_(w, ", \"uci\": ");
-			jstr(w, gamedb_event_get_uci(ev));
+			san_uci(w, gamedb_event_get_san(ev), gamedb_event_get_uci(ev));
 			if (flags & GAMEDB_WRITE_FEN) {
-				puts_(w, ", \"fen\": ");
+				PUTL(w, ", \"fen\": ");
 				jstr(w, gamedb_event_get_fen(ev));
 			}
 			if (flags & GAMEDB_WRITE_KEY) {
@@ -234,11 +352,11 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 				char hex[24];
 				gamedb_event_get_key(ev, &key);
 				snprintf(hex, sizeof hex, "%016llx", (unsigned long long)key);
-				puts_(w, ", \"key\": ");
+				PUTL(w, ", \"key\": ");
 				jstr(w, hex);
 			}
 			if (l->has_before) {
-				puts_(w, ", \"comment_before\": ");
+				PUTL(w, ", \"comment_before\": ");
 				jstr(w, l->before.p);
 				l->has_before = 0;
 				gamedb__buf_clear(&l->before);
@@ -248,10 +366,12 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 		case GAMEDB_EVENT_NAG:
 			if (!l->open || l->vars_open || (flags & GAMEDB_WRITE_NO_NAGS))
 				break;
-			puts_(w, l->nags_open ? ", " : ", \"nags\": [");
+			if (l->nags_open)
+				PUTL(w, ", ");
+			else
+				PUTL(w, ", \"nags\": [");
 			l->nags_open = 1;
-			snprintf(num, sizeof num, "%d", (int)gamedb_event_get_nag(ev));
-			puts_(w, num);
+			put_int(w, gamedb_event_get_nag(ev));
 			break;
 		case GAMEDB_EVENT_COMMENT_AFTER:
 			close_nags(w, l);
@@ -264,8 +384,22 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 				/* The first comment is "comment"; all of them, with their languages,
 				 * also go to "comments" when there are several or they have one. */
 				if (l->ncomments == 0) {
-					puts_(w, ", \"comment\": ");
+					PUTL(w, ", \"comment\": ");
+					l->first_at = w->out.len;
 					jstr(w, gamedb_event_get_text(ev));
+					l->first_len = w->out.len - l->first_at;
+					if (!lang || !*lang) {
+						l->first_waits = 1;
+						l->ncomments++;
+						break;
+					}
+				} else if (l->first_waits) {
+					jbuf_puts(w, &l->comments, "{\"language\": \"\", \"text\": ");
+					if (gamedb__buf_append(&l->comments, w->out.p + l->first_at,
+							       l->first_len) != 0)
+						w->err = 1;
+					jbuf_puts(w, &l->comments, "}");
+					l->first_waits = 0;
 				}
 				jbuf_puts(w, &l->comments, l->ncomments ? ", {\"language\": " :
 					  "{\"language\": ");
@@ -336,6 +470,7 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 			stack[depth].has_before = 0;
 			stack[depth].open = 0;
 			stack[depth].ncomments = stack[depth].langs = 0;
+			stack[depth].first_waits = 0;
 			put(w, "[", 1);
 			break;
 		case GAMEDB_EVENT_VARIATION_END:
@@ -357,7 +492,7 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 	close_move(w, &stack[0]);
 	put(w, "]", 1);
 	if (stack[0].has_before) {
-		puts_(w, ", \"comment\": ");
+		PUTL(w, ", \"comment\": ");
 		jstr(w, stack[0].before.p);
 	}
 	for (k = 0; k < cap; k++) {
@@ -400,10 +535,10 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 	gamedb__buf_init_fixed(&w.out, storage, sizeof storage);
 	final_fen = gamedb_game_get_final_fen(g);
 
-	snprintf(num, sizeof num, "%llu", (unsigned long long)gamedb_game_get_index(g));
-	puts_(&w, "{\"index\": ");
-	puts_(&w, num);
-	puts_(&w, ", \"tags\": {");
+	PUTL(&w, "{\"index\": ");
+	n = gamedb__put_u64(num, gamedb_game_get_index(g));
+	put(&w, num, n);
+	PUTL(&w, ", \"tags\": {");
 	n = gamedb_game_get_tag_count(g);
 	for (i = 0; i < n; i++) {
 		const char *name, *value;
@@ -416,7 +551,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 		/* A game written in part has no result (as in PGN). */
 		jstr(&w, partial && strcmp(name, "Result") == 0 ? "*" : value);
 	}
-	puts_(&w, "}, \"variant\": ");
+	PUTL(&w, "}, \"variant\": ");
 	switch (gamedb_game_get_variant(g)) {
 	case GAMEDB_VARIANT_CHESS960: jstr(&w, "chess960"); break;
 	case GAMEDB_VARIANT_XIANGQI: jstr(&w, "xiangqi"); break;
@@ -424,19 +559,19 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 	case GAMEDB_VARIANT_CRAZYHOUSE: jstr(&w, "crazyhouse"); break;
 	default: jstr(&w, "chess"); break;
 	}
-	puts_(&w, ", \"fen\": ");
+	PUTL(&w, ", \"fen\": ");
 	jstr(&w, gamedb_game_get_fen(g));
-	puts_(&w, ", \"final_fen\": ");
+	PUTL(&w, ", \"final_fen\": ");
 	jstr(&w, final_fen ? final_fen : "");
 	puts_(&w, gamedb_game_is_deleted(g) ? ", \"deleted\": true" : ", \"deleted\": false");
 	if (partial) {
-		puts_(&w, ", \"partial\": ");
+		PUTL(&w, ", \"partial\": ");
 		jstr(&w, gamedb_game_errmsg(g));
 	}
-	puts_(&w, ", \"moves\": ");
+	PUTL(&w, ", \"moves\": ");
 	moves(&w, it, flags);
 	gamedb_move_iter_free(it);
-	puts_(&w, "}\n");
+	PUTL(&w, "}\n");
 
 	rc = GAMEDB_OK;
 	if (w.err || sink(user_data, w.out.p, w.out.len) != 0)

@@ -47,53 +47,86 @@ static PGN_HOT void put(struct pgnw *w, const char *s, size_t len)
 		w->err = 1;
 }
 
-static void newline(struct pgnw *w)
+/*
+ * The hot paths reserve their room once (a move: its number and SAN; a comment: three times
+ * its length, which its words, a line break before each and a space after each cannot pass),
+ * then write with the emit_* helpers, which check nothing.
+ */
+static PGN_HOT int room(struct pgnw *w, size_t extra)
 {
-	put(w, "\n", 1);
-	w->col = 0;
+	if (gamedb__buf_room(&w->out, extra) != 0) {
+		w->err = 1;
+		return -1;
+	}
+	return 0;
 }
 
-/* Writes v in decimal into out (at least 11 bytes); returns the number of digits. */
-static size_t put_uint(char *out, uint32_t v)
+static PGN_HOT void emit(struct pgnw *w, const char *s, size_t len)
 {
-	char t[10];
-	size_t n = 0, i;
+	memcpy(w->out.p + w->out.len, s, len);
+	w->out.len += len;
+}
 
-	do {
-		t[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		out[i] = t[n - 1 - i];
-	return n;
+static PGN_HOT void emit_newline(struct pgnw *w)
+{
+	w->out.p[w->out.len++] = '\n';
+	w->col = 0;
 }
 
 /*
  * A word that takes cols columns (Scid counts a comment's stored bytes, which can differ from
  * its UTF-8): it starts a new line first when it would reach the margin.
  */
-static PGN_HOT void word_cols(struct pgnw *w, const char *s, size_t len, size_t cols)
+static PGN_HOT void emit_word_cols(struct pgnw *w, const char *s, size_t len, size_t cols)
 {
 	if (w->col + cols >= w->width && (w->scid || w->col > 0))
-		newline(w);
-	put(w, s, len);
+		emit_newline(w);
+	emit(w, s, len);
 	w->col += cols;
 }
 
-static PGN_HOT void word(struct pgnw *w, const char *s, size_t len)
-{
-	word_cols(w, s, len, len);
-}
-
 /* A space, or a new line instead when the space would reach the margin. */
-static PGN_HOT void space(struct pgnw *w)
+static PGN_HOT void emit_space(struct pgnw *w)
 {
 	if (w->col + 1 >= w->width) {
-		newline(w);
+		emit_newline(w);
 		return;
 	}
-	put(w, " ", 1);
+	w->out.p[w->out.len++] = ' ';
 	w->col++;
+}
+
+/* The bytes that end a word of free text: space, newline, and the string's NUL. */
+static const unsigned char word_end[256] = { [0] = 1, [' '] = 1, ['\n'] = 1 };
+
+/* The length of the word at s: up to a space, a newline or the end of the string. */
+static PGN_HOT size_t word_len(const char *s)
+{
+	const char *p = s;
+
+	while (!word_end[(unsigned char)*p])
+		p++;
+	return (size_t)(p - s);
+}
+
+static void newline(struct pgnw *w)
+{
+	put(w, "\n", 1);
+	w->col = 0;
+}
+
+/* A word (emit_word_cols()), with its room checked. */
+static void word(struct pgnw *w, const char *s, size_t len)
+{
+	if (room(w, len + 1) == 0)
+		emit_word_cols(w, s, len, len);
+}
+
+/* A space or a line break (emit_space()), with its room checked. */
+static void space(struct pgnw *w)
+{
+	if (room(w, 1) == 0)
+		emit_space(w);
 }
 
 /*
@@ -110,47 +143,54 @@ static PGN_HOT void space(struct pgnw *w)
  */
 static void text_std(struct pgnw *w, const char *s)
 {
+	const char *close;
 	int first = 1;
 
 	for (;;) {
 		size_t n;
-		s += strspn(s, " \n");
+		while (*s == ' ' || *s == '\n')
+			s++;
 		if (!*s)
-			return;
-		if (s[0] == '[' && s[1] == '%' && strchr(s, ']'))
-			n = (size_t)(strchr(s, ']') - s) + 1;
+			break;
+		if (s[0] == '[' && s[1] == '%' && (close = strchr(s, ']')) != NULL)
+			n = (size_t)(close - s) + 1;
 		else
-			n = strcspn(s, " \n");
+			n = word_len(s);
 		if (!first)
-			space(w);
-		word(w, s, n);
+			emit_space(w);
+		emit_word_cols(w, s, n, n);
 		first = 0;
 		s += n;
 	}
 }
 
-static void text(struct pgnw *w, const char *s, const char *raw)
+/* The text s of len bytes (strlen(s)), raw its stored bytes or NULL. */
+static void text(struct pgnw *w, const char *s, size_t len, const char *raw)
 {
+	if (len > SIZE_MAX / 4 || room(w, 3 * len + 8) != 0)
+		return;
 	if (!w->scid) {
 		text_std(w, s);
+		w->out.p[w->out.len] = 0;
 		return;
 	}
 	for (;;) {
-		size_t n = strcspn(s, " \n"), rn = raw ? strcspn(raw, " \n") : n;
-		word_cols(w, s, n, rn);
+		size_t n = word_len(s), rn = raw ? word_len(raw) : n;
+		emit_word_cols(w, s, n, rn);
 		s += n;
 		if (raw)
 			raw += rn;
 		if (!*s)
-			return;
+			break;
 		if (*s == '\n')
-			newline(w);
+			emit_newline(w);
 		else
-			space(w);
+			emit_space(w);
 		s++;
 		if (raw && *raw)
 			raw++;
 	}
+	w->out.p[w->out.len] = 0;
 }
 
 /*
@@ -158,38 +198,42 @@ static void text(struct pgnw *w, const char *s, const char *raw)
  * escape inside a comment, so a '}' of the text (ChessBase texts have them) would end it early:
  * it is written as ')'.
  */
-static void comment(struct pgnw *w, const char *s, const char *raw)
+static void comment(struct pgnw *w, const char *s, size_t len, const char *raw)
 {
 	struct gamedb__buf fixed;
 	char storage[256];
 	char *p;
 
 	word(w, "{", 1);
-	if (!strchr(s, '}')) {
-		text(w, s, raw);
+	if (!memchr(s, '}', len)) {
+		text(w, s, len, raw);
 	} else {
 		gamedb__buf_init_fixed(&fixed, storage, sizeof storage);
-		if (gamedb__buf_append(&fixed, s, strlen(s)) != 0) {
+		if (gamedb__buf_append(&fixed, s, len) != 0) {
 			w->err = 1;
 		} else {
 			for (p = fixed.p; (p = strchr(p, '}')) != NULL; p++)
 				*p = ')';
-			text(w, fixed.p, raw);
+			text(w, fixed.p, len, raw);
 		}
 		gamedb__buf_free(&fixed);
 	}
 	word(w, "}", 1);
 }
 
-/* Splits a comment's stored bytes the same way as its text, or gives NULL if they differ. */
-static const char *raw_for(const char *s, const char *raw)
+/*
+ * The stored bytes of a comment for Scid's column count (text()): raw when they split into
+ * words the same way as the text, else NULL. NULL too when they are the text's very bytes (a
+ * UTF-8 base): the text's own widths are theirs.
+ */
+static const char *raw_for(const char *s, size_t len, const char *raw, size_t raw_len)
 {
 	const char *a = s, *b = raw;
 
-	if (!raw)
+	if (!raw || (len == raw_len && memcmp(s, raw, len) == 0))
 		return NULL;
 	for (;;) {
-		size_t n = strcspn(a, " \n"), m = strcspn(b, " \n");
+		size_t n = word_len(a), m = word_len(b);
 		a += n;
 		b += m;
 		if (*a != *b)
@@ -199,14 +243,6 @@ static const char *raw_for(const char *s, const char *raw)
 		a++;
 		b++;
 	}
-}
-
-/* Nonzero when one of the eight bytes of x is c (the classic "has zero byte" test on x ^ c...c). */
-static inline uint64_t has_byte(uint64_t x, unsigned char c)
-{
-	const uint64_t ones = UINT64_C(0x0101010101010101);
-	const uint64_t v = x ^ (ones * c);
-	return (v - ones) & ~v & (ones << 7);
 }
 
 /* A tag line; '"' and '\\' in the value are escaped as the PGN standard asks. */
@@ -231,7 +267,8 @@ static void tag_line(struct pgnw *w, const char *name, size_t nlen, const char *
 		if (vlen - i >= 8) {
 			uint64_t x;
 			memcpy(&x, value + i, 8);
-			if (!(has_byte(x, '"') | has_byte(x, '\\') | has_byte(x, 0))) {
+			if (!(gamedb__has_byte(x, '"') | gamedb__has_byte(x, '\\') |
+			      gamedb__has_byte(x, 0))) {
 				memcpy(d, &x, 8);
 				d += 8;
 				i += 8;
@@ -303,6 +340,13 @@ static void pending_command(struct pgnw *w, struct pending *pm, const char *cmd)
 	pm->last_command = 1;
 }
 
+/* Whether a move waits with more than its space: NAGs, a comment, commands. */
+static PGN_HOT int pending_more(const struct pending *pm)
+{
+	return pm->nnags || pm->comment.len || pm->cmds.len;
+}
+
+/* Writes what follows the pending move (see pending_more()) and the space after it. */
 static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 {
 	size_t i;
@@ -310,10 +354,16 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 
 	if (!pm->have_move)
 		return;
+	if (!pending_more(pm)) {
+		space(w);
+		pm->have_move = 0;
+		pm->last_command = 0;
+		return;
+	}
 	for (i = 0; i < pm->nnags; i++) {
 		num[0] = '$';
 		space(w);
-		word(w, num, 1 + put_uint(num + 1, (uint32_t)pm->nags[i]));
+		word(w, num, 1 + gamedb__put_u64(num + 1, (uint32_t)pm->nags[i]));
 	}
 	space(w);
 	if (pm->cmds.len) {
@@ -322,11 +372,12 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 					 gamedb__buf_append(&pm->cmds, pm->comment.p,
 							    pm->comment.len) != 0)))
 			w->err = 1;
-		comment(w, pm->cmds.p, NULL);
+		comment(w, pm->cmds.p, pm->cmds.len, NULL);
 		space(w);
 		*print_number = 1;
 	} else if (pm->comment.len) {
-		comment(w, pm->comment.p, raw_for(pm->comment.p, pm->raw.p));
+		comment(w, pm->comment.p, pm->comment.len,
+			raw_for(pm->comment.p, pm->comment.len, pm->raw.p, pm->raw.len));
 		space(w);
 		*print_number = 1;
 	}
@@ -398,13 +449,22 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 			int32_t colour, mn = gamedb_event_get_move_number(ev, &colour);
 			const char *san = xiangqi ? gamedb_event_get_notation(ev, notation) :
 					   gamedb_event_get_san(ev);
-			flush_move(&w, &pm, &print_number);
+			size_t san_len = strlen(san);
+			if (pm.have_move && pending_more(&pm))
+				flush_move(&w, &pm, &print_number);
+			/* The room for all of it: a space, the number, the SAN, a break before each. */
+			if (san_len > SIZE_MAX / 2 || room(&w, san_len + 32) != 0)
+				break;
+			if (pm.have_move) /* the space after the move before */
+				emit_space(&w);
 			if (colour == 0 || print_number) {
-				size_t k = put_uint(num, (uint32_t)mn);
+				size_t k = gamedb__put_u64(num, (uint32_t)mn);
 				memcpy(num + k, "...", 4);
-				word(&w, num, k + (colour ? 3 : 1));
+				k += colour ? 3 : 1;
+				emit_word_cols(&w, num, k, k);
 			}
-			word(&w, san, strlen(san));
+			emit_word_cols(&w, san, san_len, san_len);
+			w.out.p[w.out.len] = 0;
 			print_number = 0;
 			pm.have_move = 1;
 			break;
@@ -419,6 +479,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 			const char *t = gamedb_event_get_text(ev);
 			const char *raw = gamedb_event_get_text_raw(ev, NULL);
 			const char *lang = gamedb_event_get_language(ev);
+			size_t tl;
 			if (type == GAMEDB_EVENT_COMMENT_AFTER && pm.have_move) {
 				/*
 				 * Several comments on one move are joined, as Scid joins them (its
@@ -438,7 +499,8 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 			flush_move(&w, &pm, &print_number);
 			if (!*t)
 				break;
-			comment(&w, t, raw_for(t, raw));
+			tl = strlen(t);
+			comment(&w, t, tl, raw_for(t, tl, raw, raw ? strlen(raw) : 0));
 			space(&w);
 			if (w.scid && !moves_seen && gamedb_event_get_depth(ev) == 0)
 				newline(&w); /* Scid: the pre-game comment ends its line */
@@ -459,7 +521,10 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 			/* Before any move of its line: a comment of its own. */
 			flush_move(&w, &pm, &print_number);
 			pending_command(&w, &pm, cmd);
-			comment(&w, w.scid ? pm.comment.p : pm.cmds.p, NULL);
+			if (w.scid)
+				comment(&w, pm.comment.p, pm.comment.len, NULL);
+			else
+				comment(&w, pm.cmds.p, pm.cmds.len, NULL);
 			space(&w);
 			gamedb__buf_clear(&pm.comment);
 			gamedb__buf_clear(&pm.raw);
@@ -487,7 +552,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 				char why[400];
 				snprintf(why, sizeof why, "gamedb: the game could not be read past here: %s",
 					 gamedb_game_errmsg(g));
-				comment(&w, why, NULL);
+				comment(&w, why, strlen(why), NULL);
 				space(&w);
 				res = "*";
 			}
