@@ -41,14 +41,22 @@ static inline size_t gamedb__any_to_fen(int32_t variant, const union gamedb__any
 	return gamedb__pos_to_fen(&pos->c, buf, cap);
 }
 
-/* One event of a decoded game, in iteration order. */
+/*
+ * One event of a decoded game, in iteration order. A MOVE node added by gamedb__mb_move_san()
+ * (GAMEDB__NODE_SAN) carries what the iterator hands out for it without playing it again:
+ * its SAN, the number of its full move and the colour that made it. A MOVE node added by
+ * gamedb__mb_move() carries the move only; the iterator then replays the game to learn them.
+ */
 struct gamedb__node {
 	struct gamedb__move m; /* MOVE: the completed legal move */
 	uint8_t type;          /* GAMEDB_EVENT_* */
 	uint8_t reserved[3];   /* [0]: GAMEDB__NODE_RAW when the stored bytes follow the text;
+				  MOVE: GAMEDB__NODE_SAN when san, val and [1] are set;
 				  [1]: comments: language (GAMEDB__LANG_*, 0 = unknown/all);
-				  ANNOTATION: the format's type code */
-	uint32_t val;          /* NAG number; COMMENT: offset of the UTF-8 text in text pool */
+				  ANNOTATION: the format's type code; MOVE: the mover's colour */
+	uint32_t val;          /* NAG number; COMMENT: offset of the UTF-8 text in text pool;
+				  MOVE: the number of its full move */
+	char san[GAMEDB__SAN_MAX]; /* MOVE with GAMEDB__NODE_SAN: the SAN, NUL-terminated */
 };
 
 /*
@@ -77,6 +85,8 @@ int gamedb__language_code(const char *iso);
  * may hold NULs) number half the text's length.
  */
 #define GAMEDB__NODE_RAW 1
+/* A MOVE node that carries its SAN, move number and colour (struct gamedb__node). */
+#define GAMEDB__NODE_SAN 2
 
 struct gamedb__movebuf {
 	struct gamedb__node *nodes;
@@ -87,6 +97,14 @@ struct gamedb__movebuf {
 };
 
 int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m);
+/*
+ * Adds a move with its SAN (len characters, at most GAMEDB__SAN_MAX - 1, NUL-terminated, in a
+ * buffer of GAMEDB__SAN_MAX bytes, all of which are copied), the number of its
+ * full move and the colour that made it, as gamedb__move_play_san() and the position before
+ * the move give them: the iterator then hands the move out without playing it again.
+ */
+int gamedb__mb_move_san(struct gamedb__movebuf *mb, const struct gamedb__move *m,
+			uint32_t fullmove, int colour, const char *san, size_t len);
 int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_t val);
 /* Adds a comment given as UTF-8. */
 int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, size_t len);

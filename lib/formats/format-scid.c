@@ -52,6 +52,7 @@ struct scid_level {
 	struct gamedb__pos pos, prev;
 	struct gamedb__slots slots, prev_slots;
 	int moves; /* moves decoded on this line so far */
+	int chk, prev_chk; /* 1 if the side to move is in check in pos, in prev */
 };
 
 struct scid {
@@ -1190,7 +1191,7 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 	int nonstandard = 0;
 	struct nagset nags = { { 0 }, 0 };
 	const char *why = NULL;
-	char msg[160];
+	char msg[160], san[GAMEDB__SAN_MAX] = { 0 };
 
 	st = rec_load(s, g, &rc);
 	if (st != GAMEDB_OK)
@@ -1234,12 +1235,14 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 	lv->prev = lv->pos;
 	lv->prev_slots = lv->slots;
 	lv->moves = 0;
+	lv->chk = lv->prev_chk = gamedb__in_check(&lv->pos);
 	g->start = lv->pos;
 	g->have_start = 1;
 
 	for (;;) {
 		uint8_t b;
 		struct gamedb__move m;
+		size_t sanlen = 0;
 		int bad;
 
 		if (rc.pos >= rc.len)
@@ -1273,6 +1276,7 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 				/* It starts where the line below stood before its last move. */
 				nl->pos = nl->prev = nl[-1].prev;
 				nl->slots = nl->prev_slots = nl[-1].prev_slots;
+				nl->chk = nl->prev_chk = nl[-1].prev_chk;
 				nl->moves = 0;
 				lv = nl;
 				continue;
@@ -1295,8 +1299,9 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 		 * unchanged.
 		 */
 		lv->prev = lv->pos;
+		lv->prev_chk = lv->chk;
 		bad = decode_move(&rc, lv, b, &m, &why);
-		if (!bad && gamedb__move_play(&lv->pos, &m) != 0) {
+		if (!bad && gamedb__move_play_san(&lv->pos, &m, san, &sanlen, lv->chk) != 0) {
 			why = "illegal move";
 			bad = 1;
 		}
@@ -1309,7 +1314,8 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 		lv->prev_slots = lv->slots;
 		gamedb__slots_move_scid(&lv->slots, &lv->prev, &m);
 		lv->moves++;
-		if (gamedb__mb_move(mb, &m) != 0)
+		lv->chk = m.check >= GAMEDB__CHECK_CHECK;
+		if (gamedb__mb_move_san(mb, &m, lv->prev.fullmove, lv->prev.stm, san, sanlen) != 0)
 			return decode_fail(s, g, &rc, "out of memory");
 	}
 moves_done:
