@@ -94,6 +94,12 @@ struct gamedb__movebuf {
 	size_t cap;
 	struct gamedb__buf text; /* NUL-separated comment texts */
 	int32_t status;          /* GAMEDB_OK, GAMEDB_WARN (lossy text), GAMEDB_FAILED (decode error) */
+	/*
+	 * The position after the main line, when the decoder that played it left it here
+	 * (have_final set), so that gamedb_game_get_final_fen() need not play the game again.
+	 */
+	int have_final;
+	union gamedb__anypos final;
 };
 
 int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m);

@@ -1290,6 +1290,9 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 			default: /* 15: end of game */
 				if (gamedb__var_depth(&s->levels) != 0)
 					return decode_fail(s, g, &rc, "end of game inside a variation");
+				/* The main line's last position, for the final FEN. */
+				mb->final.c = lv->pos;
+				mb->have_final = 1;
 				goto moves_done;
 			}
 		}
