@@ -1025,8 +1025,12 @@ int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char 
 	if (play_check(pos, m, checked) != 0)
 		return -1;
 	/* SAN from the position before the move; its check mark once the move is made. */
-	m->check = GAMEDB__CHECK_NONE;
-	n = gamedb__move_san(pos, m, san);
+	if (m->flags & GAMEDB__MF_NULL) {
+		memcpy(san, "--", 2);
+		n = 2;
+	} else {
+		n = san_body(pos, m, san);
+	}
 	if (pos->zh)
 		zh_make(pos, m);
 	else

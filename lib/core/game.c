@@ -13,7 +13,7 @@
 /* A game record is at most a few hundred KiB; no decoded game may hold more nodes than this. */
 #define GAMEDB__MAX_NODES ((size_t)1 << 22)
 
-static int mb_grow(struct gamedb__movebuf *mb)
+int gamedb__mb_grow(struct gamedb__movebuf *mb)
 {
 	size_t cap;
 	struct gamedb__node *p;
@@ -35,7 +35,7 @@ int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m)
 {
 	struct gamedb__node *nd;
 
-	if (mb_grow(mb) != 0)
+	if (gamedb__mb_grow(mb) != 0)
 		return -1;
 	nd = &mb->nodes[mb->n++];
 	memset(nd, 0, sizeof *nd);
@@ -44,32 +44,11 @@ int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m)
 	return 0;
 }
 
-int gamedb__mb_move_san(struct gamedb__movebuf *mb, const struct gamedb__move *m,
-			uint32_t fullmove, int colour, const char *san, size_t len)
-{
-	struct gamedb__node *nd;
-
-	if (len >= GAMEDB__SAN_MAX)
-		return gamedb__mb_move(mb, m); /* cannot happen for chess: SAN by replay */
-	if (mb_grow(mb) != 0)
-		return -1;
-	nd = &mb->nodes[mb->n++];
-	nd->m = *m;
-	nd->type = GAMEDB_EVENT_MOVE;
-	nd->reserved[0] = GAMEDB__NODE_SAN;
-	nd->reserved[1] = (uint8_t)colour;
-	nd->reserved[2] = 0;
-	nd->val = fullmove;
-	/* All of san's room in one copy of constant size: what follows its NUL is not read. */
-	memcpy(nd->san, san, GAMEDB__SAN_MAX);
-	return 0;
-}
-
 int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_t val)
 {
 	struct gamedb__node *nd;
 
-	if (mb_grow(mb) != 0)
+	if (gamedb__mb_grow(mb) != 0)
 		return -1;
 	nd = &mb->nodes[mb->n++];
 	memset(nd, 0, sizeof *nd);

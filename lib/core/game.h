@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gamedb/gamedb.h"
 #include "board/board.h"
@@ -103,14 +104,35 @@ struct gamedb__movebuf {
 };
 
 int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m);
+/* Room for one more node: 0, or -1 (out of memory, or the game holds too many nodes). */
+int gamedb__mb_grow(struct gamedb__movebuf *mb);
 /*
  * Adds a move with its SAN (len characters, at most GAMEDB__SAN_MAX - 1, NUL-terminated, in a
  * buffer of GAMEDB__SAN_MAX bytes, all of which are copied), the number of its
  * full move and the colour that made it, as gamedb__move_play_san() and the position before
  * the move give them: the iterator then hands the move out without playing it again.
+ * Inline: the decoders call it for every move.
  */
-int gamedb__mb_move_san(struct gamedb__movebuf *mb, const struct gamedb__move *m,
-			uint32_t fullmove, int colour, const char *san, size_t len);
+static inline int gamedb__mb_move_san(struct gamedb__movebuf *mb, const struct gamedb__move *m,
+				      uint32_t fullmove, int colour, const char *san, size_t len)
+{
+	struct gamedb__node *nd;
+
+	if (len >= GAMEDB__SAN_MAX)
+		return gamedb__mb_move(mb, m); /* cannot happen for chess: SAN by replay */
+	if (mb->n >= mb->cap && gamedb__mb_grow(mb) != 0)
+		return -1;
+	nd = &mb->nodes[mb->n++];
+	nd->m = *m;
+	nd->type = GAMEDB_EVENT_MOVE;
+	nd->reserved[0] = GAMEDB__NODE_SAN;
+	nd->reserved[1] = (uint8_t)colour;
+	nd->reserved[2] = 0;
+	nd->val = fullmove;
+	/* All of san's room in one copy of constant size: what follows its NUL is not read. */
+	memcpy(nd->san, san, GAMEDB__SAN_MAX);
+	return 0;
+}
 int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_t val);
 /* Adds a comment given as UTF-8. */
 int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, size_t len);
