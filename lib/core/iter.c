@@ -136,6 +136,9 @@ static size_t skip_variation(const struct gamedb__movebuf *mb, size_t i)
  * (variations it skipped are skipped here too, and leave the positions of their line as they
  * were).
  */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
 static void catch_up(struct gamedb_move_iter *it)
 {
 	const struct gamedb__movebuf *mb = &it->g->mb;
@@ -166,6 +169,32 @@ static void catch_up(struct gamedb_move_iter *it)
 		}
 		it->sync++;
 	}
+}
+
+/*
+ * Twice the room on the position stack; 0, or -1 if out of memory. Out of line: rare, and it
+ * would cost gamedb_move_iter_next() registers on every call.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static int grow_stack(struct gamedb_move_iter *it)
+{
+	size_t cap = it->cap * 2;
+	struct level *s;
+
+	if (it->stack == it->stack0) {
+		s = malloc(cap * sizeof *s);
+		if (s)
+			memcpy(s, it->stack0, sizeof it->stack0);
+	} else {
+		s = realloc(it->stack, cap * sizeof *s);
+	}
+	if (!s)
+		return -1;
+	it->stack = s;
+	it->cap = cap;
+	return 0;
 }
 
 /* The level of the current move, its positions played (see catch_up()). */
@@ -236,21 +265,8 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 		}
 		break;
 	case GAMEDB_EVENT_VARIATION_BEGIN:
-		if (it->depth + 1 == it->cap) {
-			size_t cap = it->cap * 2;
-			struct level *s;
-			if (it->stack == it->stack0) {
-				s = malloc(cap * sizeof *s);
-				if (s)
-					memcpy(s, it->stack0, sizeof it->stack0);
-			} else {
-				s = realloc(it->stack, cap * sizeof *s);
-			}
-			if (!s)
-				return GAMEDB_FAILED;
-			it->stack = s;
-			it->cap = cap;
-		}
+		if (it->depth + 1 == it->cap && grow_stack(it) != 0)
+			return GAMEDB_FAILED;
 		/* Its positions are set when they are needed (catch_up()). */
 		it->depth++;
 		break;

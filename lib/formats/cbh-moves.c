@@ -130,6 +130,7 @@ struct cb_level {
 	struct gamedb__pos pos;
 	struct gamedb__cbslots slots;
 	uint32_t node;
+	int chk; /* 1 if the side to move is in check in pos (for gamedb__move_play_san()) */
 };
 
 /* A CBA entry; payload at off in the game's CBA block. */
@@ -628,6 +629,7 @@ static struct cb_level *tree_start(struct gamedb_game *g, struct cbg_state *s, i
 		gamedb__pos_startpos(&cur->pos);
 	gamedb__cbslots_init(&cur->slots, &cur->pos, mode_is_reverse(mode));
 	cur->node = 0;
+	cur->chk = gamedb__in_check(&cur->pos);
 	s->nnodes = 0;
 	if (gamedb__grow((void **)&s->nodes, &s->capnodes, 1, sizeof *s->nodes) != 0)
 		return NULL;
@@ -704,7 +706,7 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		stm = cur->pos.stm;
 		fullmove = cur->pos.fullmove;
 		bad = decode_op(cur, op, w, &m, why, sizeof why);
-		if (!bad && gamedb__move_play_san(&cur->pos, &m, san, &sanlen, -1) != 0) {
+		if (!bad && gamedb__move_play_san(&cur->pos, &m, san, &sanlen, cur->chk) != 0) {
 			snprintf(why, sizeof why, "illegal move (opcode %d)", op);
 			bad = 1;
 		}
@@ -725,6 +727,7 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 				 stm ? "..." : ".", why);
 			return fail(c, g, g->loc[0] + at, msg);
 		}
+		cur->chk = m.check >= GAMEDB__CHECK_CHECK;
 		gamedb__cbslots_move(&cur->slots, stm, &m);
 		id = add_node(s, cur->node, &m, stm, fullmove, san, sanlen);
 		if (id == NONE)
@@ -808,7 +811,7 @@ static int32_t decode_simple(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			    (to >> 3) == (stm ? 0 : 7))
 				m.promo = promo_piece[(v >> 12) & 3];
 		}
-		if (!bad && gamedb__move_play_san(&cur->pos, &m, san, &sanlen, -1) != 0) {
+		if (!bad && gamedb__move_play_san(&cur->pos, &m, san, &sanlen, cur->chk) != 0) {
 			snprintf(why, sizeof why, "illegal move (0x%04x)", v);
 			bad = 1;
 		}
@@ -817,6 +820,7 @@ static int32_t decode_simple(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 				 stm ? "..." : ".", why);
 			return fail(c, g, g->loc[0] + at, msg);
 		}
+		cur->chk = m.check >= GAMEDB__CHECK_CHECK;
 		id = add_node(s, cur->node, &m, stm, fullmove, san, sanlen);
 		if (id == NONE)
 			return fail(c, g, g->loc[0] + at, "out of memory");
