@@ -303,9 +303,8 @@ int gamedb__slots_init_scid(struct gamedb__slots *s, const struct gamedb__pos *p
  */
 int gamedb__slots_init_scid_fen(struct gamedb__slots *s, const struct gamedb__pos *pos);
 
-/* Updates SCID slots for a completed move about to be made in pos (call before pos_make). */
-void gamedb__slots_move_scid(struct gamedb__slots *s, const struct gamedb__pos *pos,
-			     const struct gamedb__move *m);
+/* Updates SCID slots for a completed legal move m made by colour (before or after pos_make). */
+void gamedb__slots_move_scid(struct gamedb__slots *s, int colour, const struct gamedb__move *m);
 
 /*
  * ChessBase piece slots (lib/board/chessbase.c). A CBG move byte names its man by type and
