@@ -2,44 +2,74 @@
 # make-bigbase.sh [OUTBASE]
 #
 # Builds, with the real Scid (headless /usr/games/tkscid), a large SCID (si4) base for the
-# benchmark: Scid's own PGN export of the real si4 bases under $GAMEDB_REALDATA/scid
-# (five, endings, tactics, matein1; deleted games included), concatenated, repeated until there
-# are at least $BIGBASE_MIN_GAMES games (default 133900), and imported with
-# `sc_base create` + `sc_base import`.
+# benchmark, in one of two kinds (BIGBASE_KIND):
 #
-# OUTBASE is the base path without extension (default /tmp/gamedb-bench/big). The big PGN is
-# written to a temporary folder and removed afterwards. Nothing is rebuilt when OUTBASE already
-# holds exactly the expected number of games.
+#   real (default)  real master games, long and annotated: the games of the ChessBase bases
+#                   linares.cbh and Hedgehog.cbh ($GAMEDB_REALDATA/chessbase/morphy) and of the
+#                   SCID base tactics.si4 ($GAMEDB_REALDATA/scid/scidvspc-modern/si4), 1,635
+#                   games, exported by `gamedb pgn` ($GAMEDB_TOOL) in that order;
+#   puzzles         the older base, mostly puzzles of three or four moves: Scid's own PGN export
+#                   of the real si4 bases five, endings, tactics and matein1 (deleted games
+#                   included).
 #
-# Exit status: 0 base ready, 77 skipped (no Scid or no real data), 1 failure.
+# The PGN of one round is repeated until there are at least $BIGBASE_MIN_GAMES games (default
+# 100000: 62 rounds, 101,370 games of the real kind) and imported with `sc_base create` +
+# `sc_base import`, exactly as /tmp/gamedb-bench/real/imp.tcl made the base of issue 12.
+#
+# OUTBASE is the base path without extension (default /tmp/gamedb-bench/real/real for the real
+# kind, /tmp/gamedb-bench/big for the puzzles). The big PGN is written to a temporary folder
+# and removed afterwards. Nothing is rebuilt when OUTBASE already holds exactly the expected
+# number of games.
+#
+# Exit status: 0 base ready, 77 skipped (no Scid, no gamedb or no real data), 1 failure.
 set -eu
 
-out=${1:-/tmp/gamedb-bench/big}
+kind=${BIGBASE_KIND:-real}
+case $kind in
+real) default_out=/tmp/gamedb-bench/real/real ;;
+puzzles) default_out=/tmp/gamedb-bench/big ;;
+*) echo "make-bigbase: BIGBASE_KIND is real or puzzles, not $kind" >&2; exit 1 ;;
+esac
+out=${1:-$default_out}
 out=${out%.si4}
-min=${BIGBASE_MIN_GAMES:-133900}
+min=${BIGBASE_MIN_GAMES:-100000}
 here=$(cd "$(dirname "$0")" && pwd)
 realdata=${GAMEDB_REALDATA:-$here/../../shared/realdata}
-# Scid's own export of a base: the shared oracle tool, beside the real data.
-scid_export=${SCID_EXPORT:-$realdata/../tools/scid-export.sh}
 tkscid=${TKSCID:-/usr/games/tkscid}
 
-if [ ! -x "$scid_export" ]; then
-	echo "SKIP: $scid_export not found (set SCID_EXPORT or GAMEDB_REALDATA)" >&2
-	exit 77
-fi
 if [ ! -x "$tkscid" ]; then
 	echo "SKIP: $tkscid not found (apt-get install scid)" >&2
 	exit 77
 fi
-sources=(
-	"$realdata/scid/scidtopgn/five/five"
-	"$realdata/scid/scidvspc-modern/si4/endings/endings"
-	"$realdata/scid/scidvspc-modern/si4/tactics/tactics"
-	"$realdata/scid/scidvspc-modern/si4/matein1/matein1"
-)
+if [ "$kind" = real ]; then
+	# The games are exported by gamedb itself (any build: the PGN is the same).
+	tool=${GAMEDB_TOOL:-$(command -v gamedb || true)}
+	if [ -z "$tool" ] || [ ! -x "$tool" ]; then
+		echo "SKIP: gamedb not found (set GAMEDB_TOOL)" >&2
+		exit 77
+	fi
+	sources=(
+		"$realdata/chessbase/morphy/linares/linares.cbh"
+		"$realdata/chessbase/morphy/Hedgehog/Hedgehog.cbh"
+		"$realdata/scid/scidvspc-modern/si4/tactics/tactics.si4"
+	)
+else
+	# Scid's own export of a base: the shared oracle tool, beside the real data.
+	scid_export=${SCID_EXPORT:-$realdata/../tools/scid-export.sh}
+	if [ ! -x "$scid_export" ]; then
+		echo "SKIP: $scid_export not found (set SCID_EXPORT or GAMEDB_REALDATA)" >&2
+		exit 77
+	fi
+	sources=(
+		"$realdata/scid/scidtopgn/five/five.si4"
+		"$realdata/scid/scidvspc-modern/si4/endings/endings.si4"
+		"$realdata/scid/scidvspc-modern/si4/tactics/tactics.si4"
+		"$realdata/scid/scidvspc-modern/si4/matein1/matein1.si4"
+	)
+fi
 for s in "${sources[@]}"; do
-	if [ ! -f "$s.si4" ]; then
-		echo "SKIP: real SCID base $s.si4 not found (set GAMEDB_REALDATA)" >&2
+	if [ ! -f "$s" ]; then
+		echo "SKIP: real base $s not found (set GAMEDB_REALDATA)" >&2
 		exit 77
 	fi
 done
@@ -70,16 +100,21 @@ sc_base close \$db
 T
 }
 
-# One round: Scid's own export of every source base, deleted games included.
+# One round: every source base's games, in order.
 round="$work/round.pgn"
 : > "$round"
 per_round=0
-for s in "${sources[@]}"; do
-	n=$(scid_count "$s")
-	per_round=$((per_round + n))
-	"$scid_export" "$s" "$work/part.pgn" 2>/dev/null
-	cat "$work/part.pgn" >> "$round"
-done
+if [ "$kind" = real ]; then
+	"$tool" pgn "${sources[@]}" -o "$round"
+	per_round=$(grep -c '^\[Event ' "$round" || true)
+else
+	for s in "${sources[@]}"; do
+		n=$(scid_count "${s%.si4}")
+		per_round=$((per_round + n))
+		"$scid_export" "${s%.si4}" "$work/part.pgn" 2>/dev/null
+		cat "$work/part.pgn" >> "$round"
+	done
+fi
 if [ "$per_round" -le 0 ]; then
 	echo "make-bigbase: the source bases hold no games" >&2
 	exit 1

@@ -1,7 +1,18 @@
 /*
- * libgamedb - conversion rate in memory: games per second from a database to PGN.
+ * libgamedb - conversion rate in memory: games per second from a database to PGN, or through
+ * a lower layer only.
  *
- *   bench-rate SECONDS DB...
+ *   bench-rate [--mode pgn|san|decode] [--layout scid] [--games N] SECONDS DB...
+ *
+ * --mode pgn (the default): the games written as PGN (gamedb_game_write_pgn).
+ * --mode san: every tag read, every event of the move iterator (moves, variations, comments,
+ *   NAGs, ...) walked, with each move's SAN and each comment's text: all that PGN needs, but no
+ *   PGN text is laid out.
+ * --mode decode: every tag read and every event walked (a move's squares, no SAN, no text):
+ *   the decoder alone (headers, tags, all events).
+ * --layout scid: PGN as Scid lays it out (as `gamedb pgn --layout scid`).
+ * --games N: only the first N games of each database (a slice of a large base).
+ * SECONDS 0: one pass.
  *
  * Each DB (a .cbh, .si4 or .xqf file) is loaded into memory with its sibling files (every file
  * of the folder with the same stem), then opened from memory and converted to PGN (public API,
@@ -10,6 +21,7 @@
  * and without the noise of a single short run. One line per DB:
  *
  *   <db>: <games> games x <passes> passes in <cpu> s: <rate> games/s, <MB/s> MB/s of PGN
+ *   (--mode san, decode: ... <rate> games/s, <moves> moves/s, <moves per pass> moves a pass)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -32,6 +44,85 @@ static int32_t count_sink(void *ud, const char *data, size_t len)
 	return 0;
 }
 
+enum { MODE_PGN, MODE_SAN, MODE_DECODE };
+
+static int mode = MODE_PGN;
+static uint64_t max_games = UINT64_MAX;
+static uint32_t write_flags; /* --layout scid: GAMEDB_WRITE_LAYOUT_SCID */
+
+/* Reads what a program reading the game would read, without PGN; the moves (MOVE events). */
+static uint64_t walk_game(struct gamedb_game *g, uint64_t *bytes)
+{
+	struct gamedb_move_iter *it = NULL;
+	const struct gamedb_event *ev;
+	size_t i, n = gamedb_game_get_tag_count(g);
+	uint64_t moves = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *name, *value;
+		if (gamedb_game_get_tag_at(g, i, &name, &value) == GAMEDB_OK)
+			*bytes += strlen(value);
+	}
+	if (gamedb_move_iter_new(g, 0, &it) == GAMEDB_FAILED) {
+		gamedb_move_iter_free(it);
+		return 0;
+	}
+	while (gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
+		int32_t type = gamedb_event_get_type(ev), from, to, promo;
+		if (type == GAMEDB_EVENT_MOVE) {
+			moves++;
+			if (mode == MODE_SAN) {
+				*bytes += strlen(gamedb_event_get_san(ev));
+			} else if (gamedb_event_get_move(ev, &from, &to, &promo) == GAMEDB_OK) {
+				*bytes += (uint64_t)(from + to);
+			}
+		} else if (mode == MODE_SAN && (type == GAMEDB_EVENT_COMMENT_BEFORE ||
+						type == GAMEDB_EVENT_COMMENT_AFTER)) {
+			const char *t = gamedb_event_get_text(ev);
+			*bytes += t ? strlen(t) : 0;
+		}
+	}
+	gamedb_move_iter_free(it);
+	return moves;
+}
+
+/*
+ * One pass over a database in memory: open, every game (up to --games), close. Not inlined,
+ * so that `valgrind --tool=callgrind --toggle-collect=measured_pass` counts only this, not
+ * the loading of the files. 0, or 1 after a message.
+ */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int measured_pass(const char *const *names, const void *const *data, const size_t *sizes,
+			 size_t n, uint64_t *games, uint64_t *moves, uint64_t *bytes)
+{
+	struct gamedb_reader *r = gamedb_reader_new();
+	struct gamedb_game *g;
+	int32_t rc;
+
+	*games = *moves = 0;
+	if (!r)
+		return 1;
+	gamedb_reader_support_format_all(r);
+	rc = gamedb_reader_open_memory_set(r, names, data, sizes, n);
+	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
+		fprintf(stderr, "bench-rate: %s\n", gamedb_reader_errmsg(r));
+		gamedb_reader_free(r);
+		return 1;
+	}
+	while (*games < max_games &&
+	       (rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL) {
+		if (rc != GAMEDB_FAILED && mode == MODE_PGN)
+			gamedb_game_write_pgn(g, write_flags, count_sink, bytes);
+		else if (rc != GAMEDB_FAILED)
+			*moves += walk_game(g, bytes);
+		++*games;
+	}
+	gamedb_reader_free(r);
+	return 0;
+}
+
 static double cpu_now(void)
 {
 	struct timespec t;
@@ -48,7 +139,7 @@ static int bench(const char *db, double seconds)
 	const void *data[MAX_FILES];
 	size_t sizes[MAX_FILES], n = 0, k;
 	struct dirent **ents;
-	uint64_t games = 0, bytes = 0, passes = 0, per_pass = 0;
+	uint64_t games = 0, bytes = 0, passes = 0, per_pass = 0, moves = 0, pass_moves = 0;
 	double t0, t;
 	int ne, i, status = 0;
 
@@ -84,33 +175,22 @@ static int bench(const char *db, double seconds)
 
 	t0 = cpu_now();
 	do {
-		struct gamedb_reader *r = gamedb_reader_new();
-		struct gamedb_game *g;
-		int32_t rc;
-
-		gamedb_reader_support_format_all(r);
-		rc = gamedb_reader_open_memory_set(r, (const char *const *)names, data, sizes, n);
-		if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
-			fprintf(stderr, "bench-rate: %s\n", gamedb_reader_errmsg(r));
-			gamedb_reader_free(r);
-			status = 1;
-			break;
-		}
-		per_pass = 0;
-		while ((rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL) {
-			if (rc != GAMEDB_FAILED)
-				gamedb_game_write_pgn(g, 0, count_sink, &bytes);
-			per_pass++;
-		}
+		status = measured_pass((const char *const *)names, data, sizes, n, &per_pass,
+				       &pass_moves, &bytes);
+		moves += pass_moves;
 		games += per_pass;
 		passes++;
-		gamedb_reader_free(r);
 		t = cpu_now() - t0;
-	} while (t < seconds);
-	if (!status)
+	} while (t < seconds && !status);
+	if (!status && mode == MODE_PGN)
 		printf("%s: %llu games x %llu passes in %.2f s: %.0f games/s, %.1f MB/s of PGN\n", db,
 		       (unsigned long long)per_pass, (unsigned long long)passes, t, (double)games / t,
 		       (double)bytes / t / 1e6);
+	else if (!status)
+		printf("%s: %llu games x %llu passes in %.2f s: %.0f games/s, %.0f moves/s, "
+		       "%llu moves a pass (%s)\n", db, (unsigned long long)per_pass,
+		       (unsigned long long)passes, t, (double)games / t, (double)moves / t,
+		       (unsigned long long)pass_moves, mode == MODE_SAN ? "san" : "decode");
 	for (k = 0; k < n; k++) {
 		free(names[k]);
 		free((void *)data[k]);
@@ -121,13 +201,27 @@ static int bench(const char *db, double seconds)
 int main(int argc, char **argv)
 {
 	double seconds;
-	int i, status = 0;
+	int i = 1, status = 0;
 
-	if (argc < 3 || (seconds = atof(argv[1])) <= 0) {
-		fprintf(stderr, "usage: bench-rate SECONDS DB...\n");
+	for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
+		if (strcmp(argv[i], "--mode") == 0 && strcmp(argv[i + 1], "pgn") == 0)
+			mode = MODE_PGN;
+		else if (strcmp(argv[i], "--mode") == 0 && strcmp(argv[i + 1], "san") == 0)
+			mode = MODE_SAN;
+		else if (strcmp(argv[i], "--mode") == 0 && strcmp(argv[i + 1], "decode") == 0)
+			mode = MODE_DECODE;
+		else if (strcmp(argv[i], "--layout") == 0 && strcmp(argv[i + 1], "scid") == 0)
+			write_flags = GAMEDB_WRITE_LAYOUT_SCID;
+		else if (strcmp(argv[i], "--games") == 0 && atoll(argv[i + 1]) > 0)
+			max_games = (uint64_t)atoll(argv[i + 1]);
+		else
+			break;
+	}
+	if (argc - i < 2 || (seconds = atof(argv[i])) < 0) {
+		fprintf(stderr, "usage: bench-rate [--mode pgn|san|decode] [--layout scid] [--games N] SECONDS DB...\n");
 		return 2;
 	}
-	for (i = 2; i < argc; i++)
+	for (i++; i < argc; i++)
 		status |= bench(argv[i], seconds);
 	return status;
 }

@@ -1,36 +1,56 @@
 #!/bin/bash
 # run.sh [BASE]
 #
-# Benchmark: the real Scid's own PGN export against `gamedb pgn` on one large SCID base, one
-# thread each, plus `gamedb json`, the engine-tooling outputs (fen, epd, uci, positions) and
-# header listing. Each measurement runs BENCH_RUNS times
-# (default 3) under /usr/bin/time -f '%e %U %S %M'; the table shows the median of each column.
-# The PGN that Scid writes and the PGN that gamedb writes must be identical (cmp).
+# Benchmark of issue 12: the real Scid's native PGN export against `gamedb pgn --layout scid`
+# with one job and with two, on a large SCID base of real master games (bench/make-bigbase.sh:
+# linares.cbh + Hedgehog.cbh + tactics.si4, 101,370 games), in one run. Then each layer's cost:
+# instructions per move from callgrind on a slice, games per second in memory through the
+# decoder alone, through SAN, and to PGN (bench-rate); and peak memory as the base grows
+# tenfold. Ends with a ready-to-paste markdown table (bench/README.md).
+#
+# The timed commands run BENCH_RUNS times each (default 5), alternating (every command once per
+# round, so that a burst of load on the machine falls on all of them alike), each under
+# /usr/bin/time -f '%e %U %S %M'; the figures are the medians of wall time, CPU time (user +
+# system) and peak resident memory. Scid's output and gamedb's must be identical (cmp).
+#
+# Scid's export is its own C++ loop behind File > Export, as issue 12 gives it:
+#   sc_base switch $db
+#   sc_base export filter PGN FILE -append 0 -starttext "" -endtext "" -comments 1
+#     -variations 1 -space 0 -symbols 0 -indentC 0 -indentV 0 -column 0 -noMarkCodes 0
+#     -convertNullMoves 0
 #
 # Environment:
 #   GAMEDB_TOOL       the gamedb command (default: gamedb on PATH)
+#   GAMEDB_RATE       bench/bench-rate of the same build (optional: the layer figures)
 #   GAMEDB_LISTHDR    examples/list-headers (optional; measured when set and executable)
 #   GAMEDB_REALDATA   real sample data, for building the base (see make-bigbase.sh)
-#   BENCH_BASE        the base, without extension (default /tmp/gamedb-bench/big); built on
-#                     first use by make-bigbase.sh next to this script
-#   BENCH_RUNS        runs per measurement (default 3)
+#   BENCH_BASE        the base, without extension (default /tmp/gamedb-bench/real/real); built
+#                     on first use by make-bigbase.sh next to this script
+#   BENCH_KIND        real (default) or puzzles: the older base of short puzzles (default
+#                     path /tmp/gamedb-bench/big), made by make-bigbase.sh BIGBASE_KIND=puzzles
+#   BENCH_RUNS        runs per measurement (default 5)
+#   BENCH_SLICE       games of the callgrind slice (default 1635: one round of the base)
+#   BENCH_SMALL       games of the small end of the memory figure (default: a tenth of the base)
 #   BENCH_WORKDIR     where the outputs go (default: a temporary folder, removed at the end)
 #   BENCH_KEEP=1      keep the outputs
-#   BENCH_CPU         pin every process to this CPU with taskset (default: no pinning; each
-#                     program runs on one thread anyway)
-#   BENCH_SCID5       the real Scid 5 (../shared/tools/scid5/scid5): then the benchmark runs on
-#                     an si5 copy of the base (BASE-si5, made once by Scid 5's own copygames)
-#                     against Scid 5's native export of it
+#   BENCH_CPU         pin the single-job commands to this CPU with taskset (default: none)
 #
 # Exit status: 0 done and the PGN outputs are identical, 1 they differ or a command failed,
 # 77 skipped (no Scid, no /usr/bin/time, no real data).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-base=${1:-${BENCH_BASE:-/tmp/gamedb-bench/big}}
+kind=${BENCH_KIND:-real}
+case $kind in
+real) default_base=/tmp/gamedb-bench/real/real ;;
+puzzles) default_base=/tmp/gamedb-bench/big ;;
+*) echo "run.sh: BENCH_KIND is real or puzzles, not $kind" >&2; exit 1 ;;
+esac
+base=${1:-${BENCH_BASE:-$default_base}}
 base=${base%.si4}
-runs=${BENCH_RUNS:-3}
+runs=${BENCH_RUNS:-5}
 tool=${GAMEDB_TOOL:-$(command -v gamedb || true)}
+rate=${GAMEDB_RATE:-}
 listhdr=${GAMEDB_LISTHDR:-}
 tkscid=${TKSCID:-/usr/games/tkscid}
 cpu=${BENCH_CPU:-}
@@ -42,24 +62,9 @@ skip() { echo "SKIP: $*" >&2; exit 77; }
 
 # The base (cached: make-bigbase.sh does nothing when it is already there).
 rc=0
-"$here/make-bigbase.sh" "$base" || rc=$?
+GAMEDB_TOOL=$tool BIGBASE_KIND=$kind "$here/make-bigbase.sh" "$base" || rc=$?
 [ "$rc" = 77 ] && exit 77
 [ "$rc" = 0 ] || { echo "run.sh: could not build the base $base" >&2; exit 1; }
-
-# SCID 5: an si5 copy of the base, made once by Scid 5 itself; Scid 5 then exports it.
-ext=4 codec=
-if [ -n "${BENCH_SCID5:-}" ]; then
-	[ -x "$BENCH_SCID5" ] || skip "$BENCH_SCID5 (Scid 5) not found"
-	if [ ! -s "$base-si5.si5" ]; then
-		rm -f "$base-si5.si5" "$base-si5.sn5" "$base-si5.sg5"
-		printf 'set src [sc_base open SCID4 {%s}]\nset db [sc_base create SCID5 {%s}]\n%s\n' \
-			"$base" "$base-si5" \
-			'sc_base copygames $src dbfilter $db; sc_base close $db; sc_base close $src' \
-			> "$base-si5.tcl"
-		"$BENCH_SCID5" "$base-si5.tcl" > /dev/null || { echo "run.sh: Scid 5 could not copy $base" >&2; exit 1; }
-	fi
-	tkscid=$BENCH_SCID5 base=$base-si5 ext=5 codec="SCID5 "
-fi
 
 if [ -n "${BENCH_WORKDIR:-}" ]; then
 	work=$BENCH_WORKDIR
@@ -74,51 +79,48 @@ if [ -n "$cpu" ] && command -v taskset > /dev/null && taskset -c "$cpu" true 2> 
 	pin=(taskset -c "$cpu")
 fi
 
-# Scid's own export, exactly as ../shared/tools/scid-export.sh does it.
+# Scid's native export, exactly as issue 12 (and /tmp/gamedb-bench/real/exp.tcl) runs it.
 cat > "$work/scid-export.tcl" <<T
-set db [sc_base open $codec{$base}]
-set f [open {$work/scid.pgn} w]
-fconfigure \$f -encoding utf-8
-set n [sc_base numGames \$db]
-for {set i 1} {\$i <= \$n} {incr i} { sc_game load \$i; puts \$f [sc_game pgn -width 75] }
-close \$f
+set db [sc_base open {$base}]
+sc_base switch \$db
+sc_base export filter PGN {$work/scid.pgn} -append 0 -starttext "" -endtext "" -comments 1 -variations 1 -space 0 -symbols 0 -indentC 0 -indentV 0 -column 0 -noMarkCodes 0 -convertNullMoves 0
 sc_base close \$db
 T
 # Scid opening the base: it reads the whole index and the names into memory.
 cat > "$work/scid-open.tcl" <<T
-set db [sc_base open $codec{$base}]
+set db [sc_base open {$base}]
 puts [sc_base numGames \$db]
 sc_base close \$db
 T
-
 games=$("$tkscid" "$work/scid-open.tcl" | tail -n 1)
+slice=${BENCH_SLICE:-1635}
+[ "$slice" -le "$games" ] || slice=$games
+small=${BENCH_SMALL:-$((games / 10))}
 
-# The commands, by name: each is the array c_NAME, run as one argument vector.
-names=(scid_export gamedb_pgn gamedb_json gamedb_info scid_open)
-c_scid_export=("$tkscid" "$work/scid-export.tcl")
-c_gamedb_pgn=("$tool" pgn --include-deleted "$base" -o "$work/gamedb.pgn")
-c_gamedb_json=("$tool" json --include-deleted "$base" -o "$work/gamedb.jsonl")
-c_gamedb_info=("$tool" info "$base")
-c_scid_open=("$tkscid" "$work/scid-open.tcl")
-# Engine-tooling outputs, next to PGN (same single pass over the games).
-names+=(gamedb_fen gamedb_epd gamedb_uci gamedb_pos)
-c_gamedb_fen=("$tool" fen --key --include-deleted "$base" -o /dev/null)
-c_gamedb_epd=("$tool" epd --include-deleted "$base" -o /dev/null)
-c_gamedb_uci=("$tool" uci --include-deleted "$base" -o /dev/null)
-c_gamedb_pos=("$tool" positions --csv --include-deleted "$base" -o /dev/null)
+# The commands, by name: each is the array c_NAME, run as one argument vector. The single-job
+# commands are pinned with BENCH_CPU; --jobs 2 never is.
+names=(scid_export gamedb_j1 gamedb_j2 json_j1 json_j2 gamedb_info scid_open)
+c_scid_export=("${pin[@]}" "$tkscid" "$work/scid-export.tcl")
+c_gamedb_j1=("${pin[@]}" "$tool" pgn --layout scid --jobs 1 "$base" -o "$work/j1.pgn")
+c_gamedb_j2=("$tool" pgn --layout scid --jobs 2 "$base" -o "$work/j2.pgn")
+c_json_j1=("${pin[@]}" "$tool" json --jobs 1 "$base" -o /dev/null)
+c_json_j2=("$tool" json --jobs 2 "$base" -o /dev/null)
+c_gamedb_info=("${pin[@]}" "$tool" info "$base")
+c_scid_open=("${pin[@]}" "$tkscid" "$work/scid-open.tcl")
 if [ -n "$listhdr" ] && [ -x "$listhdr" ]; then
 	names+=(list_headers)
-	c_list_headers=("$listhdr" "$base")
+	c_list_headers=("${pin[@]}" "$listhdr" "$base")
 fi
 show() { local -n c="c_$1"; printf '%q ' "${c[@]}"; }
 
 # Warm the page cache so that every run reads the base from memory.
-cat "$base.si$ext" "$base.sn$ext" "$base.sg$ext" > /dev/null
+cat "$base.si4" "$base.sn4" "$base.sg4" > /dev/null
 
-echo "base: $base ($games games; si$ext $(stat -c %s "$base.si$ext"), sn$ext $(stat -c %s "$base.sn$ext"), sg$ext $(stat -c %s "$base.sg$ext") bytes)"
-echo "Scid: $tkscid"
-echo "runs per measurement: $runs (median shown); pinned: ${pin[*]:-no}"
-echo "commands (each run as: ${pin[*]:+${pin[*]} }/usr/bin/time -f '%e %U %S %M' CMD > /dev/null):"
+echo "base: $base ($games games; si4 $(stat -c %s "$base.si4"), sn4 $(stat -c %s "$base.sn4"), sg4 $(stat -c %s "$base.sg4") bytes)"
+echo "Scid: $tkscid; gamedb: $tool ($("$tool" --version))"
+echo "machine: $(nproc) cores online, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "runs per measurement: $runs, alternating (median shown)"
+echo "commands (each run as: /usr/bin/time -f '%e %U %S %M' CMD > /dev/null):"
 for n in "${names[@]}"; do
 	printf '  %-13s %s\n' "$n" "$(show "$n")"
 done
@@ -127,23 +129,25 @@ sed 's/^/    /' "$work/scid-export.tcl"
 echo
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+timed() { # NAME ARGV...: one run, its "wall user sys maxrss" appended to $work/NAME.times
+	local n=$1
+	shift
+	if ! /usr/bin/time -f '%e %U %S %M' -o "$work/$n.t" "$@" > /dev/null 2> "$work/$n.err"; then
+		echo "run.sh: $n failed:" >&2
+		cat "$work/$n.err" >&2
+		exit 1
+	fi
+	tail -n 1 "$work/$n.t" >> "$work/$n.times"
+}
 
 declare -A wall cpu_s rss
 for n in "${names[@]}"; do
 	: > "$work/$n.times"
 done
-# Round-robin (every command once per round), so that a burst of load on the machine
-# falls on all of them alike.
 for ((k = 0; k < runs; k++)); do
 	for n in "${names[@]}"; do
 		declare -n argv="c_$n"
-		if ! "${pin[@]}" /usr/bin/time -f '%e %U %S %M' -o "$work/$n.t" "${argv[@]}" \
-			> /dev/null 2> "$work/$n.err"; then
-			echo "run.sh: $n failed:" >&2
-			cat "$work/$n.err" >&2
-			exit 1
-		fi
-		tail -n 1 "$work/$n.t" >> "$work/$n.times"
+		timed "$n" "${argv[@]}"
 	done
 done
 for n in "${names[@]}"; do
@@ -154,18 +158,18 @@ done
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "inf" }'; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
-rate() { awk -v n="$games" -v t="$1" 'BEGIN { if (t > 0) printf "%.0f", n / t; else print "-" }'; }
+rate_of() { awk -v n="$games" -v t="$1" 'BEGIN { if (t > 0) printf "%.0f", n / t; else print "-" }'; }
 
-printf '%-13s %8s %8s %9s %10s  %s\n' what "wall s" "cpu s" "peak MiB" "games/s" "Scid export time / this (wall, cpu)"
+printf '%-13s %8s %8s %9s %10s  %s\n' what "wall s" "cpu s" "peak MiB" "games/s" "Scid export / this (wall, cpu)"
 for n in "${names[@]}"; do
 	r=-
 	case $n in
-	gamedb_pgn | gamedb_json)
+	gamedb_j* | json_j*)
 		r="$(ratio "${wall[scid_export]}" "${wall[$n]}")x, $(ratio "${cpu_s[scid_export]}" "${cpu_s[$n]}")x"
 		;;
 	esac
 	printf '%-13s %8s %8s %9s %10s  %s\n' "$n" "${wall[$n]}" "${cpu_s[$n]}" "$(mib "${rss[$n]}")" \
-		"$(rate "${wall[$n]}")" "$r"
+		"$(rate_of "${wall[$n]}")" "$r"
 done
 echo "(scid_open: Scid opens the base, which loads its whole index and name file, and closes it;"
 echo " gamedb_info and list_headers walk every game header without decoding a move)"
@@ -176,24 +180,102 @@ for n in "${names[@]}"; do
 done
 echo
 
-wr=$(ratio "${wall[scid_export]}" "${wall[gamedb_pgn]}")
-cr=$(ratio "${cpu_s[scid_export]}" "${cpu_s[gamedb_pgn]}")
-echo "PGN export, Scid/gamedb: wall ${wr}x, cpu ${cr}x (target >= 3x: $(awk -v r="$wr" 'BEGIN { print (r >= 3) ? "met" : "NOT met" }'))"
-echo "peak memory: Scid $(mib "${rss[scid_export]}") MiB, gamedb pgn $(mib "${rss[gamedb_pgn]}") MiB (target gamedb <= Scid: $([ "${rss[gamedb_pgn]}" -le "${rss[scid_export]}" ] && echo met || echo NOT met))"
+w1=$(ratio "${wall[scid_export]}" "${wall[gamedb_j1]}")
+c1=$(ratio "${cpu_s[scid_export]}" "${cpu_s[gamedb_j1]}")
+w2=$(ratio "${wall[scid_export]}" "${wall[gamedb_j2]}")
+s12=$(ratio "${wall[gamedb_j1]}" "${wall[gamedb_j2]}")
+echo "PGN export, Scid / gamedb --jobs 1: wall ${w1}x, cpu ${c1}x (target >= 3x: $(awk -v r="$w1" 'BEGIN { print (r >= 3) ? "met" : "NOT met" }'))"
+echo "PGN export, Scid / gamedb --jobs 2: wall ${w2}x; --jobs 1 / --jobs 2: wall ${s12}x (target >= 1.8x on two cores: $(awk -v r="$s12" 'BEGIN { print (r >= 1.8) ? "met" : "NOT met" }'))"
 
 status=0
-echo "outputs: scid.pgn $(stat -c %s "$work/scid.pgn") bytes, gamedb.pgn $(stat -c %s "$work/gamedb.pgn") bytes, gamedb.jsonl $(wc -l < "$work/gamedb.jsonl") lines"
-if cmp "$work/scid.pgn" "$work/gamedb.pgn"; then
-	echo "PGN outputs identical: yes (cmp $work/scid.pgn $work/gamedb.pgn)"
-else
-	echo "PGN outputs identical: NO (cmp $work/scid.pgn $work/gamedb.pgn)"
-	diff "$work/scid.pgn" "$work/gamedb.pgn" | head -n 20 || true
-	status=1
+echo "outputs: scid.pgn $(stat -c %s "$work/scid.pgn") bytes, j1.pgn $(stat -c %s "$work/j1.pgn"), j2.pgn $(stat -c %s "$work/j2.pgn")"
+for o in j1 j2; do
+	if cmp "$work/scid.pgn" "$work/$o.pgn"; then
+		echo "PGN identical to Scid's: $o yes (cmp scid.pgn $o.pgn)"
+	else
+		echo "PGN identical to Scid's: $o NO (cmp scid.pgn $o.pgn)"
+		status=1
+	fi
+done
+echo
+
+# Peak memory as the base grows tenfold: the first $small games (--range) against all of them.
+declare -A mem
+for j in 1 2; do
+	: > "$work/mem.times"
+	timed mem "$tool" pgn --layout scid --jobs $j --range "0:$small" "$base" -o /dev/null
+	mem[small$j]=$(awk '{ print $4 }' "$work/mem.times")
+	mem[all$j]=${rss[gamedb_j$j]}
+	echo "peak memory, gamedb pgn --jobs $j: $small games $(mib "${mem[small$j]}") MiB, $games games $(mib "${mem[all$j]}") MiB"
+done
+echo
+
+# Each layer's cost: instructions per move (callgrind, one slice, one job) and games per
+# second in memory (bench-rate: decoder alone, + SAN and texts, + PGN).
+moves=
+declare -A ir rates
+if [ -n "$rate" ] && [ -x "$rate" ]; then
+	moves=$("$rate" --mode decode --games "$slice" 0 "$base.si4" | sed -n 's/.* \([0-9]*\) moves a pass.*/\1/p')
+	for m in decode san pgn; do
+		rates[$m]=$("$rate" --mode $m --layout scid 3 "$base.si4")
+		echo "bench-rate --mode $m --layout scid 3 $base.si4: ${rates[$m]#*: }"
+	done
 fi
-jl=$(wc -l < "$work/gamedb.jsonl")
-if [ "$jl" != "$games" ]; then
-	echo "gamedb json: $jl lines for $games games"
-	status=1
+if command -v valgrind > /dev/null && [ -n "$moves" ]; then
+	cg() { # NAME ARGV...: instructions (Ir) of the collected part
+		local n=$1
+		shift
+		valgrind --tool=callgrind --callgrind-out-file="$work/$n.cg" "$@" > /dev/null 2>&1 || return 0
+		ir[$n]=$(awk '/^summary:/ { print $2 }' "$work/$n.cg")
+	}
+	cg tool "$tool" pgn --layout scid --jobs 1 --range "0:$slice" "$base" -o /dev/null
+	for m in decode san pgn; do
+		cg "$m" --toggle-collect=measured_pass "$rate" --mode $m --layout scid --games "$slice" 0 "$base.si4"
+	done
+	echo "callgrind, first $slice games ($moves moves, main lines and variations):"
+	for n in decode san pgn tool; do
+		[ -n "${ir[$n]:-}" ] && printf '  %-7s %14s instructions, %6s per move\n' "$n" "${ir[$n]}" \
+			"$(awk -v i="${ir[$n]}" -v m="$moves" 'BEGIN { printf "%.0f", i / m }')"
+	done
+	echo "  (decode, san, pgn: bench-rate's pass in memory; tool: the whole gamedb pgn --layout scid --jobs 1 process)"
+	echo
 fi
+per_move() { [ -n "${ir[$1]:-}" ] && awk -v i="${ir[$1]}" -v m="$moves" 'BEGIN { printf "%.0f", i / m }' || echo "-"; }
+gps() { [ -n "${rates[$1]:-}" ] && printf '%s' "${rates[$1]}" | sed -n 's/.*s: \([0-9]*\) games\/s.*/\1/p' || echo "-"; }
+
+# The table for bench/README.md.
+echo "Markdown table (paste into bench/README.md):"
+echo
+echo "| what ($games games, $(nproc) cores, $runs runs, medians) | wall s | cpu s | peak MiB | Scid / this (wall) |"
+echo "| --- | ---: | ---: | ---: | ---: |"
+for n in scid_export gamedb_j1 gamedb_j2 json_j1 json_j2 gamedb_info scid_open; do
+	case $n in
+	scid_export) label="Scid native export (sc_base export)" ;;
+	gamedb_j1) label="gamedb pgn --layout scid --jobs 1" ;;
+	gamedb_j2) label="gamedb pgn --layout scid --jobs 2" ;;
+	json_j1) label="gamedb json --jobs 1" ;;
+	json_j2) label="gamedb json --jobs 2" ;;
+	gamedb_info) label="gamedb info (headers only)" ;;
+	scid_open) label="Scid opens the base" ;;
+	esac
+	r=-
+	[ "$n" != scid_export ] && r="$(ratio "${wall[scid_export]}" "${wall[$n]}")x"
+	echo "| $label | ${wall[$n]} | ${cpu_s[$n]} | $(mib "${rss[$n]}") | $r |"
+done
+echo
+echo "| layer (first $slice games, $moves moves) | instructions per move | games/s in memory, whole base |"
+echo "| --- | ---: | ---: |"
+echo "| decode only: tags, every event, no SAN, no text | $(per_move decode) | $(gps decode) |"
+echo "| + SAN and comment texts | $(per_move san) | $(gps san) |"
+echo "| + PGN (--layout scid), in memory | $(per_move pgn) | $(gps pgn) |"
+echo "| gamedb pgn --layout scid --jobs 1, whole process | $(per_move tool) | $(rate_of "${wall[gamedb_j1]}") (wall) |"
+echo
+echo "| peak memory, gamedb pgn --layout scid | $small games | $games games |"
+echo "| --- | ---: | ---: |"
+for j in 1 2; do
+	echo "| --jobs $j | $(mib "${mem[small$j]}") MiB | $(mib "${mem[all$j]}") MiB |"
+done
+echo
+echo "PGN identical to Scid's (cmp): --jobs 1 $(cmp -s "$work/scid.pgn" "$work/j1.pgn" && echo yes || echo NO), --jobs 2 $(cmp -s "$work/scid.pgn" "$work/j2.pgn" && echo yes || echo NO)"
 [ "${BENCH_KEEP:-0}" = 1 ] && echo "outputs kept in $work"
 exit $status

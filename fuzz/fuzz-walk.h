@@ -1,7 +1,8 @@
 /*
  * libgamedb - the checks every fuzz target runs, whatever the format: included once by each
- * fuzz/<format>/target.c, which keeps only its own part (how the fuzz input becomes files and
- * how they are opened) and hands the open reader to fuzz_walk_reader().
+ * fuzz/<format>/target.c, which keeps only its own part: a struct fuzz_target saying how the
+ * fuzz input becomes files and how they are opened, handed to fuzz_run(), which opens them from
+ * memory and hands the open reader to fuzz_walk_reader().
  *
  * The walk uses the public API as a careful caller would: every game (tags, status, start and
  * final FEN, every event under each iterator flag combination, both writers, a copy), and the
@@ -467,6 +468,88 @@ static struct fuzz_walk fuzz_walk_reader(struct gamedb_reader *r, int32_t open_r
 			fuzz_walk_game(r, g, w.count - 1);
 	}
 	return w;
+}
+
+/* Which formats a target's reader has before the open. */
+enum fuzz_formats {
+	FUZZ_FORMATS_NONE,  /* none enabled: what a reader does with none */
+	FUZZ_FORMATS_ALL,   /* gamedb_reader_support_format_all(): every format bids */
+	FUZZ_FORMAT_BIDS,   /* gamedb_reader_support_format(format): that format alone bids */
+	FUZZ_FORMAT_FORCED  /* gamedb_reader_set_format(format): no bidding */
+};
+
+#define FUZZ_MAX_FILES 16
+
+/*
+ * A target: the files its input becomes and how they are opened. With nlengths > 0 the input
+ * starts with nlengths little-endian uint32 lengths, of files 0 .. nlengths-1 in turn, each
+ * clipped to what is left; file nlengths is the rest. With nlengths 0 the input is file 0 as it
+ * is. names[k] is the name of file from[k] (from NULL: of file k), so that one file can be
+ * offered under several names.
+ */
+struct fuzz_target {
+	enum fuzz_formats formats;
+	const char *format; /* for FUZZ_FORMAT_BIDS and FUZZ_FORMAT_FORCED */
+	size_t nlengths;
+	size_t nnames;
+	const char *const *names;
+	const unsigned char *from;
+	/* a reader option set before the open (gamedb_reader_set_option(), any format); or NULL */
+	const char *option, *option_value;
+	/* the format's own facts about the walked reader (open_rc: what the open said); or NULL */
+	void (*check)(struct gamedb_reader *r, int32_t open_rc, struct fuzz_walk w);
+};
+
+/* A target's LLVMFuzzerTestOneInput(): splits the input into files, opens them from memory,
+ * walks the reader, then runs the target's own check. */
+static inline int fuzz_run(const struct fuzz_target *t, const uint8_t *data, size_t size)
+{
+	const void *part[FUZZ_MAX_FILES], *files[FUZZ_MAX_FILES];
+	size_t psize[FUZZ_MAX_FILES], sizes[FUZZ_MAX_FILES], left, pos, k;
+	struct gamedb_reader *r;
+	struct fuzz_walk w;
+	int32_t rc;
+
+	REQUIRE(t->nlengths < FUZZ_MAX_FILES && t->nnames <= FUZZ_MAX_FILES);
+	if (size > FUZZ_MAX_INPUT || size < 4 * t->nlengths)
+		return 0;
+	pos = 4 * t->nlengths;
+	left = size - pos;
+	for (k = 0; k < t->nlengths; k++) {
+		size_t n = fuzz_le32(data + 4 * k);
+		if (n > left)
+			n = left;
+		part[k] = data + pos;
+		psize[k] = n;
+		pos += n;
+		left -= n;
+	}
+	part[k] = data + pos;
+	psize[k] = left;
+	for (k = 0; k < t->nnames; k++) {
+		size_t f = t->from ? t->from[k] : k;
+		REQUIRE(f <= t->nlengths);
+		files[k] = part[f];
+		sizes[k] = psize[f];
+	}
+
+	r = gamedb_reader_new();
+	if (!r)
+		return 0;
+	if (t->formats == FUZZ_FORMATS_ALL)
+		REQUIRE(gamedb_reader_support_format_all(r) == GAMEDB_OK);
+	else if (t->formats == FUZZ_FORMAT_BIDS)
+		REQUIRE(gamedb_reader_support_format(r, t->format) == GAMEDB_OK);
+	else if (t->formats == FUZZ_FORMAT_FORCED)
+		REQUIRE(gamedb_reader_set_format(r, t->format) == GAMEDB_OK);
+	if (t->option)
+		REQUIRE(gamedb_reader_set_option(r, NULL, t->option, t->option_value) == GAMEDB_OK);
+	rc = gamedb_reader_open_memory_set(r, t->names, files, sizes, t->nnames);
+	w = fuzz_walk_reader(r, rc);
+	if (t->check)
+		t->check(r, rc, w);
+	gamedb_reader_free(r);
+	return 0;
 }
 
 #endif /* GAMEDB_FUZZ_WALK_H */

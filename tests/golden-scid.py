@@ -42,9 +42,36 @@ from testsupport import find_program, run_tool
 TKSCID = os.environ.get("GAMEDB_TKSCID") or find_program("tkscid") or "/usr/games/tkscid"
 MAX_DIFFS = 5  # unified diffs printed per base
 
+
+
+def read_fixtures(text):
+    """Fixture lines "name | PGN sources | games to mark deleted" (tests/scid-fixtures.txt):
+    a list of (name, [sources], {deleted games, 1-based})."""
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, pgns, dels = [x.strip() for x in line.split("|")]
+        out.append((name, pgns.split(), {int(g) for g in dels.split()}))
+    return out
+
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+# The testdata/scid bases, as tests/make-scid-fixtures.sh builds them.
+with open(os.path.join(_HERE, "scid-fixtures.txt"), encoding="utf-8") as _f:
+    SCID_FIXTURES = read_fixtures(_f.read())
+
+# Scid's export of every game of the open base $db into the file $out; ends Scid.
+with open(os.path.join(_HERE, "scid-export.tcl"), encoding="utf-8") as _f:
+    EXPORT_TCL = _f.read()
+
 # Games (1-based) that tests/make-scid-fixtures.sh marks as deleted, or that carry
-# [ScidFlags "D..."] in their source; every other testdata game is not deleted.
-TESTDATA_DELETED = {"deleted": {2, 4, 5}}
+# [ScidFlags "D..."] in their source (game 4 of deleted.pgn); every other testdata game is not
+# deleted.
+TESTDATA_DELETED = {name: dels for name, _, dels in SCID_FIXTURES if dels}
+TESTDATA_DELETED["deleted"] = TESTDATA_DELETED.get("deleted", set()) | {4}
 
 
 def log(*a):
@@ -219,12 +246,8 @@ def scid_export(base_noext, tmpdir):
                            stderr=subprocess.PIPE)
     else:  # the same Tcl as scid-export.sh
         tcl = os.path.join(tmpdir, "export.tcl")
-        with open(tcl, "w") as f:
-            f.write("set db [sc_base open {%s}]\nset f [open {%s} w]\n"
-                    "fconfigure $f -encoding utf-8\nset n [sc_base numGames $db]\n"
-                    "for {set i 1} {$i <= $n} {incr i} "
-                    "{ sc_game load $i; puts $f [sc_game pgn -width 75] }\n"
-                    "close $f\nsc_base close $db\nexit 0\n" % (base_noext, out))
+        with open(tcl, "w", encoding="utf-8") as f:
+            f.write("set db [sc_base open {%s}]\nset out {%s}\n" % (base_noext, out) + EXPORT_TCL)
         p = subprocess.run([TKSCID, tcl], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     if p.returncode != 0 or not os.path.exists(out):
         error("%s: Scid's export failed: %s" % (base_noext, p.stderr.decode("utf-8", "replace")))

@@ -46,22 +46,14 @@ ST = gs.ST
 log = gs.log
 error = gs.error
 
-# name | PGN sources (testdata/scid/src or testdata/scid5/src) | games to mark deleted
-FIXTURES = """
-moves       | moves.pgn       |
-annotations | annotations.pgn |
-utf8        | utf8.pgn        |
-latin1      | latin1.pgn      |
-fen         | fen.pgn         |
-long        | long.pgn        |
-tags        | tags.pgn        |
-edge        | edge.pgn        |
-deleted     | deleted.pgn     | 2 5
+# The si4 fixtures (tests/scid-fixtures.txt), then SCID 5's own: name | PGN sources
+# (testdata/scid5/src; @NAME: written here) | games to mark deleted
+FIXTURES = gs.SCID_FIXTURES + gs.read_fixtures("""
 eventdates  | eventdates.pgn  |
 ratings     | ratings.pgn     |
 manynames   | @manynames      | 3 70000
 chess960    | @chess960       |
-"""
+""")
 
 INFO = {"description": "Bases of one's own: Ünïcode ✓", "type": "3",
         "flag1": "Mine", "flag2": "Zug", "flag6": "Last"}
@@ -83,17 +75,10 @@ def tcl_word(s):
     return "{%s}" % s
 
 
-EXPORT = """
-sc_base close $db
-set db [sc_base open SCID5 %(base)s]
-set f [open %(out)s w]
-fconfigure $f -encoding utf-8
-set n [sc_base numGames $db]
-for {set i 1} {$i <= $n} {incr i} { sc_game load $i; puts $f [sc_game pgn -width 75] }
-close $f
-sc_base close $db
-exit 0
-"""
+def export_tcl(base, out):
+    """Closes $db, opens the base again from disk and writes Scid 5's export of it to out."""
+    return ("sc_base close $db\nset db [sc_base open SCID5 %s]\nset out %s\n"
+            % (tcl_word(base), tcl_word(out)) + gs.EXPORT_TCL)
 
 
 def run_scid5(prog, tcl_text, tmpdir, label):
@@ -244,28 +229,27 @@ def realdata_bases(realdata):
 
 def fixtures(prog, tmpdir):
     n = 0
-    for line in FIXTURES.strip().splitlines():
-        name, pgns, dels = [x.strip() for x in line.split("|")]
+    for name, pgns, dels in FIXTURES:
         base = os.path.join(tmpdir, name)
         out = base + ".oracle.pgn"
         tcl = "set db [sc_base create SCID5 %s]\n" % tcl_word(base)
-        for p in pgns.split():
+        for p in pgns:
             tcl += ("set r [sc_base import $db %s]\n"
                     "if {[string trim [lindex $r 1]] ne \"\"} "
                     "{ puts stderr [lindex $r 1]; exit 3 }\n" % tcl_word(source(p, tmpdir)))
-        for g in dels.split():
+        for g in sorted(dels):
             tcl += "sc_base gameflag $db %s set D\n" % g
         if name == "tags":
             for k, v in INFO.items():
                 tcl += "sc_base extra $db %s %s\n" % (k, tcl_word(v))
-        tcl += EXPORT % {"base": tcl_word(base), "out": tcl_word(out)}
+        tcl += export_tcl(base, out)
         label = "fixture:" + name
         if not run_scid5(prog, tcl, tmpdir, label):
             continue
         n += 1
         with open(out, "rb") as f:
             expected = f.read()
-        want_deleted = {int(g) for g in dels.split()}
+        want_deleted = set(dels)
         if name == "deleted":
             want_deleted |= gs.TESTDATA_DELETED.get("deleted", set())
         check_base(label, base + ".si5", expected, want_deleted)
@@ -342,7 +326,7 @@ def twins(prog, tmpdir):
         tcl = ("set src [sc_base open SCID4 %s]\nset db [sc_base create SCID5 %s]\n"
                "sc_base copygames $src dbfilter $db\nsc_base close $src\n"
                % (tcl_word(src), tcl_word(base)))
-        tcl += EXPORT % {"base": tcl_word(base), "out": tcl_word(out)}
+        tcl += export_tcl(base, out)
         label = "si4 twin:" + name
         if not run_scid5(prog, tcl, tmpdir, label):
             continue

@@ -5,13 +5,14 @@
 #
 #   tests/make-scid-fixtures.sh [TKSCID]
 #
-# For every fixture below, the real Scid (headless tkscid, Debian package `scid`; the committed
-# files were made with Scid 4.7.4) imports our own PGN sources from testdata/scid/src into a new
-# SCID4 base testdata/scid/NAME.si4/.sn4/.sg4, marks the listed games as deleted, and closes the
-# base. Then the base is opened again from disk and Scid's own PGN export of every game
-# (`sc_game pgn -width 75`, deleted games included, as /work/shared/tools/scid-export.sh does)
-# is written to testdata/scid/NAME.oracle.pgn. That file is the expected output of the golden
-# test (tests/golden-scid.py); nothing in it comes from our code.
+# For every fixture of tests/scid-fixtures.txt, the real Scid (headless tkscid, Debian package
+# `scid`; the committed files were made with Scid 4.7.4) imports our own PGN sources from
+# testdata/scid/src into a new SCID4 base testdata/scid/NAME.si4/.sn4/.sg4, marks the listed
+# games as deleted, and closes the base. Then the base is opened again from disk and Scid's own
+# PGN export of every game (`sc_game pgn -width 75`, deleted games included, as
+# /work/shared/tools/scid-export.sh does; tests/scid-export.tcl) is written to
+# testdata/scid/NAME.oracle.pgn. That file is the expected output of the golden test
+# (tests/golden-scid.py); nothing in it comes from our code.
 #
 # The export is made from a fresh session on purpose: the import session still holds values
 # the .si4 file cannot store (an EventDate more than 3 years from the Date), so only an export
@@ -29,18 +30,8 @@ src=$dir/src
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# name | PGN sources (space-separated, in testdata/scid/src) | games to mark deleted (1-based)
-fixtures='
-moves       | moves.pgn       |
-annotations | annotations.pgn |
-utf8        | utf8.pgn        |
-latin1      | latin1.pgn      |
-fen         | fen.pgn         |
-long        | long.pgn        |
-tags        | tags.pgn        |
-edge        | edge.pgn        |
-deleted     | deleted.pgn     | 2 5
-'
+# one line a base: name | PGN sources (in testdata/scid/src) | games to mark deleted (1-based)
+fixtures=$here/tests/scid-fixtures.txt
 
 tcl_quote() { # a Tcl word in braces; our paths have no braces
 	case $1 in *[{}]*) echo "make-scid-fixtures: path with a brace: $1" >&2; exit 2 ;; esac
@@ -70,15 +61,8 @@ T
 	} > "$work/import.tcl"
 	{
 		echo "set db [sc_base open $(tcl_quote "$base")]"
-		echo "set f [open $(tcl_quote "$base.oracle.pgn") w]"
-		cat <<'T'
-fconfigure $f -encoding utf-8
-set n [sc_base numGames $db]
-for {set i 1} {$i <= $n} {incr i} { sc_game load $i; puts $f [sc_game pgn -width 75] }
-close $f
-sc_base close $db
-exit 0
-T
+		echo "set out $(tcl_quote "$base.oracle.pgn")"
+		cat "$here/tests/scid-export.tcl"
 	} > "$work/export.tcl"
 
 	"$tkscid" "$work/import.tcl" > "$work/import.out" || {
@@ -105,8 +89,8 @@ T
 
 while IFS='|' read -r name pgns del; do
 	read -r name <<< "$name"
-	[ -n "$name" ] || continue
+	case $name in '' | '#'*) continue ;; esac
 	read -r -a pgns <<< "$pgns"
 	read -r -a del <<< "$del"
 	build "$name" "${pgns[*]}" "${del[*]}"
-done <<< "$fixtures"
+done < "$fixtures"

@@ -1,27 +1,35 @@
 /*
  * libgamedb - robustness against hostile input, through the public API only.
  *
- * For every real SCID base under $GAMEDB_REALDATA/scid (si4 and si3), and with fewer variants
- * for the small bases of $GAMEDB_TESTDATA/scid, the three files are loaded into memory and then damaged in three ways before the base is opened with
- * gamedb_reader_open_memory_set() and walked with every accessor, both writers and
- * gamedb_game_dup():
+ * For every real SCID base under $GAMEDB_REALDATA/scid (si4 and si3) and $GAMEDB_REALDATA/scid5
+ * (si5), and with fewer variants for the small bases of $GAMEDB_TESTDATA/scid, the three files
+ * (one of the file sets of the table `filesets` below) are loaded into memory and then damaged in
+ * three ways before the base is opened with gamedb_reader_open_memory_set() and walked with every
+ * accessor, both writers and gamedb_game_dup():
  *   (a) each file truncated at 64 points spread over its length;
  *   (b) random byte flips (a fixed-seed xorshift PRNG: 1, 4 or 32 flipped bytes, a few hundred
  *       variants per base, spread over the three files);
  *   (c) structured attacks: huge game counts, name counts larger than the file, record offsets
  *       and lengths past the end of the .sg file, lengths over 128 KiB, a name prefix longer than
  *       its name, deep variation nesting, a move byte for a piece slot that does not exist, ...
+ *       For si5: a name-log length varint that runs past the end of the file or past 64 bits, a
+ *       name longer than the file, an unknown name type, name, site and round ids out of range,
+ *       game offsets and lengths past the end of the .sg5, an index that is not a whole number
+ *       of records, empty files, database information that is too long or not UTF-8.
  *
  * What must hold: no crash, hang or sanitizer report (the test is meant to run under
  * ASan/UBSan in a -Db_sanitize=address,undefined build); every status is one the API
  * documents for that call; every message of a failed open or a failed game is non-empty, names
  * the file and gives an offset; and for flips in the .sg file, a game whose record bytes were
  * not touched still gives the same PGN as on the pristine base (our own output on unmodified
- * input is the reference only for this isolation property).
+ * input is the reference only for this isolation property). An si5 base is told by its name, so
+ * no open of its files may end in GAMEDB_E_UNRECOGNIZED_FORMAT, and every variant of it is also
+ * walked by fuzz/fuzz-walk.h (whatever the API does not allow aborts).
  *
  * A last test opens a base from read-only files on disk and checks that a full walk leaves
  * them unchanged.
  *
+ * Arguments: the index extensions of the file sets to test (".si4 .si3", ".si5"); none: all.
  * Without any base (no realdata and no testdata/scid) the test is skipped (exit 77).
  *
  * Which games get their moves decoded is bounded per variant (every game of a small base; the
@@ -42,6 +50,7 @@
 
 #include <gamedb/gamedb.h>
 
+#include "../fuzz/fuzz-walk.h"
 #include "load-file.h"
 #include "testlib.h"
 
@@ -165,12 +174,35 @@ static int32_t sink_stop(void *ud, const char *data, size_t len)
 
 enum { SI, SN, SG };
 
+struct base;
+
+/* A SCID file set: what differs between si4, si3 and si5 for this test. */
+struct fileset {
+	const char *ext[3];   /* index, names, games */
+	int version;          /* as gamedb_scid_get_version() gives it */
+	size_t hdr, rec;      /* index header and record size */
+	size_t sn_hdr;        /* name file header */
+	int by_name;          /* told by its name: no open ends in GAMEDB_E_UNRECOGNIZED_FORMAT */
+	int fuzz_walk;        /* every variant is also walked by fuzz/fuzz-walk.h */
+	void (*attacks)(struct base *b);
+};
+
+static void attacks_scid4(struct base *b);
+static void attacks_scid5(struct base *b);
+
+static const struct fileset filesets[] = {
+	{ { ".si4", ".sn4", ".sg4" }, 400, 182, 47, 36, 0, 0, attacks_scid4 },
+	{ { ".si3", ".sn3", ".sg3" }, 300, 128, 46, 36, 0, 0, attacks_scid4 },
+	{ { ".si5", ".sn5", ".sg5" }, 500, 0, 56, 0, 1, 1, attacks_scid5 },
+};
+
 struct base {
 	char path[1024];  /* index path, for messages */
 	int light;        /* a testdata base: fewer variants */
 	char stem[256];   /* "tactics" */
 	char names[3][300];
-	int version;      /* 300 or 400 */
+	const struct fileset *set;
+	int version;      /* 300, 400 or 500 */
 	size_t hdr, rec;  /* index header and record size */
 	uint8_t *data[3];
 	size_t size[3];
@@ -180,6 +212,13 @@ struct base {
 	int32_t *pgn_status;       /* pristine write status, by game */
 };
 
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
 static uint32_t be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
 static uint32_t be24(const uint8_t *p) { return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2]; }
 static uint32_t be32(const uint8_t *p) { return be24(p) << 8 | p[3]; }
@@ -193,6 +232,12 @@ static void index_loc(const uint8_t *si, int version, size_t hdr, size_t rec, ui
 {
 	const uint8_t *p = si + hdr + (size_t)i * rec;
 
+	/* si5: word 8 is length << 15 | offset bits 32..46; word 9 the offset's bits 0..31 */
+	if (version == 500) {
+		*off = fuzz_le32(p + 36);
+		*len = fuzz_le32(p + 32) >> 15;
+		return;
+	}
 	*off = be32(p);
 	*len = be16(p + 4);
 	if (version == 400 && (p[6] & 0x80))
@@ -204,6 +249,11 @@ static void set_index_loc(uint8_t *si, int version, size_t hdr, size_t rec, uint
 {
 	uint8_t *p = si + hdr + (size_t)i * rec;
 
+	if (version == 500) {
+		put_le32(p + 36, off);
+		put_le32(p + 32, len << 15);
+		return;
+	}
 	put_be32(p, off);
 	put_be16(p + 4, len & 0xFFFF);
 	if (version == 400)
@@ -221,10 +271,9 @@ static int nbases;
 
 static int adding_light;
 
-static void add_base(const char *index_path)
+static void add_base(const char *index_path, const struct fileset *set)
 {
-	static const char *const exts[2][3] = { { ".si4", ".sn4", ".sg4" }, { ".si3", ".sn3", ".sg3" } };
-	int v3 = ends_with(index_path, ".si3"), k;
+	int k;
 	size_t plen = strlen(index_path);
 	const char *slash = strrchr(index_path, '/');
 	struct base *b;
@@ -240,8 +289,8 @@ static void add_base(const char *index_path)
 		 slash ? slash + 1 : index_path);
 	for (k = 0; k < 3; k++) {
 		char p[1100];
-		snprintf(b->names[k], sizeof b->names[k], "%s%s", b->stem, exts[v3][k]);
-		snprintf(p, sizeof p, "%.*s%s", (int)(plen - 4), index_path, exts[v3][k]);
+		snprintf(b->names[k], sizeof b->names[k], "%s%s", b->stem, set->ext[k]);
+		snprintf(p, sizeof p, "%.*s%s", (int)(plen - 4), index_path, set->ext[k]);
 		b->data[k] = load_file(p, &b->size[k]);
 		if (!b->data[k]) {
 			fprintf(stderr, "cannot read %s: %s (base left out)\n", p, strerror(errno));
@@ -251,9 +300,10 @@ static void add_base(const char *index_path)
 			return;
 		}
 	}
-	b->version = v3 ? 300 : 400;
-	b->hdr = v3 ? 128 : 182;
-	b->rec = v3 ? 46 : 47;
+	b->set = set;
+	b->version = set->version;
+	b->hdr = set->hdr;
+	b->rec = set->rec;
 	if (b->size[SI] < b->hdr) {
 		fprintf(stderr, "%s: shorter than its header (base left out)\n", b->path);
 		for (k = 0; k < 3; k++)
@@ -261,7 +311,8 @@ static void add_base(const char *index_path)
 		free(b);
 		return;
 	}
-	b->ngames = be24(b->data[SI] + 14);
+	/* an si5 index has no header: its games are its whole records */
+	b->ngames = b->hdr ? be24(b->data[SI] + 14) : (uint32_t)(b->size[SI] / b->rec);
 	if (b->hdr + (uint64_t)b->ngames * b->rec > b->size[SI])
 		b->ngames = (uint32_t)((b->size[SI] - b->hdr) / b->rec);
 	b->sg_off = calloc(b->ngames + 1, sizeof *b->sg_off);
@@ -273,6 +324,20 @@ static void add_base(const char *index_path)
 	for (uint32_t i = 0; i < b->ngames; i++)
 		index_loc(b->data[SI], b->version, b->hdr, b->rec, i, &b->sg_off[i], &b->sg_len[i]);
 	bases[nbases++] = b;
+}
+
+/* The index extensions named on the command line (none: every file set). */
+static char **wanted_ext;
+static int nwanted;
+
+static int wanted(const struct fileset *set)
+{
+	int i;
+
+	for (i = 0; i < nwanted; i++)
+		if (strcmp(wanted_ext[i], set->ext[SI]) == 0)
+			return 1;
+	return nwanted == 0;
 }
 
 static void find_bases(const char *dir, int depth)
@@ -315,8 +380,10 @@ static void find_bases(const char *dir, int depth)
 		if (stat(names[i], &sb) == 0) {
 			if (S_ISDIR(sb.st_mode))
 				find_bases(names[i], depth + 1);
-			else if (S_ISREG(sb.st_mode) && (ends_with(names[i], ".si4") || ends_with(names[i], ".si3")))
-				add_base(names[i]);
+			for (size_t f = 0; f < sizeof filesets / sizeof filesets[0]; f++)
+				if (S_ISREG(sb.st_mode) && ends_with(names[i], filesets[f].ext[SI]) &&
+				    wanted(&filesets[f]))
+					add_base(names[i], &filesets[f]);
 		}
 		free(names[i]);
 	}
@@ -338,11 +405,16 @@ struct plan {
 	int32_t game0_decode;  /* move_iter_new() status of game 0 */
 	char first_uci[8];     /* first main-line move of game 0 */
 	unsigned long moves0;  /* moves of game 0 */
+	unsigned long failed_headers, warned_headers, failed_games; /* next_game FAILED, WARN; games
+								      that did not decode */
+	char white0[64];       /* White of game 0 */
 };
 
 static int mentions_file(const char *msg, const struct base *b)
 {
-	return strstr(msg, b->stem) || strstr(msg, ".si") || strstr(msg, ".sn") || strstr(msg, ".sg");
+	const char *const *ext = b->set->ext;
+
+	return strstr(msg, ext[SI]) || strstr(msg, ext[SN]) || strstr(msg, ext[SG]);
 }
 
 static void check_failure_msg(const char *msg, const struct plan *pl, const char *what)
@@ -520,8 +592,10 @@ static int32_t walk_game(struct gamedb_reader *r, struct gamedb_game *g, struct 
 
 	HCHECK(fen && strlen(fen) < 128, "get_fen");
 	CHECK_UTF8(fen, "get_fen");
-	HCHECK(gamedb_game_get_variant(g) == GAMEDB_VARIANT_CHESS, "variant %d",
-	       (int)gamedb_game_get_variant(g));
+	/* an si5 index may flag a game as Chess960 */
+	HCHECK(gamedb_game_get_variant(g) == GAMEDB_VARIANT_CHESS ||
+		       (pl->b->version == 500 && gamedb_game_get_variant(g) == GAMEDB_VARIANT_CHESS960),
+	       "variant %d", (int)gamedb_game_get_variant(g));
 	HCHECK(gamedb_game_is_deleted(g) == 0 || gamedb_game_is_deleted(g) == 1, "is_deleted");
 	(void)gamedb_scid_get_game_flags(gamedb_reader_get_scid(r), g);
 	HCHECK(gamedb_game_errmsg(g) != NULL, "game errmsg is NULL");
@@ -541,6 +615,8 @@ static int32_t walk_game(struct gamedb_reader *r, struct gamedb_game *g, struct 
 			       last_main_fen);
 	}
 	if (idx == 0) {
+		const char *w = gamedb_game_get_tag(g, "White");
+		snprintf(pl->white0, sizeof pl->white0, "%s", w ? w : "");
 		pl->game0_decode = rc;
 		pl->max_depth = md;
 		snprintf(pl->first_uci, sizeof pl->first_uci, "%s", uci);
@@ -548,6 +624,7 @@ static int32_t walk_game(struct gamedb_reader *r, struct gamedb_game *g, struct 
 	}
 	if (rc == GAMEDB_FAILED) {
 		st.decode_failed++;
+		pl->failed_games++;
 		check_failure_msg(gamedb_game_errmsg(g), pl, "failed game (game errmsg)");
 		check_failure_msg(gamedb_reader_errmsg(r), pl, "failed game (reader errmsg)");
 		HCHECK(gamedb_reader_errcode(r) != GAMEDB_E_NONE, "failed game without a detail code");
@@ -613,6 +690,17 @@ static int want_decode(const struct plan *pl, uint64_t i)
 	return i % 97 == 0;
 }
 
+/* The walk of fuzz/fuzz-walk.h, with every format bidding: aborts on what the API does not allow. */
+static void fuzz_walk_set(const char *const names[3], const void *const datas[3], const size_t size[3])
+{
+	struct gamedb_reader *r = gamedb_reader_new();
+
+	if (!r || gamedb_reader_support_format_all(r) != GAMEDB_OK)
+		abort();
+	(void)fuzz_walk_reader(r, gamedb_reader_open_memory_set(r, names, datas, size, 3));
+	gamedb_reader_free(r);
+}
+
 /* Opens the files given and walks every game. */
 static void open_and_walk(const struct base *b, uint8_t *const data[3], const size_t size[3],
 			  struct plan *pl, int bidding)
@@ -630,10 +718,14 @@ static void open_and_walk(const struct base *b, uint8_t *const data[3], const si
 	pl->game0_decode = 0;
 	pl->first_uci[0] = 0;
 	pl->moves0 = 0;
+	pl->failed_headers = pl->warned_headers = pl->failed_games = 0;
+	pl->white0[0] = 0;
 	st.opens++;
 	st.variants++;
 	if (!r)
 		abort();
+	if (b->set->fuzz_walk)
+		fuzz_walk_set(names, datas, size);
 	if (bidding)
 		HCHECK(gamedb_reader_support_format_all(r) == GAMEDB_OK, "support_format_all");
 	else
@@ -650,6 +742,8 @@ static void open_and_walk(const struct base *b, uint8_t *const data[3], const si
 		if (code == GAMEDB_E_UNRECOGNIZED_FORMAT) {
 			/* bidding: no format claimed the bytes; there is no one offset to name */
 			HCHECK(msg && mentions_file(msg, b), "unrecognized: \"%s\"", msg ? msg : "");
+			HCHECK(!b->set->by_name, "a %s was not recognised: %s", b->set->ext[SI],
+			       msg ? msg : "");
 		} else {
 			check_failure_msg(msg, pl, "failed open");
 		}
@@ -670,7 +764,8 @@ static void open_and_walk(const struct base *b, uint8_t *const data[3], const si
 	HCHECK(sh != NULL, "no SCID handle");
 	if (sh) {
 		int32_t n;
-		HCHECK(gamedb_scid_get_version(sh) == 300 || gamedb_scid_get_version(sh) == 400, "version");
+		HCHECK(gamedb_scid_get_version(sh) == b->version, "version %d",
+		       (int)gamedb_scid_get_version(sh));
 		HCHECK(gamedb_scid_get_description(sh) != NULL, "description");
 		(void)gamedb_scid_get_base_type(sh);
 		(void)gamedb_scid_get_autoload(sh);
@@ -703,14 +798,21 @@ static void open_and_walk(const struct base *b, uint8_t *const data[3], const si
 		}
 		if (rc == GAMEDB_FAILED) {
 			st.games_failed++;
+			pl->failed_headers++;
 			HCHECK(g == NULL, "a game with FAILED");
 			check_failure_msg(gamedb_reader_errmsg(r), pl, "failed next_game");
 			continue;
 		}
 		st.games++;
 		if (rc == GAMEDB_WARN) {
+			/* a name id out of range names the index and the offset; a name that
+			 * converts with loss (a flipped byte in a name) says only which tag */
+			const char *m = gamedb_reader_errmsg(r);
 			st.games_warn++;
-			HCHECK(gamedb_reader_errmsg(r)[0] != 0, "a warning without a message");
+			pl->warned_headers++;
+			HCHECK(m[0] != 0, "a warning without a message");
+			if (strstr(m, "out of range"))
+				check_failure_msg(m, pl, "header warning");
 		}
 		HCHECK(g != NULL, "next_game OK without a game");
 		if (!g)
@@ -808,16 +910,22 @@ static void pristine(struct base *b)
 	struct gamedb_game *g;
 	int32_t rc;
 	uint32_t i = 0;
+	uint64_t count = 0;
 
 	snprintf(variant_desc, sizeof variant_desc, "%s pristine", b->path);
+	if (b->set->fuzz_walk)
+		fuzz_walk_set(names, datas, b->size);
 	rc = gamedb_reader_open_memory_set(r, names, datas, b->size, 3);
 	CHECK_MSG(rc == GAMEDB_OK, "%s: pristine open returned %d: %s", b->path, (int)rc,
 		  gamedb_reader_errmsg(r));
 	if (rc == GAMEDB_OK) {
+		CHECK(gamedb_reader_game_count(r, &count) == GAMEDB_OK && count == b->ngames);
 		while ((rc = gamedb_reader_next_game(r, &g)) == GAMEDB_OK || rc == GAMEDB_WARN) {
 			struct hsink hs = { 0xCBF29CE484222325ull, 0, 0 };
 			if (i >= b->ngames)
 				break;
+			CHECK_MSG(rc == GAMEDB_OK, "%s: game %u of the pristine base warns: %s", b->path,
+				  i + 1, gamedb_reader_errmsg(r));
 			b->pgn_status[i] = gamedb_game_write_pgn(g, 0, sink_hash, &hs);
 			b->pgn_hash[i] = hs.h;
 			CHECK_MSG(b->pgn_status[i] == GAMEDB_OK, "%s: game %u of the pristine base: %d %s",
@@ -838,7 +946,7 @@ static size_t first_record_inside(const struct base *b, int k)
 	case SI:
 		return b->hdr + b->rec / 2;
 	case SN:
-		return 36 + 3;
+		return b->set->sn_hdr + 3;
 	default:
 		return b->ngames ? b->sg_off[0] + b->sg_len[0] / 2 : 1;
 	}
@@ -847,7 +955,7 @@ static size_t first_record_inside(const struct base *b, int k)
 static void truncations(struct base *b)
 {
 	uint8_t *data[3] = { b->data[0], b->data[1], b->data[2] };
-	size_t size[3], pts[NTRUNC], hdrs[3] = { b->hdr, 36, 1 };
+	size_t size[3], pts[NTRUNC], hdrs[3] = { b->hdr, b->set->sn_hdr, 1 };
 	int npts = b->light ? NTRUNC_LIGHT : NTRUNC;
 	struct plan *pl = plan_new(b);
 	int k, j;
@@ -893,7 +1001,7 @@ static void truncations(struct base *b)
 			open_and_walk(b, data, size, pl, j & 1);
 			if (k == SI && cut < b->hdr)
 				HCHECK(pl->open_rc == GAMEDB_FATAL, "an index shorter than its header opened");
-			if (k == SN && cut < 36)
+			if (k == SN && cut < b->set->sn_hdr)
 				HCHECK(pl->open_rc == GAMEDB_FATAL, "a name file shorter than its header opened");
 			if (k == SI && cut >= b->hdr && pl->open_rc != GAMEDB_FATAL)
 				HCHECK(pl->count == (cut - b->hdr) / b->rec || cut == n,
@@ -965,22 +1073,36 @@ struct work {
 	size_t cap[3];
 };
 
-static void work_reset(struct work *w, const struct base *b, size_t sg_extra)
+/* Makes room for need bytes in file k of w (what it holds is kept). */
+static void work_room(struct work *w, int k, size_t need)
+{
+	if (w->cap[k] < need) {
+		uint8_t *p = realloc(w->data[k], need);
+		if (!p)
+			abort();
+		w->data[k] = p;
+		w->cap[k] = need;
+	}
+}
+
+/* w: a copy of the pristine files of b. */
+static void work_reset(struct work *w, const struct base *b)
 {
 	int k;
 
 	for (k = 0; k < 3; k++) {
-		size_t need = b->size[k] + (k == SG ? sg_extra : 0) + 1;
-		if (w->cap[k] < need) {
-			free(w->data[k]);
-			w->data[k] = malloc(need);
-			if (!w->data[k])
-				abort();
-			w->cap[k] = need;
-		}
+		work_room(w, k, b->size[k] + 1);
 		memcpy(w->data[k], b->data[k], b->size[k]);
 		w->size[k] = b->size[k];
 	}
+}
+
+/* Appends n bytes to file k of w. */
+static void work_append(struct work *w, int k, const void *p, size_t n)
+{
+	work_room(w, k, w->size[k] + n + 1);
+	memcpy(w->data[k] + w->size[k], p, n);
+	w->size[k] += n;
 }
 
 static void work_free(struct work *w)
@@ -998,10 +1120,9 @@ static void work_free(struct work *w)
 static void run_record(const struct base *b, struct work *w, struct plan *pl, const uint8_t *rec,
 		       size_t len, const char *what)
 {
-	work_reset(w, b, len);
-	memcpy(w->data[SG] + w->size[SG], rec, len);
+	work_reset(w, b);
 	set_index_loc(w->data[SI], b->version, b->hdr, b->rec, 0, (uint32_t)w->size[SG], (uint32_t)len);
-	w->size[SG] += len;
+	work_append(w, SG, rec, len);
 	plan_reset(pl);
 	pl->decode[0] = 1;
 	pl->decode[b->ngames > 1 ? 1 : 0] = 1;
@@ -1032,7 +1153,7 @@ static int probe_move_byte(const struct base *b, struct work *w, const char *uci
 
 static int byte_e4 = -2, byte_d4 = -2;
 
-static void attacks(struct base *b)
+static void attacks_scid4(struct base *b)
 {
 	struct work w = { { 0 }, { 0 }, { 0 } };
 	struct plan *pl = plan_new(b);
@@ -1049,7 +1170,7 @@ static void attacks(struct base *b)
 		static const uint32_t huge[] = { 0xFFFFFF, 0x800000 };
 		for (i = 0; i < 3; i++) {
 			uint32_t c = i < 2 ? huge[i] : b->ngames + 1;
-			work_reset(&w, b, 0);
+			work_reset(&w, b);
 			put_be24(w.data[SI] + 14, c);
 			plan_reset(pl);
 			plan_sample(pl);
@@ -1066,7 +1187,7 @@ static void attacks(struct base *b)
 	for (t = 0; t < 4; t++) {
 		static const uint32_t c[2] = { 0xFFFFFF, 70000 };
 		for (i = 0; i < 2; i++) {
-			work_reset(&w, b, 0);
+			work_reset(&w, b);
 			put_be24(w.data[SN] + 12 + 3 * t, c[i]);
 			plan_reset(pl);
 			snprintf(variant_desc, sizeof variant_desc, "%s: name type %d count %u", b->path, t, c[i]);
@@ -1087,7 +1208,7 @@ static void attacks(struct base *b)
 			const uint8_t prefixes[3] = { (uint8_t)(l2 < 255 ? l2 + 1 : 255), 255,
 						      (uint8_t)(l1 < 255 ? l1 + 1 : 255) };
 			for (i = 0; i < 3; i++) {
-				work_reset(&w, b, 0);
+				work_reset(&w, b);
 				w.data[SN][ppos] = prefixes[i];
 				if (i == 2)
 					w.data[SN][lpos] = 255;
@@ -1101,7 +1222,7 @@ static void attacks(struct base *b)
 			}
 		}
 		/* A name that claims 255 bytes at the very end of the file. */
-		work_reset(&w, b, 0);
+		work_reset(&w, b);
 		w.data[SN][r1 + idb + fb] = 255;
 		plan_reset(pl);
 		snprintf(variant_desc, sizeof variant_desc, "%s: first name 255 bytes long", b->path);
@@ -1133,7 +1254,7 @@ static void attacks(struct base *b)
 			}
 			if (b->version == 300 && len2 > 0xFFFF)
 				continue; /* si3 lengths have 16 bits */
-			work_reset(&w, b, 0);
+			work_reset(&w, b);
 			set_index_loc(w.data[SI], b->version, b->hdr, b->rec, 0, off, len2);
 			plan_reset(pl);
 			plan_sample(pl);
@@ -1149,7 +1270,7 @@ static void attacks(struct base *b)
 				       "a record past the end decoded (%d)", (int)pl->game0_decode);
 		}
 		/* Every game of the index pointing at the same bytes, with the largest length. */
-		work_reset(&w, b, 0);
+		work_reset(&w, b);
 		for (uint32_t gi = 0; gi < b->ngames; gi++)
 			set_index_loc(w.data[SI], b->version, b->hdr, b->rec, gi, 0,
 				      b->version == 400 ? 0x1FFFF : 0xFFFF);
@@ -1161,7 +1282,7 @@ static void attacks(struct base *b)
 
 	/* Name ids out of range: the game is delivered with "?" and a warning. */
 	if (b->ngames) {
-		work_reset(&w, b, 0);
+		work_reset(&w, b);
 		{
 			uint8_t *p = w.data[SI] + b->hdr + (b->version == 400 ? 1 : 0);
 			p[8] = 0xFF; /* high bits of both player ids */
@@ -1310,6 +1431,150 @@ out:
 	plan_free(pl);
 }
 
+/* si5: opens w and walks every game; pl says what the walk saw. */
+static void run_scid5(const struct base *b, struct work *w, struct plan *pl, const char *what)
+{
+	plan_reset(pl);
+	pl->decode_all = 1;
+	snprintf(variant_desc, sizeof variant_desc, "%s: %s", b->path, what);
+	open_and_walk(b, w->data, w->size, pl, 1);
+}
+
+/* si5: the name log with n more bytes at its end. */
+static void attack_names(const struct base *b, struct work *w, struct plan *pl, const void *tail,
+			 size_t n, const char *what)
+{
+	work_reset(w, b);
+	work_append(w, SN, tail, n);
+	run_scid5(b, w, pl, what);
+}
+
+/* si5: word `word` of the index record of game 0 set to (word & keep) | set. */
+static void attack_index(const struct base *b, struct work *w, struct plan *pl, int word,
+			 uint32_t keep, uint32_t set, const char *what)
+{
+	uint8_t *p;
+
+	work_reset(w, b);
+	p = w->data[SI] + 4 * (size_t)word;
+	put_le32(p, (fuzz_le32(p) & keep) | set);
+	run_scid5(b, w, pl, what);
+}
+
+static void attacks_scid5(struct base *b)
+{
+	struct work w = { { 0 }, { 0 }, { 0 } };
+	struct plan *pl = plan_new(b);
+	static const struct {
+		const char *bytes;
+		size_t len;
+		const char *what;
+	} names[] = {
+		{ "\xFF\xFF\xFF", 3, "name-log varint runs past the end" },
+		{ "\x80\x80\x80\x80\x80\x80\x80\x80\x80\x80\x01", 11, "name-log varint over 64 bits" },
+		{ "\x80\x80\x80\x80\x80\x80\x80\x80\x01", 9, "name of 2^53 bytes" },
+		{ "\xC0\x00" "ab", 4, "name longer than the rest of the file" }, /* 40 << 3 | 0x80 */
+		{ "\x05", 1, "name type 5" },
+		{ "\x17xy", 3, "name type 7" }, /* 2 << 3 | 7 */
+	};
+	uint8_t info[2100];
+	size_t i;
+
+	if (!b->ngames)
+		goto out;
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		attack_names(b, &w, pl, names[i].bytes, names[i].len, names[i].what);
+		HCHECK(pl->open_rc == GAMEDB_FATAL, "open %d", (int)pl->open_rc);
+	}
+
+	/* database information: a 2000-byte description, not UTF-8, then flag names */
+	i = 0;
+	info[i++] = (uint8_t)(((2011u << 3) | 4) | 0x80);
+	info[i++] = (uint8_t)(((2011u << 3) | 4) >> 7);
+	memcpy(info + i, "description", 11);
+	i += 11;
+	memset(info + i, 0xE9, 2000); /* Latin-1 'é', invalid as UTF-8 */
+	i += 2000;
+	info[i++] = (uint8_t)((10u << 3) | 4);
+	memcpy(info + i, "flag3\xC3\xA9xyz", 10);
+	i += 10;
+	info[i++] = (uint8_t)((8u << 3) | 4);
+	memcpy(info + i, "type9999", 8);
+	i += 8;
+	info[i++] = (uint8_t)((9u << 3) | 4);
+	memcpy(info + i, "unknown!!", 9);
+	i += 9;
+	attack_names(b, &w, pl, info, i, "long database information");
+	HCHECK(pl->open_rc == GAMEDB_OK, "open %d", (int)pl->open_rc);
+	{
+		const char *names3[3] = { b->names[0], b->names[1], b->names[2] };
+		const void *datas[3] = { w.data[0], w.data[1], w.data[2] };
+		struct gamedb_reader *r = gamedb_reader_new();
+		struct gamedb_scid *sh;
+		if (!r)
+			abort();
+		HCHECK(gamedb_reader_open_memory_set(r, names3, datas, w.size, 3) == GAMEDB_OK, "open");
+		sh = gamedb_reader_get_scid(r);
+		HCHECK(sh != NULL, "no SCID handle");
+		if (sh) {
+			const char *d = gamedb_scid_get_description(sh), *f3 = gamedb_scid_get_flag_name(sh, 3);
+			HCHECK(d && strlen(d) > 100 && strncmp(d, "\xC3\xA9\xC3\xA9", 4) == 0,
+			       "description \"%.20s...\"", d ? d : "(null)");
+			HCHECK(f3 && strcmp(f3, "\xC3\xA9xyz") == 0, "flag 3 \"%s\"", f3 ? f3 : "(null)");
+			HCHECK(gamedb_scid_get_base_type(sh) == 9999, "base type %d",
+			       (int)gamedb_scid_get_base_type(sh));
+			HCHECK(gamedb_scid_get_version(sh) == 500, "version %d",
+			       (int)gamedb_scid_get_version(sh));
+		}
+		gamedb_reader_free(r);
+	}
+
+	/* ids out of range: the name becomes "?" and the header warns */
+	attack_index(b, &w, pl, 0, 0xF0000000u, 0x0FFFFFFFu, "white id 2^28-1");
+	HCHECK(pl->open_rc != GAMEDB_FATAL && pl->warned_headers >= 1 && strcmp(pl->white0, "?") == 0,
+	       "open %d, %lu warned, White \"%s\"", (int)pl->open_rc, pl->warned_headers, pl->white0);
+	attack_index(b, &w, pl, 3, 0, 0xFFFFFFFFu, "site id 2^32-1");
+	HCHECK(pl->warned_headers >= 1, "%lu warned", pl->warned_headers);
+	attack_index(b, &w, pl, 4, 0x80000000u, 0x7FFFFFFFu, "round id 2^31-1");
+	HCHECK(pl->warned_headers >= 1, "%lu warned", pl->warned_headers);
+	/* game data past the end of the .sg5 */
+	attack_index(b, &w, pl, 9, 0, 0xFFFFFFF0u, "offset past the end");
+	HCHECK(pl->failed_games >= 1, "%lu failed", pl->failed_games);
+	attack_index(b, &w, pl, 8, 0xFFFF8000u, 0x7FFFu, "offset 2^47 - x");
+	HCHECK(pl->failed_games >= 1, "%lu failed", pl->failed_games);
+	attack_index(b, &w, pl, 8, 0x00007FFFu, 0xFFFF8000u, "length 2^17 - 1");
+	HCHECK(pl->failed_games >= 1, "%lu failed", pl->failed_games);
+	attack_index(b, &w, pl, 8, 0x00007FFFu, 0, "length 0");
+	HCHECK(pl->failed_games >= 1, "%lu failed", pl->failed_games);
+	attack_index(b, &w, pl, 4, 0x7FFFFFFFu, 0x80000000u, "chess960 bit");
+	HCHECK(pl->open_rc != GAMEDB_FATAL, "open %d", (int)pl->open_rc);
+
+	/* an index that is not a whole number of records: the whole ones are read */
+	work_reset(&w, b);
+	work_append(&w, SI, "\x01\x02\x03", 3);
+	run_scid5(b, &w, pl, "3 bytes after the last record");
+	HCHECK(pl->open_rc == GAMEDB_WARN && pl->count == b->ngames, "open %d, %llu games",
+	       (int)pl->open_rc, (unsigned long long)pl->count);
+	/* empty files */
+	work_reset(&w, b);
+	w.size[SI] = 0;
+	run_scid5(b, &w, pl, "empty index");
+	HCHECK(pl->open_rc == GAMEDB_OK && pl->count == 0, "open %d, %llu games", (int)pl->open_rc,
+	       (unsigned long long)pl->count);
+	w.size[SI] = b->size[SI];
+	w.size[SN] = 0;
+	run_scid5(b, &w, pl, "empty name log");
+	HCHECK(pl->open_rc == GAMEDB_OK && pl->warned_headers == b->ngames && strcmp(pl->white0, "?") == 0,
+	       "open %d, %lu warned", (int)pl->open_rc, pl->warned_headers);
+	w.size[SN] = b->size[SN];
+	w.size[SG] = 0;
+	run_scid5(b, &w, pl, "empty game file");
+	HCHECK(pl->failed_games == b->ngames, "%lu failed", pl->failed_games);
+out:
+	work_free(&w);
+	plan_free(pl);
+}
+
 /* ---- the library never writes ----------------------------------------------------------- */
 
 #ifdef _WIN32
@@ -1439,16 +1704,21 @@ static double seconds_since(const struct timespec *t0)
 	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const char *real = getenv("GAMEDB_REALDATA"), *td = getenv("GAMEDB_TESTDATA");
 	char dir[1024];
 	struct timespec t0, t1;
 	int i, smallest = -1, nreal;
 
+	wanted_ext = argv + 1;
+	nwanted = argc - 1;
+
 	/* The real bases, then (with fewer variants) the project's own small test bases. */
 	if (real && *real) {
 		snprintf(dir, sizeof dir, "%s/scid", real);
+		find_bases(dir, 0);
+		snprintf(dir, sizeof dir, "%s/scid5", real);
 		find_bases(dir, 0);
 	}
 	nreal = nbases;
@@ -1460,7 +1730,8 @@ int main(void)
 		find_bases(dir, 0);
 	}
 	if (nbases == 0)
-		TEST_SKIP("no SCID base under $GAMEDB_REALDATA/scid or $GAMEDB_TESTDATA/scid");
+		TEST_SKIP("no SCID base under $GAMEDB_REALDATA/scid, $GAMEDB_REALDATA/scid5 or "
+			  "$GAMEDB_TESTDATA/scid");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 
 	for (i = 0; i < nbases; i++) {
@@ -1471,7 +1742,7 @@ int main(void)
 		pristine(b);
 		truncations(b);
 		flips(b);
-		attacks(b);
+		b->set->attacks(b);
 		printf("%s (%u games): %.1f s, %lu variants, %lu opens (%lu failed, %lu warned), "
 		       "%lu games read (%lu warned), %lu decoded (%lu failed), %lu isolation checks\n",
 		       b->path, b->ngames, seconds_since(&tb), st.variants - before.variants, st.opens - before.opens,

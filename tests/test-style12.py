@@ -542,9 +542,10 @@ def zh_b1(gameno, fen, passed=""):
     return line
 
 
-def test_zh_sessions():
-    """A crazyhouse game and a bughouse pair (testdata/style12/zh-games.json, played by
-    fairy-stockfish, see tests/make-zh-games.py) written as a server sends them, rebuilt."""
+def zh_log():
+    """The crazyhouse game and the bughouse pair of testdata/style12/zh-games.json (played by
+    fairy-stockfish, see tests/make-zh-games.py) written as a server sends them: (lines, the
+    crazyhouse game, the bughouse names, moves and FENs per board)."""
     import json
     with open(ZH_GAMES) as f:
         data = json.load(f)
@@ -582,6 +583,13 @@ def test_zh_sessions():
         bug_fens[b].append(after)
     lines += ["{Game 51 (bugA1 vs. bugA2) bugA1 resigns} 0-1",
               "{Game 52 (bugB1 vs. bugB2) bugB2 resigns} 1-0"]
+    return lines, zh, names, bug_moves, bug_fens
+
+
+def test_zh_sessions():
+    """A crazyhouse game and a bughouse pair written as a server sends them (zh_log()),
+    rebuilt."""
+    lines, zh, names, bug_moves, bug_fens = zh_log()
     # The real FatICS lines, <b1> lines among them, follow: they must not disturb the games.
     fatics = os.path.join(S12, "fatics", "fatics_style12_lines.txt")
     with open(fatics, encoding="utf-8", errors="replace") as f:
@@ -638,6 +646,13 @@ def test_zh_sessions():
               % (b, [m.uci for m in moves][:20], bug_moves[b][:20]))
         check(all(zh_split(m.fen)[0].replace("~", "") == zh_split(f)[0].replace("~", "")
                   for m, f in zip(moves, bug_fens[b])), "bughouse board %d: every board" % b)
+        # The men in hand after each move, those passed from the partner's board included,
+        # as fairy-stockfish's bughouse game has them (the <b1> lines give them to the reader).
+        bad = [(i, m.fen, f) for i, (m, f) in enumerate(zip(moves, bug_fens[b]))
+               if zh_split(m.fen)[1] != zh_split(f)[1]]
+        check(not bad and sum(1 for f in bug_fens[b] if zh_split(f)[1]) >= 5,
+              "bughouse board %d: the hands after every move (%d differ: %s)" % (
+                  b, len(bad), bad[:2]))
         other = names[1 - b]
         check(tags.get("BughousePartner") == "%d (%s vs. %s)" % (52 - b, other[0], other[1]),
               "bughouse board %d: partner tag %r" % (b, tags.get("BughousePartner")))
@@ -728,7 +743,8 @@ def test_hostile(session_lines):
             check(games and games[0][6] and ("line 1" in games[0][6]),
                   "%s: a warning naming line 1: %s" % (name, games and games[0][6]))
         g = read_games(write(tmp, "short2.log", " ".join(bad[:20]) + "\n" + "\n".join(GOOD) + "\n"))
-        check(g and g[0][6] and "no initial time" in g[0][6],
+        # 20 fields: "<12>" and 19 after it; the help's 21st field, the initial time, is missing.
+        check(g and g[0][6] and "field 21 (initial time) is missing" in g[0][6],
               "wrong field count names the missing field: %s" % (g and g[0][6]))
         # Nine queens and no pawns is a position: a game of its own from it.
         nine = ("<12> -------k -------- -------- -------- Q------- QQ------ Q-QQ---- -QQQK--- W -1 0 0 0"

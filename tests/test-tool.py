@@ -3,6 +3,8 @@
 
 Uses the real five-game SCID base (../shared/realdata) and the fixtures in testdata/scid.
 Expected facts are written by hand from the bases (not produced by gamedb).
+--password: the encrypted ChessBase archives of uncbv's tests (realdata chessbase/uncbv), with
+the passwords uncbv's tests give them, against their unpacked twin small/ (a base of 0 games).
 """
 import json
 import signal
@@ -303,6 +305,24 @@ def main():
         ndel = int([l for l in info.decode().splitlines() if l.startswith("deleted:")][0].split()[1])
         check(ndel > 0, f"{base}: has deleted games")
         check(len(games(out_all)) - len(games(out_live)) == ndel, f"{base}: deleted skipped by default")
+
+    # --password opens an encrypted ChessBase archive; without it, or with a wrong one, the
+    # message says why (exit 2).
+    uncbv = os.path.join(REAL, "chessbase", "uncbv")
+    if os.path.isdir(uncbv):
+        for name, pw in (("small.cbz", "password"), ("small2.cbz", "pass"),
+                         ("small3.cbz", "my long password")):
+            path = os.path.join(uncbv, name)
+            rc, out, err = run("info", path, "--password", pw)
+            check(rc == 0 and b"format: chessbase" in out and b"games: 0" in out,
+                  f"{name} --password {pw!r}: opens (0 games, as small/)")
+            rc, out, err = run("pgn", path)
+            check(rc == 2 and "needs the password" in err and "--password" in err,
+                  f"{name} without --password -> 2, saying a password is needed")
+            rc, out, err = run("pgn", path, "--password", "wrong")
+            check(rc == 2 and "password does not open" in err, f"{name} wrong password -> 2")
+        rc, out, err = run("info", "--password")
+        check(rc == 2 and "needs a value" in err, "--password without value -> 2")
 
     return done()
 

@@ -6,6 +6,7 @@
  *                     [--no-variations] [--no-nags] [--no-commands] [--charset CS|detect]
  *                     [--language LANG] [--notation iccs|wxf|chinese]
  *   gamedb json DB... (same options)
+ *   (every command) [--password PW]: the password of an encrypted ChessBase archive (.cbz)
  *   gamedb fen|epd|uci DB... [--key] (and the pgn options that choose games)
  *   gamedb positions DB... [--csv] [--key]
  *   gamedb book DB... -o BOOK.bin [--max-ply N] [--min-game N] [--min-score PCT]
@@ -17,6 +18,8 @@
 #define _XOPEN_SOURCE 700 /* realpath(), fchmod() */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h> /* MinGW: winpthreads, linked statically (see meson.build) */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -150,6 +153,7 @@ struct opts {
 	const char *out;
 	const char *charset;
 	const char *language;
+	const char *password; /* --password: of an encrypted archive (.cbz) */
 	uint64_t from, to; /* games [from, to), 0-based */
 	uint64_t (*games)[2]; /* --games: sorted inclusive 1-based ranges (Scid's numbers) */
 	size_t ngames;
@@ -160,6 +164,7 @@ struct opts {
 	const char *bookopt[8][2]; /* book: option key, value */
 	int nbookopt;
 	int32_t positions;         /* fen, epd, uci, positions: a gamedb_positions_format */
+	int jobs;                  /* games decoded at once (--jobs), >= 1; not for book */
 };
 
 enum { OUT_PGN, OUT_JSON, OUT_BOOK, OUT_POSITIONS };
@@ -173,9 +178,10 @@ static void usage(FILE *f)
 	      "                        [--no-comments] [--no-variations] [--no-nags]\n"
 	      "                        [--no-commands] [--charset CS|detect] [--language LANG]\n"
 	      "                        [--notation iccs|wxf|chinese] [--layout standard|scid]\n"
-	      "                        [--commands common|all|none] [--partial]\n"
+	      "                        [--commands common|all|none] [--partial] [--jobs N]\n"
 	      "       gamedb json DB... (the same options as pgn)\n"
 	      "       gamedb fen|epd|uci DB... [--key] [-o FILE] [--range A:B] [--include-deleted]\n"
+	      "                        [--jobs N]\n"
 	      "       gamedb positions DB... [--csv] [--key] (the same options)\n"
 	      "       gamedb book DB... -o BOOK.bin [--max-ply N] [--min-game N] [--min-score PCT]\n"
 	      "                         [--only-white|--only-black] [--uniform] [--standard-start]\n"
@@ -183,7 +189,8 @@ static void usage(FILE *f)
 	      "       gamedb --version\n"
 	      "\n"
 	      "DB is a database file (base.si4, base.cbh, base.cbv, game.xqf) or its base name\n"
-	      "(base); - reads standard input as a stream (style 12 logs).\n"
+	      "(base); - reads standard input as a stream (style 12 logs). --password PW opens an\n"
+	      "encrypted ChessBase archive (base.cbz) made with that password (any command).\n"
 	      "Formats (the file a base is opened by first):\n",
 	      f);
 	for (i = 0; i < gamedb_format_count(); i++) {
@@ -209,6 +216,9 @@ static void usage(FILE *f)
 	      "game that cannot be read to its end, with a comment saying where (still exit 1).\n"
 	      "--range A:B converts games A to B-1, counted from 0 (either side may be empty), in\n"
 	      "each database; --games 1,5,10-20 takes those games, counted from 1 as Scid does.\n"
+	      "--jobs N decodes N games at once (default: the number of cores); the output is the\n"
+	      "same as with --jobs 1, in the same order (standard input, style 12 logs and book:\n"
+	      "one job).\n"
 	      "fen: game, ply, FEN per position of the main line; epd: EPD with id, c0 (result),\n"
 	      "hmvc, fmvn; uci: a 'position ... moves ...' line per game; positions: FEN, move,\n"
 	      "result for the side to move, ply, game, as JSON Lines or --csv. --key adds each\n"
@@ -352,15 +362,21 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* What replaces the '{' that opens a JSON object: the object's "file" and "n". */
+static void json_prefix(FILE *f, const char *file, uint64_t n)
+{
+	fputs("{\"file\": ", f);
+	json_string(f, file);
+	fprintf(f, ", \"n\": %" PRIu64 ", ", n);
+}
+
 static int32_t sink_json(void *user_data, const char *data, size_t len)
 {
 	struct json_sink *js = user_data;
 
 	if (len == 0 || data[0] != '{')
 		return sink_file(js->out, data, len);
-	fputs("{\"file\": ", js->out);
-	json_string(js->out, js->file);
-	fprintf(js->out, ", \"n\": %" PRIu64 ", ", (*js->n)++);
+	json_prefix(js->out, js->file, (*js->n)++);
 	return sink_file(js->out, data + 1, len - 1);
 }
 
@@ -425,7 +441,8 @@ static int64_t stdin_read_at(void *user_data, void *handle, uint64_t off, void *
 	for (;;) {
 		/* Forget what comes before off. */
 		size_t drop = off - s->base < s->len ? (size_t)(off - s->base) : s->len;
-		memmove(s->buf, s->buf + drop, s->len - drop);
+		if (drop > 0 && s->len > drop) /* (nothing kept yet: buf may still be NULL) */
+			memmove(s->buf, s->buf + drop, s->len - drop);
 		s->len -= drop;
 		s->base += drop;
 		if ((s->base == off && s->len >= len) || s->eof)
@@ -488,13 +505,18 @@ static int looks_like_pgn(const char *path)
 	return head[n] == '[' && strncmp(head + n, "[Event ", 7) == 0;
 }
 
-static struct gamedb_reader *open_db(const char *path, const struct opts *o)
+/*
+ * Opens the database at path with the options of o; NULL after a message. quiet: no message
+ * at all (the extra readers of --jobs, on a database already opened once).
+ */
+static struct gamedb_reader *open_db(const char *path, const struct opts *o, int quiet)
 {
 	struct gamedb_reader *r = gamedb_reader_new();
 	int32_t rc;
 
 	if (!r) {
-		fprintf(stderr, "gamedb: out of memory\n");
+		if (!quiet)
+			fprintf(stderr, "gamedb: out of memory\n");
 		return NULL;
 	}
 	gamedb_reader_support_format_all(r);
@@ -502,6 +524,12 @@ static struct gamedb_reader *open_db(const char *path, const struct opts *o)
 
 	if (o->charset && !detect &&
 	    gamedb_reader_set_option(r, NULL, "charset", o->charset) != GAMEDB_OK) {
+		if (!quiet)
+			fprintf(stderr, "gamedb: %s\n", gamedb_reader_errmsg(r));
+		gamedb_reader_free(r);
+		return NULL;
+	}
+	if (o->password && gamedb_reader_set_option(r, NULL, "password", o->password) != GAMEDB_OK) {
 		fprintf(stderr, "gamedb: %s\n", gamedb_reader_errmsg(r));
 		gamedb_reader_free(r);
 		return NULL;
@@ -517,6 +545,10 @@ static struct gamedb_reader *open_db(const char *path, const struct opts *o)
 		rc = gamedb_reader_open_filename(r, path);
 	}
 	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
+		if (quiet) {
+			gamedb_reader_free(r);
+			return NULL;
+		}
 		fprintf(stderr, "gamedb: %s\n", gamedb_reader_errmsg(r));
 		if (gamedb_reader_errcode(r) == GAMEDB_E_UNRECOGNIZED_FORMAT && looks_like_pgn(path))
 			fprintf(stderr, "gamedb: %s is PGN already: this command reads databases and "
@@ -524,14 +556,15 @@ static struct gamedb_reader *open_db(const char *path, const struct opts *o)
 		gamedb_reader_free(r);
 		return NULL;
 	}
-	if (rc == GAMEDB_WARN)
+	if (rc == GAMEDB_WARN && !quiet)
 		fprintf(stderr, "gamedb: warning: %s\n", gamedb_reader_errmsg(r));
 	/* Options of one format: addressed to it, they are no error for the others (WARN). */
 	if ((detect && gamedb_reader_set_option(r, "chessbase", "charset-detect", "yes") ==
 		       GAMEDB_FAILED) ||
 	    (o->language && gamedb_reader_set_option(r, "chessbase", "language", o->language) ==
 				    GAMEDB_FAILED)) {
-		fprintf(stderr, "gamedb: %s: %s\n", path, gamedb_reader_errmsg(r));
+		if (!quiet)
+			fprintf(stderr, "gamedb: %s: %s\n", path, gamedb_reader_errmsg(r));
 		gamedb_reader_free(r);
 		return NULL;
 	}
@@ -543,7 +576,7 @@ static int cmd_info(const struct opts *o)
 	int i, status = 0;
 
 	for (i = 0; i < o->ndbs; i++) {
-		struct gamedb_reader *r = open_db(o->dbs[i], o);
+		struct gamedb_reader *r = open_db(o->dbs[i], o, 0);
 		struct gamedb_scid *s;
 		struct gamedb_chessbase *cb;
 		struct gamedb_game *g;
@@ -791,6 +824,426 @@ static int output_is_input(const char *path, struct gamedb_reader **rs, const st
 	return 0;
 }
 
+/*
+ * Where the games of one database go. One job: straight into the output file, messages to
+ * standard error. --jobs: into the chunk a worker fills (struct chunk), whose output and
+ * messages the main thread writes later in database order.
+ */
+struct membuf {
+	char *p;
+	size_t len, cap;
+	int oom;
+};
+
+/* Appends n bytes; 0, or -1 (and oom set) when memory runs out. */
+static int membuf_add(struct membuf *b, const char *s, size_t n)
+{
+	if (b->oom)
+		return -1;
+	if (b->cap - b->len < n) {
+		size_t ncap = b->cap ? b->cap : 4096;
+		char *np;
+		while (ncap - b->len < n) {
+			if (ncap > SIZE_MAX / 2) {
+				b->oom = 1;
+				return -1;
+			}
+			ncap *= 2;
+		}
+		np = realloc(b->p, ncap);
+		if (!np) {
+			b->oom = 1;
+			return -1;
+		}
+		b->p = np;
+		b->cap = ncap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	return 0;
+}
+
+/* A run of games [start, end) of one database, converted by one worker of --jobs. */
+struct chunk {
+	uint64_t start, end;
+	int last;             /* the last chunk: read on to --range's end as one job does */
+	struct membuf data;   /* the output */
+	struct membuf msgs;   /* the messages for standard error */
+	size_t *objs;         /* json: where each object's '{' was (left out of data) */
+	size_t nobjs, capobjs;
+	uint64_t done;        /* games counted by the progress bar */
+	int status;           /* 0, 1 some games failed, 2 the database stops after this chunk */
+	int ready;            /* filled, not yet written (guarded by the pool's mutex) */
+};
+
+struct emit {
+	const struct opts *o;
+	int mode;
+	const char *db;
+	FILE *out;             /* one job */
+	struct json_sink js;   /* one job, json */
+	struct gamedb_book *book;
+	struct chunk *c;       /* --jobs: the chunk being filled (then out is NULL) */
+};
+
+static void say(struct emit *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (!e->c) {
+		vfprintf(stderr, fmt, ap);
+	} else {
+		struct membuf *b = &e->c->msgs;
+		va_list again;
+		int n;
+		va_copy(again, ap);
+		n = vsnprintf(NULL, 0, fmt, again);
+		va_end(again);
+		if (n > 0 && !b->oom) {
+			size_t need = (size_t)n + 1;
+			char *tmp = malloc(need);
+			if (tmp && vsnprintf(tmp, need, fmt, ap) == n)
+				membuf_add(b, tmp, (size_t)n);
+			else
+				b->oom = 1;
+			free(tmp);
+		}
+	}
+	va_end(ap);
+}
+
+static int32_t sink_chunk(void *user_data, const char *data, size_t len)
+{
+	struct emit *e = user_data;
+
+	return membuf_add(&e->c->data, data, len) == 0 ? 0 : 1;
+}
+
+static int32_t sink_chunk_json(void *user_data, const char *data, size_t len)
+{
+	struct chunk *c = ((struct emit *)user_data)->c;
+
+	if (len > 0 && data[0] == '{') {
+		if (c->nobjs == c->capobjs) {
+			size_t ncap = c->capobjs ? 2 * c->capobjs : 256;
+			size_t *n = realloc(c->objs, ncap * sizeof *n);
+			if (!n) {
+				c->data.oom = 1;
+				return 1;
+			}
+			c->objs = n;
+			c->capobjs = ncap;
+		}
+		c->objs[c->nobjs++] = c->data.len;
+		data++;
+		len--;
+	}
+	return membuf_add(&c->data, data, len) == 0 ? 0 : 1;
+}
+
+/*
+ * One game the loop reached and keeps (OK or WARN, wanted, not a skipped deleted game):
+ * written, added to the book, or reported. The status so far, updated; 2 after a message
+ * when the run cannot go on (write error, out of memory, the book failed).
+ */
+static int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int status)
+{
+	const struct opts *o = e->o;
+	int32_t rc;
+
+	if (e->mode == OUT_BOOK) {
+		rc = gamedb_book_add_game(e->book, g);
+		if (rc == GAMEDB_FATAL) {
+			say(e, "gamedb: book: %s\n", gamedb_book_errmsg(e->book));
+			return 2;
+		}
+		if (rc == GAMEDB_FAILED) {
+			say(e, "gamedb: %s: game %" PRIu64 ": %s\n", e->db, idx + 1,
+			    gamedb_book_errmsg(e->book));
+			status = status ? status : 1;
+		}
+		return status;
+	}
+	if (e->c)
+		rc = e->mode == OUT_JSON ? gamedb_game_write_json(g, o->wflags, sink_chunk_json, e)
+		     : e->mode == OUT_POSITIONS
+			     ? gamedb_game_write_positions(g, o->positions, o->wflags, sink_chunk, e)
+			     : gamedb_game_write_pgn(g, o->wflags, sink_chunk, e);
+	else
+		rc = e->mode == OUT_JSON ? gamedb_game_write_json(g, o->wflags, sink_json, &e->js)
+		     : e->mode == OUT_POSITIONS
+			     ? gamedb_game_write_positions(g, o->positions, o->wflags, sink_file, e->out)
+			     : gamedb_game_write_pgn(g, o->wflags, sink_file, e->out);
+	if (rc == GAMEDB_FAILED) {
+		if (e->c && e->c->data.oom) {
+			say(e, "gamedb: out of memory\n");
+			return 2;
+		}
+		if (!e->c && ferror(e->out)) {
+			fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
+			return 2;
+		}
+		say(e, "gamedb: %s: game %" PRIu64 ": %s\n", e->db, idx + 1, gamedb_game_errmsg(g));
+		status = status ? status : 1;
+	} else if (rc == GAMEDB_WARN && (o->wflags & GAMEDB_WRITE_PARTIAL)) {
+		/* Written in part when its moves fail (a WARN may also be a lossy text). */
+		struct gamedb_move_iter *it = NULL;
+		if (gamedb_move_iter_new(g, 0, &it) == GAMEDB_FAILED) {
+			say(e, "gamedb: %s: game %" PRIu64 ": written in part: %s\n", e->db, idx + 1,
+			    gamedb_game_errmsg(g));
+			status = status ? status : 1;
+		}
+		gamedb_move_iter_free(it);
+	}
+	return status;
+}
+
+/*
+ * --jobs: the games of one database in chunks. Each worker has a reader of its own (the
+ * library's rule: one reader per thread) and takes the next chunk, seeks to it and converts
+ * its games into the chunk's memory; the main thread writes the chunks in database order, so
+ * the output and the messages are those of one job. At most `window` chunks (three per job) are
+ * taken and not yet written, which bounds the memory whatever the size of the database.
+ */
+struct pool {
+	pthread_mutex_t mu;
+	pthread_cond_t taken; /* a chunk was written: a slot is free */
+	pthread_cond_t filled;
+	struct chunk *slots;  /* chunk k is in slots[k % window] */
+	size_t window;
+	uint64_t nchunks, next_take, next_write;
+	int stop;
+	uint64_t from, end, per; /* games [from, end) in chunks of per */
+	const struct opts *o;
+	int mode;
+	const char *db;
+};
+
+struct worker {
+	struct pool *p;
+	struct gamedb_reader *r;
+	pthread_t t;
+};
+
+/* Converts the games of chunk c with reader r, as the one-job loop does for them. */
+static void fill_chunk(struct pool *p, struct gamedb_reader *r, struct chunk *c)
+{
+	struct emit e;
+	struct gamedb_game *g;
+	uint64_t k = c->start;
+	int32_t rc;
+
+	memset(&e, 0, sizeof e);
+	e.o = p->o;
+	e.mode = p->mode;
+	e.db = p->db;
+	e.c = c;
+	if (gamedb_reader_seek_game(r, k) == GAMEDB_FATAL) {
+		say(&e, "gamedb: %s: %s\n", p->db, gamedb_reader_errmsg(r));
+		c->status = 2;
+		return;
+	}
+	while (c->last || k < c->end) {
+		uint64_t idx;
+		rc = gamedb_reader_next_game(r, &g);
+		if (rc == GAMEDB_END)
+			break;
+		if (rc == GAMEDB_FATAL) {
+			say(&e, "gamedb: %s: %s\n", p->db, gamedb_reader_errmsg(r));
+			c->status = 2;
+			break;
+		}
+		if (rc == GAMEDB_FAILED) {
+			/* Every format gives one game per call, read or not. */
+			say(&e, "gamedb: %s: %s\n", p->db, gamedb_reader_errmsg(r));
+			c->status = c->status ? c->status : 1;
+			k++;
+			continue;
+		}
+		idx = gamedb_game_get_index(g);
+		k = idx + 1;
+		if (idx >= p->o->to || (!c->last && idx >= c->end))
+			break; /* past the range, or the next chunk's game */
+		if (!game_wanted(p->o, idx))
+			continue;
+		c->done++;
+		if (gamedb_game_is_deleted(g) && !p->o->include_deleted)
+			continue;
+		c->status = take_game(&e, g, idx, c->status);
+		if (c->status == 2)
+			break;
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct pool *p = w->p;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		struct chunk *c;
+		uint64_t k;
+		while (!p->stop && p->next_take < p->nchunks &&
+		       p->next_take >= p->next_write + p->window)
+			pthread_cond_wait(&p->taken, &p->mu);
+		if (p->stop || p->next_take >= p->nchunks)
+			break;
+		k = p->next_take++;
+		c = &p->slots[k % p->window];
+		pthread_mutex_unlock(&p->mu);
+
+		/* The slot's last chunk (k - window) is written: it is ours until ready is set. */
+		c->start = p->from + k * p->per;
+		c->end = k + 1 == p->nchunks ? p->end : c->start + p->per;
+		c->last = k + 1 == p->nchunks;
+		c->data.len = c->msgs.len = 0;
+		c->data.oom = c->msgs.oom = 0;
+		c->nobjs = 0;
+		c->done = 0;
+		c->status = 0;
+		fill_chunk(p, w->r, c);
+
+		pthread_mutex_lock(&p->mu);
+		c->ready = 1;
+		pthread_cond_broadcast(&p->filled);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* The number of processors online (the default of --jobs). */
+static int online_cores(void)
+{
+#ifdef _WIN32
+	SYSTEM_INFO si;
+
+	GetSystemInfo(&si);
+	return si.dwNumberOfProcessors > 0 ? (int)si.dwNumberOfProcessors : 1;
+#else
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (n > 256 ? 256 : (int)n) : 1;
+#endif
+}
+
+static uint64_t json_n; /* JSON objects written so far, over all databases */
+
+/*
+ * Games [from, end) of r (more than one job's worth) with --jobs workers; the exit status so
+ * far, updated; -1 when the workers could not be started (then nothing was written).
+ */
+static int convert_jobs(struct gamedb_reader *r, const char *db, const struct opts *o, int mode,
+			FILE *out, uint64_t from, uint64_t end, struct progress *pr, int status)
+{
+	struct pool p;
+	struct worker *ws = calloc((size_t)o->jobs, sizeof *ws);
+	uint64_t done = 0, k;
+	int n = 0, i;
+
+	memset(&p, 0, sizeof p);
+	p.o = o;
+	p.mode = mode;
+	p.db = db;
+	p.from = from;
+	p.end = end;
+	/*
+	 * Chunks small enough that every worker has many and the memory stays small (a chunk's
+	 * buffer grows to its largest output), large enough that a seek each costs nothing.
+	 */
+	p.per = (end - from) / ((uint64_t)o->jobs * 16);
+	p.per = p.per < 1 ? 1 : p.per > 32 ? 32 : p.per;
+	p.nchunks = (end - from + p.per - 1) / p.per;
+	p.window = (size_t)o->jobs * 3;
+	p.slots = calloc(p.window, sizeof *p.slots);
+	if (!ws || !p.slots || pthread_mutex_init(&p.mu, NULL) != 0) {
+		free(ws);
+		free(p.slots);
+		return -1;
+	}
+	pthread_cond_init(&p.taken, NULL);
+	pthread_cond_init(&p.filled, NULL);
+	/* Worker 0 reads with r; the others with readers of their own, opened the same way. */
+	for (i = 0; i < o->jobs && (uint64_t)i < p.nchunks; i++) {
+		ws[i].p = &p;
+		ws[i].r = i == 0 ? r : open_db(db, o, 1);
+		if (!ws[i].r)
+			break;
+		if (pthread_create(&ws[i].t, NULL, worker_main, &ws[i]) != 0) {
+			if (i > 0)
+				gamedb_reader_free(ws[i].r);
+			break;
+		}
+		n++;
+	}
+	if (n == 0) {
+		status = -1;
+		goto out;
+	}
+	for (k = 0; k < p.nchunks; k++) {
+		struct chunk *c = &p.slots[k % p.window];
+		size_t at = 0, j;
+		pthread_mutex_lock(&p.mu);
+		while (!c->ready)
+			pthread_cond_wait(&p.filled, &p.mu);
+		pthread_mutex_unlock(&p.mu);
+
+		for (j = 0; j < c->nobjs; j++) {
+			if (c->objs[j] > at)
+				fwrite(c->data.p + at, 1, c->objs[j] - at, out);
+			json_prefix(out, db, json_n++);
+			at = c->objs[j];
+		}
+		if (c->data.len > at)
+			fwrite(c->data.p + at, 1, c->data.len - at, out);
+		if (c->msgs.len)
+			fwrite(c->msgs.p, 1, c->msgs.len, stderr);
+		if (c->msgs.oom)
+			fprintf(stderr, "gamedb: out of memory\n");
+		done += c->done;
+		progress_show(pr, done, 0);
+		if (c->status > status || c->msgs.oom)
+			status = c->msgs.oom ? 2 : c->status;
+		if (ferror(out)) {
+			fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
+			status = 2;
+		}
+
+		pthread_mutex_lock(&p.mu);
+		c->ready = 0;
+		p.next_write++;
+		if (status == 2)
+			p.stop = 1;
+		pthread_cond_broadcast(&p.taken);
+		pthread_mutex_unlock(&p.mu);
+		if (status == 2)
+			break;
+	}
+	progress_show(pr, done, 1);
+out:
+	pthread_mutex_lock(&p.mu);
+	p.stop = 1;
+	pthread_cond_broadcast(&p.taken);
+	pthread_mutex_unlock(&p.mu);
+	for (i = 0; i < n; i++) {
+		pthread_join(ws[i].t, NULL);
+		if (i > 0)
+			gamedb_reader_free(ws[i].r);
+	}
+	for (k = 0; k < p.window; k++) {
+		free(p.slots[k].data.p);
+		free(p.slots[k].msgs.p);
+		free(p.slots[k].objs);
+	}
+	free(p.slots);
+	free(ws);
+	pthread_cond_destroy(&p.taken);
+	pthread_cond_destroy(&p.filled);
+	pthread_mutex_destroy(&p.mu);
+	return status;
+}
+
 /* Writes the games of r to out; the exit status so far, updated. */
 static int convert_one(struct gamedb_reader *r, const char *db, const struct opts *o, int mode,
 		       FILE *out, struct gamedb_book *book, int status)
@@ -798,26 +1251,43 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 	struct gamedb_game *g;
 	struct progress pr = { 0, 0, 0 };
 	uint64_t done = 0, count = 0;
-	static uint64_t json_n; /* objects written so far, over all databases */
-	struct json_sink js;
+	int counted, seekable;
+	struct emit e;
 	int32_t rc;
 
-	js.out = out;
-	js.file = db;
-	js.n = &json_n;
+	memset(&e, 0, sizeof e);
+	e.o = o;
+	e.mode = mode;
+	e.db = db;
+	e.out = out;
+	e.book = book;
+	e.js.out = out;
+	e.js.file = db;
+	e.js.n = &json_n;
 	pr.on = isatty(STDERR_FILENO);
-	if (gamedb_reader_game_count(r, &count) == GAMEDB_OK) {
+	counted = gamedb_reader_game_count(r, &count) == GAMEDB_OK;
+	seekable = (gamedb_reader_capabilities(r) & GAMEDB_CAP_SEEK) != 0;
+	if (counted) {
 		uint64_t end = o->to < count ? o->to : count;
 		pr.total = end > o->from ? end - o->from : 0;
 	}
-	if (o->from > 0 && (gamedb_reader_capabilities(r) & GAMEDB_CAP_SEEK)) {
-		if (o->from >= count) {
-			fprintf(stderr, "gamedb: warning: %s: --range starts at game %" PRIu64
-				" (counted from 0), past its %" PRIu64 " games\n", db, o->from, count);
-			return status;
-		}
-		gamedb_reader_seek_game(r, o->from);
+	if (o->from > 0 && seekable && o->from >= count) {
+		fprintf(stderr, "gamedb: warning: %s: --range starts at game %" PRIu64
+			" (counted from 0), past its %" PRIu64 " games\n", db, o->from, count);
+		return status;
 	}
+	/*
+	 * --jobs (pgn, json, fen, epd, uci, positions; a book is one table): a database that can
+	 * seek and count, not a stream (style 12, standard input).
+	 */
+	if (o->jobs > 1 && mode != OUT_BOOK && seekable && counted &&
+	    strcmp(db, "-") != 0 && pr.total > 1) {
+		int st = convert_jobs(r, db, o, mode, out, o->from, o->from + pr.total, &pr, status);
+		if (st >= 0)
+			return st;
+	}
+	if (o->from > 0 && seekable)
+		gamedb_reader_seek_game(r, o->from);
 	for (;;) {
 		uint64_t idx;
 		rc = gamedb_reader_next_game(r, &g);
@@ -843,41 +1313,9 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 		progress_show(&pr, ++done, 0);
 		if (gamedb_game_is_deleted(g) && !o->include_deleted)
 			continue;
-		if (mode == OUT_BOOK) {
-			rc = gamedb_book_add_game(book, g);
-			if (rc == GAMEDB_FATAL) {
-				fprintf(stderr, "gamedb: book: %s\n", gamedb_book_errmsg(book));
-				return 2;
-			}
-			if (rc == GAMEDB_FAILED) {
-				fprintf(stderr, "gamedb: %s: game %" PRIu64 ": %s\n", db, idx + 1,
-					gamedb_book_errmsg(book));
-				status = status ? status : 1;
-			}
-			continue;
-		}
-		rc = mode == OUT_JSON	   ? gamedb_game_write_json(g, o->wflags, sink_json, &js)
-		     : mode == OUT_POSITIONS ? gamedb_game_write_positions(g, o->positions, o->wflags,
-									    sink_file, out)
-					     : gamedb_game_write_pgn(g, o->wflags, sink_file, out);
-		if (rc == GAMEDB_FAILED) {
-			if (ferror(out)) {
-				fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
-				return 2;
-			}
-			fprintf(stderr, "gamedb: %s: game %" PRIu64 ": %s\n", db, idx + 1,
-				gamedb_game_errmsg(g));
-			status = status ? status : 1;
-		} else if (rc == GAMEDB_WARN && (o->wflags & GAMEDB_WRITE_PARTIAL)) {
-			/* Written in part when its moves fail (a WARN may also be a lossy text). */
-			struct gamedb_move_iter *it = NULL;
-			if (gamedb_move_iter_new(g, 0, &it) == GAMEDB_FAILED) {
-				fprintf(stderr, "gamedb: %s: game %" PRIu64 ": written in part: %s\n", db,
-					idx + 1, gamedb_game_errmsg(g));
-				status = status ? status : 1;
-			}
-			gamedb_move_iter_free(it);
-		}
+		status = take_game(&e, g, idx, status);
+		if (status == 2)
+			return 2;
 	}
 	progress_show(&pr, done, 1);
 	return status;
@@ -923,7 +1361,7 @@ static int cmd_convert(const struct opts *o, int mode)
 		}
 	}
 	for (i = 0; i < o->ndbs; i++)
-		if (!(rs[i] = open_db(o->dbs[i], o)))
+		if (!(rs[i] = open_db(o->dbs[i], o, 0)))
 			status = 2;
 	if (o->out && output_is_input(o->out, rs, o)) {
 		status = 2;
@@ -1080,6 +1518,10 @@ int main(int argc, char **argv)
 			if (++i == argc)
 				goto missing;
 			o.charset = argv[i];
+		} else if (strcmp(a, "--password") == 0) {
+			if (++i == argc)
+				goto missing;
+			o.password = argv[i];
 		} else if (strcmp(a, "--layout") == 0) {
 			if (++i == argc)
 				goto missing;
@@ -1113,6 +1555,18 @@ int main(int argc, char **argv)
 					"1,5,10-20, got \"%s\"\n", argv[i]);
 				goto fail;
 			}
+		} else if (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0 ||
+			   strncmp(a, "--jobs=", 7) == 0) {
+			const char *v = strchr(a, '=');
+			uint64_t n;
+			if (!v && ++i == argc)
+				goto missing;
+			v = v ? v + 1 : argv[i];
+			if (parse_u64(v, &n) != 0 || n < 1 || n > 256) {
+				fprintf(stderr, "gamedb: --jobs wants a number from 1 to 256, got \"%s\"\n", v);
+				goto fail;
+			}
+			o.jobs = (int)n;
 		} else if (strcmp(a, "--partial") == 0) {
 			o.wflags |= GAMEDB_WRITE_PARTIAL;
 		} else if (strcmp(a, "--key") == 0) {
@@ -1176,6 +1630,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		goto fail;
 	}
+	if (o.jobs == 0)
+		o.jobs = online_cores();
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 #ifdef SIGHUP

@@ -1,5 +1,5 @@
 /*
- * libgamedb - fuzz target for the ChessBase archive reader (lib/io/archive.c), libFuzzer's
+ * libgamedb - fuzz target for the ChessBase archive reader (lib/formats/archive.c), libFuzzer's
  * LLVMFuzzerTestOneInput.
  *
  * Input: one .cbv archive as it is, opened from memory (the archive is found by its content,
@@ -10,16 +10,12 @@
  */
 #include "../fuzz-walk.h"
 
+static const char *const names[] = { "fuzz.cbv" };
+static const struct fuzz_target target = {
+	.formats = FUZZ_FORMATS_NONE, .nnames = 1, .names = names,
+};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct gamedb_reader *r;
-
-	if (size > FUZZ_MAX_INPUT)
-		return 0;
-	r = gamedb_reader_new();
-	if (!r)
-		return 0;
-	(void)fuzz_walk_reader(r, gamedb_reader_open_memory(r, "fuzz.cbv", data, size));
-	gamedb_reader_free(r);
-	return 0;
+	return fuzz_run(&target, data, size);
 }

@@ -13,35 +13,13 @@
  */
 #include "../fuzz-walk.h"
 
+static const char *const names[] = { "fuzz.si4", "fuzz.sn4", "fuzz.sg4", "fuzz.sn3", "fuzz.sg3" };
+static const unsigned char from[] = { 0, 1, 2, 1, 2 }; /* the si3 names share the si4 files */
+static const struct fuzz_target target = {
+	.formats = FUZZ_FORMATS_ALL, .nlengths = 2, .nnames = 5, .names = names, .from = from,
+};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const names[5] = { "fuzz.si4", "fuzz.sn4", "fuzz.sg4", "fuzz.sn3",
-					      "fuzz.sg3" };
-	const void *files[5];
-	size_t sizes[5], left, a, b;
-	struct gamedb_reader *r;
-
-	if (size > FUZZ_MAX_INPUT || size < 8)
-		return 0;
-	left = size - 8;
-	a = fuzz_le32(data);
-	b = fuzz_le32(data + 4);
-	if (a > left)
-		a = left;
-	if (b > left - a)
-		b = left - a;
-	files[0] = data + 8;
-	sizes[0] = a;
-	files[1] = files[3] = data + 8 + a;
-	sizes[1] = sizes[3] = b;
-	files[2] = files[4] = data + 8 + a + b;
-	sizes[2] = sizes[4] = left - a - b;
-
-	r = gamedb_reader_new();
-	if (!r)
-		return 0;
-	REQUIRE(gamedb_reader_support_format_all(r) == GAMEDB_OK);
-	(void)fuzz_walk_reader(r, gamedb_reader_open_memory_set(r, names, files, sizes, 5));
-	gamedb_reader_free(r);
-	return 0;
+	return fuzz_run(&target, data, size);
 }

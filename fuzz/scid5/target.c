@@ -14,34 +14,12 @@
  */
 #include "../fuzz-walk.h"
 
+static const char *const names[] = { "fuzz.si5", "fuzz.sn5", "fuzz.sg5" };
+static const struct fuzz_target target = {
+	.formats = FUZZ_FORMATS_ALL, .nlengths = 2, .nnames = 3, .names = names,
+};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const names[3] = { "fuzz.si5", "fuzz.sn5", "fuzz.sg5" };
-	const void *files[3];
-	size_t sizes[3], left, a, b;
-	struct gamedb_reader *r;
-
-	if (size > FUZZ_MAX_INPUT || size < 8)
-		return 0;
-	left = size - 8;
-	a = fuzz_le32(data);
-	b = fuzz_le32(data + 4);
-	if (a > left)
-		a = left;
-	if (b > left - a)
-		b = left - a;
-	files[0] = data + 8;
-	sizes[0] = a;
-	files[1] = data + 8 + a;
-	sizes[1] = b;
-	files[2] = data + 8 + a + b;
-	sizes[2] = left - a - b;
-
-	r = gamedb_reader_new();
-	if (!r)
-		return 0;
-	REQUIRE(gamedb_reader_support_format_all(r) == GAMEDB_OK);
-	(void)fuzz_walk_reader(r, gamedb_reader_open_memory_set(r, names, files, sizes, 3));
-	gamedb_reader_free(r);
-	return 0;
+	return fuzz_run(&target, data, size);
 }

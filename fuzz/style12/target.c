@@ -9,23 +9,20 @@
  */
 #include "../fuzz-walk.h"
 
+/* A log is a stream: no count, no seeking, and it can be opened whatever it holds. */
+static void check(struct gamedb_reader *r, int32_t open_rc, struct fuzz_walk w)
+{
+	REQUIRE(open_rc == GAMEDB_FATAL || (w.end == GAMEDB_END &&
+					    !(gamedb_reader_capabilities(r) & GAMEDB_CAP_SEEK)));
+}
+
+static const char *const names[] = { "fuzz.log" };
+static const struct fuzz_target target = {
+	.formats = FUZZ_FORMAT_BIDS, .format = "style12", .nnames = 1, .names = names,
+	.check = check,
+};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct gamedb_reader *r;
-	struct fuzz_walk w;
-	int32_t rc;
-
-	if (size > FUZZ_MAX_INPUT)
-		return 0;
-	r = gamedb_reader_new();
-	if (!r)
-		return 0;
-	REQUIRE(gamedb_reader_support_format(r, "style12") == GAMEDB_OK);
-	rc = gamedb_reader_open_memory(r, "fuzz.log", data, size);
-	w = fuzz_walk_reader(r, rc);
-	/* A log is a stream: no count, no seeking, and it can be opened whatever it holds. */
-	REQUIRE(rc == GAMEDB_FATAL || (w.end == GAMEDB_END &&
-				       !(gamedb_reader_capabilities(r) & GAMEDB_CAP_SEEK)));
-	gamedb_reader_free(r);
-	return 0;
+	return fuzz_run(&target, data, size);
 }

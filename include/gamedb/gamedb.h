@@ -199,7 +199,7 @@ GAMEDB_EXPORT const char *gamedb_format_get_extension(size_t index, size_t k, ui
 
 /**
  * Option @p k of format @p index, for gamedb_reader_set_option(). The options every format
- * shares (`charset`, `fallback-charset`) are not listed.
+ * shares (`charset`, `fallback-charset`, `password`) are not listed.
  * @param index the format, 0 .. gamedb_format_count() - 1.
  * @param k the option, from 0.
  * @param default_value if not NULL, set to the value the format uses when the option is not
@@ -340,6 +340,10 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_format(struct gamedb_reader *r, const ch
  *     "CP1252", "ISO-8859-1", "UTF-8", "CP1251"), replacing the format's default.
  *   - `fallback-charset`: for formats whose default is UTF-8 (SCID), the charset that invalid
  *     UTF-8 is read as (default "CP1252").
+ *   - `password`: the password of an encrypted archive (a ChessBase `.cbz`), used by the open
+ *     that deciphers it; set it before the open (after it, ::GAMEDB_WARN and no effect). An
+ *     empty value or NULL forgets it. Without it such an archive fails to open with
+ *     ::GAMEDB_E_UNSUPPORTED, with a wrong one with ::GAMEDB_E_INVALID_ARGUMENT (since 1.1).
  *   - the options of each format, listed by gamedb_format_get_option() (ChessBase:
  *     `language`, `charset-detect`).
  * @param value the value, or NULL to restore the default.
@@ -1388,6 +1392,282 @@ GAMEDB_EXPORT int64_t gamedb_chessassistant_get_game_field(struct gamedb_chessas
  * @since 1.1
  */
 GAMEDB_EXPORT const char *gamedb_chessassistant_get_comment(struct gamedb_chessassistant *ca);
+/** @} */
+
+/**
+ * @defgroup style12 FICS/ICC style 12: live lines and sessions
+ * For clients of an Internet chess server: one `<12>` (board) or `<b1>` (holdings) line read
+ * into a snapshot with getters (struct gamedb_style12_line), and a session
+ * (struct gamedb_style12_session) that is fed the server's output as it comes and hands out
+ * the games it rebuilds, exactly as the `style12` reader does for a whole log (the same code
+ * does both). doc/formats/style12.md has the fields and the rebuild rules.
+ *
+ * A line:
+ * @code
+ *     struct gamedb_style12_line *l = gamedb_style12_line_new();
+ *     if (gamedb_style12_line_parse(l, text, len) == GAMEDB_OK &&
+ *         gamedb_style12_line_get_kind(l) == GAMEDB_STYLE12_BOARD) {
+ *         int64_t ms;
+ *         gamedb_style12_line_get_int(l, GAMEDB_STYLE12_WHITE_CLOCK_MS, &ms);
+ *         show(gamedb_style12_line_get_fen(l), ms);
+ *     } else {
+ *         log(gamedb_style12_line_errmsg(l));
+ *     }
+ *     gamedb_style12_line_free(l);
+ * @endcode
+ * A session:
+ * @code
+ *     struct gamedb_style12_session *s = gamedb_style12_session_new("fics");
+ *     while ((n = read(sock, buf, sizeof buf)) > 0) {
+ *         gamedb_style12_session_feed(s, buf, n);
+ *         while ((rc = gamedb_style12_session_next_game(s, &g)) == GAMEDB_OK ||
+ *                rc == GAMEDB_WARN)
+ *             save(g);            // borrowed, as from gamedb_reader_next_game()
+ *     }
+ *     gamedb_style12_session_end(s); // the games still open end with "*"
+ *     while ((rc = gamedb_style12_session_next_game(s, &g)) == GAMEDB_OK || rc == GAMEDB_WARN)
+ *         save(g);
+ *     gamedb_style12_session_free(s);
+ * @endcode
+ * @{
+ */
+
+/** A parsed `<12>` or `<b1>` line. @since 1.1 */
+struct gamedb_style12_line;
+/** A live style 12 session. @since 1.1 */
+struct gamedb_style12_session;
+
+/**
+ * What a parsed line is, for gamedb_style12_line_get_kind().
+ * @since 1.1
+ */
+enum gamedb_style12_kind {
+	GAMEDB_STYLE12_NONE = 0,     /**< Nothing parsed yet, or the last parse failed. */
+	GAMEDB_STYLE12_BOARD = 12,   /**< A `<12>` line: a board. */
+	GAMEDB_STYLE12_HOLDINGS = 1  /**< A `<b1>` line: the men in hand of a crazyhouse or
+				          bughouse game. */
+};
+
+/**
+ * Integer fields of a line, for gamedb_style12_line_get_int(). All but
+ * ::GAMEDB_STYLE12_GAME_NUMBER are fields of `<12>` lines only.
+ * @since 1.1
+ */
+enum gamedb_style12_int {
+	GAMEDB_STYLE12_SIDE_TO_MOVE = 1,      /**< 0 White, 1 Black. */
+	GAMEDB_STYLE12_GAME_NUMBER = 2,       /**< The server's game number (both kinds). */
+	GAMEDB_STYLE12_RELATION = 3,          /**< -4..2: -3 isolated position, -2 observing an
+					           examined game, 2 examining, -1 playing (the
+					           opponent to move), 1 playing (to move), 0
+					           observing; -4 is sent by some servers. */
+	GAMEDB_STYLE12_BASE_MINUTES = 4,      /**< The initial time in minutes (the help text says
+					           seconds; the servers send minutes). */
+	GAMEDB_STYLE12_INCREMENT_SECONDS = 5, /**< The increment in seconds. */
+	GAMEDB_STYLE12_WHITE_CLOCK_MS = 6,    /**< White's remaining time in milliseconds (the
+					           line's seconds times 1000 unless it has
+					           milliseconds); may be negative. */
+	GAMEDB_STYLE12_BLACK_CLOCK_MS = 7,    /**< Black's remaining time in milliseconds. */
+	GAMEDB_STYLE12_MOVE_NUMBER = 8,       /**< The number of the move about to be made. */
+	GAMEDB_STYLE12_FLIP = 9,              /**< 1: Black at the bottom, 0: White. */
+	GAMEDB_STYLE12_TIME_TAKEN_MS = 10,    /**< Time taken by the previous move, milliseconds. */
+	GAMEDB_STYLE12_HALFMOVE_CLOCK = 11,   /**< Moves since the last irreversible move. */
+	GAMEDB_STYLE12_DOUBLE_PUSH_FILE = 12, /**< 0..7 (a..h) after a double pawn push, else -1. */
+	GAMEDB_STYLE12_WHITE_MATERIAL = 13,   /**< White's material strength. */
+	GAMEDB_STYLE12_BLACK_MATERIAL = 14,   /**< Black's material strength. */
+	GAMEDB_STYLE12_CLOCKS_IN_MS = 15,     /**< 1 when the line's clocks were in milliseconds
+					           (its time taken has a fraction), 0 seconds. */
+	GAMEDB_STYLE12_CASTLING = 16,         /**< Castling rights: bit 0 White short, 1 White
+					           long, 2 Black short, 3 Black long. */
+	GAMEDB_STYLE12_PLY = 17               /**< Plies played before this board:
+					           (move number - 1) * 2 + side to move. */
+};
+
+/**
+ * Text fields of a line, for gamedb_style12_line_get_text().
+ * @since 1.1
+ */
+enum gamedb_style12_text {
+	GAMEDB_STYLE12_WHITE_NAME = 1,     /**< White's handle. */
+	GAMEDB_STYLE12_BLACK_NAME = 2,     /**< Black's handle. */
+	GAMEDB_STYLE12_MOVE_VERBOSE = 3,   /**< The previous move as sent: "P/e2-e4", "o-o",
+					        "P/e7-e8=Q", "P/@@-e4", "none". */
+	GAMEDB_STYLE12_MOVE_SAN = 4,       /**< The previous move's "pretty" notation as sent:
+					        "e4", "Nxf3+", "none". */
+	GAMEDB_STYLE12_MOVE_UCI = 5,       /**< The previous move in UCI: "e2e4", "e7e8q", drops
+					        "P@e4"; castling as the king's move from the e-file
+					        ("e1g1": the line does not say where a Chess960 king
+					        stood). NULL when there is no previous move. */
+	GAMEDB_STYLE12_TIME_TAKEN = 6,     /**< The time taken as sent: "(0:06)", "(0:02.123)". */
+	GAMEDB_STYLE12_WHITE_HOLDINGS = 7, /**< `<b1>` lines (or a board given holdings by
+					        gamedb_style12_line_set_holdings()): White's men in
+					        hand, "PPN" ("" none). */
+	GAMEDB_STYLE12_BLACK_HOLDINGS = 8, /**< Black's men in hand, upper case as well: "Q". */
+	GAMEDB_STYLE12_PASSED = 9          /**< `<b1>` lines: the "<- BN" suffix's colour and man,
+					        "BN" (a knight passed to Black); "" when the line
+					        has none. */
+};
+
+/**
+ * A new, empty line object (reusable: each parse replaces what it holds).
+ * @return the object, owned by the caller (gamedb_style12_line_free()), or NULL when out of
+ *         memory.
+ * @since 1.1
+ */
+GAMEDB_EXPORT struct gamedb_style12_line *gamedb_style12_line_new(void);
+
+/**
+ * Parses one line of server output: a `<12>` or `<b1>` line, after an optional prompt
+ * ("fics% ") and timestamps, with or without its line break (text after the first line break
+ * is not read). Fields after the 31st of a `<12>` line are ignored (the help says fields may
+ * be added).
+ * @return ::GAMEDB_OK; or ::GAMEDB_FAILED when the text is not such a line or a field is
+ *         missing or bad, with gamedb_style12_line_errmsg() naming the field by its number in
+ *         the help's count ("<12>" being field 1): "field 25 (white's clock) is missing: the
+ *         line has 24 fields where style 12 has 31". The line then holds nothing
+ *         (::GAMEDB_STYLE12_NONE).
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_style12_line_parse(struct gamedb_style12_line *l, const char *text,
+						size_t len);
+
+/**
+ * What the last parse gave: a ::gamedb_style12_kind value.
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_style12_line_get_kind(const struct gamedb_style12_line *l);
+
+/**
+ * The message of the last failed parse ("" after a parse that succeeded).
+ * @return a string owned by @p l, valid until its next parse or free.
+ * @since 1.1
+ */
+GAMEDB_EXPORT const char *gamedb_style12_line_errmsg(const struct gamedb_style12_line *l);
+
+/**
+ * The FEN of a `<12>` board: castling from the line's flags, the en-passant square only when
+ * a pawn can take there, the halfmove clock and move number of the line. A board with more men
+ * of a colour than chess allows (drops) is written with holdings ("[]"), as is a board given
+ * holdings by gamedb_style12_line_set_holdings() (then the men in hand are in the brackets).
+ * @return a string owned by @p l, valid until its next parse, set_holdings or free; NULL for a
+ *         `<b1>` line or when nothing is parsed.
+ * @since 1.1
+ */
+GAMEDB_EXPORT const char *gamedb_style12_line_get_fen(const struct gamedb_style12_line *l);
+
+/**
+ * An integer field (::gamedb_style12_int) into @p out.
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED when the line has no such field (unknown @p field,
+ *         a `<12>` field asked of a `<b1>` line, nothing parsed).
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_style12_line_get_int(const struct gamedb_style12_line *l,
+						  int32_t field, int64_t *out);
+
+/**
+ * A text field (::gamedb_style12_text), UTF-8 (the fields are printable ASCII).
+ * @return a string owned by @p l, valid until its next parse, set_holdings or free; NULL when
+ *         the line has no such field.
+ * @since 1.1
+ */
+GAMEDB_EXPORT const char *gamedb_style12_line_get_text(const struct gamedb_style12_line *l,
+						       int32_t field);
+
+/**
+ * Gives a `<12>` board the men in hand of a `<b1>` line of the same game number (a
+ * crazyhouse or bughouse game sends one with or before each board): the board's FEN then has
+ * them in brackets ("...RNBQKBNR[Pn] w ..."), and its holdings text fields answer.
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED when @p board is not a `<12>` line, @p b1 not a
+ *         `<b1>` line, or their game numbers differ (nothing changes then).
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_style12_line_set_holdings(struct gamedb_style12_line *board,
+						       const struct gamedb_style12_line *b1);
+
+/**
+ * Frees a line object. NULL is a no-op.
+ * @since 1.1
+ */
+GAMEDB_EXPORT void gamedb_style12_line_free(struct gamedb_style12_line *l);
+
+/**
+ * A new live session. It rebuilds games from the lines it is fed by the rules of the
+ * `style12` reader: every game it hands out is the game that reader gives for the same bytes
+ * read as a log.
+ * @param name the name its messages give the stream ("fics"; NULL: "live").
+ * @return the session, owned by the caller (gamedb_style12_session_free()), or NULL when out
+ *         of memory.
+ * @since 1.1
+ */
+GAMEDB_EXPORT struct gamedb_style12_session *gamedb_style12_session_new(const char *name);
+
+/**
+ * Feeds the next @p n bytes of server output: any chunk, lines may be split anywhere between
+ * calls (a line longer than 16 KiB is skipped to its end, never held). The games that end in
+ * them are then ready for gamedb_style12_session_next_game(), which should be called after
+ * each feed (ready games are kept until taken).
+ * @return ::GAMEDB_OK, or ::GAMEDB_FATAL (out of memory; feed after gamedb_style12_session_end())
+ *         with gamedb_style12_session_errmsg() saying why.
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_style12_session_feed(struct gamedb_style12_session *s,
+						  const char *bytes, size_t n);
+
+/**
+ * The end of the output: the last line, if it has no line break, is read, and every game
+ * still in flight ends with "*" and is ready. Nothing may be fed after it.
+ * @return ::GAMEDB_OK, or ::GAMEDB_FATAL (out of memory, or called twice).
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_style12_session_end(struct gamedb_style12_session *s);
+
+/**
+ * The next finished game, as gamedb_reader_next_game() hands one out: @p out is borrowed,
+ * valid until the next call of this function, gamedb_style12_session_free(), and works with
+ * every game function (tags, gamedb_move_iter_new(), gamedb_game_write_pgn(),
+ * gamedb_game_dup() to keep it). Its moves must be read (or the game duplicated) before the
+ * next call.
+ * @return ::GAMEDB_OK or ::GAMEDB_WARN (a game; for WARN, gamedb_style12_session_errmsg()
+ *         says what was wrong in its lines or in lines skipped before it); ::GAMEDB_END when
+ *         no game is ready now (after gamedb_style12_session_end(): none will be; a warning
+ *         about skipped lines may then be in gamedb_style12_session_errmsg()); ::GAMEDB_FATAL.
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_style12_session_next_game(struct gamedb_style12_session *s,
+						       struct gamedb_game **out);
+
+/**
+ * The number of games in flight: begun in the lines fed so far, not yet ended
+ * (gamedb_style12_session_peek_game() shows one).
+ * @since 1.1
+ */
+GAMEDB_EXPORT size_t gamedb_style12_session_get_live_count(const struct gamedb_style12_session *s);
+
+/**
+ * A snapshot of game @p i in flight (0 the oldest, up to
+ * gamedb_style12_session_get_live_count() - 1): its tags, start position and moves so far,
+ * with clocks, and the result "*"; for a GUI that shows a game as it is played. The game
+ * itself goes on in the session and comes out of gamedb_style12_session_next_game() when it
+ * ends.
+ * @return ::GAMEDB_OK or ::GAMEDB_WARN (something in its lines was wrong) with @p out a copy
+ *         owned by the caller (gamedb_game_free()); ::GAMEDB_FAILED when @p i is out of range
+ *         or memory ran out, with gamedb_style12_session_errmsg() saying so.
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_style12_session_peek_game(struct gamedb_style12_session *s, size_t i,
+						       struct gamedb_game **out);
+
+/**
+ * The message of the last call that returned other than ::GAMEDB_OK ("" if none).
+ * @return a string owned by @p s, valid until its next call.
+ * @since 1.1
+ */
+GAMEDB_EXPORT const char *gamedb_style12_session_errmsg(const struct gamedb_style12_session *s);
+
+/**
+ * Frees a session and the games still in it. NULL is a no-op.
+ * @since 1.1
+ */
+GAMEDB_EXPORT void gamedb_style12_session_free(struct gamedb_style12_session *s);
 /** @} */
 
 #ifdef __cplusplus

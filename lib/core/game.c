@@ -44,6 +44,18 @@ int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m)
 	return 0;
 }
 
+int gamedb__mb_move_hand(struct gamedb__movebuf *mb, const struct gamedb__move *m, uint64_t hand)
+{
+	size_t off = mb->text.len;
+
+	if (off > UINT32_MAX - 8 || gamedb__buf_append(&mb->text, &hand, 8) != 0 ||
+	    gamedb__mb_move(mb, m) != 0)
+		return -1;
+	mb->nodes[mb->n - 1].reserved[0] = GAMEDB__NODE_HAND;
+	mb->nodes[mb->n - 1].val = (uint32_t)off;
+	return 0;
+}
+
 int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_t val)
 {
 	struct gamedb__node *nd;
@@ -531,8 +543,11 @@ GAMEDB_EXPORT const char *gamedb_game_get_final_fen(struct gamedb_game *g)
 			depth++;
 		else if (nd->type == GAMEDB_EVENT_VARIATION_END)
 			depth--;
-		else if (nd->type == GAMEDB_EVENT_MOVE && depth == 0)
+		else if (nd->type == GAMEDB_EVENT_MOVE && depth == 0) {
+			if (g->variant != GAMEDB_VARIANT_XIANGQI)
+				gamedb__node_hand(&g->mb, nd, &pos.c);
 			gamedb__any_make(g->variant, &pos, &nd->m);
+		}
 	}
 	gamedb__any_to_fen(g->variant, &pos, g->final_fen, sizeof g->final_fen);
 	return g->final_fen;

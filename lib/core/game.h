@@ -52,7 +52,8 @@ struct gamedb__node {
 	struct gamedb__move m; /* MOVE: the completed legal move */
 	uint8_t type;          /* GAMEDB_EVENT_* */
 	uint8_t reserved[3];   /* [0]: GAMEDB__NODE_RAW when the stored bytes follow the text;
-				  MOVE: GAMEDB__NODE_SAN when san, val and [1] are set;
+				  MOVE: GAMEDB__NODE_SAN when san, val and [1] are set,
+				  GAMEDB__NODE_HAND when val locates the hands (no SAN);
 				  [1]: comments: language (GAMEDB__LANG_*, 0 = unknown/all);
 				  ANNOTATION: the format's type code; MOVE: the mover's colour */
 	uint32_t val;          /* NAG number; COMMENT: offset of the UTF-8 text in text pool;
@@ -86,8 +87,10 @@ int gamedb__language_code(const char *iso);
  * may hold NULs) number half the text's length.
  */
 #define GAMEDB__NODE_RAW 1
+/* A MOVE node whose val is the offset in the text pool of the hands before it (8 bytes). */
+#define GAMEDB__NODE_HAND 2
 /* A MOVE node that carries its SAN, move number and colour (struct gamedb__node). */
-#define GAMEDB__NODE_SAN 2
+#define GAMEDB__NODE_SAN 4
 
 struct gamedb__movebuf {
 	struct gamedb__node *nodes;
@@ -133,6 +136,13 @@ static inline int gamedb__mb_move_san(struct gamedb__movebuf *mb, const struct g
 	memcpy(nd->san, san, GAMEDB__SAN_MAX);
 	return 0;
 }
+/*
+ * A move made with the men in hand set from outside first (bughouse: they come from the
+ * partner's board): the hands before the move go into the text pool and the node is marked
+ * GAMEDB__NODE_HAND; whatever replays the moves (the move iterator, the final FEN) sets them
+ * with gamedb__node_hand() before making the move, so each FEN has the real hands.
+ */
+int gamedb__mb_move_hand(struct gamedb__movebuf *mb, const struct gamedb__move *m, uint64_t hand);
 int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_t val);
 /* Adds a comment given as UTF-8. */
 int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, size_t len);
@@ -144,6 +154,14 @@ int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, s
 int gamedb__mb_raw(struct gamedb__movebuf *mb, const void *raw, size_t len);
 void gamedb__mb_reset(struct gamedb__movebuf *mb);
 void gamedb__mb_free(struct gamedb__movebuf *mb);
+
+/* Sets a chess position's hands to those a MOVE node carries (GAMEDB__NODE_HAND), if any. */
+static inline void gamedb__node_hand(const struct gamedb__movebuf *mb,
+				     const struct gamedb__node *nd, struct gamedb__pos *pos)
+{
+	if (nd->reserved[0] == GAMEDB__NODE_HAND && (size_t)nd->val + 8 <= mb->text.len)
+		memcpy(&pos->hand, mb->text.p + nd->val, 8);
+}
 
 struct gamedb__tag {
 	uint32_t name;   /* offsets into the game's pool */

@@ -148,6 +148,8 @@ static void catch_up(struct gamedb_move_iter *it)
 		struct level *lv = &it->stack[it->pdepth];
 		switch (nd->type) {
 		case GAMEDB_EVENT_MOVE:
+			if (it->variant != GAMEDB_VARIANT_XIANGQI)
+				gamedb__node_hand(mb, nd, &lv->cur.c); /* bughouse: hands from outside */
 			lv->prev = lv->cur;
 			gamedb__any_make(it->variant, &lv->cur, &nd->m);
 			break;

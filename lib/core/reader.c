@@ -101,6 +101,18 @@ static void pending_clear(struct gamedb_reader *r)
 	r->npending = 0;
 }
 
+/* Forgets the password, its bytes overwritten first. */
+static void password_clear(struct gamedb_reader *r)
+{
+	if (r->password) {
+		volatile char *p = r->password;
+		while (*p)
+			*p++ = 0;
+		free(r->password);
+		r->password = NULL;
+	}
+}
+
 GAMEDB_EXPORT void gamedb_reader_free(struct gamedb_reader *r)
 {
 	if (!r || r->magic != GAMEDB__READER_MAGIC)
@@ -111,6 +123,7 @@ GAMEDB_EXPORT void gamedb_reader_free(struct gamedb_reader *r)
 	gamedb__src_close(&r->src);
 	gamedb__text_close(&r->text);
 	pending_clear(r);
+	password_clear(r);
 	r->magic = 0;
 	free(r);
 }
@@ -261,6 +274,16 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_option(struct gamedb_reader *r, const ch
 			return set_charset_field(r, r->text.charset, sizeof r->text.charset, key, value);
 		return set_charset_field(r, r->text.fallback, sizeof r->text.fallback, key, value);
 	}
+	/* The password of an encrypted archive: used when the open unpacks it, so after the open
+	 * it changes nothing. */
+	if (strcmp(key, "password") == 0) {
+		if (r->state != GAMEDB__RS_NEW)
+			return GAMEDB_WARN;
+		password_clear(r);
+		if (value && *value && !(r->password = gamedb__strdup(value)))
+			return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_NOMEM, "out of memory");
+		return GAMEDB_OK;
+	}
 	/* A key no format has is an error at once, before or after the open. */
 	if (!gamedb__format_has_option(f, key))
 		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_UNKNOWN_OPTION,
@@ -348,7 +371,7 @@ static int32_t open_source(struct gamedb_reader *r)
 
 	/* An archive (a whole base in one file) is unpacked in memory first; the base inside is
 	 * then read. */
-	if (gamedb__archive_open(r, &r->src) != GAMEDB_OK)
+	if (gamedb__archive_open(r, &r->src, r->password) != GAMEDB_OK)
 		goto fatal;
 	if (r->forced) {
 		best = r->forced;

@@ -41,6 +41,7 @@ struct gamedb_reader {
 	struct gamedb_game game;   /* the borrowed game handed out by next_game */
 	struct gamedb__pending_option pending[GAMEDB__MAX_PENDING];
 	size_t npending;
+	char *password; /* the `password` option: the key of an encrypted archive; NULL if none */
 	int32_t errcode;
 	char errmsg[512];
 };

@@ -23,6 +23,13 @@
  * Every length is checked against what holds it; a member may not unpack to more than it
  * declares, nor all of them to more than GAMEDB__ARCHIVE_MAX; a member must unpack to
  * exactly its declared size.
+ *
+ * An encrypted archive (.cbz) is a CBV enciphered with DES (lib/util/des.c), each 8-byte block
+ * on its own (no chaining, no header), under a key made from the user's password: the password
+ * itself when it has 8 bytes; repeated to 8 bytes when shorter; when longer, each byte i folded
+ * into key byte i mod 8 (that byte doubled, modulo 256, then XORed with it). Bytes past the
+ * last whole block carry nothing (a CBV ends before them). The password is the reader option
+ * "password"; a wrong one is seen at once, as the first block is not a CBV header.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +38,7 @@
 #include "formats/archive.h"
 #include "formats/format.h"
 #include "formats/toolkit.h"
+#include "util/des.h"
 
 #define NAME_FIELD 132
 #define ENTRY_MIN (NAME_FIELD + 8)
@@ -367,6 +375,85 @@ fail:
 	return GAMEDB_FATAL;
 }
 
+/* 1 if the first 8 bytes are a CBV header: 08 00, a member count of 1..64, an entry size
+ * that holds a name. */
+static int cbv_header(const uint8_t *p)
+{
+	return p[0] == 8 && p[1] == 0 && gamedb__le16(p + 2) != 0 &&
+	       gamedb__le16(p + 2) <= MAX_MEMBERS && p[4] >= ENTRY_MIN;
+}
+
+/* The DES key of a .cbz made with password (not empty). */
+static void cbz_key(const char *password, uint8_t key[8])
+{
+	const size_t n = strlen(password);
+	size_t i;
+
+	if (n <= 8) {
+		for (i = 0; i < 8; i++)
+			key[i] = (uint8_t)password[i % n];
+		return;
+	}
+	memset(key, 0, 8);
+	for (i = 0; i < n; i++)
+		key[i % 8] = (uint8_t)((key[i % 8] << 1) ^ (uint8_t)password[i]);
+}
+
+/* Deciphers the whole blocks of data (size bytes) into out (size rounded down to 8). */
+static void cbz_decrypt(const char *password, const uint8_t *data, size_t size, uint8_t *out)
+{
+	struct gamedb__des d;
+	uint8_t key[8];
+	size_t i;
+
+	cbz_key(password, key);
+	gamedb__des_init(&d, key);
+	for (i = 0; i + 8 <= size; i += 8)
+		gamedb__des_block(&d, data + i, out + i, 1);
+	memset(key, 0, sizeof key);
+	memset(&d, 0, sizeof d);
+}
+
+/* 1 if data's first block deciphers under password into a CBV header. */
+static int cbz_opens(const char *password, const uint8_t *data, size_t size)
+{
+	uint8_t first[8];
+
+	if (size < 8)
+		return 0;
+	cbz_decrypt(password, data, 8, first);
+	return cbv_header(first);
+}
+
+int32_t gamedb__cbz_unpack(struct gamedb_reader *r, const char *name, const uint8_t *data,
+			   size_t size, const char *password, struct gamedb__archive **outp)
+{
+	uint8_t *plain;
+	int32_t rc;
+
+	*outp = NULL;
+	if (!password || !*password)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNSUPPORTED,
+				     "%s: an encrypted ChessBase archive (.cbz): it needs the password "
+				     "it was made with (the reader option \"password\"; gamedb "
+				     "--password)", name);
+	if (size < 8)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
+				     "%s: offset 0: too short for an encrypted ChessBase archive", name);
+	if (!cbz_opens(password, data, size))
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_INVALID_ARGUMENT,
+				     "%s: offset 0: the password does not open this encrypted ChessBase "
+				     "archive (its first block does not decipher to an archive header)",
+				     name);
+	plain = malloc(size);
+	if (!plain)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	cbz_decrypt(password, data, size, plain);
+	rc = gamedb__cbv_unpack(r, name, plain, size / 8 * 8, outp);
+	free(plain);
+	return rc;
+}
+
 /* 1 if name ends with ext (".cbz"), letters in either case. */
 static int ends_with(const char *name, const char *ext)
 {
@@ -385,10 +472,12 @@ static int ends_with(const char *name, const char *ext)
 	return 1;
 }
 
-int32_t gamedb__archive_open(struct gamedb_reader *r, struct gamedb__src *src)
+int32_t gamedb__archive_open(struct gamedb_reader *r, struct gamedb__src *src,
+			     const char *password)
 {
 	struct gamedb__file *f;
 	struct gamedb__archive *a;
+	int encrypted = 0;
 	const uint8_t *p;
 	int64_t got;
 	char *name;
@@ -400,15 +489,14 @@ int32_t gamedb__archive_open(struct gamedb_reader *r, struct gamedb__src *src)
 	got = gamedb__file_view(f, 0, 8, &p);
 	if (got < 0)
 		return GAMEDB_FATAL;
-	/* The CBV header: 08 00, a member count of 1..64, an entry size that holds a name. */
-	if (got < 8 || p[0] != 8 || p[1] != 0 || gamedb__le16(p + 2) == 0 || gamedb__le16(p + 2) > MAX_MEMBERS ||
-	    p[4] < ENTRY_MIN) {
-		if (ends_with(src->primary, ".cbz"))
-			return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNSUPPORTED,
-					     "%s: an encrypted ChessBase archive (.cbz): it needs the "
-					     "password it was made with, which cannot be derived from "
-					     "the file (decrypt it to a .cbv first)", src->primary);
-		return GAMEDB_OK; /* not an archive */
+	if (got < 8 || !cbv_header(p)) {
+		/* Encrypted: by its name, or with a password by its first block deciphered. */
+		const int named = ends_with(src->primary, ".cbz");
+		if (!named && (!password || !*password || !cbz_opens(password, p, (size_t)got)))
+			return GAMEDB_OK; /* not an archive */
+		if (!password || !*password || !cbz_opens(password, p, (size_t)got))
+			return gamedb__cbz_unpack(r, src->primary, p, (size_t)got, password, &a);
+		encrypted = 1;
 	}
 	if (f->size > GAMEDB__ARCHIVE_MAX)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNSUPPORTED,
@@ -422,7 +510,8 @@ int32_t gamedb__archive_open(struct gamedb_reader *r, struct gamedb__src *src)
 	name = gamedb__strdup(src->primary);
 	if (!name)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
-	rc = gamedb__cbv_unpack(r, name, p, (size_t)got, &a);
+	rc = encrypted ? gamedb__cbz_unpack(r, name, p, (size_t)got, password, &a)
+		       : gamedb__cbv_unpack(r, name, p, (size_t)got, &a);
 	if (rc != GAMEDB_OK) {
 		free(name);
 		return rc;

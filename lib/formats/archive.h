@@ -1,7 +1,7 @@
 /*
- * libgamedb - archives that hold a whole base (ChessBase .cbv), unpacked in memory into a
- * memory set of the source (struct gamedb__archive, io/io.h), so that the formats read the
- * base inside like any other. Private.
+ * libgamedb - archives that hold a whole base (ChessBase .cbv; .cbz, a .cbv encrypted),
+ * unpacked in memory into a memory set of the source (struct gamedb__archive, io/io.h), so
+ * that the formats read the base inside like any other. Private.
  * The layout is in doc/formats/cbv.md.
  */
 #ifndef GAMEDB_FORMATS_ARCHIVE_H
@@ -17,12 +17,14 @@ struct gamedb__src;
 
 /*
  * If the source's primary file is an archive (by its content: the CBV header; an encrypted
- * .cbz by its name), unpacks it and turns the source into a memory set of its members whose
- * primary file is the base's index inside. GAMEDB_OK when it was no archive (nothing changed)
- * or was unpacked; GAMEDB_FATAL with the reader's error set (naming the archive, the member
- * and the offset) when it is damaged, encrypted or too large.
+ * .cbz by its name, or by its first block deciphered with password, which may be NULL),
+ * unpacks it and turns the source into a memory set of its members whose primary file is the
+ * base's index inside. GAMEDB_OK when it was no archive (nothing changed) or was unpacked;
+ * GAMEDB_FATAL with the reader's error set (naming the archive, the member and the offset)
+ * when it is damaged, too large, or encrypted without the password that opens it.
  */
-int32_t gamedb__archive_open(struct gamedb_reader *r, struct gamedb__src *src);
+int32_t gamedb__archive_open(struct gamedb_reader *r, struct gamedb__src *src,
+			     const char *password);
 
 /*
  * Unpacks a CBV held in memory (data, size; name for messages) into *out. GAMEDB_OK, or
@@ -30,5 +32,13 @@ int32_t gamedb__archive_open(struct gamedb_reader *r, struct gamedb__src *src);
  */
 int32_t gamedb__cbv_unpack(struct gamedb_reader *r, const char *name, const uint8_t *data,
 			   size_t size, struct gamedb__archive **out);
+
+/*
+ * Deciphers an encrypted archive (.cbz) held in memory with password and unpacks the CBV it
+ * holds, as gamedb__cbv_unpack(). GAMEDB_FATAL with GAMEDB_E_UNSUPPORTED without a password,
+ * GAMEDB_E_INVALID_ARGUMENT when the password does not open it.
+ */
+int32_t gamedb__cbz_unpack(struct gamedb_reader *r, const char *name, const uint8_t *data,
+			   size_t size, const char *password, struct gamedb__archive **out);
 
 #endif /* GAMEDB_FORMATS_ARCHIVE_H */

@@ -28,404 +28,20 @@
 
 #include "formats/format.h"
 #include "formats/toolkit.h"
+#include "formats/style12.h"
 
 #define S12_VIEW (64u << 10)      /* bytes asked of the I/O layer at a time */
 #define S12_MAX_LINE (16u << 10)  /* longer lines are skipped unread (a <12> line is ~200) */
 #define S12_BID_BYTES (64u << 10) /* how far the bid looks for a <12> line */
 #define S12_MAX_GAMES 64          /* games in flight; the one idle longest goes out first */
 #define S12_MAX_PLIES 4096        /* plies of one game; a longer one goes on as a new game */
-#define S12_NAME 32               /* FICS handles have at most 17 letters; ICC 15 */
+#define S12_NAME GAMEDB__S12_NAME
 #define S12_MAX_ANN 16            /* "Creating:" announcements kept */
-#define S12_FIELDS 30             /* fields after "<12>" */
 
-/* ---- one <12> line ---------------------------------------------------------------------- */
-
-static const char *const field_names[S12_FIELDS] = {
-	"rank 8", "rank 7", "rank 6", "rank 5", "rank 4", "rank 3", "rank 2", "rank 1",
-	"side to move", "double-push file", "white short castling", "white long castling",
-	"black short castling", "black long castling", "reversible-move count", "game number",
-	"white's name", "black's name", "relation", "initial time", "increment",
-	"white's material", "black's material", "white's clock", "black's clock", "move number",
-	"previous move", "time taken", "previous move (SAN)", "flip",
-};
-
-struct s12line {
-	uint8_t sq[64];     /* GAMEDB__PC() or GAMEDB__EMPTY, a1 = 0 */
-	int stm;            /* 0 white, 1 black */
-	int ep;             /* file of a double push just made, -1 */
-	int castle[4];      /* wK wQ bK bQ */
-	long halfmove;
-	long gameno;
-	char white[S12_NAME], black[S12_NAME];
-	int relation;
-	long base, inc;     /* minutes, seconds */
-	int64_t wclock, bclock; /* in milliseconds */
-	long moveno;
-	char verbose[24];
-	char san[24];
-	int ms;             /* the line's clocks are in milliseconds */
-	int64_t taken;      /* time taken, in milliseconds */
-};
-
-/* A whole token as a decimal integer within [lo, hi]: 0, or -1. */
-static int tok_int64(const char *s, size_t n, int64_t lo, int64_t hi, int64_t *out)
-{
-	size_t i = 0;
-	int64_t v = 0;
-	int neg = 0;
-
-	if (n > 0 && s[0] == '-') {
-		neg = 1;
-		i = 1;
-	}
-	if (i == n || n - i > 12)
-		return -1;
-	for (; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	if (neg)
-		v = -v;
-	if (v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int tok_int(const char *s, size_t n, long lo, long hi, long *out)
-{
-	int64_t v;
-
-	if (tok_int64(s, n, lo, hi, &v) != 0)
-		return -1;
-	*out = (long)v;
-	return 0;
-}
-
-static int piece_of(char c)
-{
-	switch (c) {
-	case 'P': return GAMEDB__PC(GAMEDB__PAWN, 0);
-	case 'N': return GAMEDB__PC(GAMEDB__KNIGHT, 0);
-	case 'B': return GAMEDB__PC(GAMEDB__BISHOP, 0);
-	case 'R': return GAMEDB__PC(GAMEDB__ROOK, 0);
-	case 'Q': return GAMEDB__PC(GAMEDB__QUEEN, 0);
-	case 'K': return GAMEDB__PC(GAMEDB__KING, 0);
-	case 'p': return GAMEDB__PC(GAMEDB__PAWN, 1);
-	case 'n': return GAMEDB__PC(GAMEDB__KNIGHT, 1);
-	case 'b': return GAMEDB__PC(GAMEDB__BISHOP, 1);
-	case 'r': return GAMEDB__PC(GAMEDB__ROOK, 1);
-	case 'q': return GAMEDB__PC(GAMEDB__QUEEN, 1);
-	case 'k': return GAMEDB__PC(GAMEDB__KING, 1);
-	case '-': return GAMEDB__EMPTY;
-	default: return -1;
-	}
-}
-
-/*
- * "(m:ss)", "(m:ss.mmm)", "(h:mm:ss)": milliseconds into *out, *ms = 1 when the field has a
- * fraction (the clocks of the line are then in milliseconds). 0, or -1.
- */
-static int parse_taken(const char *s, size_t n, int64_t *out, int *ms)
-{
-	int64_t v = 0, part = 0;
-	size_t i;
-	int parts = 0, frac = -1;
-
-	if (n < 3 || s[0] != '(' || s[n - 1] != ')')
-		return -1;
-	*ms = 0;
-	for (i = 1; i < n - 1; i++) {
-		char c = s[i];
-		if (c >= '0' && c <= '9') {
-			if (frac >= 0) {
-				if (frac < 3)
-					part = part * 10 + (c - '0');
-				frac++;
-				continue;
-			}
-			if (part > 100000000)
-				return -1;
-			part = part * 10 + (c - '0');
-		} else if (c == ':' && frac < 0) {
-			if (++parts > 2)
-				return -1;
-			v = v * 60 + part;
-			part = 0;
-		} else if (c == '.' && frac < 0) {
-			v = (v * 60 + part) * 1000;
-			part = 0;
-			frac = 0;
-			*ms = 1;
-		} else {
-			return -1;
-		}
-	}
-	if (frac >= 0) {
-		while (frac < 3) {
-			part *= 10;
-			frac++;
-		}
-		v += part;
-	} else {
-		v = (v * 60 + part) * 1000;
-	}
-	*out = v;
-	return 0;
-}
-
-/*
- * Where the payload after `tag` starts when the line is such a line: the tag after optional
- * blanks, a prompt ("fics%", "aics%", any word ending in '%' or '>') and timestamps (bracketed,
- * or words of digits and ":-./TZ+,"). NULL when it is not.
- */
-static const char *after_tag(const char *p, const char *end, const char *tag)
-{
-	size_t tl = strlen(tag);
-	int words = 0;
-
-	for (;;) {
-		const char *w;
-		int digit = 0, other = 0;
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if ((size_t)(end - p) >= tl && memcmp(p, tag, tl) == 0)
-			return p + tl;
-		if (p == end || ++words > 8)
-			return NULL;
-		if (*p == '[' || *p == '(') {
-			char close = *p == '[' ? ']' : ')';
-			const char *q = memchr(p, close, (size_t)(end - p));
-			if (!q || q - p > 40)
-				return NULL;
-			p = q + 1;
-			continue;
-		}
-		w = p;
-		while (p < end && *p != ' ' && *p != '\t') {
-			char c = *p;
-			if (c >= '0' && c <= '9')
-				digit = 1;
-			else if (!strchr(":-./TZ+,", c))
-				other = 1;
-			p++;
-		}
-		if (p - w > 40)
-			return NULL;
-		if (p[-1] == '%' || (p[-1] == '>' && p - w > 1 && w[0] != '<'))
-			continue; /* a prompt */
-		if (digit && !other)
-			continue; /* a timestamp */
-		return NULL;
-	}
-}
-
-/*
- * Parses the fields of a <12> line (p: after "<12>"). 0, or -1 with why (cap bytes) naming
- * the field.
- */
-static int parse_line(const char *p, const char *end, struct s12line *L, char *why, size_t cap)
-{
-	const char *tok[S12_FIELDS];
-	size_t len[S12_FIELDS];
-	size_t n = 0, i;
-	long v;
-
-	while (n < S12_FIELDS) {
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if (p == end)
-			break;
-		tok[n] = p;
-		while (p < end && *p != ' ' && *p != '\t')
-			p++;
-		len[n] = (size_t)(p - tok[n]);
-		n++;
-	}
-	if (n < S12_FIELDS) {
-		snprintf(why, cap, "%zu fields where style 12 has %d: no %s", n + 1, S12_FIELDS + 1,
-			 field_names[n]);
-		return -1;
-	}
-	for (i = 0; i < 8; i++) {
-		size_t f;
-		if (len[i] != 8)
-			goto bad;
-		for (f = 0; f < 8; f++) {
-			int pc = piece_of(tok[i][f]);
-			if (pc < 0)
-				goto bad;
-			L->sq[(7 - i) * 8 + f] = (uint8_t)pc;
-		}
-	}
-	i = 8;
-	if (len[i] != 1 || (tok[i][0] != 'W' && tok[i][0] != 'B'))
-		goto bad;
-	L->stm = tok[i][0] == 'B';
-	i = 9;
-	if (tok_int(tok[i], len[i], -1, 7, &v))
-		goto bad;
-	L->ep = (int)v;
-	for (i = 10; i < 14; i++) {
-		if (tok_int(tok[i], len[i], 0, 1, &v))
-			goto bad;
-		L->castle[i - 10] = (int)v;
-	}
-	i = 14;
-	if (tok_int(tok[i], len[i], 0, 100000, &L->halfmove))
-		goto bad;
-	i = 15;
-	if (tok_int(tok[i], len[i], -1, 1000000000, &L->gameno))
-		goto bad;
-	for (i = 16; i < 18; i++) {
-		char *dst = i == 16 ? L->white : L->black;
-		size_t k;
-		if (len[i] >= S12_NAME)
-			goto bad;
-		for (k = 0; k < len[i]; k++)
-			if ((unsigned char)tok[i][k] < 0x21 || (unsigned char)tok[i][k] > 0x7E)
-				goto bad;
-		memcpy(dst, tok[i], len[i]);
-		dst[len[i]] = 0;
-	}
-	i = 18;
-	if (tok_int(tok[i], len[i], -4, 2, &v))
-		goto bad;
-	L->relation = (int)v;
-	i = 19;
-	if (tok_int(tok[i], len[i], 0, 100000, &L->base))
-		goto bad;
-	i = 20;
-	if (tok_int(tok[i], len[i], 0, 100000, &L->inc))
-		goto bad;
-	for (i = 21; i < 23; i++)
-		if (tok_int(tok[i], len[i], -1000, 1000, &v))
-			goto bad;
-	i = 27;
-	if (parse_taken(tok[i], len[i], &L->taken, &L->ms))
-		goto bad;
-	for (i = 23; i < 25; i++) {
-		int64_t t;
-		if (tok_int64(tok[i], len[i], -INT64_C(999999999999), INT64_C(999999999999), &t))
-			goto bad;
-		*(i == 23 ? &L->wclock : &L->bclock) = L->ms ? t : t * 1000;
-	}
-	i = 25;
-	if (tok_int(tok[i], len[i], 1, 100000, &L->moveno))
-		goto bad;
-	for (i = 26; i < 29; i += 2) {
-		char *dst = i == 26 ? L->verbose : L->san;
-		size_t k;
-		if (len[i] >= sizeof L->verbose)
-			goto bad;
-		for (k = 0; k < len[i]; k++)
-			if ((unsigned char)tok[i][k] < 0x21 || (unsigned char)tok[i][k] > 0x7E)
-				goto bad;
-		memcpy(dst, tok[i], len[i]);
-		dst[len[i]] = 0;
-	}
-	i = 29;
-	if (tok_int(tok[i], len[i], 0, 1, &v))
-		goto bad;
-	return 0;
-bad: {
-		/* The field as it is, its bytes other than printable ASCII as '?' (messages are UTF-8). */
-		char shown[25];
-		size_t k, n2 = len[i] > 24 ? 24 : len[i];
-		for (k = 0; k < n2; k++)
-			shown[k] = (unsigned char)tok[i][k] >= 0x20 && (unsigned char)tok[i][k] < 0x7F
-					   ? tok[i][k] : '?';
-		shown[n2] = 0;
-		snprintf(why, cap, "%s \"%s\" is not valid", field_names[i], shown);
-	}
-	return -1;
-}
-
-/* The ply of a board: 0 before White's first move. */
-static uint32_t line_ply(const struct s12line *L)
-{
-	return (uint32_t)((L->moveno - 1) * 2 + L->stm);
-}
-
-/*
- * The position of a line: the FEN it gives, parsed by the board engine (castling rights from the
- * flags, the outermost rooks for Chess960/wild; the en-passant square when an enemy pawn stands
- * beside the pawn that moved two squares, as the engine itself records it). 0, or -1 with why.
- */
-static int line_pos(const struct s12line *L, struct gamedb__pos *pos, char *fen, size_t cap,
-		    const char **why, int zh_ok)
-{
-	static const char letters[] = " PNBRQK  pnbrqk";
-	size_t o = 0;
-	int rank, file;
-
-	for (rank = 7; rank >= 0; rank--) {
-		int empty = 0;
-		for (file = 0; file < 8; file++) {
-			uint8_t pc = L->sq[rank * 8 + file];
-			if (!pc) {
-				empty++;
-				continue;
-			}
-			if (empty)
-				fen[o++] = (char)('0' + empty);
-			empty = 0;
-			fen[o++] = letters[pc];
-		}
-		if (empty)
-			fen[o++] = (char)('0' + empty);
-		fen[o++] = rank ? '/' : ' ';
-	}
-	fen[o++] = L->stm ? 'b' : 'w';
-	fen[o++] = ' ';
-	if (L->castle[0])
-		fen[o++] = 'K';
-	if (L->castle[1])
-		fen[o++] = 'Q';
-	if (L->castle[2])
-		fen[o++] = 'k';
-	if (L->castle[3])
-		fen[o++] = 'q';
-	if (fen[o - 1] == ' ')
-		fen[o++] = '-';
-	fen[o++] = ' ';
-	fen[o] = 0;
-	{
-		/* The pawn that moved two squares is the opponent's: on rank 4 (white) or 5. */
-		int ok = 0, r = L->stm ? 3 : 4, mover = !L->stm;
-		if (L->ep >= 0) {
-			uint8_t pawn = GAMEDB__PC(GAMEDB__PAWN, mover), enemy = GAMEDB__PC(GAMEDB__PAWN, L->stm);
-			ok = L->sq[r * 8 + L->ep] == pawn &&
-			     ((L->ep > 0 && L->sq[r * 8 + L->ep - 1] == enemy) ||
-			      (L->ep < 7 && L->sq[r * 8 + L->ep + 1] == enemy));
-		}
-		if (ok)
-			snprintf(fen + o, cap - o, "%c%c %ld %ld", 'a' + L->ep, L->stm ? '3' : '6',
-				 L->halfmove, L->moveno);
-		else
-			snprintf(fen + o, cap - o, "- %ld %ld", L->halfmove, L->moveno);
-	}
-	if (gamedb__pos_from_fen(pos, fen, why) != 0) {
-		/*
-		 * More than 16 men of one colour: possible in a crazyhouse or bughouse game (zh_ok:
-		 * drops), read with (empty) holdings; the game's kind and <b1> lines give the hands.
-		 */
-		char zfen[160];
-		const char *sp = strchr(fen, ' ');
-		if (!zh_ok || !sp || (size_t)(sp - fen) + 3 + strlen(sp) >= sizeof zfen)
-			return -1;
-		snprintf(zfen, sizeof zfen, "%.*s[]%s", (int)(sp - fen), fen, sp);
-		if (gamedb__pos_from_fen(pos, zfen, why) != 0)
-			return -1;
-		pos->zh = 0;
-	}
-	gamedb__pos_to_fen(pos, fen, cap);
-	return 0;
-}
+/* ---- one <12> line (its reading: style12-line.c) ----------------------------------------- */
 
 /* 1 if pos has the squares and the side to move of the line. */
-static int same_board(const struct gamedb__pos *pos, const struct s12line *L)
+static int same_board(const struct gamedb__pos *pos, const struct gamedb__s12line *L)
 {
 	return pos->stm == L->stm && memcmp(pos->sq, L->sq, 64) == 0;
 }
@@ -438,46 +54,20 @@ static int same_board(const struct gamedb__pos *pos, const struct s12line *L)
 static int play_verbose(struct gamedb__pos *pos, const char *v, struct gamedb__move *m)
 {
 	size_t n = strlen(v);
+	int kind;
 
+	if (n >= 7 && v[1] == '/' && v[2] == '@' && v[4] == '-' && !pos->zh)
+		return -2;
 	memset(m, 0, sizeof *m);
 	m->rook_from = GAMEDB__NO_SQ;
-	if (strcmp(v, "none") == 0)
+	kind = gamedb__s12_verbose(v, m);
+	if (kind == GAMEDB__S12_MV_NONE)
 		return -3;
-	if (strcmp(v, "o-o") == 0 || strcmp(v, "O-O") == 0 || strcmp(v, "o-o-o") == 0 ||
-	    strcmp(v, "O-O-O") == 0) {
-		if (gamedb__move_castle(pos, n == 3, m) != 0)
-			return -1;
-		return gamedb__move_play(pos, m) == 0 ? 0 : -1;
-	}
-	if (n < 7 || v[1] != '/' || v[4] != '-')
+	if (kind < 0)
 		return -1;
-	if (v[2] == '@') {
-		int pc = piece_of(v[0]);
-		if (!pos->zh)
-			return -2;
-		if (n != 7 || v[3] != '@' || pc <= 0 || GAMEDB__PC_TYPE(pc) > GAMEDB__QUEEN ||
-		    v[5] < 'a' || v[5] > 'h' || v[6] < '1' || v[6] > '8')
-			return -1;
-		m->from = GAMEDB__NO_SQ;
-		m->to = (uint8_t)((v[6] - '1') * 8 + (v[5] - 'a'));
-		m->piece = (uint8_t)GAMEDB__PC_TYPE(pc);
-		m->flags = GAMEDB__MF_DROP;
-		return gamedb__move_play(pos, m) == 0 ? 0 : -1;
-	}
-	if (v[2] < 'a' || v[2] > 'h' || v[3] < '1' || v[3] > '8' || v[5] < 'a' || v[5] > 'h' ||
-	    v[6] < '1' || v[6] > '8')
+	if ((kind == GAMEDB__S12_MV_SHORT || kind == GAMEDB__S12_MV_LONG) &&
+	    gamedb__move_castle(pos, kind == GAMEDB__S12_MV_SHORT, m) != 0)
 		return -1;
-	m->from = (uint8_t)((v[3] - '1') * 8 + (v[2] - 'a'));
-	m->to = (uint8_t)((v[6] - '1') * 8 + (v[5] - 'a'));
-	if (n == 9 && v[7] == '=') {
-		int pc = piece_of((char)(v[8] >= 'a' && v[8] <= 'z' ? v[8] - 'a' + 'A' : v[8]));
-		int t = pc > 0 ? GAMEDB__PC_TYPE(pc) : 0;
-		if (t < GAMEDB__KNIGHT || t > GAMEDB__QUEEN)
-			return -1;
-		m->promo = (uint8_t)t;
-	} else if (n != 7) {
-		return -1;
-	}
 	return gamedb__move_play(pos, m) == 0 ? 0 : -1;
 }
 
@@ -485,7 +75,7 @@ static int play_verbose(struct gamedb__pos *pos, const char *v, struct gamedb__m
  * The legal move of pos that gives the line's board (what the verbose move should have been),
  * played into *pos; 0, or -1 when no move does.
  */
-static int find_move(struct gamedb__pos *pos, const struct s12line *L, struct gamedb__move *m)
+static int find_move(struct gamedb__pos *pos, const struct gamedb__s12line *L, struct gamedb__move *m)
 {
 	struct gamedb__move mv[GAMEDB__MAX_MOVES];
 	int n = gamedb__gen_legal(pos, mv), i;
@@ -562,8 +152,13 @@ struct s12 {
 	struct s12game **ready; /* finished, not yet handed out (FIFO from ready_head) */
 	size_t nready, ready_head, ready_cap;
 	struct s12game *out; /* the game handed out last (decode_moves reads it) */
+	struct s12game *peek; /* a copy of a game in flight while it is snapshot (session) */
 	struct s12ann ann[S12_MAX_ANN];
 	size_t ann_next;
+	char *carry;         /* the start of a line the bytes so far end in (S12_MAX_LINE bytes) */
+	size_t ncarry;
+	int skipping;        /* in a line longer than S12_MAX_LINE */
+	int live_feed;       /* a live session: bytes come from gamedb_style12_session_feed() */
 	char warn[320];      /* the first line warning not yet reported */
 	unsigned nwarn;
 	int nomem;
@@ -609,7 +204,6 @@ static void game_warning(struct s12game *g, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void hands_text(uint64_t hand, char *buf, size_t cap);
 
 /* Moves live game i to the ready queue. */
 static int finish(struct s12 *s, size_t i, const char *result, const char *comment)
@@ -629,8 +223,8 @@ static int finish(struct s12 *s, size_t i, const char *result, const char *comme
 	if (g->zh == GAMEDB__ZH_CRAZYHOUSE && g->b1_pending) {
 		/* Its last <b1> line matched neither the last board nor a move after it. */
 		char want[200], have[200];
-		hands_text(g->b1_hand, want, sizeof want);
-		hands_text(g->cur.hand, have, sizeof have);
+		gamedb__s12_hands_text(g->b1_hand, want, sizeof want);
+		gamedb__s12_hands_text(g->cur.hand, have, sizeof have);
 		game_warning(g, "%s: line %llu: game %ld: the <b1> line's holdings (%s) are not those "
 			     "the moves give (%s)", s->f->name, (unsigned long long)g->b1_line,
 			     g->gameno, want, have);
@@ -712,7 +306,7 @@ static void zh_setup(struct s12 *s, struct s12game *g)
  * A new live game from line L (position pos, its FEN fen). When S12_MAX_GAMES are in flight,
  * the one idle longest goes out first, unfinished.
  */
-static struct s12game *start_game(struct s12 *s, const struct s12line *L,
+static struct s12game *start_game(struct s12 *s, const struct gamedb__s12line *L,
 				  const struct gamedb__pos *pos, const char *fen)
 {
 	struct s12game *g;
@@ -742,7 +336,7 @@ static struct s12game *start_game(struct s12 *s, const struct s12line *L,
 	g->start = g->cur = *pos;
 	snprintf(g->fen, sizeof g->fen, "%s", fen);
 	g->nonstandard = strcmp(fen, GAMEDB__START_FEN) != 0;
-	g->start_ply = line_ply(L);
+	g->start_ply = gamedb__s12_ply(L);
 	g->first_line = g->touched = s->line;
 	snprintf(g->result, sizeof g->result, "*");
 	a = find_ann(s, L->white, L->black);
@@ -768,7 +362,7 @@ static void pos_at(const struct s12game *g, size_t k, struct gamedb__pos *pos)
 }
 
 static int add_ply(struct s12 *s, struct s12game *g, const struct gamedb__move *m,
-		   const struct s12line *L, uint64_t hand)
+		   const struct gamedb__s12line *L, uint64_t hand)
 {
 	struct s12ply *p;
 
@@ -798,34 +392,12 @@ static void bug_lend(struct gamedb__pos *pos, const char *v)
 
 	if (strlen(v) != 7 || v[1] != '/' || v[2] != '@')
 		return;
-	pc = piece_of(v[0]);
+	pc = gamedb__s12_piece(v[0]);
 	if (pc > 0 && GAMEDB__PC_TYPE(pc) <= GAMEDB__QUEEN &&
 	    !gamedb__hand(pos, pos->stm, GAMEDB__PC_TYPE(pc)))
 		gamedb__hand_add(pos, pos->stm, GAMEDB__PC_TYPE(pc));
 }
 
-/* The hands as a <b1> line writes them: "white [PN] black [Q]" (at most 2 * 5 * 63 men). */
-static void hands_text(uint64_t hand, char *buf, size_t cap)
-{
-	static const char letters[] = "PNBRQ";
-	struct gamedb__pos t;
-	size_t o = 0;
-	int c, type, k;
-
-	t.hand = hand;
-	for (c = 0; c < 2; c++) {
-		o += (size_t)snprintf(buf + o, cap - o, "%s [", c ? " black" : "white");
-		if (o >= cap)
-			return; /* cut short (snprintf ended it) */
-		for (type = GAMEDB__QUEEN; type >= GAMEDB__PAWN; type--)
-			for (k = gamedb__hand(&t, c, type); k > 0 && o + 3 < cap; k--)
-				buf[o++] = letters[type - 1];
-		if (o + 2 >= cap)
-			break;
-		buf[o++] = ']';
-		buf[o] = 0;
-	}
-}
 
 /*
  * Crazyhouse, after a move of g: a <b1> line that did not match the hands when it came (it
@@ -841,8 +413,8 @@ static int zh_after(struct s12 *s, struct s12game *g, uint64_t hand_before)
 	g->b1_pending = 0;
 	if (g->cur.hand != g->b1_hand) {
 		char want[200], have[200];
-		hands_text(g->b1_hand, want, sizeof want);
-		hands_text(g->cur.hand, have, sizeof have);
+		gamedb__s12_hands_text(g->b1_hand, want, sizeof want);
+		gamedb__s12_hands_text(g->cur.hand, have, sizeof have);
 		game_warning(g, "%s: line %llu: game %ld: the <b1> line's holdings (%s) are not those "
 			     "the moves give (%s)", s->f->name, (unsigned long long)g->b1_line,
 			     g->gameno, want, have);
@@ -860,7 +432,7 @@ static int chess_kind(const char *kind)
 }
 
 /* One <12> board. */
-static int on_board(struct s12 *s, const struct s12line *L)
+static int on_board(struct s12 *s, const struct gamedb__s12line *L)
 {
 	struct gamedb__pos pos, at;
 	struct gamedb__move m;
@@ -868,7 +440,7 @@ static int on_board(struct s12 *s, const struct s12line *L)
 	const char *fwhy = "";
 	struct s12game *g;
 	long i;
-	uint32_t ply = line_ply(L), last;
+	uint32_t ply = gamedb__s12_ply(L), last;
 	uint64_t hand;
 	int rc, zh_ok;
 
@@ -881,11 +453,17 @@ static int on_board(struct s12 *s, const struct s12line *L)
 			       : (a = find_ann(s, L->white, L->black)) != NULL &&
 					 (strcmp(a->kind, "crazyhouse") == 0 || strcmp(a->kind, "bughouse") == 0);
 	}
-	if (line_pos(L, &pos, fen, sizeof fen, &fwhy, zh_ok) != 0) {
+	rc = gamedb__s12_pos(L, &pos, fen, sizeof fen, &fwhy, zh_ok);
+	if (rc < 0) {
 		line_warning(s, "%s: line %llu: game %ld (%s vs. %s): the board is not a playable "
 			     "position (%s); line skipped", s->f->name, (unsigned long long)s->line,
 			     L->gameno, L->white, L->black, fwhy);
 		return 0;
+	}
+	if (rc == 1) {
+		/* Read with hands; the game's kind and its <b1> lines give them (zh_setup()). */
+		pos.zh = 0;
+		gamedb__pos_to_fen(&pos, fen, sizeof fen);
 	}
 	if (L->relation == -3 || (L->gameno == -1 && L->relation == 0)) {
 		/* An isolated position: a game of its own, without moves. */
@@ -1008,26 +586,6 @@ static int on_board(struct s12 *s, const struct s12line *L)
 	return 0;
 }
 
-/* Copies a word of at most cap - 1 bytes; 0, or -1 when it is longer or empty. */
-static int word(const char **pp, const char *end, char *dst, size_t cap)
-{
-	const char *p = *pp, *w;
-
-	while (p < end && *p == ' ')
-		p++;
-	w = p;
-	while (p < end && *p != ' ') {
-		if ((unsigned char)*p < 0x21 || (unsigned char)*p > 0x7E)
-			return -1; /* names, ratings, kinds and results are printable ASCII */
-		p++;
-	}
-	if (p == w || (size_t)(p - w) >= cap)
-		return -1;
-	memcpy(dst, w, (size_t)(p - w));
-	dst[p - w] = 0;
-	*pp = p;
-	return 0;
-}
 
 /* "(1500)" into elo when it is a number; "(++++)", "(----)" give "". 0, or -1. */
 static int rating(const char **pp, const char *end, char *elo)
@@ -1035,7 +593,7 @@ static int rating(const char **pp, const char *end, char *elo)
 	char w[16];
 	size_t n, k;
 
-	if (word(pp, end, w, sizeof w) != 0)
+	if (gamedb__s12_word(pp, end, w, sizeof w) != 0)
 		return -1;
 	n = strlen(w);
 	if (n < 3 || w[0] != '(' || w[n - 1] != ')')
@@ -1056,9 +614,9 @@ static void on_creating(struct s12 *s, const char *p, const char *end)
 	struct s12ann a;
 
 	memset(&a, 0, sizeof a);
-	if (word(&p, end, a.white, sizeof a.white) || rating(&p, end, a.welo) ||
-	    word(&p, end, a.black, sizeof a.black) || rating(&p, end, a.belo) ||
-	    word(&p, end, a.rated, sizeof a.rated) || word(&p, end, a.kind, sizeof a.kind))
+	if (gamedb__s12_word(&p, end, a.white, sizeof a.white) || rating(&p, end, a.welo) ||
+	    gamedb__s12_word(&p, end, a.black, sizeof a.black) || rating(&p, end, a.belo) ||
+	    gamedb__s12_word(&p, end, a.rated, sizeof a.rated) || gamedb__s12_word(&p, end, a.kind, sizeof a.kind))
 		return;
 	if (strcmp(a.rated, "rated") != 0 && strcmp(a.rated, "unrated") != 0)
 		return;
@@ -1074,15 +632,15 @@ static int on_game_line(struct s12 *s, const char *p, const char *end)
 	long gameno, i;
 	size_t n;
 
-	if (word(&p, end, w, sizeof w) || tok_int(w, strlen(w), -1, 1000000000, &gameno))
+	if (gamedb__s12_word(&p, end, w, sizeof w) || gamedb__s12_int(w, strlen(w), -1, 1000000000, &gameno))
 		return 0;
 	while (p < end && *p == ' ')
 		p++;
 	if (p == end || *p != '(')
 		return 0;
 	p++;
-	if (word(&p, end, white, sizeof white) || word(&p, end, w, sizeof w) || strcmp(w, "vs.") ||
-	    word(&p, end, black, sizeof black))
+	if (gamedb__s12_word(&p, end, white, sizeof white) || gamedb__s12_word(&p, end, w, sizeof w) || strcmp(w, "vs.") ||
+	    gamedb__s12_word(&p, end, black, sizeof black))
 		return 0;
 	n = strlen(black);
 	if (black[n - 1] != ')')
@@ -1106,7 +664,7 @@ static int on_game_line(struct s12 *s, const char *p, const char *end)
 			memcpy(a->black, black, sizeof a->black);
 			s->ann_next = (s->ann_next + 1) % S12_MAX_ANN;
 		}
-		if (!word(&q, close, rated, sizeof rated) && !word(&q, close, kind, sizeof kind) &&
+		if (!gamedb__s12_word(&q, close, rated, sizeof rated) && !gamedb__s12_word(&q, close, kind, sizeof kind) &&
 		    (strcmp(rated, "rated") == 0 || strcmp(rated, "unrated") == 0)) {
 			memcpy(a->rated, rated, sizeof a->rated);
 			memcpy(a->kind, kind, sizeof a->kind);
@@ -1122,7 +680,7 @@ static int on_game_line(struct s12 *s, const char *p, const char *end)
 		const char *q = close + 1;
 		size_t rl = (size_t)(close - p) < 160 ? (size_t)(close - p) : 160;
 		int rc;
-		if (word(&q, end, res, sizeof res) != 0 ||
+		if (gamedb__s12_word(&q, end, res, sizeof res) != 0 ||
 		    (strcmp(res, "1-0") && strcmp(res, "0-1") && strcmp(res, "1/2-1/2") &&
 		     strcmp(res, "*")))
 			return 0;
@@ -1148,29 +706,6 @@ static int on_game_line(struct s12 *s, const char *p, const char *end)
 	return 0;
 }
 
-/* "[PNB]" at *pp into colour's part of *hand; 0, or -1. Letters of either case. */
-static int b1_holding(const char **pp, const char *end, int colour, uint64_t *hand)
-{
-	const char *p = *pp;
-	struct gamedb__pos t;
-
-	t.hand = *hand;
-	while (p < end && *p == ' ')
-		p++;
-	if (p == end || *p != '[')
-		return -1;
-	for (p++; p < end && *p != ']'; p++) {
-		int pc = piece_of((char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p));
-		if (pc <= 0 || GAMEDB__PC_TYPE(pc) > GAMEDB__QUEEN)
-			return -1;
-		gamedb__hand_add(&t, colour, GAMEDB__PC_TYPE(pc));
-	}
-	if (p == end)
-		return -1;
-	*hand = t.hand;
-	*pp = p + 1;
-	return 0;
-}
 
 /*
  * "<b1> game N white [PNB] black [pn]", maybe with "<- BN" (a knight passed to black). The hands
@@ -1180,20 +715,20 @@ static int b1_holding(const char **pp, const char *end, int colour, uint64_t *ha
  */
 static int on_b1(struct s12 *s, const char *p, const char *end)
 {
-	char w[16];
+	struct gamedb__s12b1 b1;
+	char why[80];
+	uint64_t hand;
 	long gameno;
-	uint64_t hand = 0;
 	struct s12game *g = NULL;
 	size_t i;
 
-	if (word(&p, end, w, sizeof w) || strcmp(w, "game") || word(&p, end, w, sizeof w) ||
-	    tok_int(w, strlen(w), -1, 1000000000, &gameno) || word(&p, end, w, sizeof w) ||
-	    strcmp(w, "white") || b1_holding(&p, end, 0, &hand) || word(&p, end, w, sizeof w) ||
-	    strcmp(w, "black") || b1_holding(&p, end, 1, &hand)) {
-		line_warning(s, "%s: line %llu: <b1> line: not \"game N white [..] black [..]\"; "
-			     "line skipped", s->f->name, (unsigned long long)s->line);
+	if (gamedb__s12_parse_b1(p, end, &b1, why, sizeof why) != 0) {
+		line_warning(s, "%s: line %llu: <b1> line: %s; line skipped", s->f->name,
+			     (unsigned long long)s->line, why);
 		return 0;
 	}
+	hand = b1.hand;
+	gameno = b1.gameno;
 	for (i = s->nlive; i-- > 0;)
 		if (s->live[i]->gameno == gameno) {
 			g = s->live[i];
@@ -1212,23 +747,14 @@ static int on_b1(struct s12 *s, const char *p, const char *end)
 			return 0;
 		}
 	}
-	while (p < end && *p == ' ')
-		p++;
-	if (end - p >= 2 && p[0] == '<' && p[1] == '-') {
-		/* The passed man: colour letter and piece letter; it must be in that hand. */
+	if (b1.has_passed) {
+		/* The passed man must be in the hand the line gives. */
 		struct gamedb__pos t;
-		int pc, c;
-		p += 2;
-		while (p < end && *p == ' ')
-			p++;
 		t.hand = hand;
-		c = end - p >= 2 ? (p[0] == 'W' ? 0 : p[0] == 'B' ? 1 : -1) : -1;
-		pc = c >= 0 ? piece_of(p[1]) : -1;
-		if (pc <= 0 || GAMEDB__PC_TYPE(pc) > GAMEDB__QUEEN ||
-		    !gamedb__hand(&t, c, GAMEDB__PC_TYPE(pc)))
-			game_warning(g, "%s: line %llu: game %ld: the <b1> line's passed man \"<- %.*s\" "
+		if (b1.passed_colour < 0 || !gamedb__hand(&t, b1.passed_colour, b1.passed_type))
+			game_warning(g, "%s: line %llu: game %ld: the <b1> line's passed man \"<- %s\" "
 				     "is not in the holdings it gives", s->f->name,
-				     (unsigned long long)s->line, gameno, (int)(end - p < 2 ? end - p : 2), p);
+				     (unsigned long long)s->line, gameno, b1.passed);
 	}
 	g->touched = s->line;
 	if (g->n == 0 && g->cur.hand != hand) {
@@ -1259,87 +785,113 @@ static int on_line(struct s12 *s, const char *p, size_t n)
 
 	if (n && end[-1] == '\r')
 		end--;
-	if ((q = after_tag(p, end, "<12> ")) != NULL) {
-		struct s12line L;
+	if ((q = gamedb__s12_after_tag(p, end, "<12> ")) != NULL) {
+		struct gamedb__s12line L;
 		char why[160];
-		if (parse_line(q, end, &L, why, sizeof why) != 0) {
+		if (gamedb__s12_parse(q, end, &L, why, sizeof why) != 0) {
 			line_warning(s, "%s: line %llu: <12> line: %s; line skipped", s->f->name,
 				     (unsigned long long)s->line, why);
 			return 0;
 		}
 		return on_board(s, &L);
 	}
-	if ((q = after_tag(p, end, "<b1> ")) != NULL)
+	if ((q = gamedb__s12_after_tag(p, end, "<b1> ")) != NULL)
 		return on_b1(s, q, end);
-	if ((q = after_tag(p, end, "{Game ")) != NULL)
+	if ((q = gamedb__s12_after_tag(p, end, "{Game ")) != NULL)
 		return on_game_line(s, q, end);
-	if ((q = after_tag(p, end, "Creating: ")) != NULL)
+	if ((q = gamedb__s12_after_tag(p, end, "Creating: ")) != NULL)
 		on_creating(s, q, end);
 	return 0;
 }
 
 /*
- * Reads lines until a game is ready or the log ends. 0, or -1 on an I/O error (the reader's
- * error set by the I/O layer) or out of memory (s->nomem).
+ * The line splitter, one for a log read in views (pump()) and for the bytes a live session is
+ * fed (gamedb_style12_session_feed()): each whole line goes to on_line() from where it lies,
+ * the part of a line that the bytes end in is kept (at most S12_MAX_LINE bytes; a longer line
+ * is skipped to its end, never held whole). 0, or -1 on out of memory.
+ */
+static int feed_bytes(struct s12 *s, const char *p, size_t n)
+{
+	while (n) {
+		const char *nl = memchr(p, '\n', n);
+		size_t len;
+		int rc = 0;
+		if (!nl) {
+			if (!s->skipping && s->ncarry + n > S12_MAX_LINE) {
+				s->skipping = 1;
+				s->ncarry = 0;
+			}
+			if (!s->skipping) {
+				if (!s->carry && !(s->carry = malloc(S12_MAX_LINE))) {
+					s->nomem = 1;
+					return -1;
+				}
+				memcpy(s->carry + s->ncarry, p, n);
+				s->ncarry += n;
+			}
+			return 0;
+		}
+		len = (size_t)(nl - p);
+		s->line++;
+		if (s->skipping || s->ncarry + len > S12_MAX_LINE) {
+			line_warning(s, "%s: line %llu: longer than %u bytes; skipped", s->f->name,
+				     (unsigned long long)s->line, S12_MAX_LINE);
+		} else if (s->ncarry) {
+			memcpy(s->carry + s->ncarry, p, len);
+			rc = on_line(s, s->carry, s->ncarry + len);
+		} else {
+			rc = on_line(s, p, len);
+		}
+		s->ncarry = 0;
+		s->skipping = 0;
+		if (rc != 0)
+			return -1;
+		p = nl + 1;
+		n -= len + 1;
+	}
+	return 0;
+}
+
+/* The end of the bytes: the last line, if it has no line break, is a line. 0, or -1. */
+static int feed_end(struct s12 *s)
+{
+	int rc = 0;
+
+	if (s->skipping) {
+		s->line++;
+		line_warning(s, "%s: line %llu: longer than %u bytes; skipped", s->f->name,
+			     (unsigned long long)s->line, S12_MAX_LINE);
+	} else if (s->ncarry) {
+		s->line++;
+		rc = on_line(s, s->carry, s->ncarry);
+	}
+	s->ncarry = 0;
+	s->skipping = 0;
+	s->eof = 1;
+	return rc;
+}
+
+/*
+ * Reads lines until a game is ready or the log ends (a live session: until its bytes so far
+ * are used). 0, or -1 on an I/O error (the reader's error set by the I/O layer) or out of
+ * memory (s->nomem).
  */
 static int pump(struct s12 *s)
 {
-	while (!s->nready && !s->eof) {
+	while (!s->nready && !s->eof && !s->live_feed) {
 		const uint8_t *v;
 		int64_t got = gamedb__file_view(s->f, s->off, S12_VIEW, &v);
-		size_t pos = 0;
 
 		if (got < 0)
 			return -1;
 		if (got == 0) {
-			s->eof = 1;
+			if (feed_end(s) != 0)
+				return -1;
 			break;
 		}
-		while (pos < (size_t)got && !s->nready) {
-			const uint8_t *nl = memchr(v + pos, '\n', (size_t)got - pos);
-			size_t len;
-			if (!nl) {
-				if ((size_t)got == S12_VIEW && pos > 0)
-					break; /* the line goes on past the view: view again from it */
-				if ((size_t)got == S12_VIEW) {
-					/* No line break in a whole view: a line longer than S12_MAX_LINE. */
-					uint64_t o = s->off + pos + (size_t)got;
-					line_warning(s, "%s: line %llu: longer than %u bytes; skipped",
-						     s->f->name, (unsigned long long)s->line + 1,
-						     S12_MAX_LINE);
-					for (;;) {
-						int64_t g2 = gamedb__file_view(s->f, o, S12_VIEW, &v);
-						const uint8_t *e;
-						if (g2 < 0)
-							return -1;
-						if (g2 == 0) {
-							s->off = o;
-							s->line++;
-							goto next_view;
-						}
-						e = memchr(v, '\n', (size_t)g2);
-						if (e) {
-							s->off = o + (size_t)(e - v) + 1;
-							s->line++;
-							goto next_view;
-						}
-						o += (size_t)g2;
-					}
-				}
-				len = (size_t)got - pos; /* the last line, without a line break */
-			} else {
-				len = (size_t)(nl - (v + pos));
-			}
-			s->line++;
-			if (len > S12_MAX_LINE)
-				line_warning(s, "%s: line %llu: longer than %u bytes; skipped", s->f->name,
-					     (unsigned long long)s->line, S12_MAX_LINE);
-			else if (on_line(s, (const char *)v + pos, len) != 0)
-				return -1;
-			pos += len + (nl ? 1 : 0);
-		}
-		s->off += pos;
-	next_view:;
+		if (feed_bytes(s, (const char *)v, (size_t)got) != 0)
+			return -1;
+		s->off += (uint64_t)got;
 	}
 	if (s->nomem)
 		return -1;
@@ -1373,10 +925,10 @@ static int style12_bid(struct gamedb__src *src)
 		const char *b = (const char *)p + pos, *e = b + len, *q;
 		if (len && e[-1] == '\r')
 			e--;
-		if (len <= S12_MAX_LINE && (q = after_tag(b, e, "<12> ")) != NULL) {
-			struct s12line L;
+		if (len <= S12_MAX_LINE && (q = gamedb__s12_after_tag(b, e, "<12> ")) != NULL) {
+			struct gamedb__s12line L;
 			char why[160];
-			if (parse_line(q, e, &L, why, sizeof why) == 0)
+			if (gamedb__s12_parse(q, e, &L, why, sizeof why) == 0)
 				return 90;
 			found = 1;
 		}
@@ -1386,6 +938,9 @@ static int style12_bid(struct gamedb__src *src)
 	}
 	return found ? 40 : -1;
 }
+
+/* struct gamedb_game.fmt_flags of a snapshot of a game in flight (session_peek_game()). */
+#define S12_GF_PEEK 1u
 
 static void style12_close(void *state)
 {
@@ -1399,6 +954,7 @@ static void style12_close(void *state)
 	for (i = 0; i < s->nready; i++)
 		game_free(s->ready[s->ready_head + i]);
 	free(s->ready);
+	free(s->carry);
 	game_free(s->out);
 	free(s);
 }
@@ -1424,11 +980,57 @@ static int add_tag(struct gamedb_game *g, const char *name, const char *value)
 	return gamedb__tags_add(&g->head, name, value, strlen(value), NULL, 0, NULL);
 }
 
+/* The header of game x into g: variant, start position and tags. 0, or -1 (out of memory). */
+static int fill_game(struct s12 *s, const struct s12game *x, struct gamedb_game *g)
+{
+	char buf[64], date[11];
+
+	(void)s;
+	g->variant = x->zh == GAMEDB__ZH_CRAZYHOUSE ? GAMEDB_VARIANT_CRAZYHOUSE
+		     : x->zh == GAMEDB__ZH_BUGHOUSE ? GAMEDB_VARIANT_BUGHOUSE
+		     : x->start.chess960 || strcmp(x->variant, "wild/fr") == 0 ? GAMEDB_VARIANT_CHESS960
+									        : GAMEDB_VARIANT_CHESS;
+	snprintf(g->fen, sizeof g->fen, "%s", x->fen);
+	g->start = x->start;
+	g->have_start = 1;
+	gamedb__pgn_date(date, 0, 0, 0); /* a log line carries no date */
+	if (add_tag(g, "Event", "?") || add_tag(g, "Site", "?") || add_tag(g, "Date", date) ||
+	    add_tag(g, "Round", "?") || add_tag(g, "White", x->white) ||
+	    add_tag(g, "Black", x->black) || add_tag(g, "Result", x->result))
+		return -1;
+	if ((x->welo[0] && add_tag(g, "WhiteElo", x->welo)) ||
+	    (x->belo[0] && add_tag(g, "BlackElo", x->belo)))
+		return -1;
+	if (x->base || x->inc)
+		snprintf(buf, sizeof buf, "%ld+%ld", x->base * 60, x->inc);
+	else
+		snprintf(buf, sizeof buf, "-");
+	if (!x->zero && add_tag(g, "TimeControl", buf))
+		return -1;
+	if (x->nonstandard && (add_tag(g, "SetUp", "1") || add_tag(g, "FEN", x->fen)))
+		return -1;
+	if (x->variant[0] && !(strcmp(x->variant, "blitz") == 0 ||
+			       strcmp(x->variant, "lightning") == 0 ||
+			       strcmp(x->variant, "standard") == 0 || strcmp(x->variant, "untimed") == 0)) {
+		if (add_tag(g, "Variant", strcmp(x->variant, "wild/fr") == 0 ? "chess960" : x->variant))
+			return -1;
+	} else if (g->variant == GAMEDB_VARIANT_CHESS960 && add_tag(g, "Variant", "chess960")) {
+		return -1;
+	}
+	snprintf(buf, sizeof buf, "%ld", x->gameno);
+	if (add_tag(g, "GameNo", buf))
+		return -1;
+	if (x->rated[0] && add_tag(g, "Rated", strcmp(x->rated, "rated") == 0 ? "yes" : "no"))
+		return -1;
+	if (x->partner[0] && add_tag(g, "BughousePartner", x->partner))
+		return -1;
+	return 0;
+}
+
 static int32_t style12_next_game(void *state, struct gamedb_game *g)
 {
 	struct s12 *s = state;
 	struct s12game *x;
-	char buf[64], date[11];
 	int32_t rc = GAMEDB_OK;
 
 	game_free(s->out);
@@ -1458,43 +1060,7 @@ static int32_t style12_next_game(void *state, struct gamedb_game *g)
 		s->ready_head = 0;
 	s->out = x;
 	g->index = s->index++;
-	g->variant = x->zh == GAMEDB__ZH_CRAZYHOUSE ? GAMEDB_VARIANT_CRAZYHOUSE
-		     : x->zh == GAMEDB__ZH_BUGHOUSE ? GAMEDB_VARIANT_BUGHOUSE
-		     : x->start.chess960 || strcmp(x->variant, "wild/fr") == 0 ? GAMEDB_VARIANT_CHESS960
-									        : GAMEDB_VARIANT_CHESS;
-	snprintf(g->fen, sizeof g->fen, "%s", x->fen);
-	g->start = x->start;
-	g->have_start = 1;
-	gamedb__pgn_date(date, 0, 0, 0); /* a log line carries no date */
-	if (add_tag(g, "Event", "?") || add_tag(g, "Site", "?") || add_tag(g, "Date", date) ||
-	    add_tag(g, "Round", "?") || add_tag(g, "White", x->white) ||
-	    add_tag(g, "Black", x->black) || add_tag(g, "Result", x->result))
-		goto nomem;
-	if ((x->welo[0] && add_tag(g, "WhiteElo", x->welo)) ||
-	    (x->belo[0] && add_tag(g, "BlackElo", x->belo)))
-		goto nomem;
-	if (x->base || x->inc)
-		snprintf(buf, sizeof buf, "%ld+%ld", x->base * 60, x->inc);
-	else
-		snprintf(buf, sizeof buf, "-");
-	if (!x->zero && add_tag(g, "TimeControl", buf))
-		goto nomem;
-	if (x->nonstandard && (add_tag(g, "SetUp", "1") || add_tag(g, "FEN", x->fen)))
-		goto nomem;
-	if (x->variant[0] && !(strcmp(x->variant, "blitz") == 0 ||
-			       strcmp(x->variant, "lightning") == 0 ||
-			       strcmp(x->variant, "standard") == 0 || strcmp(x->variant, "untimed") == 0)) {
-		if (add_tag(g, "Variant", strcmp(x->variant, "wild/fr") == 0 ? "chess960" : x->variant))
-			goto nomem;
-	} else if (g->variant == GAMEDB_VARIANT_CHESS960 && add_tag(g, "Variant", "chess960")) {
-		goto nomem;
-	}
-	snprintf(buf, sizeof buf, "%ld", x->gameno);
-	if (add_tag(g, "GameNo", buf))
-		goto nomem;
-	if (x->rated[0] && add_tag(g, "Rated", strcmp(x->rated, "rated") == 0 ? "yes" : "no"))
-		goto nomem;
-	if (x->partner[0] && add_tag(g, "BughousePartner", x->partner))
+	if (fill_game(s, x, g) != 0)
 		goto nomem;
 	if (x->nwarn) {
 		/* What went wrong in this game's boards (decode_moves says it again). */
@@ -1543,12 +1109,12 @@ static int clock_text(struct gamedb__movebuf *mb, const char *cmd, int64_t t, in
 static int32_t style12_decode(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
 {
 	struct s12 *s = state;
-	struct s12game *x = s->out;
+	struct s12game *x = (g->fmt_flags & S12_GF_PEEK) ? s->peek : s->out;
 	struct gamedb__pos pos;
 	size_t i, sanlen = 0;
 	char san[GAMEDB__SAN_MAX] = { 0 };
 
-	if (!x || g->index + 1 != s->index) {
+	if (!x || (!(g->fmt_flags & S12_GF_PEEK) && g->index + 1 != s->index)) {
 		gamedb__game_seterr(g, "%s: game %llu: its moves are gone (a style 12 log is read as "
 				    "a stream: decode a game before reading the next)",
 				    s->f->name, (unsigned long long)g->index + 1);
@@ -1573,7 +1139,9 @@ static int32_t style12_decode(void *state, struct gamedb_game *g, struct gamedb_
 					    x->gameno, i + 1);
 			return GAMEDB_FAILED;
 		}
-		if (gamedb__mb_move_san(mb, &m, fullmove, colour, san, sanlen) != 0 ||
+		if ((x->zh == GAMEDB__ZH_BUGHOUSE ? gamedb__mb_move_hand(mb, &m, x->plies[i].hand)
+						   : gamedb__mb_move_san(mb, &m, fullmove, colour, san,
+									 sanlen)) != 0 ||
 		    clock_text(mb, "clk", x->plies[i].clock, x->plies[i].ms) != 0 ||
 		    clock_text(mb, "emt", x->plies[i].taken, x->plies[i].ms) != 0)
 			goto nomem;
@@ -1619,3 +1187,165 @@ const struct gamedb__format gamedb__format_style12 = {
 	.handle = NULL,
 	.close = style12_close,
 };
+
+/* ---- the live session: a reader of this format whose bytes are fed, not read ------------- */
+
+#define S12_SESSION_MAGIC 0x53313253u /* "S12S" */
+
+struct gamedb_style12_session {
+	uint32_t magic;
+	int ended;
+	struct gamedb_reader *r; /* the style12 reader over an empty stream, fed by hand */
+	struct s12 *s;           /* its state */
+	struct gamedb_game peek; /* a game of r's, for session_peek_game() */
+};
+
+static int session_ok(const struct gamedb_style12_session *x)
+{
+	return x && x->magic == S12_SESSION_MAGIC;
+}
+
+GAMEDB_EXPORT struct gamedb_style12_session *gamedb_style12_session_new(const char *name)
+{
+	struct gamedb_style12_session *x = calloc(1, sizeof *x);
+
+	if (!x)
+		return NULL;
+	x->magic = S12_SESSION_MAGIC;
+	x->r = gamedb_reader_new();
+	if (!x->r || gamedb_reader_set_format(x->r, "style12") != GAMEDB_OK ||
+	    gamedb_reader_open_memory(x->r, name && name[0] ? name : "live", "", 0) < GAMEDB_WARN ||
+	    x->r->fmt != &gamedb__format_style12) {
+		gamedb_reader_free(x->r);
+		free(x);
+		return NULL;
+	}
+	x->s = x->r->fmt_state;
+	x->s->live_feed = 1;
+	x->peek.magic = GAMEDB__GAME_MAGIC;
+	x->peek.reader = x->r;
+	return x;
+}
+
+GAMEDB_EXPORT void gamedb_style12_session_free(struct gamedb_style12_session *x)
+{
+	if (!session_ok(x))
+		return;
+	gamedb__game_release(&x->peek);
+	gamedb_reader_free(x->r);
+	x->magic = 0;
+	free(x);
+}
+
+/* A call on a session that cannot go on: its status, with the reader's message set. */
+static int32_t session_check(struct gamedb_style12_session *x, const char *fn)
+{
+	if (!session_ok(x))
+		return GAMEDB_FATAL;
+	if (x->r->state != GAMEDB__RS_OPEN)
+		return gamedb__error(x->r, GAMEDB_FATAL, GAMEDB_E_MISUSE,
+				     "%s: the session had a fatal error: only "
+				     "gamedb_style12_session_free() is valid", fn);
+	gamedb__clear_error(x->r);
+	if (x->ended)
+		return gamedb__error(x->r, GAMEDB_FATAL, GAMEDB_E_MISUSE,
+				     "%s: the session has ended", fn);
+	return GAMEDB_OK;
+}
+
+GAMEDB_EXPORT int32_t gamedb_style12_session_feed(struct gamedb_style12_session *x,
+						  const char *bytes, size_t n)
+{
+	int32_t rc = session_check(x, "gamedb_style12_session_feed");
+
+	if (rc != GAMEDB_OK)
+		return rc;
+	if (!bytes && n)
+		return gamedb__error(x->r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
+				     "gamedb_style12_session_feed: bytes is NULL");
+	if (n && feed_bytes(x->s, bytes, n) != 0)
+		return gamedb__error(x->r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	return GAMEDB_OK;
+}
+
+GAMEDB_EXPORT int32_t gamedb_style12_session_end(struct gamedb_style12_session *x)
+{
+	int32_t rc = session_check(x, "gamedb_style12_session_end");
+
+	if (rc != GAMEDB_OK)
+		return rc;
+	x->ended = 1;
+	if (feed_end(x->s) != 0 || x->s->nomem)
+		return gamedb__error(x->r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	return GAMEDB_OK;
+}
+
+GAMEDB_EXPORT int32_t gamedb_style12_session_next_game(struct gamedb_style12_session *x,
+						       struct gamedb_game **out)
+{
+	if (out)
+		*out = NULL;
+	if (!session_ok(x))
+		return GAMEDB_FATAL;
+	/* The reader's own next_game: the same hand-out as a log's (pump() reads no bytes). */
+	return gamedb_reader_next_game(x->r, out);
+}
+
+GAMEDB_EXPORT size_t gamedb_style12_session_get_live_count(const struct gamedb_style12_session *x)
+{
+	return session_ok(x) ? x->s->nlive : 0;
+}
+
+GAMEDB_EXPORT int32_t gamedb_style12_session_peek_game(struct gamedb_style12_session *x,
+						       size_t i, struct gamedb_game **out)
+{
+	struct s12game *c;
+	const struct s12game *g;
+	int32_t rc;
+
+	if (out)
+		*out = NULL;
+	if (!session_ok(x) || !out)
+		return GAMEDB_FAILED;
+	if (x->r->state != GAMEDB__RS_OPEN)
+		return GAMEDB_FAILED;
+	if (i >= x->s->nlive)
+		return gamedb__error(x->r, GAMEDB_FAILED, GAMEDB_E_RANGE,
+				     "gamedb_style12_session_peek_game: %zu games are in flight", x->s->nlive);
+	g = x->s->live[i];
+	c = malloc(sizeof *c);
+	if (!c)
+		return gamedb__error(x->r, GAMEDB_FAILED, GAMEDB_E_NOMEM, "out of memory");
+	*c = *g;
+	c->plies = NULL;
+	c->cap = 0;
+	if (g->n && (c->plies = malloc(g->n * sizeof *c->plies)) == NULL) {
+		free(c);
+		return gamedb__error(x->r, GAMEDB_FAILED, GAMEDB_E_NOMEM, "out of memory");
+	}
+	if (g->n)
+		memcpy(c->plies, g->plies, g->n * sizeof *c->plies);
+	c->cap = g->n;
+	snprintf(c->result, sizeof c->result, "*");
+	gamedb__game_reset(&x->peek);
+	x->peek.fmt_flags = S12_GF_PEEK;
+	x->peek.index = x->s->index; /* the number it would have if it ended now */
+	x->s->peek = c;
+	if (fill_game(x->s, c, &x->peek) != 0) {
+		rc = gamedb__error(x->r, GAMEDB_FAILED, GAMEDB_E_NOMEM, "out of memory");
+	} else {
+		/* The copy decodes the moves now, through the format's decode_moves(). */
+		rc = gamedb_game_dup(&x->peek, out);
+		if (rc == GAMEDB_FAILED)
+			gamedb__error(x->r, GAMEDB_FAILED, GAMEDB_E_NOMEM, "out of memory");
+	}
+	x->s->peek = NULL;
+	game_free(c);
+	gamedb__game_reset(&x->peek);
+	return rc;
+}
+
+GAMEDB_EXPORT const char *gamedb_style12_session_errmsg(const struct gamedb_style12_session *x)
+{
+	return session_ok(x) ? x->r->errmsg : "invalid session handle";
+}

@@ -76,7 +76,7 @@ import os
 import threading
 import warnings
 import weakref
-from ctypes import byref, c_char_p, c_int32, c_size_t, c_uint32, c_uint64, c_void_p
+from ctypes import byref, c_char_p, c_int32, c_int64, c_size_t, c_uint32, c_uint64, c_void_p
 
 from . import _ffi
 from ._ffi import (E_CORRUPT, E_INVALID_ARGUMENT, E_IO, E_MISUSE, E_NOMEM, E_NONE, E_RANGE,
@@ -90,6 +90,7 @@ __all__ = [
     "Format", "FormatOption",
     "CAP_SEEK", "CAP_COUNT", "CAP_MULTIFILE", "CAP_VARIATIONS", "CAP_XIANGQI",
     "Reader", "Game", "Event", "MoveIterator", "ScidInfo", "ChessbaseInfo",
+    "Style12Line", "Style12Session",
     "GamedbError", "GamedbIOError", "GamedbWarning",
     "OK", "END", "WARN", "FAILED", "FATAL",
     "E_NONE", "E_NOMEM", "E_IO", "E_UNRECOGNIZED_FORMAT", "E_CORRUPT",
@@ -174,8 +175,8 @@ def formats():
     ``extensions`` a base is opened by, e.g. (".si4", ".si3")), ``capabilities`` (the CAP_*
     bits every base of the format has), ``charset`` (the charset its text is read in unless
     ``charset=`` says otherwise) and ``options`` (a tuple of :class:`FormatOption`: the
-    format's own options; "charset" and "fallback-charset", which every format takes, are
-    not listed). A GUI builds its file filter from ``opens``; copying a base means copying
+    format's own options; "charset", "fallback-charset" and "password", which every format
+    takes, are not listed). A GUI builds its file filter from ``opens``; copying a base means copying
     the files of every extension.
     """
     out = []
@@ -817,11 +818,12 @@ class Reader(_Closing):
             _lib.gamedb_reader_support_format_all(self._ptr)
         if charset is not None:
             self.set_option("charset", charset)
-        # The core's options now; a format's own options ("language", "charset-detect") once
-        # the format is known, i.e. right after the open.
+        # The core's options now (the password of an encrypted archive is needed by the open
+        # itself); a format's own options ("language", "charset-detect") once the format is
+        # known, i.e. right after the open.
         self._late_options = []
         for key, value in (options or {}).items():
-            if key in ("charset", "fallback-charset"):
+            if key in ("charset", "fallback-charset", "password"):
                 self.set_option(key, value)
             else:
                 self._late_options.append((key, value))
@@ -1149,6 +1151,178 @@ class Reader(_Closing):
             return "<gamedb.Reader %s>" % _lib.gamedb_reader_format(self._ptr)
 
 
+# ---- style 12: live lines and sessions ----------------------------------------------------
+
+_S12_INTS = {
+    "side_to_move": 1, "game_number": 2, "relation": 3, "base_minutes": 4,
+    "increment_seconds": 5, "white_clock_ms": 6, "black_clock_ms": 7, "move_number": 8,
+    "flip": 9, "time_taken_ms": 10, "halfmove_clock": 11, "double_push_file": 12,
+    "white_material": 13, "black_material": 14, "clocks_in_ms": 15, "castling": 16, "ply": 17,
+}
+_S12_TEXTS = {
+    "white": 1, "black": 2, "move_verbose": 3, "move_san": 4, "move_uci": 5, "time_taken": 6,
+    "white_holdings": 7, "black_holdings": 8, "passed": 9,
+}
+
+
+class Style12Line:
+    """One ``<12>`` (board) or ``<b1>`` (holdings) line of FICS/ICC output, parsed.
+
+    ``Style12Line(text)`` raises :class:`GamedbError` (``FAILED``) when the text is not such a
+    line or a field is missing or bad; its message names the field ("field 25 (white's clock)
+    is missing: ..."). Attributes: ``kind`` ("board" or "holdings"), ``fen`` (boards), the
+    integer fields ``side_to_move`` (0 White, 1 Black), ``game_number``, ``relation``,
+    ``base_minutes``, ``increment_seconds``, ``white_clock_ms``, ``black_clock_ms``,
+    ``move_number``, ``flip``, ``time_taken_ms``, ``halfmove_clock``, ``double_push_file``,
+    ``white_material``, ``black_material``, ``clocks_in_ms``, ``castling``, ``ply``, and the
+    texts ``white``, ``black``, ``move_verbose``, ``move_san``, ``move_uci``, ``time_taken``,
+    ``white_holdings``, ``black_holdings``, ``passed``; a field the line has not is None.
+    """
+
+    def __init__(self, text):
+        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+        self._ptr = _lib.gamedb_style12_line_new()
+        rc = _lib.gamedb_style12_line_parse(self._ptr, data, len(data))
+        if rc != OK:
+            msg = _lib.gamedb_style12_line_errmsg(self._ptr)
+            self.close()
+            raise GamedbError(rc, E_CORRUPT, msg)
+        self._snapshot()
+
+    def _snapshot(self):
+        kind = _lib.gamedb_style12_line_get_kind(self._ptr)
+        self.kind = "board" if kind == 12 else "holdings"
+        self.fen = _lib.gamedb_style12_line_get_fen(self._ptr)
+        v = c_int64()
+        for name, f in _S12_INTS.items():
+            ok = _lib.gamedb_style12_line_get_int(self._ptr, f, byref(v)) == OK
+            setattr(self, name, v.value if ok else None)
+        for name, f in _S12_TEXTS.items():
+            setattr(self, name, _lib.gamedb_style12_line_get_text(self._ptr, f))
+
+    def set_holdings(self, b1):
+        """Gives this board the men in hand of a ``<b1>`` line of its game (``fen`` then has
+        them in brackets). Raises :class:`GamedbError` when the lines do not fit."""
+        if not self._ptr or not b1._ptr:
+            raise _misuse("Style12Line.set_holdings: a line was closed")
+        rc = _lib.gamedb_style12_line_set_holdings(self._ptr, b1._ptr)
+        if rc != OK:
+            raise GamedbError(rc, E_INVALID_ARGUMENT, "set_holdings: not a board and a <b1> "
+                              "line of the same game")
+        self._snapshot()
+        return self
+
+    def close(self):
+        ptr, self._ptr = getattr(self, "_ptr", None), None
+        if ptr:
+            _lib.gamedb_style12_line_free(ptr)
+
+    __del__ = close
+
+    def __repr__(self):
+        if self.kind == "board":
+            return "<gamedb.Style12Line board %s %s-%s: %s>" % (
+                self.game_number, self.white, self.black, self.fen)
+        return "<gamedb.Style12Line holdings %s: [%s] [%s]>" % (
+            self.game_number, self.white_holdings, self.black_holdings)
+
+
+class Style12Session:
+    """A live FICS/ICC session: feed it the server's output as it comes (any chunks), get the
+    games it rebuilds, exactly as :func:`open` gives them for the same bytes read as a log.
+
+    ``feed(data)`` and ``end()`` return the list of :class:`Game` objects that ended (each
+    with its own copy: moves, PGN and JSON stay available); ``end()`` ends the games still in
+    flight with "*". ``live_count`` is the number of games in flight, ``peek(i)`` a snapshot
+    of one of them (moves so far, result "*"). A game delivered with a warning has it in
+    ``Game.warning``; ``warnings`` collects the messages about lines that were skipped.
+    """
+
+    def __init__(self, name="live"):
+        self._ptr = _lib.gamedb_style12_session_new(_enc(name))
+        self._lock = _RLock()
+        self.warnings = []
+
+    def _alive(self):
+        if not self._ptr:
+            raise _misuse("the session was closed")
+        return self._ptr
+
+    def _raise(self, rc):
+        raise GamedbError(rc, None, _lib.gamedb_style12_session_errmsg(self._ptr))
+
+    def _take(self):
+        out = []
+        while True:
+            gp = _ffi.GameP()
+            rc = _lib.gamedb_style12_session_next_game(self._ptr, byref(gp))
+            if rc == END:
+                msg = _lib.gamedb_style12_session_errmsg(self._ptr)
+                if msg:
+                    self.warnings.append(msg)
+                return out
+            if rc not in (OK, WARN):
+                self._raise(rc)
+            warning = _lib.gamedb_style12_session_errmsg(self._ptr) if rc == WARN else None
+            game = Game(None, gp, warning)
+            game._adopt(gp)
+            out.append(game)
+
+    def feed(self, data):
+        """Feeds bytes (or str, as UTF-8); returns the games that ended in them."""
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        data = bytes(data)
+        with self._lock:
+            ptr = self._alive()
+            rc = _lib.gamedb_style12_session_feed(ptr, data, len(data))
+            if rc != OK:
+                self._raise(rc)
+            return self._take()
+
+    def end(self):
+        """The end of the output: returns the games that were still in flight (with "*")."""
+        with self._lock:
+            ptr = self._alive()
+            rc = _lib.gamedb_style12_session_end(ptr)
+            if rc != OK:
+                self._raise(rc)
+            return self._take()
+
+    @property
+    def live_count(self):
+        with self._lock:
+            return _lib.gamedb_style12_session_get_live_count(self._alive())
+
+    def peek(self, i=0):
+        """A snapshot (a :class:`Game`) of game ``i`` in flight, 0 the oldest."""
+        with self._lock:
+            ptr = self._alive()
+            gp = _ffi.GameP()
+            rc = _lib.gamedb_style12_session_peek_game(ptr, i, byref(gp))
+            if rc not in (OK, WARN):
+                if rc == FAILED and i >= _lib.gamedb_style12_session_get_live_count(ptr):
+                    raise IndexError(_lib.gamedb_style12_session_errmsg(ptr))
+                self._raise(rc)
+            game = Game(None, gp, _lib.gamedb_style12_session_errmsg(ptr) if rc == WARN
+                        else None)
+            game._ptr = gp  # the snapshot is already the caller's own copy
+            return game
+
+    def close(self):
+        ptr, self._ptr = getattr(self, "_ptr", None), None
+        if ptr:
+            _lib.gamedb_style12_session_free(ptr)
+
+    __del__ = close
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 def open(path, charset=None, format=None, errors="raise", converter=None, options=None):
     """Opens a database file (for SCID the .si4/.si3 file, or the base name without it).
 
@@ -1156,7 +1330,8 @@ def open(path, charset=None, format=None, errors="raise", converter=None, option
     format's default. format: a format name ("scid") to skip detection. errors: see
     :class:`Reader`. converter: a callable (charset, raw_bytes) -> str or None (None lets
     the library convert), tried before the library's own conversion. options: further
-    {key: value} for gamedb_reader_set_option().
+    {key: value} for gamedb_reader_set_option(), e.g. ``{"password": "..."}`` for an
+    encrypted ChessBase archive (.cbz).
     """
     r = Reader(charset, format, errors, converter, options)
     return r._opening(_lib.gamedb_reader_open_filename, _enc(path))

@@ -143,6 +143,14 @@ class _Book(Structure):
     """struct gamedb_book (opaque)."""
 
 
+class _Style12Line(Structure):
+    """struct gamedb_style12_line (opaque)."""
+
+
+class _Style12Session(Structure):
+    """struct gamedb_style12_session (opaque)."""
+
+
 ReaderP = POINTER(_Reader)
 GameP = POINTER(_Game)
 MoveIterP = POINTER(_MoveIter)
@@ -151,6 +159,8 @@ ScidP = POINTER(_Scid)
 ChessbaseP = POINTER(_Chessbase)
 BookP = POINTER(_Book)
 ChessAssistantP = POINTER(_ChessAssistant)
+Style12LineP = POINTER(_Style12Line)
+Style12SessionP = POINTER(_Style12Session)
 
 
 # ---- callback types and caller-filled structs -------------------------------------------
@@ -405,6 +415,25 @@ API = (
     _Api("gamedb_chessassistant_get_game_field", [ChessAssistantP, GameP, c_int32], c_int64,
          None),
     _Api("gamedb_chessassistant_get_comment", [ChessAssistantP], c_char_p, _errcheck_str),
+    # style 12 live lines and sessions (statuses checked by the Pythonic layer)
+    _Api("gamedb_style12_line_new", [], Style12LineP, _errcheck_new),
+    _Api("gamedb_style12_line_parse", [Style12LineP, c_char_p, c_size_t], c_int32, None),
+    _Api("gamedb_style12_line_get_kind", [Style12LineP], c_int32, None),
+    _Api("gamedb_style12_line_errmsg", [Style12LineP], c_char_p, _errcheck_str),
+    _Api("gamedb_style12_line_get_fen", [Style12LineP], c_char_p, _errcheck_str),
+    _Api("gamedb_style12_line_get_int", [Style12LineP, c_int32, POINTER(c_int64)], c_int32, None),
+    _Api("gamedb_style12_line_get_text", [Style12LineP, c_int32], c_char_p, _errcheck_str),
+    _Api("gamedb_style12_line_set_holdings", [Style12LineP, Style12LineP], c_int32, None),
+    _Api("gamedb_style12_line_free", [Style12LineP], None, None),
+    _Api("gamedb_style12_session_new", [c_char_p], Style12SessionP, _errcheck_new),
+    _Api("gamedb_style12_session_feed", [Style12SessionP, c_char_p, c_size_t], c_int32, None),
+    _Api("gamedb_style12_session_end", [Style12SessionP], c_int32, None),
+    _Api("gamedb_style12_session_next_game", [Style12SessionP, POINTER(GameP)], c_int32, None),
+    _Api("gamedb_style12_session_get_live_count", [Style12SessionP], c_size_t, None),
+    _Api("gamedb_style12_session_peek_game", [Style12SessionP, c_size_t, POINTER(GameP)],
+         c_int32, None),
+    _Api("gamedb_style12_session_errmsg", [Style12SessionP], c_char_p, _errcheck_str),
+    _Api("gamedb_style12_session_free", [Style12SessionP], None, None),
     _Api("gamedb_reader_get_chessbase", [ReaderP], ChessbaseP, None),
     _Api("gamedb_chessbase_get_game_field", [ChessbaseP, GameP, c_int32], c_int64, None),
     _Api("gamedb_chessbase_get_charset", [ChessbaseP], c_char_p, _errcheck_str),

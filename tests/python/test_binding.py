@@ -191,6 +191,7 @@ C_TYPES = {
     "size_t *": ctypes.POINTER(ctypes.c_size_t),
     "const size_t *": ctypes.POINTER(ctypes.c_size_t),
     "int32_t *": ctypes.POINTER(ctypes.c_int32),
+    "int64_t *": ctypes.POINTER(ctypes.c_int64),
     "gamedb_text_converter_fn": _ffi.TEXT_CONVERTER_FN,
     "gamedb_write_fn": _ffi.WRITE_FN,
     "struct gamedb_io *": ctypes.POINTER(_ffi.Io),
@@ -198,7 +199,8 @@ C_TYPES = {
 }
 for _c, _p in (("reader", _ffi.ReaderP), ("game", _ffi.GameP), ("move_iter", _ffi.MoveIterP),
                ("event", _ffi.EventP), ("scid", _ffi.ScidP), ("chessbase", _ffi.ChessbaseP),
-               ("book", _ffi.BookP), ("chessassistant", _ffi.ChessAssistantP)):
+               ("book", _ffi.BookP), ("chessassistant", _ffi.ChessAssistantP),
+               ("style12_line", _ffi.Style12LineP), ("style12_session", _ffi.Style12SessionP)):
     C_TYPES["struct gamedb_%s *" % _c] = _p
     C_TYPES["const struct gamedb_%s *" % _c] = _p
     C_TYPES["struct gamedb_%s * *" % _c] = ctypes.POINTER(_p)
@@ -861,3 +863,17 @@ def test_reader_slices():
         assert [g.index for g in r[::2]] == list(range(0, n, 2))
         assert [g.index for g in r[-2:]] == [n - 2, n - 1]
         assert r[5:2] == []
+
+
+def test_encrypted_archive_with_password_option():
+    """An encrypted ChessBase archive (fuzz/cbz's seed: our own 5-game base, packed and
+    enciphered under the password "password") opens with options={"password": ...}, the option
+    reaching the open; without it, or with a wrong one, the open raises saying why."""
+    path = os.path.join(SRCDIR, "fuzz", "cbz", "corpus", "sample-lz.cbz")
+    with gamedb.open(path, options={"password": "password"}) as r:
+        assert r.format == "chessbase"
+        assert len(list(r)) == 5
+    with pytest.raises(gamedb.GamedbError, match="needs the password"):
+        gamedb.open(path)
+    with pytest.raises(gamedb.GamedbError, match="password does not open"):
+        gamedb.open(path, options={"password": "pass"})
