@@ -812,7 +812,7 @@ static void test_slots(void)
 				CHECK_MSG(0, "cannot play %s", moves[k]);
 				break;
 			}
-			gamedb__slots_move_scid(&s, &pos, &m);
+			gamedb__slots_move_scid(&s, pos.stm, &m);
 			gamedb__pos_make(&pos, &m);
 			check_slots_consistent(&s, &pos);
 			if (k == 0)
@@ -849,7 +849,7 @@ static void test_slots(void)
 		CHECK_EQ_INT(s.slot[sq_of("a7")], 1);
 		CHECK_EQ_INT(s.slot[sq_of("b8")], 1); /* black: n b8 slot 0 -> king swap -> 1 */
 		if (gamedb__parse_san(&pos, "axb8=Q+", &m) == 0) {
-			gamedb__slots_move_scid(&s, &pos, &m);
+			gamedb__slots_move_scid(&s, pos.stm, &m);
 			gamedb__pos_make(&pos, &m);
 			CHECK_EQ_INT(s.slot[sq_of("b8")], 1);
 			CHECK_EQ_INT(s.count[1], 1);
@@ -861,7 +861,7 @@ static void test_slots(void)
 	if (load(&pos, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1") == 0) {
 		gamedb__slots_init_scid(&s, &pos);
 		if (gamedb__parse_san(&pos, "a8=N", &m) == 0) {
-			gamedb__slots_move_scid(&s, &pos, &m);
+			gamedb__slots_move_scid(&s, pos.stm, &m);
 			gamedb__pos_make(&pos, &m);
 			CHECK_EQ_INT(s.slot[sq_of("a8")], 1);
 			check_slots_consistent(&s, &pos);
@@ -881,7 +881,7 @@ static void test_slots(void)
 				CHECK_MSG(0, "cannot play %s", game[k]);
 				break;
 			}
-			gamedb__slots_move_scid(&s, &pos, &m);
+			gamedb__slots_move_scid(&s, pos.stm, &m);
 			gamedb__pos_make(&pos, &m);
 			check_slots_consistent(&s, &pos);
 			if (k == 4) {
@@ -919,7 +919,7 @@ static void test_slots(void)
 			const int ks = s.slot[sq_of("f1")], rs = s.slot[sq_of("g1")];
 			CHECK_EQ_INT(ks, 0);
 			CHECK_EQ_INT(gamedb__move_castle(&pos, 1, &m), 0);
-			gamedb__slots_move_scid(&s, &pos, &m);
+			gamedb__slots_move_scid(&s, pos.stm, &m);
 			gamedb__pos_make(&pos, &m);
 			CHECK_EQ_INT(s.slot[sq_of("g1")], 0);
 			CHECK_EQ_INT(s.slot[sq_of("f1")], rs);
@@ -1259,7 +1259,7 @@ static void test_random_games(void)
 				    (gamedb__in_check(&played) && gamedb__gen_legal(&played, moves) == 0))
 					bad++;
 			}
-			gamedb__slots_move_scid(&s, &pos, &m);
+			gamedb__slots_move_scid(&s, pos.stm, &m);
 			gamedb__pos_make(&pos, &m);
 			plies++;
 			/* FEN round trip of every position reached */

@@ -868,8 +868,8 @@ GAMEDB_EXPORT int32_t gamedb_event_get_move(const struct gamedb_event *ev, int32
 GAMEDB_EXPORT int32_t gamedb_event_get_piece(const struct gamedb_event *ev);
 
 /**
- * The SAN of a MOVE event ("Nbd7", "exd8=Q+", "O-O", "--"), computed on request; for a
- * xiangqi game its WXF form ("C2.5").
+ * The SAN of a MOVE event ("Nbd7", "exd8=Q+", "O-O", "--"), written when the game's moves
+ * were decoded (the decoder plays each move once); for a xiangqi game its WXF form ("C2.5").
  * @return a string valid until the next gamedb_move_iter_next() or gamedb_move_iter_free()
  *         on the iterator, or NULL for other events.
  * @since 1.0

@@ -223,6 +223,24 @@ void gamedb__pos_make(struct gamedb__pos *pos, const struct gamedb__move *m);
  */
 int gamedb__move_play(struct gamedb__pos *pos, struct gamedb__move *m);
 
+/*
+ * Room for the SAN of any chess move with its NUL: the longest are "Qa1xb2+" and "exd8=Q#"
+ * (7 characters; a drop, "N@f3+", has 5). The move buffer keeps each move's SAN in this much.
+ */
+#define GAMEDB__SAN_MAX 8
+
+/*
+ * gamedb__move_play() and gamedb__move_san() in one step, the move made once: on success the
+ * move is applied to pos, m completed (m->check set), its SAN with '+' or '#' written into san
+ * (GAMEDB__SAN_MAX bytes; those after the NUL are left as they were) and its length put in *len (if len is
+ * set); 0 is returned. On failure (illegal) pos is unchanged and -1 is returned.
+ * checked: whether the side to move is in check in pos, as the caller knows it from the move
+ * that led there (its m->check): 1 in check, 0 not, -1 not known (then nothing is assumed).
+ * Known not to be in check, a usual move is checked for legality without any attack test.
+ */
+int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+			  size_t *len, int checked);
+
 /* 1 if the side to move has at least one legal move (0: checkmate or stalemate). */
 int gamedb__has_legal_move(const struct gamedb__pos *pos);
 
@@ -285,9 +303,8 @@ int gamedb__slots_init_scid(struct gamedb__slots *s, const struct gamedb__pos *p
  */
 int gamedb__slots_init_scid_fen(struct gamedb__slots *s, const struct gamedb__pos *pos);
 
-/* Updates SCID slots for a completed move about to be made in pos (call before pos_make). */
-void gamedb__slots_move_scid(struct gamedb__slots *s, const struct gamedb__pos *pos,
-			     const struct gamedb__move *m);
+/* Updates SCID slots for a completed legal move m made by colour (before or after pos_make). */
+void gamedb__slots_move_scid(struct gamedb__slots *s, int colour, const struct gamedb__move *m);
 
 /*
  * ChessBase piece slots (lib/board/chessbase.c). A CBG move byte names its man by type and

@@ -17,6 +17,7 @@
 #define GAMEDB_CHESS_INTERNAL_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "board.h"
 
@@ -225,6 +226,106 @@ static inline int is_file_ch(char c)
 static inline int is_rank_ch(char c)
 {
 	return c >= '1' && c <= '8';
+}
+
+
+/* Piece letters by type (SAN upper case; UCI takes the lower case of the promotion's). */
+static const char piece_upper[8] = {'?', 'P', 'N', 'B', 'R', 'Q', 'K', '?'};
+
+/*
+ * 1 if the man on c (same type and colour as the mover) may legally go to `to` as well. Only
+ * N, B, R, Q reach here, so no en passant or castling to care about; the king does not move,
+ * so one attack test with c moved (and the man on `to` taken) settles pins.
+ */
+static inline int other_can_go(const struct gamedb__pos *pos, int c, int to)
+{
+	const int us = pos->stm, them = us ^ 1, k = pos->king[us];
+	const uint64_t occ = (occupied(pos) & ~BIT(c)) | BIT(to);
+
+	if (k >= 64)
+		return 1;
+	return !attacked(pos, k, them, pos->by_colour[them] & ~BIT(to), occ);
+}
+
+/*
+ * The SAN of the completed legal move m in pos (before it is made), without the check mark
+ * and the NUL, for gamedb__move_san() and gamedb__move_play_san(); not for a null move.
+ * Minimal disambiguation: only the men of the same type that reach the same square are
+ * looked at. Returns the length written.
+ */
+static HOT_INLINE size_t san_body(const struct gamedb__pos *pos, const struct gamedb__move *m,
+				  char *buf)
+{
+	const int from = m->from, to = m->to, type = m->piece;
+	size_t n = 0;
+
+	if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) {
+		if (m->flags & GAMEDB__MF_CASTLE_K) {
+			memcpy(buf, "O-O", 3);
+			n = 3;
+		} else {
+			memcpy(buf, "O-O-O", 5);
+			n = 5;
+		}
+	} else if (m->flags & GAMEDB__MF_DROP) {
+		n = gamedb__move_uci(m, buf);
+	} else if (type == GAMEDB__PAWN) {
+		if (m->flags & GAMEDB__MF_CAPTURE) {
+			buf[n++] = file_char(from);
+			buf[n++] = 'x';
+		}
+		buf[n++] = file_char(to);
+		buf[n++] = rank_char(to);
+		if (m->promo) {
+			buf[n++] = '=';
+			buf[n++] = piece_upper[m->promo & 7];
+		}
+	} else {
+		buf[n++] = piece_upper[type & 7];
+		if (type != GAMEDB__KING) {
+			/* The other men of the same type and colour that reach `to`. */
+			const uint64_t occ = occupied(pos);
+			const uint64_t same = pos->by_type[type & 7] & pos->by_colour[pos->stm] & ~BIT(from);
+			uint64_t cand;
+			int others = 0, same_file = 0, same_rank = 0;
+
+			if (type == GAMEDB__KNIGHT) {
+				cand = knight_bb[to] & same;
+			} else {
+				uint64_t sl = 0;
+				if (type != GAMEDB__BISHOP)
+					sl |= rook_rays[to] & same;
+				if (type != GAMEDB__ROOK)
+					sl |= bishop_rays[to] & same;
+				for (cand = 0; sl; sl &= sl - 1)
+					if (!(between_bb(to, LSB(sl)) & occ))
+						cand |= BIT(LSB(sl));
+			}
+			for (; cand; cand &= cand - 1) {
+				const int c = LSB(cand);
+				if (!other_can_go(pos, c, to))
+					continue;
+				others++;
+				same_file |= FILE_OF(c) == FILE_OF(from);
+				same_rank |= RANK_OF(c) == RANK_OF(from);
+			}
+			if (others) {
+				if (!same_file) {
+					buf[n++] = file_char(from);
+				} else if (!same_rank) {
+					buf[n++] = rank_char(from);
+				} else {
+					buf[n++] = file_char(from);
+					buf[n++] = rank_char(from);
+				}
+			}
+		}
+		if (m->flags & GAMEDB__MF_CAPTURE)
+			buf[n++] = 'x';
+		buf[n++] = file_char(to);
+		buf[n++] = rank_char(to);
+	}
+	return n;
 }
 
 #endif /* GAMEDB_CHESS_INTERNAL_H */

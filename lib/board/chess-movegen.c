@@ -787,7 +787,37 @@ static COLD_PATH int drop_complete(const struct gamedb__pos *pos, struct gamedb_
 	return 0;
 }
 
-int gamedb__move_complete(const struct gamedb__pos *pos, struct gamedb__move *m)
+/*
+ * 1 if the usual move from -> to (not the king's, not en passant) leaves the king safe, in a
+ * position where the side to move is not in check: it does unless the man on `from` is pinned
+ * and leaves its pin line. No attack test, only the one line from the king through `from`.
+ */
+static HOT_INLINE int pin_safe(const struct gamedb__pos *pos, int from, int to)
+{
+	const int us = pos->stm, k = pos->king[us];
+	uint64_t line, sl, occ;
+
+	if (k >= 64 || !((rook_rays[k] | bishop_rays[k]) & BIT(from)))
+		return 1;
+	line = line_bb(k, from);
+	if (line & BIT(to))
+		return 1; /* along the line: it still stands between (or takes the pinner) */
+	sl = line & pos->by_colour[us ^ 1] &
+	     ((RANK_OF(k) == RANK_OF(from) || FILE_OF(k) == FILE_OF(from))
+		      ? pos->by_type[GAMEDB__ROOK] | pos->by_type[GAMEDB__QUEEN]
+		      : pos->by_type[GAMEDB__BISHOP] | pos->by_type[GAMEDB__QUEEN]);
+	occ = occupied(pos) & ~BIT(from);
+	for (; sl; sl &= sl - 1)
+		if (!(between_bb(k, LSB(sl)) & occ))
+			return 0;
+	return 1;
+}
+
+/*
+ * move_complete() (see board.h); checked: 1 if the side to move is in check in pos, 0 if not,
+ * -1 if not known. Known not to be in check, a usual move needs no attack test (pin_safe()).
+ */
+static HOT_INLINE int complete(const struct gamedb__pos *pos, struct gamedb__move *m, int checked)
 {
 	const uint8_t *b = pos->sq;
 	const int us = pos->stm, them = us ^ 1;
@@ -891,7 +921,9 @@ int gamedb__move_complete(const struct gamedb__pos *pos, struct gamedb__move *m)
 	}
 
 	set_move(m, from, to, promo, flags, type, captured);
-	if (leaves_king_safe(pos, m))
+	if (checked == 0 && type != GAMEDB__KING && !(flags & GAMEDB__MF_EP)
+		    ? pin_safe(pos, from, to)
+		    : leaves_king_safe(pos, m))
 		return 0;
 try_castle:
 	if (maybe_castle >= 0)
@@ -899,19 +931,117 @@ try_castle:
 	return -1;
 }
 
+/*
+ * What the completed move m, just made in pos, did to the side now to move: GAMEDB__CHECK_NONE,
+ * _CHECK or _MATE. Not a full attack test on the king: a usual move gives check only with the
+ * man it put on m->to (its own attacks) or by opening the one line from the king through
+ * m->from (a discovered check). Castling, en passant, null moves and drops, which move or lift
+ * more than one man, take the full test.
+ */
+static HOT_INLINE uint8_t after_check(const struct gamedb__pos *pos, const struct gamedb__move *m)
+{
+	const int them = pos->stm, us = them ^ 1, k = pos->king[them];
+	const int from = m->from, to = m->to;
+	const uint64_t occ = occupied(pos), kb = BIT(k < 64 ? k : 0);
+	const uint64_t *t = pos->by_type;
+	uint64_t hit;
+
+	if (k >= 64 || (m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q |
+				    GAMEDB__MF_EP | GAMEDB__MF_DROP)))
+		return check_state(pos);
+	/* The man on `to` (a promoted one as what it became). */
+	switch (TYPE(pos->sq[to])) {
+	case GAMEDB__PAWN:
+		hit = pawn_bb[us][to] & kb;
+		break;
+	case GAMEDB__KNIGHT:
+		hit = knight_bb[to] & kb;
+		break;
+	case GAMEDB__BISHOP:
+		hit = (bishop_rays[to] & kb) && !(between_bb(to, k) & occ);
+		break;
+	case GAMEDB__ROOK:
+		hit = (rook_rays[to] & kb) && !(between_bb(to, k) & occ);
+		break;
+	case GAMEDB__QUEEN:
+		hit = ((rook_rays[to] | bishop_rays[to]) & kb) && !(between_bb(to, k) & occ);
+		break;
+	default: /* the king gives no check */
+		hit = 0;
+		break;
+	}
+	if (!hit) {
+		/* A slider of ours on the line from the king through the square left. */
+		const uint64_t line = line_bb(k, from);
+		if (line) {
+			const uint64_t kind = (RANK_OF(k) == RANK_OF(from) || FILE_OF(k) == FILE_OF(from))
+						      ? t[GAMEDB__ROOK] | t[GAMEDB__QUEEN]
+						      : t[GAMEDB__BISHOP] | t[GAMEDB__QUEEN];
+			uint64_t sl = line & kind & pos->by_colour[us] & ~BIT(to);
+			for (; sl; sl &= sl - 1)
+				if (!(between_bb(k, LSB(sl)) & occ)) {
+					hit = 1;
+					break;
+				}
+		}
+	}
+	if (!hit)
+		return GAMEDB__CHECK_NONE;
+	return gamedb__has_legal_move(pos) ? GAMEDB__CHECK_CHECK : GAMEDB__CHECK_MATE;
+}
+
+int gamedb__move_complete(const struct gamedb__pos *pos, struct gamedb__move *m)
+{
+	return complete(pos, m, -1);
+}
+
+/*
+ * Checks and completes m as move_play() takes it (see board.h), checked as complete() takes
+ * it; 0, or -1 if illegal.
+ */
+static HOT_INLINE int play_check(const struct gamedb__pos *pos, struct gamedb__move *m, int checked)
+{
+	if (m->flags & GAMEDB__MF_NULL)
+		return checked == 1 ? -1 : gamedb__move_null(pos, m);
+	if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q))
+		return castle_check(pos, (m->flags & GAMEDB__MF_CASTLE_K) ? 1 : 0, m);
+	return complete(pos, m, checked);
+}
+
 int gamedb__move_play(struct gamedb__pos *pos, struct gamedb__move *m)
 {
-	int rc;
-
-	if (m->flags & GAMEDB__MF_NULL)
-		rc = gamedb__move_null(pos, m);
-	else if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q))
-		rc = castle_check(pos, (m->flags & GAMEDB__MF_CASTLE_K) ? 1 : 0, m);
-	else
-		rc = gamedb__move_complete(pos, m);
-	if (rc != 0)
+	if (play_check(pos, m, -1) != 0)
 		return -1;
 	gamedb__pos_make(pos, m);
-	m->check = check_state(pos);
+	m->check = after_check(pos, m);
+	return 0;
+}
+
+int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+			  size_t *len, int checked)
+{
+	size_t n;
+
+	if (play_check(pos, m, checked) != 0)
+		return -1;
+	/* SAN from the position before the move; its check mark once the move is made. */
+	if (m->flags & GAMEDB__MF_NULL) {
+		memcpy(san, "--", 2);
+		n = 2;
+	} else {
+		n = san_body(pos, m, san);
+	}
+	if (pos->zh)
+		zh_make(pos, m);
+	else
+		make_chess(pos, m);
+	m->check = after_check(pos, m);
+	if (m->check == GAMEDB__CHECK_CHECK)
+		san[n++] = '+';
+	else if (m->check == GAMEDB__CHECK_MATE)
+		san[n++] = '#';
+	san[n] = '\0';
+	if (len)
+		*len = n;
 	return 0;
 }

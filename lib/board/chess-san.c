@@ -8,8 +8,6 @@
 
 #include "chess-internal.h"
 
-static const char piece_upper[8] = {'?', 'P', 'N', 'B', 'R', 'Q', 'K', '?'};
-
 /* ------------------------------------------------------------------------------------------ */
 /* Notation */
 
@@ -35,94 +33,16 @@ size_t gamedb__move_uci(const struct gamedb__move *m, char *buf)
 	return n;
 }
 
-/*
- * 1 if the man on c (same type and colour as the mover) may legally go to `to` as well. Only
- * N, B, R, Q reach here, so no en passant or castling to care about; the king does not move,
- * so one attack test with c moved (and the man on `to` taken) settles pins.
- */
-static int other_can_go(const struct gamedb__pos *pos, int c, int to)
-{
-	const int us = pos->stm, them = us ^ 1, k = pos->king[us];
-	const uint64_t occ = (occupied(pos) & ~BIT(c)) | BIT(to);
-
-	if (k >= 64)
-		return 1;
-	return !attacked(pos, k, them, pos->by_colour[them] & ~BIT(to), occ);
-}
-
 size_t gamedb__move_san(const struct gamedb__pos *pos, const struct gamedb__move *m, char *buf)
 {
-	const int from = m->from, to = m->to, type = m->piece;
-	size_t n = 0;
+	size_t n;
 	uint8_t check = m->check;
 
 	if (m->flags & GAMEDB__MF_NULL) {
 		memcpy(buf, "--", 3);
 		return 2;
 	}
-	if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) {
-		const char *s = (m->flags & GAMEDB__MF_CASTLE_K) ? "O-O" : "O-O-O";
-		n = strlen(s);
-		memcpy(buf, s, n);
-	} else if (m->flags & GAMEDB__MF_DROP) {
-		n = gamedb__move_uci(m, buf);
-	} else if (type == GAMEDB__PAWN) {
-		if (m->flags & GAMEDB__MF_CAPTURE) {
-			buf[n++] = file_char(from);
-			buf[n++] = 'x';
-		}
-		buf[n++] = file_char(to);
-		buf[n++] = rank_char(to);
-		if (m->promo) {
-			buf[n++] = '=';
-			buf[n++] = piece_upper[m->promo & 7];
-		}
-	} else {
-		buf[n++] = piece_upper[type & 7];
-		if (type != GAMEDB__KING) {
-			/* The other men of the same type and colour that reach `to`. */
-			const uint64_t occ = occupied(pos);
-			const uint64_t same = pos->by_type[type & 7] & pos->by_colour[pos->stm] & ~BIT(from);
-			uint64_t cand;
-			int others = 0, same_file = 0, same_rank = 0;
-
-			if (type == GAMEDB__KNIGHT) {
-				cand = knight_bb[to] & same;
-			} else {
-				uint64_t sl = 0;
-				if (type != GAMEDB__BISHOP)
-					sl |= rook_rays[to] & same;
-				if (type != GAMEDB__ROOK)
-					sl |= bishop_rays[to] & same;
-				for (cand = 0; sl; sl &= sl - 1)
-					if (!(between_bb(to, LSB(sl)) & occ))
-						cand |= BIT(LSB(sl));
-			}
-			for (; cand; cand &= cand - 1) {
-				const int c = LSB(cand);
-				if (!other_can_go(pos, c, to))
-					continue;
-				others++;
-				same_file |= FILE_OF(c) == FILE_OF(from);
-				same_rank |= RANK_OF(c) == RANK_OF(from);
-			}
-			if (others) {
-				if (!same_file) {
-					buf[n++] = file_char(from);
-				} else if (!same_rank) {
-					buf[n++] = rank_char(from);
-				} else {
-					buf[n++] = file_char(from);
-					buf[n++] = rank_char(from);
-				}
-			}
-		}
-		if (m->flags & GAMEDB__MF_CAPTURE)
-			buf[n++] = 'x';
-		buf[n++] = file_char(to);
-		buf[n++] = rank_char(to);
-	}
-
+	n = san_body(pos, m, buf);
 	if (check == GAMEDB__CHECK_UNKNOWN) {
 		struct gamedb__pos next = *pos;
 		gamedb__pos_make(&next, m);

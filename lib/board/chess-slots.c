@@ -76,10 +76,9 @@ int gamedb__slots_init_scid(struct gamedb__slots *s, const struct gamedb__pos *p
 	return 0;
 }
 
-void gamedb__slots_move_scid(struct gamedb__slots *s, const struct gamedb__pos *pos,
-			     const struct gamedb__move *m)
+void gamedb__slots_move_scid(struct gamedb__slots *s, int colour, const struct gamedb__move *m)
 {
-	const int us = pos->stm, them = us ^ 1;
+	const int us = colour, them = us ^ 1;
 
 	if (m->flags & GAMEDB__MF_NULL)
 		return;

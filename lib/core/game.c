@@ -13,7 +13,7 @@
 /* A game record is at most a few hundred KiB; no decoded game may hold more nodes than this. */
 #define GAMEDB__MAX_NODES ((size_t)1 << 22)
 
-static int mb_grow(struct gamedb__movebuf *mb)
+int gamedb__mb_grow(struct gamedb__movebuf *mb)
 {
 	size_t cap;
 	struct gamedb__node *p;
@@ -35,7 +35,7 @@ int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m)
 {
 	struct gamedb__node *nd;
 
-	if (mb_grow(mb) != 0)
+	if (gamedb__mb_grow(mb) != 0)
 		return -1;
 	nd = &mb->nodes[mb->n++];
 	memset(nd, 0, sizeof *nd);
@@ -60,7 +60,7 @@ int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_t val)
 {
 	struct gamedb__node *nd;
 
-	if (mb_grow(mb) != 0)
+	if (gamedb__mb_grow(mb) != 0)
 		return -1;
 	nd = &mb->nodes[mb->n++];
 	memset(nd, 0, sizeof *nd);
@@ -93,6 +93,7 @@ void gamedb__mb_reset(struct gamedb__movebuf *mb)
 	mb->n = 0;
 	gamedb__buf_clear(&mb->text);
 	mb->status = GAMEDB_OK;
+	mb->have_final = 0;
 }
 
 void gamedb__mb_free(struct gamedb__movebuf *mb)
@@ -567,6 +568,10 @@ GAMEDB_EXPORT const char *gamedb_game_get_final_fen(struct gamedb_game *g)
 		return NULL;
 	if (g->final_fen[0])
 		return g->final_fen;
+	if (g->mb.have_final) {
+		gamedb__any_to_fen(g->variant, &g->mb.final, g->final_fen, sizeof g->final_fen);
+		return g->final_fen;
+	}
 	if (gamedb__game_start_pos(g, &pos, &why) != 0)
 		return NULL;
 	/* Replay the main line: the decoder checked every move already. */
@@ -649,6 +654,8 @@ GAMEDB_EXPORT int32_t gamedb_game_dup(struct gamedb_game *g, struct gamedb_game 
 	memset(&c->extra, 0, sizeof c->extra);
 	memset(&c->mb, 0, sizeof c->mb);
 	c->mb.status = g->mb.status;
+	c->mb.have_final = g->mb.have_final;
+	c->mb.final = g->mb.final;
 	if (tagset_copy(&c->head, &g->head) != 0 || tagset_copy(&c->extra, &g->extra) != 0)
 		goto nomem;
 	if (g->mb.n) {

@@ -42,14 +42,23 @@ static inline size_t gamedb__any_to_fen(int32_t variant, const union gamedb__any
 	return gamedb__pos_to_fen(&pos->c, buf, cap);
 }
 
-/* One event of a decoded game, in iteration order. */
+/*
+ * One event of a decoded game, in iteration order. A MOVE node added by gamedb__mb_move_san()
+ * (GAMEDB__NODE_SAN) carries what the iterator hands out for it without playing it again:
+ * its SAN, the number of its full move and the colour that made it. A MOVE node added by
+ * gamedb__mb_move() carries the move only; the iterator then replays the game to learn them.
+ */
 struct gamedb__node {
 	struct gamedb__move m; /* MOVE: the completed legal move */
 	uint8_t type;          /* GAMEDB_EVENT_* */
 	uint8_t reserved[3];   /* [0]: GAMEDB__NODE_RAW when the stored bytes follow the text;
+				  MOVE: GAMEDB__NODE_SAN when san, val and [1] are set,
+				  GAMEDB__NODE_HAND when val locates the hands (no SAN);
 				  [1]: comments: language (GAMEDB__LANG_*, 0 = unknown/all);
-				  ANNOTATION: the format's type code */
-	uint32_t val;          /* NAG number; COMMENT: offset of the UTF-8 text in text pool */
+				  ANNOTATION: the format's type code; MOVE: the mover's colour */
+	uint32_t val;          /* NAG number; COMMENT: offset of the UTF-8 text in text pool;
+				  MOVE: the number of its full move */
+	char san[GAMEDB__SAN_MAX]; /* MOVE with GAMEDB__NODE_SAN: the SAN, NUL-terminated */
 };
 
 /*
@@ -80,7 +89,8 @@ int gamedb__language_code(const char *iso);
 #define GAMEDB__NODE_RAW 1
 /* A MOVE node whose val is the offset in the text pool of the hands before it (8 bytes). */
 #define GAMEDB__NODE_HAND 2
-
+/* A MOVE node that carries its SAN, move number and colour (struct gamedb__node). */
+#define GAMEDB__NODE_SAN 4
 
 struct gamedb__movebuf {
 	struct gamedb__node *nodes;
@@ -88,9 +98,44 @@ struct gamedb__movebuf {
 	size_t cap;
 	struct gamedb__buf text; /* NUL-separated comment texts */
 	int32_t status;          /* GAMEDB_OK, GAMEDB_WARN (lossy text), GAMEDB_FAILED (decode error) */
+	/*
+	 * The position after the main line, when the decoder that played it left it here
+	 * (have_final set), so that gamedb_game_get_final_fen() need not play the game again.
+	 */
+	int have_final;
+	union gamedb__anypos final;
 };
 
 int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m);
+/* Room for one more node: 0, or -1 (out of memory, or the game holds too many nodes). */
+int gamedb__mb_grow(struct gamedb__movebuf *mb);
+/*
+ * Adds a move with its SAN (len characters, at most GAMEDB__SAN_MAX - 1, NUL-terminated, in a
+ * buffer of GAMEDB__SAN_MAX bytes, all of which are copied), the number of its
+ * full move and the colour that made it, as gamedb__move_play_san() and the position before
+ * the move give them: the iterator then hands the move out without playing it again.
+ * Inline: the decoders call it for every move.
+ */
+static inline int gamedb__mb_move_san(struct gamedb__movebuf *mb, const struct gamedb__move *m,
+				      uint32_t fullmove, int colour, const char *san, size_t len)
+{
+	struct gamedb__node *nd;
+
+	if (len >= GAMEDB__SAN_MAX)
+		return gamedb__mb_move(mb, m); /* cannot happen for chess: SAN by replay */
+	if (mb->n >= mb->cap && gamedb__mb_grow(mb) != 0)
+		return -1;
+	nd = &mb->nodes[mb->n++];
+	nd->m = *m;
+	nd->type = GAMEDB_EVENT_MOVE;
+	nd->reserved[0] = GAMEDB__NODE_SAN;
+	nd->reserved[1] = (uint8_t)colour;
+	nd->reserved[2] = 0;
+	nd->val = fullmove;
+	/* All of san's room in one copy of constant size: what follows its NUL is not read. */
+	memcpy(nd->san, san, GAMEDB__SAN_MAX);
+	return 0;
+}
 /*
  * A move made with the men in hand set from outside first (bughouse: they come from the
  * partner's board): the hands before the move go into the text pool and the node is marked

@@ -2,8 +2,11 @@
  * libgamedb - the move iterator and its events.
  *
  * A decoded game is a flat list of nodes (moves already checked legal by the format's decoder
- * through the board engine). The iterator replays them on a stack of positions, one level per
- * open variation, and computes SAN, UCI and FEN only when asked.
+ * through the board engine). A move node carries its SAN, move number and colour, put there by
+ * the decoder that played it, so the iterator hands moves out without playing them again. Only
+ * what needs the position (FEN, key, Chinese notation, the SAN of a node that lacks it) makes
+ * the iterator replay the nodes on a stack of positions, one level per open variation, up to
+ * the current event, and only when asked: catch_up().
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +36,10 @@ struct gamedb_move_iter {
 	size_t i;
 	int result_done;
 	struct level *stack;   /* stack0, or the heap once variations nest deeper */
-	size_t depth;
+	size_t depth;          /* of the current event's line */
 	size_t cap;
+	size_t sync;           /* nodes before this one are played on the stack (catch_up()) */
+	size_t pdepth;         /* the stack's top level, as of node `sync` */
 	/*
 	 * No allocation for the stack in the usual game (variations nest once or twice at most);
 	 * small, so that the iterator itself comes from the allocator's fast per-size caches.
@@ -42,7 +47,7 @@ struct gamedb_move_iter {
 	struct level stack0[2];
 	struct gamedb_event ev;
 	int32_t variant;
-	char san[40];   /* SAN, or for xiangqi WXF */
+	char san[16];   /* SAN (at most GAMEDB__SAN_MAX), or for xiangqi WXF (4 characters) */
 	char uci[8];    /* UCI, or for xiangqi ICCS */
 	char other[40]; /* the last other notation asked for */
 	char fen[128];
@@ -76,6 +81,8 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_new(struct gamedb_game *g, uint32_t flags
 	it->i = 0;
 	it->result_done = 0;
 	it->depth = 0;
+	it->sync = 0;
+	it->pdepth = 0;
 	it->have_san = it->have_uci = it->have_fen = 0;
 	memset(&it->ev, 0, sizeof it->ev);
 	it->variant = g->variant;
@@ -120,6 +127,83 @@ static size_t skip_variation(const struct gamedb__movebuf *mb, size_t i)
 			return i + 1;
 	}
 	return i;
+}
+
+/*
+ * Plays the nodes up to the current event (it->i - 1) on the position stack, from where the
+ * last call left off: then stack[it->depth] holds the position before (prev) and after (cur)
+ * the current move. The stack has room: the iterator grew it for every variation it opened
+ * (variations it skipped are skipped here too, and leave the positions of their line as they
+ * were).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void catch_up(struct gamedb_move_iter *it)
+{
+	const struct gamedb__movebuf *mb = &it->g->mb;
+
+	while (it->sync < it->i) {
+		const struct gamedb__node *nd = &mb->nodes[it->sync];
+		struct level *lv = &it->stack[it->pdepth];
+		switch (nd->type) {
+		case GAMEDB_EVENT_MOVE:
+			if (it->variant != GAMEDB_VARIANT_XIANGQI)
+				gamedb__node_hand(mb, nd, &lv->cur.c); /* bughouse: hands from outside */
+			lv->prev = lv->cur;
+			gamedb__any_make(it->variant, &lv->cur, &nd->m);
+			break;
+		case GAMEDB_EVENT_VARIATION_BEGIN:
+			if (it->flags & GAMEDB_ITER_MAINLINE_ONLY) {
+				it->sync = skip_variation(mb, it->sync);
+				continue;
+			}
+			/* The variation replaces the move just played on the enclosing line. */
+			lv[1].cur = lv[1].prev = lv->prev;
+			it->pdepth++;
+			break;
+		case GAMEDB_EVENT_VARIATION_END:
+			if (it->pdepth > 0)
+				it->pdepth--;
+			break;
+		default:
+			break;
+		}
+		it->sync++;
+	}
+}
+
+/*
+ * Twice the room on the position stack; 0, or -1 if out of memory. Out of line: rare, and it
+ * would cost gamedb_move_iter_next() registers on every call.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static int grow_stack(struct gamedb_move_iter *it)
+{
+	size_t cap = it->cap * 2;
+	struct level *s;
+
+	if (it->stack == it->stack0) {
+		s = malloc(cap * sizeof *s);
+		if (s)
+			memcpy(s, it->stack0, sizeof it->stack0);
+	} else {
+		s = realloc(it->stack, cap * sizeof *s);
+	}
+	if (!s)
+		return -1;
+	it->stack = s;
+	it->cap = cap;
+	return 0;
+}
+
+/* The level of the current move, its positions played (see catch_up()). */
+static struct level *current(struct gamedb_move_iter *it)
+{
+	catch_up(it);
+	return &it->stack[it->pdepth];
 }
 
 GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
@@ -167,41 +251,25 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 	ev->text = NULL;
 	ev->movenum = 0;
 	switch (nd->type) {
-	case GAMEDB_EVENT_MOVE: {
-		struct level *lv = &it->stack[it->depth];
-		if (it->variant != GAMEDB_VARIANT_XIANGQI)
-			gamedb__node_hand(mb, nd, &lv->cur.c); /* bughouse: hands from outside */
-		lv->prev = lv->cur;
-		if (it->variant == GAMEDB_VARIANT_XIANGQI) {
-			ev->movenum = (int32_t)lv->prev.x.fullmove;
-			ev->colour = lv->prev.x.stm;
-			gamedb__xq_make(&lv->cur.x, &nd->m);
+	case GAMEDB_EVENT_MOVE:
+		if (nd->reserved[0] == GAMEDB__NODE_SAN) {
+			ev->movenum = (int32_t)nd->val;
+			ev->colour = nd->reserved[1];
 		} else {
-			ev->movenum = (int32_t)lv->prev.c.fullmove;
-			ev->colour = lv->prev.c.stm;
-			gamedb__pos_make(&lv->cur.c, &nd->m);
+			const struct level *lv = current(it);
+			if (it->variant == GAMEDB_VARIANT_XIANGQI) {
+				ev->movenum = (int32_t)lv->prev.x.fullmove;
+				ev->colour = lv->prev.x.stm;
+			} else {
+				ev->movenum = (int32_t)lv->prev.c.fullmove;
+				ev->colour = lv->prev.c.stm;
+			}
 		}
 		break;
-	}
 	case GAMEDB_EVENT_VARIATION_BEGIN:
-		if (it->depth + 1 == it->cap) {
-			size_t cap = it->cap * 2;
-			struct level *s;
-			if (it->stack == it->stack0) {
-				s = malloc(cap * sizeof *s);
-				if (s)
-					memcpy(s, it->stack0, sizeof it->stack0);
-			} else {
-				s = realloc(it->stack, cap * sizeof *s);
-			}
-			if (!s)
-				return GAMEDB_FAILED;
-			it->stack = s;
-			it->cap = cap;
-		}
-		/* The variation replaces the move just played on the enclosing line. */
-		it->stack[it->depth + 1].cur = it->stack[it->depth].prev;
-		it->stack[it->depth + 1].prev = it->stack[it->depth].prev;
+		if (it->depth + 1 == it->cap && grow_stack(it) != 0)
+			return GAMEDB_FAILED;
+		/* Its positions are set when they are needed (catch_up()). */
 		it->depth++;
 		break;
 	case GAMEDB_EVENT_VARIATION_END:
@@ -263,12 +331,15 @@ GAMEDB_EXPORT const char *gamedb_event_get_san(const struct gamedb_event *ev)
 
 	if (!is_move(ev))
 		return NULL;
+	if (ev->nd->reserved[0] == GAMEDB__NODE_SAN)
+		return ev->nd->san;
 	it = ev->it;
 	if (!it->have_san) {
+		const struct level *lv = current(it);
 		if (it->variant == GAMEDB_VARIANT_XIANGQI)
-			gamedb__xq_move_wxf(&it->stack[it->depth].prev.x, &ev->nd->m, it->san);
+			gamedb__xq_move_wxf(&lv->prev.x, &ev->nd->m, it->san);
 		else
-			gamedb__move_san(&it->stack[it->depth].prev.c, &ev->nd->m, it->san);
+			gamedb__move_san(&lv->prev.c, &ev->nd->m, it->san);
 		it->have_san = 1;
 	}
 	return it->san;
@@ -309,7 +380,7 @@ GAMEDB_EXPORT const char *gamedb_event_get_fen(const struct gamedb_event *ev)
 		return NULL;
 	it = ev->it;
 	if (!it->have_fen) {
-		gamedb__any_to_fen(it->variant, &it->stack[it->depth].cur, it->fen, sizeof it->fen);
+		gamedb__any_to_fen(it->variant, &current(it)->cur, it->fen, sizeof it->fen);
 		it->have_fen = 1;
 	}
 	return it->fen;
@@ -321,7 +392,7 @@ GAMEDB_EXPORT int32_t gamedb_event_get_key(const struct gamedb_event *ev, uint64
 
 	if (!is_move(ev) || !key)
 		return GAMEDB_FAILED;
-	cur = &ev->it->stack[ev->it->depth].cur;
+	cur = &current(ev->it)->cur;
 	*key = ev->it->variant == GAMEDB_VARIANT_XIANGQI ? gamedb__xq_key(&cur->x)
 							 : gamedb__pos_key(&cur->c);
 	return GAMEDB_OK;
@@ -346,7 +417,7 @@ GAMEDB_EXPORT const char *gamedb_event_get_notation(const struct gamedb_event *e
 	case GAMEDB_NOTATION_CHINESE:
 		if (it->variant != GAMEDB_VARIANT_XIANGQI)
 			return NULL;
-		gamedb__xq_move_chinese(&it->stack[it->depth].prev.x, &ev->nd->m, it->other);
+		gamedb__xq_move_chinese(&current(it)->prev.x, &ev->nd->m, it->other);
 		return it->other;
 	default:
 		return NULL;

@@ -119,7 +119,10 @@ struct cb_node {
 	uint32_t first;  /* first continuation (the main line), NONE if none */
 	uint32_t next;   /* next alternative to this move */
 	uint32_t last;   /* last continuation, for appending */
+	uint32_t fullmove; /* the number of its full move */
 	uint8_t colour;  /* who made the move */
+	uint8_t sanlen;
+	char san[GAMEDB__SAN_MAX]; /* its SAN, written when it was played */
 };
 
 /* A line of play: the main line, or one opened by opcode 254 and waiting for its 255. */
@@ -127,6 +130,7 @@ struct cb_level {
 	struct gamedb__pos pos;
 	struct gamedb__cbslots slots;
 	uint32_t node;
+	int chk; /* 1 if the side to move is in check in pos (for gamedb__move_play_san()) */
 };
 
 /* A CBA entry; payload at off in the game's CBA block. */
@@ -565,7 +569,7 @@ static int decode_op(const struct cb_level *lv, int op, unsigned w, struct gamed
 
 /* Adds a decoded move as the last continuation of node parent; its index, or NONE. */
 static uint32_t add_node(struct cbg_state *s, uint32_t parent, const struct gamedb__move *m,
-			 int colour)
+			 int colour, uint32_t fullmove, const char *san, size_t sanlen)
 {
 	struct cb_node *nd;
 	uint32_t id;
@@ -578,6 +582,9 @@ static uint32_t add_node(struct cbg_state *s, uint32_t parent, const struct game
 	nd->m = *m;
 	nd->first = nd->next = nd->last = NONE;
 	nd->colour = (uint8_t)colour;
+	nd->fullmove = fullmove;
+	nd->sanlen = (uint8_t)sanlen;
+	memcpy(nd->san, san, sizeof nd->san);
 	if (s->nodes[parent].first == NONE)
 		s->nodes[parent].first = id;
 	else
@@ -622,6 +629,7 @@ static struct cb_level *tree_start(struct gamedb_game *g, struct cbg_state *s, i
 		gamedb__pos_startpos(&cur->pos);
 	gamedb__cbslots_init(&cur->slots, &cur->pos, mode_is_reverse(mode));
 	cur->node = 0;
+	cur->chk = gamedb__in_check(&cur->pos);
 	s->nnodes = 0;
 	if (gamedb__grow((void **)&s->nodes, &s->capnodes, 1, sizeof *s->nodes) != 0)
 		return NULL;
@@ -645,7 +653,8 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	size_t p = h->moves;
 	uint32_t n = 0;
 	int32_t st = GAMEDB_OK;
-	char why[96], msg[192];
+	char why[96], msg[192], san[GAMEDB__SAN_MAX] = { 0 };
+	size_t sanlen = 0;
 
 	cur = tree_start(g, s, mode);
 	if (!cur)
@@ -657,6 +666,7 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		struct gamedb__move m;
 		unsigned w = 0;
 		int stm, bad;
+		uint32_t fullmove;
 		uint32_t id;
 
 		if (op == OP_PUSH) {
@@ -694,8 +704,9 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			p += 2;
 		}
 		stm = cur->pos.stm;
+		fullmove = cur->pos.fullmove;
 		bad = decode_op(cur, op, w, &m, why, sizeof why);
-		if (!bad && gamedb__move_play(&cur->pos, &m) != 0) {
+		if (!bad && gamedb__move_play_san(&cur->pos, &m, san, &sanlen, cur->chk) != 0) {
 			snprintf(why, sizeof why, "illegal move (opcode %d)", op);
 			bad = 1;
 		}
@@ -716,8 +727,9 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 				 stm ? "..." : ".", why);
 			return fail(c, g, g->loc[0] + at, msg);
 		}
+		cur->chk = m.check >= GAMEDB__CHECK_CHECK;
 		gamedb__cbslots_move(&cur->slots, stm, &m);
-		id = add_node(s, cur->node, &m, stm);
+		id = add_node(s, cur->node, &m, stm, fullmove, san, sanlen);
 		if (id == NONE)
 			return fail(c, g, g->loc[0] + at, "out of memory");
 		cur->node = id;
@@ -750,7 +762,8 @@ static int32_t decode_simple(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	struct cb_level *cur = tree_start(g, s, mode);
 	size_t p = h->moves;
 	uint32_t n = 0;
-	char why[96], msg[192];
+	char why[96], msg[192], san[GAMEDB__SAN_MAX] = { 0 };
+	size_t sanlen = 0;
 
 	if (!cur)
 		return fail(c, g, g->loc[0], "out of memory");
@@ -759,7 +772,7 @@ static int32_t decode_simple(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		struct gamedb__move m;
 		unsigned v;
 		int from, to, stm, bad = 0;
-		uint32_t id;
+		uint32_t id, fullmove;
 
 		if (end - p < 2)
 			return fail(c, g, g->loc[0] + at, "two-byte move cut off");
@@ -783,6 +796,7 @@ static int32_t decode_simple(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			to = t;
 		}
 		stm = cur->pos.stm;
+		fullmove = cur->pos.fullmove;
 		memset(&m, 0, sizeof m);
 		m.rook_from = GAMEDB__NO_SQ;
 		if (from == 0 && to == 0) {
@@ -797,7 +811,7 @@ static int32_t decode_simple(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			    (to >> 3) == (stm ? 0 : 7))
 				m.promo = promo_piece[(v >> 12) & 3];
 		}
-		if (!bad && gamedb__move_play(&cur->pos, &m) != 0) {
+		if (!bad && gamedb__move_play_san(&cur->pos, &m, san, &sanlen, cur->chk) != 0) {
 			snprintf(why, sizeof why, "illegal move (0x%04x)", v);
 			bad = 1;
 		}
@@ -806,7 +820,8 @@ static int32_t decode_simple(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 				 stm ? "..." : ".", why);
 			return fail(c, g, g->loc[0] + at, msg);
 		}
-		id = add_node(s, cur->node, &m, stm);
+		cur->chk = m.check >= GAMEDB__CHECK_CHECK;
+		id = add_node(s, cur->node, &m, stm, fullmove, san, sanlen);
 		if (id == NONE)
 			return fail(c, g, g->loc[0] + at, "out of memory");
 		cur->node = id;
@@ -1212,7 +1227,7 @@ static int emit_move(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint32_t id
 	const struct cb_node *nd = &s->nodes[id];
 
 	return emit_annotations(c, s, (int32_t)id - 1, nd->colour, 0, mb) != 0 ||
-	       gamedb__mb_move(mb, &nd->m) != 0 ||
+	       gamedb__mb_move_san(mb, &nd->m, nd->fullmove, nd->colour, nd->san, nd->sanlen) != 0 ||
 	       emit_annotations(c, s, (int32_t)id - 1, nd->colour, 1, mb) != 0 ? -1 : 0;
 }
 

@@ -1109,8 +1109,8 @@ static int play(struct cactx *x, struct caframe *fr, unsigned code, size_t at, s
 	struct gamedb__pos before = fr->pos;
 	int c = fr->pos.stm, slot = -1, new_slot = -1;
 	uint8_t d = 0;
-	size_t i;
-	char a[3], b[3];
+	size_t i, sanlen = 0;
+	char a[3], b[3], san[GAMEDB__SAN_MAX] = { 0 };
 
 	memset(&m, 0, sizeof m);
 	m.rook_from = GAMEDB__NO_SQ;
@@ -1182,7 +1182,7 @@ static int play(struct cactx *x, struct caframe *fr, unsigned code, size_t at, s
 		m.from = fr->sl.sq[c][slot];
 		m.to = apply_delta(m.from, d, x->dir);
 	}
-	if (gamedb__move_play(&fr->pos, &m) != 0) {
+	if (gamedb__move_play_san(&fr->pos, &m, san, &sanlen, -1) != 0) {
 		square_text(m.from, a);
 		square_text(m.to, b);
 		fail(x, at, "move %u%s %s%s (code %u) is not legal", (unsigned)before.fullmove,
@@ -1202,7 +1202,7 @@ static int play(struct cactx *x, struct caframe *fr, unsigned code, size_t at, s
 	x->played = 1;
 	fr->moved = 1;
 	fr->last_move = x->mb->n;
-	if (gamedb__mb_move(x->mb, &m) != 0)
+	if (gamedb__mb_move_san(x->mb, &m, before.fullmove, before.stm, san, sanlen) != 0)
 		return -2;
 	for (i = 0; i < fr->nnag; i++)
 		if (gamedb__mb_event(x->mb, GAMEDB_EVENT_NAG, fr->nag[i]) != 0)

@@ -49,9 +49,16 @@ struct scid_names {
 
 /* One line of play while decoding: the position and slots now, and before the last move. */
 struct scid_level {
-	struct gamedb__pos pos, prev;
-	struct gamedb__slots slots, prev_slots;
+	struct gamedb__pos pos;
+	struct gamedb__slots slots;
+	/*
+	 * The position before the line's last move, and its slots, for a variation that starts
+	 * there: kept only when a variation follows that move (variation_follows()).
+	 */
+	struct gamedb__pos prev;
+	struct gamedb__slots prev_slots;
 	int moves; /* moves decoded on this line so far */
+	int chk, prev_chk; /* 1 if the side to move is in check in pos, in prev */
 };
 
 struct scid {
@@ -1179,6 +1186,27 @@ static int decode_move(struct gamedb__cur *rc, const struct scid_level *lv, uint
 	return 0;
 }
 
+/*
+ * 1 if a variation starts after the move just read, past its NAGs (11 and the NAG's byte) and
+ * comment markers (12): only then does the line need the position before that move kept
+ * (struct scid_level prev). A variation marker after an end of variation (14) belongs to an
+ * enclosing line, whose last move was followed by a variation marker itself.
+ */
+static int variation_follows(const struct gamedb__cur *rc)
+{
+	size_t p = rc->pos;
+
+	while (p < rc->len) {
+		if (rc->p[p] == 11)
+			p += 2;
+		else if (rc->p[p] == 12)
+			p++;
+		else
+			return rc->p[p] == 13;
+	}
+	return 0;
+}
+
 static int32_t decode_fail(struct scid *s, struct gamedb_game *g, const struct gamedb__cur *rc,
 			   const char *what)
 {
@@ -1198,7 +1226,7 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 	int nonstandard = 0;
 	struct nagset nags = { { 0 }, 0 };
 	const char *why = NULL;
-	char msg[160];
+	char msg[160], san[GAMEDB__SAN_MAX] = { 0 };
 
 	st = rec_load(s, g, &rc);
 	if (st != GAMEDB_OK)
@@ -1242,13 +1270,16 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 	lv->prev = lv->pos;
 	lv->prev_slots = lv->slots;
 	lv->moves = 0;
+	lv->chk = lv->prev_chk = gamedb__in_check(&lv->pos);
 	g->start = lv->pos;
 	g->have_start = 1;
 
 	for (;;) {
 		uint8_t b;
 		struct gamedb__move m;
-		int bad;
+		size_t sanlen = 0;
+		uint32_t before_move;
+		int bad, before_stm;
 
 		if (rc.pos >= rc.len)
 			return decode_fail(s, g, &rc, "move data ends without the end-of-game marker");
@@ -1281,6 +1312,7 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 				/* It starts where the line below stood before its last move. */
 				nl->pos = nl->prev = nl[-1].prev;
 				nl->slots = nl->prev_slots = nl[-1].prev_slots;
+				nl->chk = nl->prev_chk = nl[-1].prev_chk;
 				nl->moves = 0;
 				lv = nl;
 				continue;
@@ -1294,6 +1326,9 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 			default: /* 15: end of game */
 				if (gamedb__var_depth(&s->levels) != 0)
 					return decode_fail(s, g, &rc, "end of game inside a variation");
+				/* The main line's last position, for the final FEN. */
+				mb->final.c = lv->pos;
+				mb->have_final = 1;
 				goto moves_done;
 			}
 		}
@@ -1302,9 +1337,16 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 		 * gives check or mate, so that SAN need not make it again. On failure lv->pos is
 		 * unchanged.
 		 */
-		lv->prev = lv->pos;
+		before_move = lv->pos.fullmove;
+		before_stm = lv->pos.stm;
 		bad = decode_move(&rc, lv, b, &m, &why);
-		if (!bad && gamedb__move_play(&lv->pos, &m) != 0) {
+		if (!bad && variation_follows(&rc)) {
+			/* A variation will start from the position before this move. */
+			lv->prev = lv->pos;
+			lv->prev_slots = lv->slots;
+			lv->prev_chk = lv->chk;
+		}
+		if (!bad && gamedb__move_play_san(&lv->pos, &m, san, &sanlen, lv->chk) != 0) {
 			why = "illegal move";
 			bad = 1;
 		}
@@ -1313,11 +1355,10 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 				 (unsigned)lv->pos.fullmove, lv->pos.stm ? "..." : ".", why, b);
 			return decode_fail(s, g, &rc, msg);
 		}
-		/* The slots move from the position before the move. */
-		lv->prev_slots = lv->slots;
-		gamedb__slots_move_scid(&lv->slots, &lv->prev, &m);
+		gamedb__slots_move_scid(&lv->slots, before_stm, &m);
 		lv->moves++;
-		if (gamedb__mb_move(mb, &m) != 0)
+		lv->chk = m.check >= GAMEDB__CHECK_CHECK;
+		if (gamedb__mb_move_san(mb, &m, before_move, before_stm, san, sanlen) != 0)
 			return decode_fail(s, g, &rc, "out of memory");
 	}
 moves_done:

@@ -1111,7 +1111,8 @@ static int32_t style12_decode(void *state, struct gamedb_game *g, struct gamedb_
 	struct s12 *s = state;
 	struct s12game *x = (g->fmt_flags & S12_GF_PEEK) ? s->peek : s->out;
 	struct gamedb__pos pos;
-	size_t i;
+	size_t i, sanlen = 0;
+	char san[GAMEDB__SAN_MAX] = { 0 };
 
 	if (!x || (!(g->fmt_flags & S12_GF_PEEK) && g->index + 1 != s->index)) {
 		gamedb__game_seterr(g, "%s: game %llu: its moves are gone (a style 12 log is read as "
@@ -1130,14 +1131,17 @@ static int32_t style12_decode(void *state, struct gamedb_game *g, struct gamedb_
 		struct gamedb__move m = x->plies[i].m;
 		if (x->zh == GAMEDB__ZH_BUGHOUSE) /* the hands the partner's board gave */
 			pos.hand = x->plies[i].hand;
+		const uint32_t fullmove = pos.fullmove;
+		const int colour = pos.stm;
 		/* Checked again by the engine: the decoder's output is what the engine plays. */
-		if (gamedb__move_play(&pos, &m) != 0) {
+		if (gamedb__move_play_san(&pos, &m, san, &sanlen, -1) != 0) {
 			gamedb__game_seterr(g, "%s: game %ld: ply %zu is not legal", s->f->name,
 					    x->gameno, i + 1);
 			return GAMEDB_FAILED;
 		}
 		if ((x->zh == GAMEDB__ZH_BUGHOUSE ? gamedb__mb_move_hand(mb, &m, x->plies[i].hand)
-						   : gamedb__mb_move(mb, &m)) != 0 ||
+						   : gamedb__mb_move_san(mb, &m, fullmove, colour, san,
+									 sanlen)) != 0 ||
 		    clock_text(mb, "clk", x->plies[i].clock, x->plies[i].ms) != 0 ||
 		    clock_text(mb, "emt", x->plies[i].taken, x->plies[i].ms) != 0)
 			goto nomem;

@@ -767,6 +767,19 @@ static int try_move(const struct gamedb__xqpos *pos, const struct xnode *nd, str
 	return 0;
 }
 
+/*
+ * Adds the move m, played from `before`, with its WXF, move number and colour, so that the
+ * iterator need not play it again.
+ */
+static int add_move(struct gamedb__movebuf *mb, const struct gamedb__xqpos *before,
+		    const struct gamedb__move *m)
+{
+	char wxf[GAMEDB__SAN_MAX] = { 0 };
+	const size_t n = gamedb__xq_move_wxf(before, m, wxf);
+
+	return gamedb__mb_move_san(mb, m, before->fullmove, before->stm, wxf, n);
+}
+
 static void bad_move(struct xqf *s, struct gamedb_game *g, struct xproblems *pb, int32_t status,
 		     const struct gamedb__xqpos *pos, const struct xnode *nd, const char *why)
 {
@@ -837,7 +850,7 @@ static int32_t xqf_decode(void *state, struct gamedb_game *g, struct gamedb__mov
 			nf->pos = after;
 			nf->node = a;
 			nf->alt = NONE; /* its own alternatives are the enclosing line's */
-			if (gamedb__mb_move(mb, &m) != 0 ||
+			if (add_move(mb, &nf->before, &m) != 0 ||
 			    add_comment(s, mb, &s->nodes[a], GAMEDB_EVENT_COMMENT_AFTER, &text_status) != 0)
 				goto nomem;
 			continue;
@@ -865,7 +878,7 @@ static int32_t xqf_decode(void *state, struct gamedb_game *g, struct gamedb__mov
 		fr->pos = after;
 		fr->node = c;
 		fr->alt = s->nodes[c].sib;
-		if (gamedb__mb_move(mb, &m) != 0 ||
+		if (add_move(mb, &fr->before, &m) != 0 ||
 		    add_comment(s, mb, &s->nodes[c], GAMEDB_EVENT_COMMENT_AFTER, &text_status) != 0)
 			goto nomem;
 	}
