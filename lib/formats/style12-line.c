@@ -180,6 +180,21 @@ const char *gamedb__s12_after_tag(const char *p, const char *end, const char *ta
 }
 
 
+/* A field of printable ASCII (names, moves) into dst of cap bytes; 1 when it does not fit or
+ * holds anything else. */
+static int copy_word(char *dst, size_t cap, const char *tok, size_t len)
+{
+	size_t k;
+	if (len >= cap)
+		return 1;
+	for (k = 0; k < len; k++)
+		if ((unsigned char)tok[k] < 0x21 || (unsigned char)tok[k] > 0x7E)
+			return 1;
+	memcpy(dst, tok, len);
+	dst[len] = 0;
+	return 0;
+}
+
 /* formats/style12.h; a field is named by its number in the help's count, "<12>" being 1. */
 int gamedb__s12_parse(const char *p, const char *end, struct gamedb__s12line *L, char *why,
 		      size_t cap)
@@ -235,17 +250,9 @@ int gamedb__s12_parse(const char *p, const char *end, struct gamedb__s12line *L,
 	i = 15;
 	if (gamedb__s12_int(tok[i], len[i], -1, 1000000000, &L->gameno))
 		goto bad;
-	for (i = 16; i < 18; i++) {
-		char *dst = i == 16 ? L->white : L->black;
-		size_t k;
-		if (len[i] >= GAMEDB__S12_NAME)
+	for (i = 16; i < 18; i++)
+		if (copy_word(i == 16 ? L->white : L->black, GAMEDB__S12_NAME, tok[i], len[i]))
 			goto bad;
-		for (k = 0; k < len[i]; k++)
-			if ((unsigned char)tok[i][k] < 0x21 || (unsigned char)tok[i][k] > 0x7E)
-				goto bad;
-		memcpy(dst, tok[i], len[i]);
-		dst[len[i]] = 0;
-	}
 	i = 18;
 	if (gamedb__s12_int(tok[i], len[i], -4, 2, &v))
 		goto bad;
@@ -273,17 +280,10 @@ int gamedb__s12_parse(const char *p, const char *end, struct gamedb__s12line *L,
 	i = 25;
 	if (gamedb__s12_int(tok[i], len[i], 1, 100000, &L->moveno))
 		goto bad;
-	for (i = 26; i < 29; i += 2) {
-		char *dst = i == 26 ? L->verbose : L->san;
-		size_t k;
-		if (len[i] >= sizeof L->verbose)
+	for (i = 26; i < 29; i += 2)
+		if (i == 26 ? copy_word(L->verbose, sizeof L->verbose, tok[i], len[i])
+			    : copy_word(L->san, sizeof L->san, tok[i], len[i]))
 			goto bad;
-		for (k = 0; k < len[i]; k++)
-			if ((unsigned char)tok[i][k] < 0x21 || (unsigned char)tok[i][k] > 0x7E)
-				goto bad;
-		memcpy(dst, tok[i], len[i]);
-		dst[len[i]] = 0;
-	}
 	i = 29;
 	if (gamedb__s12_int(tok[i], len[i], 0, 1, &v))
 		goto bad;
