@@ -75,7 +75,7 @@ GAMEDB_TOOL=$tool BIGBASE_KIND=$kind "$here/make-bigbase.sh" "$base" || rc=$?
 
 # SCID 5: an si5 copy of the base, made once by Scid 5 itself (its own copy of every game, as its
 # "copy all games" does); Scid 5 then exports it and gamedb reads it.
-ext=4 codec= scid_name=Scid
+ext=4 codec= scid_name=Scid si_note=
 if [ -n "${BENCH_SCID5:-}" ]; then
 	[ -x "$BENCH_SCID5" ] || skip "$BENCH_SCID5 (Scid 5) not found"
 	if [ ! -s "$base-si5.si5" ] || [ ! -s "$base-si5.sg5" ] || [ "$base.si4" -nt "$base-si5.si5" ]; then
@@ -90,7 +90,7 @@ T
 		"$BENCH_SCID5" "$base-si5.tcl" > /dev/null || { echo "run.sh: Scid 5 could not copy $base" >&2; exit 1; }
 		rm -f "$base-si5.tcl"
 	fi
-	tkscid=$BENCH_SCID5 base=$base-si5 ext=5 codec="SCID5 " scid_name="Scid 5"
+	tkscid=$BENCH_SCID5 base=$base-si5 ext=5 codec="SCID5 " scid_name="Scid 5" si_note=", si5"
 fi
 
 if [ -n "${BENCH_WORKDIR:-}" ]; then
@@ -284,7 +284,7 @@ gps() { [ -n "${rates[$1]:-}" ] && printf '%s' "${rates[$1]}" | sed -n 's/.*s: \
 # The table for bench/README.md.
 echo "Markdown table (paste into bench/README.md):"
 echo
-echo "| what ($games games, si$ext, $(nproc) cores, $runs runs, medians) | wall s | cpu s | peak MiB | $scid_name / this (wall) |"
+echo "| what ($games games$si_note, $(nproc) cores, $runs runs, medians) | wall s | cpu s | peak MiB | $scid_name / this (wall) |"
 echo "| --- | ---: | ---: | ---: | ---: |"
 for n in scid_export gamedb_j1 gamedb_j2 json_j1 json_j2 "${tooling[@]}" gamedb_info scid_open; do
 	case $n in
