@@ -75,7 +75,7 @@ GAMEDB_TOOL=$tool BIGBASE_KIND=$kind "$here/make-bigbase.sh" "$base" || rc=$?
 
 # SCID 5: an si5 copy of the base, made once by Scid 5 itself (its own copy of every game, as its
 # "copy all games" does); Scid 5 then exports it and gamedb reads it.
-ext=4 codec= scid_name=Scid si_note=
+ext=4 codec='' scid_name=Scid si_note=''
 if [ -n "${BENCH_SCID5:-}" ]; then
 	[ -x "$BENCH_SCID5" ] || skip "$BENCH_SCID5 (Scid 5) not found"
 	if [ ! -s "$base-si5.si5" ] || [ ! -s "$base-si5.sg5" ] || [ "$base.si4" -nt "$base-si5.si5" ]; then
