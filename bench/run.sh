@@ -34,6 +34,13 @@
 #   BENCH_WORKDIR     where the outputs go (default: a temporary folder, removed at the end)
 #   BENCH_KEEP=1      keep the outputs
 #   BENCH_CPU         pin the single-job commands to this CPU with taskset (default: none)
+#   BENCH_SCID5       the real Scid 5 (../shared/tools/scid5/scid5; optional): then the whole run
+#                     is on an si5 copy of the base (BASE-si5.si5/.sn5/.sg5 next to it, made once,
+#                     and again when the si4 base is newer, by Scid 5's own sc_base copygames)
+#                     against Scid 5's native export of it (the same sc_base export command, the
+#                     base opened as `sc_base open SCID5 ...`)
+#   BENCH_TOOLING=1   also time the engine-tooling outputs next to PGN, one job each: gamedb fen
+#                     --key, epd, uci and positions --csv (to /dev/null); rows added to the tables
 #
 # Exit status: 0 done and the PGN outputs are identical, 1 they differ or a command failed,
 # 77 skipped (no Scid, no /usr/bin/time, no real data).
@@ -66,6 +73,26 @@ GAMEDB_TOOL=$tool BIGBASE_KIND=$kind "$here/make-bigbase.sh" "$base" || rc=$?
 [ "$rc" = 77 ] && exit 77
 [ "$rc" = 0 ] || { echo "run.sh: could not build the base $base" >&2; exit 1; }
 
+# SCID 5: an si5 copy of the base, made once by Scid 5 itself (its own copy of every game, as its
+# "copy all games" does); Scid 5 then exports it and gamedb reads it.
+ext=4 codec='' scid_name=Scid si_note=''
+if [ -n "${BENCH_SCID5:-}" ]; then
+	[ -x "$BENCH_SCID5" ] || skip "$BENCH_SCID5 (Scid 5) not found"
+	if [ ! -s "$base-si5.si5" ] || [ ! -s "$base-si5.sg5" ] || [ "$base.si4" -nt "$base-si5.si5" ]; then
+		rm -f "$base-si5.si5" "$base-si5.sn5" "$base-si5.sg5"
+		cat > "$base-si5.tcl" <<T
+set src [sc_base open SCID4 {$base}]
+set db [sc_base create SCID5 {$base-si5}]
+sc_base copygames \$src dbfilter \$db
+sc_base close \$db
+sc_base close \$src
+T
+		"$BENCH_SCID5" "$base-si5.tcl" > /dev/null || { echo "run.sh: Scid 5 could not copy $base" >&2; exit 1; }
+		rm -f "$base-si5.tcl"
+	fi
+	tkscid=$BENCH_SCID5 base=$base-si5 ext=5 codec="SCID5 " scid_name="Scid 5" si_note=", si5"
+fi
+
 if [ -n "${BENCH_WORKDIR:-}" ]; then
 	work=$BENCH_WORKDIR
 	mkdir -p "$work"
@@ -81,14 +108,14 @@ fi
 
 # Scid's native export, exactly as issue 12 (and /tmp/gamedb-bench/real/exp.tcl) runs it.
 cat > "$work/scid-export.tcl" <<T
-set db [sc_base open {$base}]
+set db [sc_base open $codec{$base}]
 sc_base switch \$db
 sc_base export filter PGN {$work/scid.pgn} -append 0 -starttext "" -endtext "" -comments 1 -variations 1 -space 0 -symbols 0 -indentC 0 -indentV 0 -column 0 -noMarkCodes 0 -convertNullMoves 0
 sc_base close \$db
 T
 # Scid opening the base: it reads the whole index and the names into memory.
 cat > "$work/scid-open.tcl" <<T
-set db [sc_base open {$base}]
+set db [sc_base open $codec{$base}]
 puts [sc_base numGames \$db]
 sc_base close \$db
 T
@@ -107,6 +134,16 @@ c_json_j1=("${pin[@]}" "$tool" json --jobs 1 "$base" -o /dev/null)
 c_json_j2=("$tool" json --jobs 2 "$base" -o /dev/null)
 c_gamedb_info=("${pin[@]}" "$tool" info "$base")
 c_scid_open=("${pin[@]}" "$tkscid" "$work/scid-open.tcl")
+# Engine-tooling outputs (BENCH_TOOLING=1), one job each, next to PGN.
+tooling=()
+if [ "${BENCH_TOOLING:-0}" = 1 ]; then
+	tooling=(fen_j1 epd_j1 uci_j1 pos_j1)
+	names+=("${tooling[@]}")
+	c_fen_j1=("${pin[@]}" "$tool" fen --key --jobs 1 "$base" -o /dev/null)
+	c_epd_j1=("${pin[@]}" "$tool" epd --jobs 1 "$base" -o /dev/null)
+	c_uci_j1=("${pin[@]}" "$tool" uci --jobs 1 "$base" -o /dev/null)
+	c_pos_j1=("${pin[@]}" "$tool" positions --csv --jobs 1 "$base" -o /dev/null)
+fi
 if [ -n "$listhdr" ] && [ -x "$listhdr" ]; then
 	names+=(list_headers)
 	c_list_headers=("${pin[@]}" "$listhdr" "$base")
@@ -114,10 +151,10 @@ fi
 show() { local -n c="c_$1"; printf '%q ' "${c[@]}"; }
 
 # Warm the page cache so that every run reads the base from memory.
-cat "$base.si4" "$base.sn4" "$base.sg4" > /dev/null
+cat "$base.si$ext" "$base.sn$ext" "$base.sg$ext" > /dev/null
 
-echo "base: $base ($games games; si4 $(stat -c %s "$base.si4"), sn4 $(stat -c %s "$base.sn4"), sg4 $(stat -c %s "$base.sg4") bytes)"
-echo "Scid: $tkscid; gamedb: $tool ($("$tool" --version))"
+echo "base: $base ($games games; si$ext $(stat -c %s "$base.si$ext"), sn$ext $(stat -c %s "$base.sn$ext"), sg$ext $(stat -c %s "$base.sg$ext") bytes)"
+echo "$scid_name: $tkscid; gamedb: $tool ($("$tool" --version))"
 echo "machine: $(nproc) cores online, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "runs per measurement: $runs, alternating (median shown)"
 echo "commands (each run as: /usr/bin/time -f '%e %U %S %M' CMD > /dev/null):"
@@ -160,18 +197,18 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 rate_of() { awk -v n="$games" -v t="$1" 'BEGIN { if (t > 0) printf "%.0f", n / t; else print "-" }'; }
 
-printf '%-13s %8s %8s %9s %10s  %s\n' what "wall s" "cpu s" "peak MiB" "games/s" "Scid export / this (wall, cpu)"
+printf '%-13s %8s %8s %9s %10s  %s\n' what "wall s" "cpu s" "peak MiB" "games/s" "$scid_name export / this (wall, cpu)"
 for n in "${names[@]}"; do
 	r=-
 	case $n in
-	gamedb_j* | json_j*)
+	gamedb_j* | json_j* | fen_j1 | epd_j1 | uci_j1 | pos_j1)
 		r="$(ratio "${wall[scid_export]}" "${wall[$n]}")x, $(ratio "${cpu_s[scid_export]}" "${cpu_s[$n]}")x"
 		;;
 	esac
 	printf '%-13s %8s %8s %9s %10s  %s\n' "$n" "${wall[$n]}" "${cpu_s[$n]}" "$(mib "${rss[$n]}")" \
 		"$(rate_of "${wall[$n]}")" "$r"
 done
-echo "(scid_open: Scid opens the base, which loads its whole index and name file, and closes it;"
+echo "(scid_open: $scid_name opens the base, which loads its whole index and name file, and closes it;"
 echo " gamedb_info and list_headers walk every game header without decoding a move)"
 echo
 echo "raw runs (wall user sys maxrss-KiB):"
@@ -184,16 +221,17 @@ w1=$(ratio "${wall[scid_export]}" "${wall[gamedb_j1]}")
 c1=$(ratio "${cpu_s[scid_export]}" "${cpu_s[gamedb_j1]}")
 w2=$(ratio "${wall[scid_export]}" "${wall[gamedb_j2]}")
 s12=$(ratio "${wall[gamedb_j1]}" "${wall[gamedb_j2]}")
-echo "PGN export, Scid / gamedb --jobs 1: wall ${w1}x, cpu ${c1}x (target >= 3x: $(awk -v r="$w1" 'BEGIN { print (r >= 3) ? "met" : "NOT met" }'))"
-echo "PGN export, Scid / gamedb --jobs 2: wall ${w2}x; --jobs 1 / --jobs 2: wall ${s12}x (target >= 1.8x on two cores: $(awk -v r="$s12" 'BEGIN { print (r >= 1.8) ? "met" : "NOT met" }'))"
+echo "PGN export, $scid_name / gamedb --jobs 1: wall ${w1}x, cpu ${c1}x (target >= 3x: $(awk -v r="$w1" 'BEGIN { print (r >= 3) ? "met" : "NOT met" }'))"
+echo "PGN export, $scid_name / gamedb --jobs 2: wall ${w2}x; --jobs 1 / --jobs 2: wall ${s12}x (target >= 1.8x on two cores: $(awk -v r="$s12" 'BEGIN { print (r >= 1.8) ? "met" : "NOT met" }'))"
 
 status=0
 echo "outputs: scid.pgn $(stat -c %s "$work/scid.pgn") bytes, j1.pgn $(stat -c %s "$work/j1.pgn"), j2.pgn $(stat -c %s "$work/j2.pgn")"
 for o in j1 j2; do
 	if cmp "$work/scid.pgn" "$work/$o.pgn"; then
-		echo "PGN identical to Scid's: $o yes (cmp scid.pgn $o.pgn)"
+		echo "PGN identical to $scid_name's: $o yes (cmp scid.pgn $o.pgn)"
 	else
-		echo "PGN identical to Scid's: $o NO (cmp scid.pgn $o.pgn)"
+		echo "PGN identical to $scid_name's: $o NO (cmp scid.pgn $o.pgn)"
+		diff "$work/scid.pgn" "$work/$o.pgn" | head -n 20 || true
 		status=1
 	fi
 done
@@ -215,10 +253,10 @@ echo
 moves=
 declare -A ir rates
 if [ -n "$rate" ] && [ -x "$rate" ]; then
-	moves=$("$rate" --mode decode --games "$slice" 0 "$base.si4" | sed -n 's/.* \([0-9]*\) moves a pass.*/\1/p')
+	moves=$("$rate" --mode decode --games "$slice" 0 "$base.si$ext" | sed -n 's/.* \([0-9]*\) moves a pass.*/\1/p')
 	for m in decode san pgn; do
-		rates[$m]=$("$rate" --mode $m --layout scid 3 "$base.si4")
-		echo "bench-rate --mode $m --layout scid 3 $base.si4: ${rates[$m]#*: }"
+		rates[$m]=$("$rate" --mode $m --layout scid 3 "$base.si$ext")
+		echo "bench-rate --mode $m --layout scid 3 $base.si$ext: ${rates[$m]#*: }"
 	done
 fi
 if command -v valgrind > /dev/null && [ -n "$moves" ]; then
@@ -230,7 +268,7 @@ if command -v valgrind > /dev/null && [ -n "$moves" ]; then
 	}
 	cg tool "$tool" pgn --layout scid --jobs 1 --range "0:$slice" "$base" -o /dev/null
 	for m in decode san pgn; do
-		cg "$m" --toggle-collect=measured_pass "$rate" --mode $m --layout scid --games "$slice" 0 "$base.si4"
+		cg "$m" --toggle-collect=measured_pass "$rate" --mode $m --layout scid --games "$slice" 0 "$base.si$ext"
 	done
 	echo "callgrind, first $slice games ($moves moves, main lines and variations):"
 	for n in decode san pgn tool; do
@@ -246,17 +284,21 @@ gps() { [ -n "${rates[$1]:-}" ] && printf '%s' "${rates[$1]}" | sed -n 's/.*s: \
 # The table for bench/README.md.
 echo "Markdown table (paste into bench/README.md):"
 echo
-echo "| what ($games games, $(nproc) cores, $runs runs, medians) | wall s | cpu s | peak MiB | Scid / this (wall) |"
+echo "| what ($games games$si_note, $(nproc) cores, $runs runs, medians) | wall s | cpu s | peak MiB | $scid_name / this (wall) |"
 echo "| --- | ---: | ---: | ---: | ---: |"
-for n in scid_export gamedb_j1 gamedb_j2 json_j1 json_j2 gamedb_info scid_open; do
+for n in scid_export gamedb_j1 gamedb_j2 json_j1 json_j2 "${tooling[@]}" gamedb_info scid_open; do
 	case $n in
-	scid_export) label="Scid native export (sc_base export)" ;;
+	scid_export) label="$scid_name native export (sc_base export)" ;;
 	gamedb_j1) label="gamedb pgn --layout scid --jobs 1" ;;
 	gamedb_j2) label="gamedb pgn --layout scid --jobs 2" ;;
 	json_j1) label="gamedb json --jobs 1" ;;
 	json_j2) label="gamedb json --jobs 2" ;;
+	fen_j1) label="gamedb fen --key --jobs 1" ;;
+	epd_j1) label="gamedb epd --jobs 1" ;;
+	uci_j1) label="gamedb uci --jobs 1" ;;
+	pos_j1) label="gamedb positions --csv --jobs 1" ;;
 	gamedb_info) label="gamedb info (headers only)" ;;
-	scid_open) label="Scid opens the base" ;;
+	scid_open) label="$scid_name opens the base" ;;
 	esac
 	r=-
 	[ "$n" != scid_export ] && r="$(ratio "${wall[scid_export]}" "${wall[$n]}")x"
@@ -276,6 +318,6 @@ for j in 1 2; do
 	echo "| --jobs $j | $(mib "${mem[small$j]}") MiB | $(mib "${mem[all$j]}") MiB |"
 done
 echo
-echo "PGN identical to Scid's (cmp): --jobs 1 $(cmp -s "$work/scid.pgn" "$work/j1.pgn" && echo yes || echo NO), --jobs 2 $(cmp -s "$work/scid.pgn" "$work/j2.pgn" && echo yes || echo NO)"
+echo "PGN identical to $scid_name's (cmp): --jobs 1 $(cmp -s "$work/scid.pgn" "$work/j1.pgn" && echo yes || echo NO), --jobs 2 $(cmp -s "$work/scid.pgn" "$work/j2.pgn" && echo yes || echo NO)"
 [ "${BENCH_KEEP:-0}" = 1 ] && echo "outputs kept in $work"
 exit $status
