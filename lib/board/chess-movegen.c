@@ -971,8 +971,8 @@ static HOT_INLINE uint8_t after_check(const struct gamedb__pos *pos, const struc
 	if (k >= 64 || (m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q |
 				    GAMEDB__MF_EP | GAMEDB__MF_DROP)))
 		return check_state(pos);
-	/* The man on `to` (a promoted one as what it became). */
-	switch (TYPE(pos->sq[to])) {
+	/* The man on `to`: the mover, or what it was promoted to (the move says which). */
+	switch (m->promo ? m->promo : m->piece) {
 	case GAMEDB__PAWN:
 		hit = pawn_bb[us][to] & kb;
 		break;
