@@ -106,6 +106,8 @@ static inline int lsb_portable(uint64_t b)
 #define knight_bb gamedb__chess_knight_bb
 #define king_bb gamedb__chess_king_bb
 #define pawn_bb gamedb__chess_pawn_bb
+#define line_tab gamedb__chess_line_tab
+#define between_tab gamedb__chess_between_tab
 /* [s]: the diagonal (a1-h8 way) and the anti-diagonal (h1-a8 way) through s. */
 extern GAMEDB__CHESS_HIDDEN const uint64_t diag_bb[64];
 extern GAMEDB__CHESS_HIDDEN const uint64_t anti_bb[64];
@@ -117,32 +119,24 @@ extern GAMEDB__CHESS_HIDDEN const uint64_t knight_bb[64];
 extern GAMEDB__CHESS_HIDDEN const uint64_t king_bb[64];
 /* pawn_bb[c][s]: the squares a pawn of colour c on s attacks. */
 extern GAMEDB__CHESS_HIDDEN const uint64_t pawn_bb[2][64];
+/*
+ * [a][b]: the whole line (rank, file or diagonal) through a and b, or 0 if they share none
+ * (a == b: the rank); the squares strictly between a and b on it. Looked up, not worked out:
+ * checking a move, its check and its SAN ask for them several times per move.
+ */
+extern GAMEDB__CHESS_HIDDEN const uint64_t line_tab[64][64];
+extern GAMEDB__CHESS_HIDDEN const uint64_t between_tab[64][64];
 
 /* The whole line (rank, file or diagonal) through a and b, or 0 if they share none. */
 static inline uint64_t line_bb(int a, int b)
 {
-	if (RANK_OF(a) == RANK_OF(b))
-		return RANK_BB(a);
-	if (FILE_OF(a) == FILE_OF(b))
-		return FILE_BB(a);
-	if (diag_bb[a] & BIT(b))
-		return diag_bb[a];
-	if (anti_bb[a] & BIT(b))
-		return anti_bb[a];
-	return 0;
-}
-
-/* The squares strictly between a and b on `line` (a line through both). */
-static inline uint64_t span_bb(int a, int b, uint64_t line)
-{
-	const int lo = imin(a, b), hi = imax(a, b);
-	return line & ((~(uint64_t)1) << lo) & (BIT(hi) - 1);
+	return line_tab[a][b];
 }
 
 /* The squares strictly between a and b when they share a line, else 0. */
 static inline uint64_t between_bb(int a, int b)
 {
-	return span_bb(a, b, line_bb(a, b));
+	return between_tab[a][b];
 }
 
 static inline uint64_t occupied(const struct gamedb__pos *pos)
@@ -180,14 +174,14 @@ static HOT_INLINE int attacked(const struct gamedb__pos *pos, int s, int by, uin
 	sl = att & (t[GAMEDB__ROOK] | t[GAMEDB__QUEEN]) & rook_rays[s];
 	while (sl) {
 		const int c = LSB(sl);
-		if (!(span_bb(s, c, RANK_OF(s) == RANK_OF(c) ? RANK_BB(s) : FILE_BB(s)) & occ))
+		if (!(between_bb(s, c) & occ))
 			return 1;
 		sl &= sl - 1;
 	}
 	sl = att & (t[GAMEDB__BISHOP] | t[GAMEDB__QUEEN]) & bishop_rays[s];
 	while (sl) {
 		const int c = LSB(sl);
-		if (!(span_bb(s, c, (diag_bb[s] & BIT(c)) ? diag_bb[s] : anti_bb[s]) & occ))
+		if (!(between_bb(s, c) & occ))
 			return 1;
 		sl &= sl - 1;
 	}

@@ -78,6 +78,28 @@ const uint64_t king_bb[64] = {SQ64(KING_BB)};
 /* pawn_bb[c][s]: the squares a pawn of colour c on s attacks. */
 const uint64_t pawn_bb[2][64] = {{SQ64(WPAWN_BB)}, {SQ64(BPAWN_BB)}};
 
+/*
+ * line_tab and between_tab (chess-internal.h): for each a, a row expanded over all b. On a
+ * diagonal file - rank is constant, on an anti-diagonal file + rank.
+ */
+#define PAIR8(M, a, r) M(a, 8 * (r) + 0), M(a, 8 * (r) + 1), M(a, 8 * (r) + 2), \
+	M(a, 8 * (r) + 3), M(a, 8 * (r) + 4), M(a, 8 * (r) + 5), M(a, 8 * (r) + 6), M(a, 8 * (r) + 7)
+#define PAIR64(M, a) PAIR8(M, a, 0), PAIR8(M, a, 1), PAIR8(M, a, 2), PAIR8(M, a, 3), \
+	PAIR8(M, a, 4), PAIR8(M, a, 5), PAIR8(M, a, 6), PAIR8(M, a, 7)
+#define LINE_AB(a, b)                                                                           \
+	(RANK_OF(a) == RANK_OF(b)                           ? RANK_BB(a)                        \
+	 : FILE_OF(a) == FILE_OF(b)                         ? FILE_BB(a)                        \
+	 : FILE_OF(a) - RANK_OF(a) == FILE_OF(b) - RANK_OF(b) ? DIAG_BB(a)                      \
+	 : FILE_OF(a) + RANK_OF(a) == FILE_OF(b) + RANK_OF(b) ? ANTI_BB(a)                      \
+							      : (uint64_t)0)
+#define BETWEEN_AB(a, b)                                                                        \
+	(LINE_AB(a, b) & ((~(uint64_t)1) << ((a) < (b) ? (a) : (b))) &                          \
+	 (BIT((a) < (b) ? (b) : (a)) - 1))
+#define LINE_ROW(a) {PAIR64(LINE_AB, a)}
+#define BETWEEN_ROW(a) {PAIR64(BETWEEN_AB, a)}
+const uint64_t line_tab[64][64] = {SQ64(LINE_ROW)};
+const uint64_t between_tab[64][64] = {SQ64(BETWEEN_ROW)};
+
 /* ------------------------------------------------------------------------------------------ */
 /* Position */
 
@@ -124,14 +146,14 @@ static uint64_t attackers(const struct gamedb__pos *pos, int s, int by, uint64_t
 
 	while (sl) {
 		const int c = LSB(sl);
-		if (!(span_bb(s, c, RANK_OF(s) == RANK_OF(c) ? RANK_BB(s) : FILE_BB(s)) & occ))
+		if (!(between_bb(s, c) & occ))
 			a |= BIT(c);
 		sl &= sl - 1;
 	}
 	sl = att & (t[GAMEDB__BISHOP] | t[GAMEDB__QUEEN]) & bishop_rays[s];
 	while (sl) {
 		const int c = LSB(sl);
-		if (!(span_bb(s, c, (diag_bb[s] & BIT(c)) ? diag_bb[s] : anti_bb[s]) & occ))
+		if (!(between_bb(s, c) & occ))
 			a |= BIT(c);
 		sl &= sl - 1;
 	}
@@ -162,7 +184,7 @@ static uint64_t pinned_men(const struct gamedb__pos *pos, uint64_t *pin_line)
 	while (snipers) {
 		const int c = LSB(snipers);
 		const uint64_t line = line_bb(k, c);
-		const uint64_t b = span_bb(k, c, line) & occ;
+		const uint64_t b = between_bb(k, c) & occ;
 		if (b && !SEVERAL(b) && (b & pos->by_colour[us])) {
 			pinned |= b;
 			if (pin_line)
@@ -949,8 +971,8 @@ static HOT_INLINE uint8_t after_check(const struct gamedb__pos *pos, const struc
 	if (k >= 64 || (m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q |
 				    GAMEDB__MF_EP | GAMEDB__MF_DROP)))
 		return check_state(pos);
-	/* The man on `to` (a promoted one as what it became). */
-	switch (TYPE(pos->sq[to])) {
+	/* The man on `to`: the mover, or what it was promoted to (the move says which). */
+	switch (m->promo ? m->promo : m->piece) {
 	case GAMEDB__PAWN:
 		hit = pawn_bb[us][to] & kb;
 		break;

@@ -206,8 +206,14 @@ static struct level *current(struct gamedb_move_iter *it)
 	return &it->stack[it->pdepth];
 }
 
-GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
-					    const struct gamedb_event **out)
+/*
+ * gamedb_move_iter_next() but for its fast path: every event other than a move that carries
+ * its SAN, and the end. Out of line, so that the fast path keeps few registers to save.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int32_t next_slow(struct gamedb_move_iter *it, const struct gamedb_event **out)
 {
 	const struct gamedb__movebuf *mb;
 	const struct gamedb__node *nd;
@@ -290,6 +296,31 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 	ev->depth = (int32_t)(nd->type == GAMEDB_EVENT_VARIATION_END ? it->depth + 1 : it->depth);
 	*out = ev;
 	return GAMEDB_OK;
+}
+
+GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
+					    const struct gamedb_event **out)
+{
+	/*
+	 * The usual event, a move that carries its SAN (GAMEDB__NODE_SAN), handed out here as
+	 * next_slow() would: no flag skips a move, and it needs no position.
+	 */
+	if (it && out && it->magic == GAMEDB__ITER_MAGIC && it->i < it->g->mb.n) {
+		const struct gamedb__node *nd = &it->g->mb.nodes[it->i];
+		if (nd->type == GAMEDB_EVENT_MOVE && nd->reserved[0] == GAMEDB__NODE_SAN) {
+			struct gamedb_event *ev = &it->ev;
+			it->have_san = it->have_uci = it->have_fen = 0;
+			it->i++;
+			ev->nd = nd;
+			ev->text = NULL;
+			ev->movenum = (int32_t)nd->val;
+			ev->colour = nd->reserved[1];
+			ev->depth = (int32_t)it->depth;
+			*out = ev;
+			return GAMEDB_OK;
+		}
+	}
+	return next_slow(it, out);
 }
 
 GAMEDB_EXPORT int32_t gamedb_event_get_type(const struct gamedb_event *ev)

@@ -1221,7 +1221,7 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 	struct scid *s = state;
 	struct gamedb__cur rc;
 	struct scid_level *lv, *nl;
-	size_t ncomments = 0, i;
+	size_t ncomments = 0, first_comment = 0, i;
 	int32_t st;
 	int nonstandard = 0;
 	struct nagset nags = { { 0 }, 0 };
@@ -1298,6 +1298,8 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 		if ((b >> 4) == 0 && (b & 15) >= 12) {
 			switch (b & 15) {
 			case 12: /* comment: text comes after the move data */
+				if (ncomments == 0)
+					first_comment = mb->n; /* no comment node before it */
 				if (gamedb__mb_event(mb, lv->moves ? GAMEDB_EVENT_COMMENT_AFTER
 								   : GAMEDB_EVENT_COMMENT_BEFORE,
 						     (uint32_t)ncomments++) != 0)
@@ -1340,7 +1342,9 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 		before_move = lv->pos.fullmove;
 		before_stm = lv->pos.stm;
 		bad = decode_move(&rc, lv, b, &m, &why);
-		if (!bad && variation_follows(&rc)) {
+		/* Markers are bytes 11 to 15; a move byte next (the usual case) settles it. */
+		if (!bad && rc.pos < rc.len && rc.p[rc.pos] >= 11 && rc.p[rc.pos] <= 13 &&
+		    variation_follows(&rc)) {
 			/* A variation will start from the position before this move. */
 			lv->prev = lv->pos;
 			lv->prev_slots = lv->slots;
@@ -1395,7 +1399,7 @@ moves_done:
 				result = GAMEDB_WARN;
 			rc.pos += clen + (nul ? 1 : 0);
 		}
-		for (i = 0; i < mb->n; i++) {
+		for (i = first_comment; i < mb->n; i++) {
 			struct gamedb__node *nd = &mb->nodes[i];
 			if (nd->type == GAMEDB_EVENT_COMMENT_BEFORE || nd->type == GAMEDB_EVENT_COMMENT_AFTER) {
 				nd->val = offs[nd->val];
