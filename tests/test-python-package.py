@@ -79,9 +79,18 @@ def pip_install():
         for f in FILES:
             check(os.path.isfile(os.path.join(target, "gamedb", f)), "pip install: gamedb/" + f)
         if os.environ.get("GAMEDB_LIBRARY"):
+            env = dict(os.environ, PYTHONPATH=target)
+            # An ASan build of the library needs its runtime first in the new interpreter, as
+            # tests/pyrun.py arranges for the tests it launches.
+            sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+            import pyrun
+            runtime = pyrun.sanitizer_runtime(os.environ["GAMEDB_LIBRARY"])
+            if runtime:
+                env["LD_PRELOAD"] = runtime
+                env["ASAN_OPTIONS"] = ":".join(
+                    o for o in (env.get("ASAN_OPTIONS"), "detect_leaks=0") if o)
             p = subprocess.run([py, "-c", "import gamedb, sys; sys.stdout.write(gamedb.version())"],
-                               capture_output=True, text=True,
-                               env=dict(os.environ, PYTHONPATH=target), cwd=tmp)
+                               capture_output=True, text=True, env=env, cwd=tmp)
             check(p.returncode == 0 and p.stdout.count(".") == 2,
                   "the pip-installed package imports: %r %r" % (p.stdout, p.stderr[-500:]))
         print("pip install with %s: done" % py)
