@@ -345,6 +345,20 @@ GAMEDB_EXPORT const char *gamedb_event_get_san(const struct gamedb_event *ev)
 	return it->san;
 }
 
+const char *gamedb__event_san(const struct gamedb_event *ev, size_t *len)
+{
+	const char *san;
+
+	if (ev && ev->nd && ev->nd->type == GAMEDB_EVENT_MOVE &&
+	    ev->nd->reserved[0] == GAMEDB__NODE_SAN) {
+		*len = ev->nd->reserved[2];
+		return ev->nd->san;
+	}
+	san = gamedb_event_get_san(ev);
+	*len = san ? strlen(san) : 0;
+	return san;
+}
+
 GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev)
 {
 	struct gamedb_move_iter *it;

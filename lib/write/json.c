@@ -282,10 +282,10 @@ static inline char *copy_plain(char *d, const char *s, size_t len)
  * A move's "san" and "uci" members: both in one reservation when they need no escape (as
  * the board engine writes them), else through jstr_n().
  */
-static void san_uci(struct jw *w, const char *san, const char *uci)
+static void san_uci(struct jw *w, const char *san, size_t sl, const char *uci)
 {
 	static const char a[] = "{\"san\": \"", b[] = "\", \"uci\": \"";
-	size_t sl = strlen(san), ul = strlen(uci);
+	size_t ul = strlen(uci);
 	char *d;
 
 	if (sl > SIZE_MAX / 4 || ul > SIZE_MAX / 4 || gamedb__buf_room(&w->out, sl + ul + 32) != 0) {
@@ -342,7 +342,11 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 			if (!l->first)
 				PUTL(w, ", ");
 			l->first = 0;
-			san_uci(w, gamedb_event_get_san(ev), gamedb_event_get_uci(ev));
+			{
+				size_t sl;
+				const char *san = gamedb__event_san(ev, &sl);
+				san_uci(w, san, sl, gamedb_event_get_uci(ev));
+			}
 			if (flags & GAMEDB_WRITE_FEN) {
 				PUTL(w, ", \"fen\": ");
 				jstr(w, gamedb_event_get_fen(ev));

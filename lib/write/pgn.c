@@ -447,9 +447,11 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 		switch (type) {
 		case GAMEDB_EVENT_MOVE: {
 			int32_t colour, mn = gamedb_event_get_move_number(ev, &colour);
+			size_t san_len;
 			const char *san = xiangqi ? gamedb_event_get_notation(ev, notation) :
-					   gamedb_event_get_san(ev);
-			size_t san_len = strlen(san);
+					   gamedb__event_san(ev, &san_len);
+			if (xiangqi)
+				san_len = strlen(san);
 			if (pm.have_move && pending_more(&pm))
 				flush_move(&w, &pm, &print_number);
 			/* The room for all of it: a space, the number, the SAN, a break before each. */
