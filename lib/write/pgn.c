@@ -164,6 +164,58 @@ static void text_std(struct pgnw *w, const char *s)
 	}
 }
 
+/*
+ * Scid's layout of free text whose columns are its bytes (text() without raw), a line at a
+ * time rather than a word at a time, with the very result of the word loop in text(): the
+ * bytes of a line up to a newline of the text that all fit before the margin go out in one
+ * copy; where a line overflows, a space at the margin becomes the line break, else the line
+ * breaks before the word that crosses the margin (a word at a line's start too: Scid then
+ * leaves the line empty), and that word goes out whole, however long. Room for len + len + 8
+ * bytes is reserved by text().
+ */
+static void text_scid(struct pgnw *w, const char *s, size_t len)
+{
+	const char *end = s + len, *seg;
+
+	while (s < end) {
+		/* The text up to its next newline: no line break of its own inside. */
+		seg = memchr(s, '\n', (size_t)(end - s));
+		if (!seg)
+			seg = end;
+		for (;;) {
+			size_t fit = w->col + 1 < w->width ? w->width - 1 - w->col : 0;
+			size_t r = (size_t)(seg - s), k, e;
+			if (r <= fit) {
+				emit(w, s, r);
+				w->col += r;
+				s = seg;
+				break;
+			}
+			if (s[fit] == ' ') {
+				/* The space that would reach the margin: the line break instead. */
+				emit(w, s, fit);
+				emit_newline(w);
+				s += fit + 1;
+				continue;
+			}
+			/* The word that crosses the margin starts a new line, whole. */
+			for (k = fit; k > 0 && s[k - 1] != ' '; k--)
+				;
+			for (e = fit + 1; e < r && s[e] != ' '; e++)
+				;
+			emit(w, s, k);
+			emit_newline(w);
+			emit(w, s + k, e - k);
+			w->col = e - k;
+			s += e;
+		}
+		if (s < end) { /* the newline of the text */
+			emit_newline(w);
+			s++;
+		}
+	}
+}
+
 /* The text s of len bytes (strlen(s)), raw its stored bytes or NULL. */
 static void text(struct pgnw *w, const char *s, size_t len, const char *raw)
 {
@@ -171,6 +223,11 @@ static void text(struct pgnw *w, const char *s, size_t len, const char *raw)
 		return;
 	if (!w->scid) {
 		text_std(w, s);
+		w->out.p[w->out.len] = 0;
+		return;
+	}
+	if (!raw && w->col < w->width) { /* always so after the "{" before it */
+		text_scid(w, s, len);
 		w->out.p[w->out.len] = 0;
 		return;
 	}
