@@ -351,7 +351,8 @@ struct pending {
 	size_t nnags;
 	int32_t nags[16];
 	struct gamedb__buf comment;
-	struct gamedb__buf raw;
+	struct gamedb__buf raw; /* the stored bytes of comment, once has_raw */
+	int has_raw; /* a part of comment has stored bytes other than its text */
 	struct gamedb__buf cmds; /* default layout: the move's commands, written first */
 	int last_command; /* the comment so far ends with a command */
 };
@@ -387,7 +388,7 @@ static void pending_command(struct pgnw *w, struct pending *pm, const char *cmd)
 			w->err = 1;
 		return;
 	}
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < (pm->has_raw ? 2 : 1); k++) {
 		if ((b[k]->len && gamedb__buf_putc(b[k], ' ') != 0) ||
 		    gamedb__buf_putc(b[k], '[') != 0 ||
 		    gamedb__buf_append(b[k], cmd, strlen(cmd)) != 0 ||
@@ -434,7 +435,8 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 		*print_number = 1;
 	} else if (pm->comment.len) {
 		comment(w, pm->comment.p, pm->comment.len,
-			raw_for(pm->comment.p, pm->comment.len, pm->raw.p, pm->raw.len));
+			pm->has_raw ? raw_for(pm->comment.p, pm->comment.len, pm->raw.p, pm->raw.len)
+				    : NULL);
 		space(w);
 		*print_number = 1;
 	}
@@ -443,6 +445,7 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 	pm->nnags = 0;
 	gamedb__buf_clear(&pm->comment);
 	gamedb__buf_clear(&pm->raw);
+	pm->has_raw = 0;
 	gamedb__buf_clear(&pm->cmds);
 }
 
@@ -539,7 +542,20 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 			const char *raw = gamedb_event_get_text_raw(ev, NULL);
 			const char *lang = gamedb_event_get_language(ev);
 			size_t tl;
+			if (raw == t)
+				raw = NULL; /* the text is its stored bytes */
 			if (type == GAMEDB_EVENT_COMMENT_AFTER && pm.have_move) {
+				/*
+				 * The stored bytes are kept beside the text only once a part has
+				 * bytes of its own: until then they are the text's.
+				 */
+				if (raw && !pm.has_raw) {
+					gamedb__buf_clear(&pm.raw);
+					if (gamedb__buf_append(&pm.raw, pm.comment.p ? pm.comment.p : "",
+							       pm.comment.len) != 0)
+						w.err = 1;
+					pm.has_raw = 1;
+				}
 				/*
 				 * Several comments on one move are joined, as Scid joins them (its
 				 * comments have no language); text after a command, or in a
@@ -547,11 +563,12 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 				 */
 				if ((pm.comment.len && (pm.last_command || (lang && *lang))) &&
 				    (gamedb__buf_putc(&pm.comment, ' ') != 0 ||
-				     gamedb__buf_putc(&pm.raw, ' ') != 0))
+				     (pm.has_raw && gamedb__buf_putc(&pm.raw, ' ') != 0)))
 					w.err = 1;
 				pm.last_command = 0;
 				if (gamedb__buf_append(&pm.comment, t, strlen(t)) != 0 ||
-				    gamedb__buf_append(&pm.raw, raw ? raw : t, strlen(raw ? raw : t)) != 0)
+				    (pm.has_raw && gamedb__buf_append(&pm.raw, raw ? raw : t,
+								      strlen(raw ? raw : t)) != 0))
 					w.err = 1;
 				break;
 			}
@@ -588,6 +605,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 			gamedb__buf_clear(&pm.comment);
 			gamedb__buf_clear(&pm.raw);
 			gamedb__buf_clear(&pm.cmds);
+			pm.has_raw = 0;
 			pm.last_command = 0;
 			print_number = 1;
 			break;
