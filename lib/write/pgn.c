@@ -85,6 +85,24 @@ static PGN_HOT void emit_word_cols(struct pgnw *w, const char *s, size_t len, si
 	w->col += cols;
 }
 
+/*
+ * emit_word_cols() of a short word (a move number, a SAN) from a buffer with 8 bytes to read:
+ * one copy of constant size, whose bytes past len the next write covers (the room for 8 is
+ * reserved).
+ */
+static PGN_HOT void emit_short(struct pgnw *w, const char *s, size_t len)
+{
+	if (len > 8) {
+		emit_word_cols(w, s, len, len);
+		return;
+	}
+	if (w->col + len >= w->width && (w->scid || w->col > 0))
+		emit_newline(w);
+	memcpy(w->out.p + w->out.len, s, 8);
+	w->out.len += len;
+	w->col += len;
+}
+
 /* A space, or a new line instead when the space would reach the margin. */
 static PGN_HOT void emit_space(struct pgnw *w)
 {
@@ -523,9 +541,13 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 				size_t k = gamedb__put_u64(num, (uint32_t)mn);
 				memcpy(num + k, "...", 4);
 				k += colour ? 3 : 1;
-				emit_word_cols(&w, num, k, k);
+				emit_short(&w, num, k);
 			}
-			emit_word_cols(&w, san, san_len, san_len);
+			/* Every SAN buffer has 8 bytes to read (a node's, the iterator's). */
+			if (xiangqi)
+				emit_word_cols(&w, san, san_len, san_len);
+			else
+				emit_short(&w, san, san_len);
 			w.out.p[w.out.len] = 0;
 			print_number = 0;
 			pm.have_move = 1;
