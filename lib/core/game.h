@@ -55,7 +55,8 @@ struct gamedb__node {
 				  MOVE: GAMEDB__NODE_SAN when san, val and [1] are set,
 				  GAMEDB__NODE_HAND when val locates the hands (no SAN);
 				  [1]: comments: language (GAMEDB__LANG_*, 0 = unknown/all);
-				  ANNOTATION: the format's type code; MOVE: the mover's colour */
+				  ANNOTATION: the format's type code; MOVE: the mover's colour;
+				  [2]: MOVE with GAMEDB__NODE_SAN: the length of san */
 	uint32_t val;          /* NAG number; COMMENT: offset of the UTF-8 text in text pool;
 				  MOVE: the number of its full move */
 	char san[GAMEDB__SAN_MAX]; /* MOVE with GAMEDB__NODE_SAN: the SAN, NUL-terminated */
@@ -130,7 +131,7 @@ static inline int gamedb__mb_move_san(struct gamedb__movebuf *mb, const struct g
 	nd->type = GAMEDB_EVENT_MOVE;
 	nd->reserved[0] = GAMEDB__NODE_SAN;
 	nd->reserved[1] = (uint8_t)colour;
-	nd->reserved[2] = 0;
+	nd->reserved[2] = (uint8_t)len;
 	nd->val = fullmove;
 	/* All of san's room in one copy of constant size: what follows its NUL is not read. */
 	memcpy(nd->san, san, GAMEDB__SAN_MAX);
@@ -232,6 +233,11 @@ int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *t
 				 const char *charset);
 /* Tag i (head tags, then extra tags) with the lengths of its name and UTF-8 value, for the
  * writers: 0, or -1 when there is no tag i. */
+/*
+ * gamedb_event_get_san() with the SAN's length in *len (the writers take it for every move,
+ * so a node that carries its SAN hands out the length it keeps instead of a strlen()).
+ */
+const char *gamedb__event_san(const struct gamedb_event *ev, size_t *len);
 int gamedb__game_tag_at(struct gamedb_game *g, size_t i, const char **name, size_t *nlen,
 			const char **value, size_t *vlen);
 void gamedb__game_reset(struct gamedb_game *g);

@@ -376,6 +376,28 @@ GAMEDB_EXPORT const char *gamedb_event_get_san(const struct gamedb_event *ev)
 	return it->san;
 }
 
+/* gamedb__event_san() of a node without its SAN: kept out of line, so the usual case is short. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static const char *event_san_slow(const struct gamedb_event *ev, size_t *len)
+{
+	const char *san = gamedb_event_get_san(ev);
+
+	*len = san ? strlen(san) : 0;
+	return san;
+}
+
+const char *gamedb__event_san(const struct gamedb_event *ev, size_t *len)
+{
+	if (ev && ev->nd && ev->nd->type == GAMEDB_EVENT_MOVE &&
+	    ev->nd->reserved[0] == GAMEDB__NODE_SAN) {
+		*len = ev->nd->reserved[2];
+		return ev->nd->san;
+	}
+	return event_san_slow(ev, len);
+}
+
 GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev)
 {
 	struct gamedb_move_iter *it;

@@ -1368,7 +1368,9 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 moves_done:
 	/* Comments follow the move data, NUL-terminated, in the order of their markers. */
 	if (ncomments) {
-		uint32_t *offs = malloc(ncomments * sizeof *offs);
+		/* Each text's offset, then a byte for each: its stored bytes follow it. */
+		uint32_t *offs = malloc(ncomments * (sizeof *offs + 1));
+		unsigned char *has_raw = (unsigned char *)(offs + ncomments);
 		size_t k = 0;
 		int32_t result = GAMEDB_OK;
 		if (!offs)
@@ -1388,10 +1390,15 @@ moves_done:
 			trc = gamedb__text_to_utf8(&s->r->text, gamedb__reader_charset(s->r),
 						   gamedb__reader_fallback(s->r),
 						   (const char *)rc.p + rc.pos, clen, &mb->text);
-			/* The stored bytes follow the UTF-8 text, for gamedb_event_get_text_raw(). */
+			/*
+			 * The stored bytes follow the UTF-8 text, for gamedb_event_get_text_raw(),
+			 * unless they are its very bytes (valid UTF-8, the usual case).
+			 */
+			has_raw[k] = trc != GAMEDB_OK || mb->text.len - offs[k] != clen ||
+				     memcmp(mb->text.p + offs[k], rc.p + rc.pos, clen) != 0;
 			if (trc == GAMEDB_FAILED || gamedb__buf_putc(&mb->text, 0) != 0 ||
-			    gamedb__buf_append(&mb->text, rc.p + rc.pos, clen) != 0 ||
-			    gamedb__buf_putc(&mb->text, 0) != 0) {
+			    (has_raw[k] && (gamedb__buf_append(&mb->text, rc.p + rc.pos, clen) != 0 ||
+					    gamedb__buf_putc(&mb->text, 0) != 0))) {
 				free(offs);
 				return decode_fail(s, g, &rc, "out of memory");
 			}
@@ -1402,8 +1409,8 @@ moves_done:
 		for (i = first_comment; i < mb->n; i++) {
 			struct gamedb__node *nd = &mb->nodes[i];
 			if (nd->type == GAMEDB_EVENT_COMMENT_BEFORE || nd->type == GAMEDB_EVENT_COMMENT_AFTER) {
+				nd->reserved[0] = has_raw[nd->val] ? GAMEDB__NODE_RAW : 0;
 				nd->val = offs[nd->val];
-				nd->reserved[0] = GAMEDB__NODE_RAW;
 			}
 		}
 		free(offs);
@@ -1415,7 +1422,8 @@ moves_done:
 /*
  * A comment node holds the index of its text until the texts after the move data are read;
  * when decoding fails before that, those nodes would point nowhere (and GAMEDB_ITER_PARTIAL
- * or gamedb_game_dup() would hand them out), so the legal part keeps no such comment.
+ * or gamedb_game_dup() would hand them out), so the legal part keeps no such comment. Nothing
+ * fails once the texts are read, so a failed game's comments all hold indexes.
  */
 static int32_t scid_decode(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
 {
@@ -1426,8 +1434,7 @@ static int32_t scid_decode(void *state, struct gamedb_game *g, struct gamedb__mo
 		return st;
 	for (i = 0; i < mb->n; i++) {
 		const struct gamedb__node *nd = &mb->nodes[i];
-		if ((nd->type == GAMEDB_EVENT_COMMENT_BEFORE || nd->type == GAMEDB_EVENT_COMMENT_AFTER) &&
-		    nd->reserved[0] != GAMEDB__NODE_RAW)
+		if (nd->type == GAMEDB_EVENT_COMMENT_BEFORE || nd->type == GAMEDB_EVENT_COMMENT_AFTER)
 			continue;
 		mb->nodes[n++] = *nd;
 	}

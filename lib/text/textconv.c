@@ -15,6 +15,10 @@
 #include <string.h>
 #include <strings.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "text/conv.h"
 #include "text/text.h"
 
@@ -52,34 +56,103 @@ static TEXT_HOT size_t utf8_seq(const unsigned char *s, size_t len)
 	return 0;
 }
 
+/* The high bit of each byte of x that is zero. */
+static TEXT_HOT uint64_t zero_bytes(uint64_t x)
+{
+	const uint64_t low7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
+
+	return ~(((x & low7) + low7) | x) & ~low7;
+}
+
 /*
- * The length of the valid UTF-8 at the start of p: len when all of it is valid. ASCII goes 8
- * bytes at a time: this is the pass every iconv conversion pays for (utf8_repair()).
+ * How many of the 8 bytes of w (loaded little-endian: the first byte lowest) are ASCII and
+ * whole two-byte letters, each lead C2..DF followed by its continuation 80..BF: 8, or 7 when
+ * the last byte is a lead whose continuation lies beyond, or 0 when they are not all such.
+ * Nothing carries from one byte into the next in any sum.
+ */
+static TEXT_HOT size_t utf8_eight_short(uint64_t w)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80;
+	uint64_t hi = w & high, lead, cont, big;
+
+	if (!hi)
+		return 8;
+	lead = zero_bytes((w & (ones * 0xE0)) ^ (ones * 0xC0)); /* 110xxxxx */
+	cont = zero_bytes((w & (ones * 0xC0)) ^ (ones * 0x80)); /* 10xxxxxx */
+	big = ((w & (ones * 0x1E)) + ones * 0x7F) & high;       /* not C0 or C1 as a lead */
+	if ((lead | cont) != hi || (lead << 8) != cont || (lead & ~big) != 0)
+		return 0;
+	return lead >> 56 ? 7 : 8;
+}
+
+#if defined(__SSE2__)
+/*
+ * utf8_eight_short() for the 16 bytes at p (SSE2, every x86-64): 16, 15 when the last byte
+ * is a lead whose continuation lies beyond, or 0.
+ */
+static TEXT_HOT size_t utf8_sixteen_short(const unsigned char *p)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	unsigned hi = (unsigned)_mm_movemask_epi8(v), lead, cont, over;
+
+	if (!hi)
+		return 16;
+	lead = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		_mm_and_si128(v, _mm_set1_epi8((char)0xE0)), _mm_set1_epi8((char)0xC0)));
+	cont = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		_mm_and_si128(v, _mm_set1_epi8((char)0xC0)), _mm_set1_epi8((char)0x80)));
+	over = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		_mm_and_si128(v, _mm_set1_epi8((char)0xFE)), _mm_set1_epi8((char)0xC0)));
+	if ((lead | cont) != hi || ((lead << 1) & 0xFFFFu) != cont || over)
+		return 0;
+	return lead & 0x8000u ? 15 : 16;
+}
+#endif
+
+/* 1 on a little-endian machine (a constant the compiler folds). */
+static TEXT_HOT int little_endian(void)
+{
+	const uint16_t one = 1;
+	unsigned char b;
+
+	memcpy(&b, &one, 1);
+	return b == 1;
+}
+
+/*
+ * The length of the valid UTF-8 at the start of p: len when all of it is valid. Eight bytes
+ * at a time while they are ASCII and two-byte letters (Latin, Greek, Cyrillic text): this is
+ * the pass every text of a UTF-8 base and every iconv conversion pays for (utf8_repair()).
+ * Where eight bytes are not, the letters that cover them go one at a time.
  */
 static TEXT_HOT size_t utf8_valid_prefix(const unsigned char *p, size_t len)
 {
-	size_t i = 0, n;
+	size_t i = 0, n, stop;
 	uint64_t w;
 
 	while (i < len) {
-		if (p[i] < 0x80) {
-			for (i++; len - i >= 8; i += 8) {
-				memcpy(&w, p + i, 8);
-				if (gamedb__has_high(w))
-					break;
+#if defined(__SSE2__)
+		if (len - i >= 16) {
+			n = utf8_sixteen_short(p + i);
+			if (n) {
+				i += n;
+				continue;
 			}
-			continue;
 		}
-		/* Two-byte letters (Latin, Greek, Cyrillic text) in a tight loop of their own. */
-		while (len - i >= 2 && (unsigned)(p[i] - 0xC2) <= 0xDF - 0xC2 &&
-		       (p[i + 1] & 0xC0) == 0x80)
-			i += 2;
-		if (i == len || p[i] < 0x80)
-			continue;
-		n = utf8_seq(p + i, len - i);
-		if (!n)
-			break;
-		i += n;
+#endif
+		if (len - i >= 8 && little_endian()) {
+			memcpy(&w, p + i, 8);
+			n = utf8_eight_short(w);
+			if (n) {
+				i += n;
+				continue;
+			}
+		}
+		for (stop = i + 16; i < len && i < stop; i += n) {
+			n = p[i] < 0x80 ? 1 : utf8_seq(p + i, len - i);
+			if (!n)
+				return i;
+		}
 	}
 	return i;
 }

@@ -85,6 +85,24 @@ static PGN_HOT void emit_word_cols(struct pgnw *w, const char *s, size_t len, si
 	w->col += cols;
 }
 
+/*
+ * emit_word_cols() of a short word (a move number, a SAN) from a buffer with 8 bytes to read:
+ * one copy of constant size, whose bytes past len the next write covers (the room for 8 is
+ * reserved).
+ */
+static PGN_HOT void emit_short(struct pgnw *w, const char *s, size_t len)
+{
+	if (len > 8) {
+		emit_word_cols(w, s, len, len);
+		return;
+	}
+	if (w->col + len >= w->width && (w->scid || w->col > 0))
+		emit_newline(w);
+	memcpy(w->out.p + w->out.len, s, 8);
+	w->out.len += len;
+	w->col += len;
+}
+
 /* A space, or a new line instead when the space would reach the margin. */
 static PGN_HOT void emit_space(struct pgnw *w)
 {
@@ -164,6 +182,58 @@ static void text_std(struct pgnw *w, const char *s)
 	}
 }
 
+/*
+ * Scid's layout of free text whose columns are its bytes (text() without raw), a line at a
+ * time rather than a word at a time, with the very result of the word loop in text(): the
+ * bytes of a line up to a newline of the text that all fit before the margin go out in one
+ * copy; where a line overflows, a space at the margin becomes the line break, else the line
+ * breaks before the word that crosses the margin (a word at a line's start too: Scid then
+ * leaves the line empty), and that word goes out whole, however long. Room for len + len + 8
+ * bytes is reserved by text().
+ */
+static void text_scid(struct pgnw *w, const char *s, size_t len)
+{
+	const char *end = s + len, *seg;
+
+	while (s < end) {
+		/* The text up to its next newline: no line break of its own inside. */
+		seg = memchr(s, '\n', (size_t)(end - s));
+		if (!seg)
+			seg = end;
+		for (;;) {
+			size_t fit = w->col + 1 < w->width ? w->width - 1 - w->col : 0;
+			size_t r = (size_t)(seg - s), k, e;
+			if (r <= fit) {
+				emit(w, s, r);
+				w->col += r;
+				s = seg;
+				break;
+			}
+			if (s[fit] == ' ') {
+				/* The space that would reach the margin: the line break instead. */
+				emit(w, s, fit);
+				emit_newline(w);
+				s += fit + 1;
+				continue;
+			}
+			/* The word that crosses the margin starts a new line, whole. */
+			for (k = fit; k > 0 && s[k - 1] != ' '; k--)
+				;
+			for (e = fit + 1; e < r && s[e] != ' '; e++)
+				;
+			emit(w, s, k);
+			emit_newline(w);
+			emit(w, s + k, e - k);
+			w->col = e - k;
+			s += e;
+		}
+		if (s < end) { /* the newline of the text */
+			emit_newline(w);
+			s++;
+		}
+	}
+}
+
 /* The text s of len bytes (strlen(s)), raw its stored bytes or NULL. */
 static void text(struct pgnw *w, const char *s, size_t len, const char *raw)
 {
@@ -171,6 +241,11 @@ static void text(struct pgnw *w, const char *s, size_t len, const char *raw)
 		return;
 	if (!w->scid) {
 		text_std(w, s);
+		w->out.p[w->out.len] = 0;
+		return;
+	}
+	if (!raw && w->col < w->width) { /* always so after the "{" before it */
+		text_scid(w, s, len);
 		w->out.p[w->out.len] = 0;
 		return;
 	}
@@ -294,7 +369,8 @@ struct pending {
 	size_t nnags;
 	int32_t nags[16];
 	struct gamedb__buf comment;
-	struct gamedb__buf raw;
+	struct gamedb__buf raw; /* the stored bytes of comment, once has_raw */
+	int has_raw; /* a part of comment has stored bytes other than its text */
 	struct gamedb__buf cmds; /* default layout: the move's commands, written first */
 	int last_command; /* the comment so far ends with a command */
 };
@@ -330,7 +406,7 @@ static void pending_command(struct pgnw *w, struct pending *pm, const char *cmd)
 			w->err = 1;
 		return;
 	}
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < (pm->has_raw ? 2 : 1); k++) {
 		if ((b[k]->len && gamedb__buf_putc(b[k], ' ') != 0) ||
 		    gamedb__buf_putc(b[k], '[') != 0 ||
 		    gamedb__buf_append(b[k], cmd, strlen(cmd)) != 0 ||
@@ -377,7 +453,8 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 		*print_number = 1;
 	} else if (pm->comment.len) {
 		comment(w, pm->comment.p, pm->comment.len,
-			raw_for(pm->comment.p, pm->comment.len, pm->raw.p, pm->raw.len));
+			pm->has_raw ? raw_for(pm->comment.p, pm->comment.len, pm->raw.p, pm->raw.len)
+				    : NULL);
 		space(w);
 		*print_number = 1;
 	}
@@ -386,6 +463,7 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 	pm->nnags = 0;
 	gamedb__buf_clear(&pm->comment);
 	gamedb__buf_clear(&pm->raw);
+	pm->has_raw = 0;
 	gamedb__buf_clear(&pm->cmds);
 }
 
@@ -447,9 +525,11 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 		switch (type) {
 		case GAMEDB_EVENT_MOVE: {
 			int32_t colour, mn = gamedb_event_get_move_number(ev, &colour);
+			size_t san_len;
 			const char *san = xiangqi ? gamedb_event_get_notation(ev, notation) :
-					   gamedb_event_get_san(ev);
-			size_t san_len = strlen(san);
+					   gamedb__event_san(ev, &san_len);
+			if (xiangqi)
+				san_len = strlen(san);
 			if (pm.have_move && pending_more(&pm))
 				flush_move(&w, &pm, &print_number);
 			/* The room for all of it: a space, the number, the SAN, a break before each. */
@@ -461,9 +541,13 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 				size_t k = gamedb__put_u64(num, (uint32_t)mn);
 				memcpy(num + k, "...", 4);
 				k += colour ? 3 : 1;
-				emit_word_cols(&w, num, k, k);
+				emit_short(&w, num, k);
 			}
-			emit_word_cols(&w, san, san_len, san_len);
+			/* Every SAN buffer has 8 bytes to read (a node's, the iterator's). */
+			if (xiangqi)
+				emit_word_cols(&w, san, san_len, san_len);
+			else
+				emit_short(&w, san, san_len);
 			w.out.p[w.out.len] = 0;
 			print_number = 0;
 			pm.have_move = 1;
@@ -480,7 +564,20 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 			const char *raw = gamedb_event_get_text_raw(ev, NULL);
 			const char *lang = gamedb_event_get_language(ev);
 			size_t tl;
+			if (raw == t)
+				raw = NULL; /* the text is its stored bytes */
 			if (type == GAMEDB_EVENT_COMMENT_AFTER && pm.have_move) {
+				/*
+				 * The stored bytes are kept beside the text only once a part has
+				 * bytes of its own: until then they are the text's.
+				 */
+				if (raw && !pm.has_raw) {
+					gamedb__buf_clear(&pm.raw);
+					if (gamedb__buf_append(&pm.raw, pm.comment.p ? pm.comment.p : "",
+							       pm.comment.len) != 0)
+						w.err = 1;
+					pm.has_raw = 1;
+				}
 				/*
 				 * Several comments on one move are joined, as Scid joins them (its
 				 * comments have no language); text after a command, or in a
@@ -488,11 +585,12 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 				 */
 				if ((pm.comment.len && (pm.last_command || (lang && *lang))) &&
 				    (gamedb__buf_putc(&pm.comment, ' ') != 0 ||
-				     gamedb__buf_putc(&pm.raw, ' ') != 0))
+				     (pm.has_raw && gamedb__buf_putc(&pm.raw, ' ') != 0)))
 					w.err = 1;
 				pm.last_command = 0;
 				if (gamedb__buf_append(&pm.comment, t, strlen(t)) != 0 ||
-				    gamedb__buf_append(&pm.raw, raw ? raw : t, strlen(raw ? raw : t)) != 0)
+				    (pm.has_raw && gamedb__buf_append(&pm.raw, raw ? raw : t,
+								      strlen(raw ? raw : t)) != 0))
 					w.err = 1;
 				break;
 			}
@@ -529,6 +627,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 			gamedb__buf_clear(&pm.comment);
 			gamedb__buf_clear(&pm.raw);
 			gamedb__buf_clear(&pm.cmds);
+			pm.has_raw = 0;
 			pm.last_command = 0;
 			print_number = 1;
 			break;
