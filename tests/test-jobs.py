@@ -132,7 +132,7 @@ def main():
         with open(d + ".sg4", "r+b") as f:
             f.truncate(os.path.getsize(d + ".sg4") * 9 // 10)
         ref = same(["pgn", d + ".si4"])
-        check(ref[0] == 1 and ref[2].count(b"\n") >= 3 and b"game " in ref[2],
+        check(ref[0] == 1 and ref[2].count(b"\n") >= 2 and b"game " in ref[2],
               "damaged base: exit 1, one message per failed game (%d, %r)"
               % (ref[0], ref[2][:200]))
         same(["pgn", "--partial", "--include-deleted", d + ".si4"])
