@@ -195,7 +195,7 @@ static void stream(struct env *e, char *out, size_t cap)
 			len += (size_t)snprintf(out + len, cap - len, "[c:%.*s] ", (int)(cap - len - 8), t);
 			break;
 		case GAMEDB_EVENT_ANNOTATION:
-			len += (size_t)snprintf(out + len, cap - len, "<ann %02x %.*s> ", nd->reserved[1],
+			len += (size_t)snprintf(out + len, cap - len, "<ann %02x %.*s> ", nd->aux,
 						(int)(cap - len - 16), t);
 			break;
 		default:
@@ -651,8 +651,8 @@ static void test_tree_and_annotations(void)
 		CHECK_EQ_INT(st, GAMEDB_OK);
 		stream(&e, out, sizeof out);
 		CHECK_EQ_STR(out, "e4 {\xD0\xBE\xD0\xBA} ( d4 ) e5 ( c5 Nf3 ) Nf3");
-		/* The stored bytes follow the text; the language sits in reserved[1]. */
-		CHECK(e.g.mb.nodes[1].reserved[0] == GAMEDB__NODE_RAW);
+		/* The stored bytes follow the text; the language sits in aux. */
+		CHECK(e.g.mb.nodes[1].kind == GAMEDB__NODE_RAW);
 		CHECK(strcmp(e.g.mb.text.p + e.g.mb.nodes[1].val + strlen("\xD0\xBE\xD0\xBA") + 1,
 			     "\xEE\xEA") == 0);
 		env_close(&e);

@@ -51,7 +51,7 @@ int gamedb__mb_move_hand(struct gamedb__movebuf *mb, const struct gamedb__move *
 	if (off > UINT32_MAX - 8 || gamedb__buf_append(&mb->text, &hand, 8) != 0 ||
 	    gamedb__mb_move(mb, m) != 0)
 		return -1;
-	mb->nodes[mb->n - 1].reserved[0] = GAMEDB__NODE_HAND;
+	mb->nodes[mb->n - 1].kind = GAMEDB__NODE_HAND;
 	mb->nodes[mb->n - 1].val = (uint32_t)off;
 	return 0;
 }
@@ -84,7 +84,7 @@ int gamedb__mb_raw(struct gamedb__movebuf *mb, const void *raw, size_t len)
 	if (mb->n == 0 || mb->text.len > UINT32_MAX - len - 1 ||
 	    gamedb__buf_append(&mb->text, raw, len) != 0 || gamedb__buf_putc(&mb->text, 0) != 0)
 		return -1;
-	mb->nodes[mb->n - 1].reserved[0] = GAMEDB__NODE_RAW;
+	mb->nodes[mb->n - 1].kind = GAMEDB__NODE_RAW;
 	return 0;
 }
 

@@ -51,19 +51,19 @@ static inline size_t gamedb__any_to_fen(int32_t variant, const union gamedb__any
 struct gamedb__node {
 	struct gamedb__move m; /* MOVE: the completed legal move */
 	uint8_t type;          /* GAMEDB_EVENT_* */
-	uint8_t reserved[3];   /* [0]: GAMEDB__NODE_RAW when the stored bytes follow the text;
-				  MOVE: GAMEDB__NODE_SAN when san, val and [1] are set,
-				  GAMEDB__NODE_HAND when val locates the hands (no SAN);
-				  [1]: comments: language (GAMEDB__LANG_*, 0 = unknown/all);
-				  ANNOTATION: the format's type code; MOVE: the mover's colour;
-				  [2]: MOVE with GAMEDB__NODE_SAN: the length of san */
+	uint8_t kind;          /* GAMEDB__NODE_RAW when the stored bytes follow the text;
+				  MOVE: GAMEDB__NODE_SAN when san, san_len, val and aux are set,
+				  GAMEDB__NODE_HAND when val locates the hands (no SAN) */
+	uint8_t aux;           /* comments: language (GAMEDB__LANG_*, 0 = unknown/all);
+				  ANNOTATION: the format's type code; MOVE: the mover's colour */
+	uint8_t san_len;       /* MOVE with GAMEDB__NODE_SAN: the length of san */
 	uint32_t val;          /* NAG number; COMMENT: offset of the UTF-8 text in text pool;
 				  MOVE: the number of its full move */
 	char san[GAMEDB__SAN_MAX]; /* MOVE with GAMEDB__NODE_SAN: the SAN, NUL-terminated */
 };
 
 /*
- * Languages of comments (struct gamedb__node reserved[1]). The library numbers them as the
+ * Languages of comments (struct gamedb__node aux). The library numbers them as the
  * one format that stores them does; 0 = unknown or every language.
  */
 enum {
@@ -129,9 +129,9 @@ static inline int gamedb__mb_move_san(struct gamedb__movebuf *mb, const struct g
 	nd = &mb->nodes[mb->n++];
 	nd->m = *m;
 	nd->type = GAMEDB_EVENT_MOVE;
-	nd->reserved[0] = GAMEDB__NODE_SAN;
-	nd->reserved[1] = (uint8_t)colour;
-	nd->reserved[2] = (uint8_t)len;
+	nd->kind = GAMEDB__NODE_SAN;
+	nd->aux = (uint8_t)colour;
+	nd->san_len = (uint8_t)len;
 	nd->val = fullmove;
 	/* All of san's room in one copy of constant size: what follows its NUL is not read. */
 	memcpy(nd->san, san, GAMEDB__SAN_MAX);
@@ -160,7 +160,7 @@ void gamedb__mb_free(struct gamedb__movebuf *mb);
 static inline void gamedb__node_hand(const struct gamedb__movebuf *mb,
 				     const struct gamedb__node *nd, struct gamedb__pos *pos)
 {
-	if (nd->reserved[0] == GAMEDB__NODE_HAND && (size_t)nd->val + 8 <= mb->text.len)
+	if (nd->kind == GAMEDB__NODE_HAND && (size_t)nd->val + 8 <= mb->text.len)
 		memcpy(&pos->hand, mb->text.p + nd->val, 8);
 }
 

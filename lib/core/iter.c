@@ -258,9 +258,9 @@ static int32_t next_slow(struct gamedb_move_iter *it, const struct gamedb_event 
 	ev->movenum = 0;
 	switch (nd->type) {
 	case GAMEDB_EVENT_MOVE:
-		if (nd->reserved[0] == GAMEDB__NODE_SAN) {
+		if (nd->kind == GAMEDB__NODE_SAN) {
 			ev->movenum = (int32_t)nd->val;
-			ev->colour = nd->reserved[1];
+			ev->colour = nd->aux;
 		} else {
 			const struct level *lv = current(it);
 			if (it->variant == GAMEDB_VARIANT_XIANGQI) {
@@ -307,14 +307,14 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 	 */
 	if (it && out && it->magic == GAMEDB__ITER_MAGIC && it->i < it->g->mb.n) {
 		const struct gamedb__node *nd = &it->g->mb.nodes[it->i];
-		if (nd->type == GAMEDB_EVENT_MOVE && nd->reserved[0] == GAMEDB__NODE_SAN) {
+		if (nd->type == GAMEDB_EVENT_MOVE && nd->kind == GAMEDB__NODE_SAN) {
 			struct gamedb_event *ev = &it->ev;
 			it->have_san = it->have_uci = it->have_fen = 0;
 			it->i++;
 			ev->nd = nd;
 			ev->text = NULL;
 			ev->movenum = (int32_t)nd->val;
-			ev->colour = nd->reserved[1];
+			ev->colour = nd->aux;
 			ev->depth = (int32_t)it->depth;
 			*out = ev;
 			return GAMEDB_OK;
@@ -362,7 +362,7 @@ GAMEDB_EXPORT const char *gamedb_event_get_san(const struct gamedb_event *ev)
 
 	if (!is_move(ev))
 		return NULL;
-	if (ev->nd->reserved[0] == GAMEDB__NODE_SAN)
+	if (ev->nd->kind == GAMEDB__NODE_SAN)
 		return ev->nd->san;
 	it = ev->it;
 	if (!it->have_san) {
@@ -391,8 +391,8 @@ static const char *event_san_slow(const struct gamedb_event *ev, size_t *len)
 const char *gamedb__event_san(const struct gamedb_event *ev, size_t *len)
 {
 	if (ev && ev->nd && ev->nd->type == GAMEDB_EVENT_MOVE &&
-	    ev->nd->reserved[0] == GAMEDB__NODE_SAN) {
-		*len = ev->nd->reserved[2];
+	    ev->nd->kind == GAMEDB__NODE_SAN) {
+		*len = ev->nd->san_len;
 		return ev->nd->san;
 	}
 	return event_san_slow(ev, len);
@@ -510,7 +510,7 @@ GAMEDB_EXPORT const char *gamedb_event_get_text_raw(const struct gamedb_event *e
 			       ev->nd->type != GAMEDB_EVENT_ANNOTATION))
 		return NULL;
 	raw = ev->text;
-	if (ev->nd->reserved[0] == GAMEDB__NODE_RAW)
+	if (ev->nd->kind == GAMEDB__NODE_RAW)
 		raw += strlen(raw) + 1;
 	if (len) /* an annotation's bytes may hold NULs: its hex text gives their number */
 		*len = ev->nd->type == GAMEDB_EVENT_ANNOTATION ? strlen(ev->text) / 2 : strlen(raw);
@@ -529,12 +529,12 @@ GAMEDB_EXPORT const char *gamedb_event_get_language(const struct gamedb_event *e
 	if (!ev || !ev->nd || (ev->nd->type != GAMEDB_EVENT_COMMENT_BEFORE &&
 			       ev->nd->type != GAMEDB_EVENT_COMMENT_AFTER))
 		return NULL;
-	return gamedb__language_iso(ev->nd->reserved[1]);
+	return gamedb__language_iso(ev->nd->aux);
 }
 
 GAMEDB_EXPORT int32_t gamedb_event_get_annotation_type(const struct gamedb_event *ev)
 {
 	if (!ev || !ev->nd || ev->nd->type != GAMEDB_EVENT_ANNOTATION)
 		return -1;
-	return ev->nd->reserved[1];
+	return ev->nd->aux;
 }

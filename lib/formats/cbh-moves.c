@@ -1005,11 +1005,11 @@ static int emit_raw(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struct
 	if (gamedb__mb_comment(mb, GAMEDB_EVENT_ANNOTATION, c->scratch.p, c->scratch.len) != 0 ||
 	    gamedb__mb_raw(mb, pl, a->len) != 0)
 		return -1;
-	mb->nodes[mb->n - 1].reserved[1] = a->type;
+	mb->nodes[mb->n - 1].aux = a->type;
 	return 0;
 }
 
-/* Adds a text entry as a comment node of type; its language goes to reserved[1]. */
+/* Adds a text entry as a comment node of type; its language goes to aux. */
 static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struct cb_ann *a,
 		     int type, struct gamedb__movebuf *mb)
 {
@@ -1030,7 +1030,7 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 	if (gamedb__mb_comment(mb, type, c->scratch.p, c->scratch.len) != 0 ||
 	    gamedb__mb_raw(mb, pl + 2, (size_t)a->len - 2) != 0)
 		return -1;
-	mb->nodes[mb->n - 1].reserved[1] = (uint8_t)(lang <= 0xFF ? lang : 0);
+	mb->nodes[mb->n - 1].aux = (uint8_t)(lang <= 0xFF ? lang : 0);
 	return 0;
 }
 

@@ -1020,7 +1020,7 @@ static int add_annotation(struct cactx *x, int type, const uint8_t *raw, size_t 
 	gamedb__buf_free(&t);
 	if (rc)
 		return -1;
-	x->mb->nodes[x->mb->n - 1].reserved[1] = (uint8_t)type;
+	x->mb->nodes[x->mb->n - 1].aux = (uint8_t)type;
 	return 0;
 }
 

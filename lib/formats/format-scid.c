@@ -1409,7 +1409,7 @@ moves_done:
 		for (i = first_comment; i < mb->n; i++) {
 			struct gamedb__node *nd = &mb->nodes[i];
 			if (nd->type == GAMEDB_EVENT_COMMENT_BEFORE || nd->type == GAMEDB_EVENT_COMMENT_AFTER) {
-				nd->reserved[0] = has_raw[nd->val] ? GAMEDB__NODE_RAW : 0;
+				nd->kind = has_raw[nd->val] ? GAMEDB__NODE_RAW : 0;
 				nd->val = offs[nd->val];
 			}
 		}
