@@ -47,6 +47,20 @@ def main():
     for cmd in ("pgn", "json", "info", "book", "fen"):
         rc, out, err = run(cmd, "--help")
         check(rc == 0 and b"usage" in out and not err, "%s --help -> 0 + usage on stdout" % cmd)
+    # --name=value is --name value for every option that takes a value (it held for --range
+    # and --jobs only); a flag given a value is refused.
+    td = os.environ.get("GAMEDB_TESTDATA", "")
+    edge = os.path.join(td, "scid", "edge.si4")
+    if td and os.path.exists(edge):
+        for opts in (["--range", "1:3"], ["--games", "2,3"], ["--layout", "scid"],
+                     ["--commands", "all"], ["--jobs", "2"], ["--charset", "CP1252"]):
+            a = run("pgn", edge, *opts)
+            b = run("pgn", edge, "%s=%s" % tuple(opts))
+            check(a[0] == 0 and a == b, "pgn %s=%s is pgn %s %s" % (tuple(opts) * 2))
+        rc, out, err = run("pgn", edge, "--partial=1")
+        check(rc == 2 and "takes no value" in err, "--partial=1 -> 2, takes no value")
+        rc, out, err = run("pgn", edge, "--range=")
+        check(rc == 2 and "--range" in err, "--range= (empty) -> 2")
     # "--" ends the options: a name starting with '-' is a database.
     rc, out, err = run("pgn", "--", "-no-such-base")
     check(rc == 2 and "-no-such-base" in err and "unknown option" not in err,

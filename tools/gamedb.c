@@ -1446,6 +1446,21 @@ static const char *book_key(const char *a)
 	return NULL;
 }
 
+/*
+ * The value of the option at argv[*i]: its "=value" part (*inl, then consumed), else the next
+ * argument (*i moves on to it); NULL when there is none.
+ */
+static const char *opt_value(int argc, char **argv, int *i, const char **inl)
+{
+	const char *v = *inl;
+
+	if (v) {
+		*inl = NULL;
+		return v;
+	}
+	return ++*i < argc ? argv[*i] : NULL;
+}
+
 #ifdef _WIN32
 static int utf8_main(int argc, char **argv);
 
@@ -1513,7 +1528,16 @@ int main(int argc, char **argv)
 	if (!o.dbs)
 		return 2;
 	for (i = 2; i < argc; i++) {
-		const char *a = argv[i];
+		const char *a = argv[i], *inl = NULL, *v = NULL, *eq;
+		char name[32];
+		if (a[0] == '-' && a[1] == '-' && (eq = strchr(a, '=')) != NULL &&
+		    (size_t)(eq - a) < sizeof name) {
+			/* --name=value: the same option as --name value, for every option */
+			memcpy(name, a, (size_t)(eq - a));
+			name[eq - a] = 0;
+			inl = eq + 1;
+			a = name;
+		}
 		if (strcmp(a, "--") == 0) { /* the rest are databases, even when they start with '-' */
 			while (++i < argc)
 				o.dbs[o.ndbs++] = argv[i];
@@ -1526,79 +1550,71 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-			if (++i == argc)
+			if (!(v = opt_value(argc, argv, &i, &inl)))
 				goto missing;
-			o.out = argv[i];
+			o.out = v;
 		} else if (strcmp(a, "--range") == 0) {
-			if (++i == argc)
+			if (!(v = opt_value(argc, argv, &i, &inl)))
 				goto missing;
-			if (parse_range(argv[i], &o) != 0) {
-				fprintf(stderr, "gamedb: --range wants A:B with A <= B, got \"%s\"\n", argv[i]);
-				goto fail;
-			}
-		} else if (strncmp(a, "--range=", 8) == 0) {
-			if (parse_range(a + 8, &o) != 0) {
-				fprintf(stderr, "gamedb: --range wants A:B with A <= B, got \"%s\"\n", a + 8);
+			if (parse_range(v, &o) != 0) {
+				fprintf(stderr, "gamedb: --range wants A:B with A <= B, got \"%s\"\n", v);
 				goto fail;
 			}
 		} else if (strcmp(a, "--charset") == 0) {
-			if (++i == argc)
+			if (!(v = opt_value(argc, argv, &i, &inl)))
 				goto missing;
-			o.charset = argv[i];
+			o.charset = v;
 		} else if (strcmp(a, "--direction") == 0) {
-			if (++i == argc)
+			if (!(v = opt_value(argc, argv, &i, &inl)))
 				goto missing;
-			if (strcmp(argv[i], "auto") != 0 && strcmp(argv[i], "right") != 0 &&
-			    strcmp(argv[i], "left") != 0) {
+			if (strcmp(v, "auto") != 0 && strcmp(v, "right") != 0 &&
+			    strcmp(v, "left") != 0) {
 				fprintf(stderr, "gamedb: --direction wants auto, right or left, got "
-					"\"%s\"\n", argv[i]);
+					"\"%s\"\n", v);
 				goto fail;
 			}
-			o.direction = argv[i];
+			o.direction = v;
 		} else if (strcmp(a, "--password") == 0) {
-			if (++i == argc)
+			if (!(v = opt_value(argc, argv, &i, &inl)))
 				goto missing;
-			o.password = argv[i];
+			o.password = v;
 		} else if (strcmp(a, "--layout") == 0) {
-			if (++i == argc)
+			if (!(v = opt_value(argc, argv, &i, &inl)))
 				goto missing;
-			if (strcmp(argv[i], "scid") == 0) {
+			if (strcmp(v, "scid") == 0) {
 				o.wflags |= GAMEDB_WRITE_LAYOUT_SCID;
-			} else if (strcmp(argv[i], "standard") == 0) {
+			} else if (strcmp(v, "standard") == 0) {
 				o.wflags &= ~(uint32_t)GAMEDB_WRITE_LAYOUT_SCID;
 			} else {
 				fprintf(stderr, "gamedb: --layout wants standard or scid, got \"%s\"\n",
-					argv[i]);
+					v);
 				goto fail;
 			}
 		} else if (strcmp(a, "--commands") == 0) {
-			if (++i == argc)
+			if (!(v = opt_value(argc, argv, &i, &inl)))
 				goto missing;
 			o.wflags &= ~(uint32_t)(GAMEDB_WRITE_ALL_COMMANDS | GAMEDB_WRITE_NO_COMMANDS);
-			if (strcmp(argv[i], "all") == 0) {
+			if (strcmp(v, "all") == 0) {
 				o.wflags |= GAMEDB_WRITE_ALL_COMMANDS;
-			} else if (strcmp(argv[i], "none") == 0) {
+			} else if (strcmp(v, "none") == 0) {
 				o.wflags |= GAMEDB_WRITE_NO_COMMANDS;
-			} else if (strcmp(argv[i], "common") != 0) {
+			} else if (strcmp(v, "common") != 0) {
 				fprintf(stderr, "gamedb: --commands wants common, all or none, got \"%s\"\n",
-					argv[i]);
+					v);
 				goto fail;
 			}
 		} else if (strcmp(a, "--games") == 0) {
-			if (++i == argc)
+			if (!(v = opt_value(argc, argv, &i, &inl)))
 				goto missing;
-			if (parse_games(argv[i], &o) != 0) {
+			if (parse_games(v, &o) != 0) {
 				fprintf(stderr, "gamedb: --games wants numbers from 1 and ranges, as "
-					"1,5,10-20, got \"%s\"\n", argv[i]);
+					"1,5,10-20, got \"%s\"\n", v);
 				goto fail;
 			}
-		} else if (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0 ||
-			   strncmp(a, "--jobs=", 7) == 0) {
-			const char *v = strchr(a, '=');
+		} else if (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) {
 			uint64_t n;
-			if (!v && ++i == argc)
+			if (!(v = opt_value(argc, argv, &i, &inl)))
 				goto missing;
-			v = v ? v + 1 : argv[i];
 			if (parse_u64(v, &n) != 0 || n < 1 || n > 256) {
 				fprintf(stderr, "gamedb: --jobs wants a number from 1 to 256, got \"%s\"\n", v);
 				goto fail;
@@ -1623,20 +1639,20 @@ int main(int argc, char **argv)
 		} else if (strcmp(a, "--no-commands") == 0) {
 			o.wflags |= GAMEDB_WRITE_NO_COMMANDS;
 		} else if (strcmp(a, "--language") == 0) {
-			if (++i == argc)
+			if (!(v = opt_value(argc, argv, &i, &inl)))
 				goto missing;
-			o.language = argv[i];
+			o.language = v;
 		} else if (strcmp(a, "--notation") == 0) {
-			if (++i == argc)
+			if (!(v = opt_value(argc, argv, &i, &inl)))
 				goto missing;
 			o.wflags &= ~(uint32_t)(GAMEDB_WRITE_WXF | GAMEDB_WRITE_CHINESE);
-			if (strcmp(argv[i], "wxf") == 0) {
+			if (strcmp(v, "wxf") == 0) {
 				o.wflags |= GAMEDB_WRITE_WXF;
-			} else if (strcmp(argv[i], "chinese") == 0) {
+			} else if (strcmp(v, "chinese") == 0) {
 				o.wflags |= GAMEDB_WRITE_CHINESE;
-			} else if (strcmp(argv[i], "iccs") != 0) {
+			} else if (strcmp(v, "iccs") != 0) {
 				fprintf(stderr, "gamedb: --notation wants iccs, wxf or chinese, got \"%s\"\n",
-					argv[i]);
+					v);
 				goto fail;
 			}
 		} else if (strcmp(o.cmd, "book") == 0 && a[0] == '-' && a[1] &&
@@ -1645,14 +1661,14 @@ int main(int argc, char **argv)
 			const char *key = book_key(a);
 			int flag = !strcmp(key, "only-white") || !strcmp(key, "only-black") ||
 				   !strcmp(key, "uniform") || !strcmp(key, "standard-start");
-			if (!flag && ++i == argc)
+			if (!flag && !(v = opt_value(argc, argv, &i, &inl)))
 				goto missing;
 			if (o.nbookopt == (int)(sizeof o.bookopt / sizeof o.bookopt[0])) {
 				fprintf(stderr, "gamedb: too many book options\n");
 				goto fail;
 			}
 			o.bookopt[o.nbookopt][0] = key;
-			o.bookopt[o.nbookopt][1] = flag ? "1" : argv[i];
+			o.bookopt[o.nbookopt][1] = flag ? "1" : v;
 			o.nbookopt++;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "gamedb: unknown option \"%s\"\n", a);
@@ -1660,6 +1676,10 @@ int main(int argc, char **argv)
 			goto fail;
 		} else {
 			o.dbs[o.ndbs++] = a;
+		}
+		if (inl) {
+			fprintf(stderr, "gamedb: %s takes no value, got \"%s\"\n", a, argv[i]);
+			goto fail;
 		}
 	}
 	if (o.ndbs == 0) {
