@@ -81,6 +81,13 @@ int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, s
 
 int gamedb__mb_raw(struct gamedb__movebuf *mb, const void *raw, size_t len)
 {
+	const struct gamedb__node *nd = mb->n ? &mb->nodes[mb->n - 1] : NULL;
+
+	/* A comment whose stored bytes are its UTF-8 text (the usual case) keeps them once. */
+	if (nd && (nd->type == GAMEDB_EVENT_COMMENT_BEFORE || nd->type == GAMEDB_EVENT_COMMENT_AFTER) &&
+	    (size_t)nd->val + len < mb->text.len && mb->text.p[nd->val + len] == 0 &&
+	    memcmp(mb->text.p + nd->val, raw, len) == 0 && memchr(raw, 0, len) == NULL)
+		return 0;
 	if (mb->n == 0 || mb->text.len > UINT32_MAX - len - 1 ||
 	    gamedb__buf_append(&mb->text, raw, len) != 0 || gamedb__buf_putc(&mb->text, 0) != 0)
 		return -1;

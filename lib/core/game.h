@@ -150,7 +150,8 @@ int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, s
 /*
  * Keeps the stored bytes of the text node just added (gamedb__mb_comment() or a text put into
  * the pool by hand, the last thing written there) after its UTF-8 text and its NUL, for
- * gamedb_event_get_text_raw(); marks the node GAMEDB__NODE_RAW.
+ * gamedb_event_get_text_raw(); marks the node GAMEDB__NODE_RAW. A comment whose stored bytes
+ * are its very UTF-8 text keeps nothing more (gamedb_event_get_text_raw() then gives the text).
  */
 int gamedb__mb_raw(struct gamedb__movebuf *mb, const void *raw, size_t len);
 void gamedb__mb_reset(struct gamedb__movebuf *mb);
