@@ -80,6 +80,17 @@ void gamedb__slots_move_scid(struct gamedb__slots *s, int colour, const struct g
 {
 	const int us = colour, them = us ^ 1;
 
+	/* The usual move first, with one test: the man's slot follows it. */
+	if (!(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q |
+			  GAMEDB__MF_CAPTURE))) {
+		const uint8_t ms = s->slot[m->from];
+		s->slot[m->from] = 0xFF;
+		if (ms < 16) {
+			s->sq[us][ms] = m->to;
+			s->slot[m->to] = ms;
+		}
+		return;
+	}
 	if (m->flags & GAMEDB__MF_NULL)
 		return;
 	if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) {

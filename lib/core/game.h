@@ -111,10 +111,41 @@ int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m);
 /* Room for one more node: 0, or -1 (out of memory, or the game holds too many nodes). */
 int gamedb__mb_grow(struct gamedb__movebuf *mb);
 /*
+ * Room for one more node, at mb->nodes[mb->n]: its address, or NULL (out of memory, or the
+ * game holds too many nodes). A decoder may let the engine write a move's SAN straight into
+ * the node's san there, then add the node with gamedb__mb_move_done().
+ */
+static inline struct gamedb__node *gamedb__mb_room(struct gamedb__movebuf *mb)
+{
+	if (mb->n >= mb->cap && gamedb__mb_grow(mb) != 0)
+		return NULL;
+	return &mb->nodes[mb->n];
+}
+/*
+ * A MOVE node in the room gamedb__mb_room() gave, in two steps, so that the engine can write
+ * the move and its SAN straight into the node's m and san (GAMEDB__SAN_MAX bytes; the SAN at
+ * most GAMEDB__SAN_MAX - 1 characters, NUL-terminated): gamedb__node_move() first sets the
+ * number of its full move and the colour that made it (as in the position before the move),
+ * gamedb__mb_move_done() then adds the node with the length of its SAN. The iterator hands
+ * the move out without playing it again. Nothing is added until gamedb__mb_move_done().
+ */
+static inline void gamedb__node_move(struct gamedb__node *nd, uint32_t fullmove, int colour)
+{
+	nd->type = GAMEDB_EVENT_MOVE;
+	nd->kind = GAMEDB__NODE_SAN;
+	nd->aux = (uint8_t)colour;
+	nd->val = fullmove;
+}
+static inline void gamedb__mb_move_done(struct gamedb__movebuf *mb, struct gamedb__node *nd,
+					size_t len)
+{
+	nd->san_len = (uint8_t)len;
+	mb->n++;
+}
+/*
  * Adds a move with its SAN (len characters, at most GAMEDB__SAN_MAX - 1, NUL-terminated, in a
- * buffer of GAMEDB__SAN_MAX bytes, all of which are copied), the number of its
- * full move and the colour that made it, as gamedb__move_play_san() and the position before
- * the move give them: the iterator then hands the move out without playing it again.
+ * buffer of GAMEDB__SAN_MAX bytes, all of which are copied), the number of its full move and
+ * the colour that made it, as gamedb__node_move() takes them.
  * Inline: the decoders call it for every move.
  */
 static inline int gamedb__mb_move_san(struct gamedb__movebuf *mb, const struct gamedb__move *m,
@@ -124,17 +155,14 @@ static inline int gamedb__mb_move_san(struct gamedb__movebuf *mb, const struct g
 
 	if (len >= GAMEDB__SAN_MAX)
 		return gamedb__mb_move(mb, m); /* cannot happen for chess: SAN by replay */
-	if (mb->n >= mb->cap && gamedb__mb_grow(mb) != 0)
+	nd = gamedb__mb_room(mb);
+	if (!nd)
 		return -1;
-	nd = &mb->nodes[mb->n++];
-	nd->m = *m;
-	nd->type = GAMEDB_EVENT_MOVE;
-	nd->kind = GAMEDB__NODE_SAN;
-	nd->aux = (uint8_t)colour;
-	nd->san_len = (uint8_t)len;
-	nd->val = fullmove;
 	/* All of san's room in one copy of constant size: what follows its NUL is not read. */
+	gamedb__node_move(nd, fullmove, colour);
+	nd->m = *m;
 	memcpy(nd->san, san, GAMEDB__SAN_MAX);
+	gamedb__mb_move_done(mb, nd, len);
 	return 0;
 }
 /*
