@@ -91,9 +91,23 @@ void gamedb__slots_move_scid(struct gamedb__slots *s, int colour, const struct g
 		}
 		return;
 	}
-	if (m->flags & GAMEDB__MF_NULL)
+	/* Then a capture (never a null move or castling), then those two. */
+	if (m->flags & GAMEDB__MF_CAPTURE) {
+		const int csq = (m->flags & GAMEDB__MF_EP) ? (us ? m->to + 8 : m->to - 8) : m->to;
+		const uint8_t cs = s->slot[csq];
+		if (cs < 16 && s->count[them] > 0) {
+			const int last = --s->count[them];
+			if (cs != last) {
+				const uint8_t moved = s->sq[them][last];
+				s->sq[them][cs] = moved;
+				s->slot[moved] = cs;
+			}
+			s->sq[them][last] = GAMEDB__NO_SQ;
+		}
+		s->slot[csq] = 0xFF;
+	} else if (m->flags & GAMEDB__MF_NULL) {
 		return;
-	if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) {
+	} else {
 		const int base = us ? 56 : 0;
 		const int rto = base + ((m->flags & GAMEDB__MF_CASTLE_K) ? 5 : 3);
 		const uint8_t ks = s->slot[m->from], rs = s->slot[m->rook_from];
@@ -108,20 +122,6 @@ void gamedb__slots_move_scid(struct gamedb__slots *s, int colour, const struct g
 			s->slot[rto] = rs;
 		}
 		return;
-	}
-	if (m->flags & GAMEDB__MF_CAPTURE) {
-		const int csq = (m->flags & GAMEDB__MF_EP) ? (us ? m->to + 8 : m->to - 8) : m->to;
-		const uint8_t cs = s->slot[csq];
-		if (cs < 16 && s->count[them] > 0) {
-			const int last = --s->count[them];
-			if (cs != last) {
-				const uint8_t moved = s->sq[them][last];
-				s->sq[them][cs] = moved;
-				s->slot[moved] = cs;
-			}
-			s->sq[them][last] = GAMEDB__NO_SQ;
-		}
-		s->slot[csq] = 0xFF;
 	}
 	{
 		const uint8_t ms = s->slot[m->from];

@@ -129,12 +129,12 @@ static void tagset_free(struct gamedb__tagset *ts)
 	gamedb__buf_free(&ts->pool);
 }
 
-int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *value, size_t vlen,
-		     const char *raw, size_t raw_len, const char *charset)
+int gamedb__tags_add_n(struct gamedb__tagset *ts, const char *name, size_t nlen, const char *value,
+		       size_t vlen, const char *raw, size_t raw_len, const char *charset)
 {
 	struct gamedb__buf *pool = &ts->pool;
 	struct gamedb__tag *t;
-	size_t nlen = strlen(name), need, cslen = 0;
+	size_t need, cslen = 0;
 	uint32_t cs = GAMEDB__TAG_NO_CHARSET;
 	char *d;
 

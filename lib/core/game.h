@@ -111,18 +111,16 @@ int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m);
 /* Room for one more node: 0, or -1 (out of memory, or the game holds too many nodes). */
 int gamedb__mb_grow(struct gamedb__movebuf *mb);
 /*
- * Room for one more node, at mb->nodes[mb->n]: its address, or NULL (out of memory, or the
- * game holds too many nodes). A decoder may let the engine write a move's SAN straight into
- * the node's san there, then add the node with gamedb__mb_move_done().
+ * Room for one more node, at mb->nodes[mb->n]: 0, or -1 (out of memory, or the game holds too
+ * many nodes). A decoder may let the engine write a move and its SAN straight into the node
+ * there (gamedb__node_move(), gamedb__mb_move_done()).
  */
-static inline struct gamedb__node *gamedb__mb_room(struct gamedb__movebuf *mb)
+static inline int gamedb__mb_room(struct gamedb__movebuf *mb)
 {
-	if (mb->n >= mb->cap && gamedb__mb_grow(mb) != 0)
-		return NULL;
-	return &mb->nodes[mb->n];
+	return mb->n < mb->cap ? 0 : gamedb__mb_grow(mb);
 }
 /*
- * A MOVE node in the room gamedb__mb_room() gave, in two steps, so that the engine can write
+ * A MOVE node in the room gamedb__mb_room() made, in two steps, so that the engine can write
  * the move and its SAN straight into the node's m and san (GAMEDB__SAN_MAX bytes; the SAN at
  * most GAMEDB__SAN_MAX - 1 characters, NUL-terminated): gamedb__node_move() first sets the
  * number of its full move and the colour that made it (as in the position before the move),
@@ -155,12 +153,12 @@ static inline int gamedb__mb_move_san(struct gamedb__movebuf *mb, const struct g
 
 	if (len >= GAMEDB__SAN_MAX)
 		return gamedb__mb_move(mb, m); /* cannot happen for chess: SAN by replay */
-	nd = gamedb__mb_room(mb);
-	if (!nd)
+	if (gamedb__mb_room(mb) != 0)
 		return -1;
-	/* All of san's room in one copy of constant size: what follows its NUL is not read. */
+	nd = &mb->nodes[mb->n];
 	gamedb__node_move(nd, fullmove, colour);
 	nd->m = *m;
+	/* All of san's room in one copy of constant size: what follows its NUL is not read. */
 	memcpy(nd->san, san, GAMEDB__SAN_MAX);
 	gamedb__mb_move_done(mb, nd, len);
 	return 0;
@@ -254,8 +252,14 @@ struct gamedb_game {
  * A tag set is filled by one call of its format (between two resets): within it, a charset
  * passed as the same pointer as the last one must be the same name (the copy is shared).
  */
-int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *value, size_t vlen,
-		     const char *raw, size_t raw_len, const char *charset);
+int gamedb__tags_add_n(struct gamedb__tagset *ts, const char *name, size_t nlen, const char *value,
+		       size_t vlen, const char *raw, size_t raw_len, const char *charset);
+/* gamedb__tags_add_n() with the name's length counted here: for a literal name, by the compiler. */
+static inline int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *value,
+				   size_t vlen, const char *raw, size_t raw_len, const char *charset)
+{
+	return gamedb__tags_add_n(ts, name, strlen(name), value, vlen, raw, raw_len, charset);
+}
 /* Adds a tag converting raw bytes through the reader's text layer. */
 int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *ts,
 				 const char *name, const char *raw, size_t raw_len,

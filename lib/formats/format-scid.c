@@ -53,7 +53,8 @@ struct scid_level {
 	struct gamedb__slots slots;
 	/*
 	 * The position before the line's last move, and its slots, for a variation that starts
-	 * there: kept only when a variation follows that move (variation_follows()).
+	 * there: kept only when a variation follows that move (variation_follows()), and not
+	 * set before (a variation before a line's first move is refused).
 	 */
 	struct gamedb__pos prev;
 	struct gamedb__slots prev_slots;
@@ -568,7 +569,8 @@ static int format_eco(char *out, uint32_t eco)
  * Adds the tag for a name id: its UTF-8 and, when they differ, its stored bytes; "?" for an id
  * with no name. A name converted with loss makes the game's text lossy.
  */
-static int add_name_tag(struct scid *s, struct gamedb_game *g, const char *tag, int type, uint32_t id)
+static int add_name_tag(struct scid *s, struct gamedb_game *g, const char *tag, int type, uint32_t id,
+			const char *charset)
 {
 	struct scid_names *n = &s->names[type];
 	int same;
@@ -578,12 +580,12 @@ static int add_name_tag(struct scid *s, struct gamedb_game *g, const char *tag, 
 	if (n->how[id] & NAME_LOSSY) {
 		g->text_status = GAMEDB_WARN;
 		gamedb__game_seterr(g, "tag %s could not be converted from %s without loss", tag,
-				    gamedb__reader_charset(s->r));
+				    charset);
 	}
 	same = n->how[id] & NAME_SAME;
 	return gamedb__tags_add(&g->head, tag, n->pool.p + n->off[id], n->len[id],
 				same ? NULL : n->raw.p + n->raw_off[id], same ? 0 : n->raw_len[id],
-				gamedb__reader_charset(s->r));
+				charset);
 }
 
 static const char *const rating_suffix[8] = { "Elo", "Rating", "Rapid", "ICCF", "USCF", "DWZ", "ECF", "Elo" };
@@ -700,6 +702,8 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 	char buf[32];
 	int bad_ids = 0;
 	static const char *const results[4] = { "*", "1-0", "0-1", "1/2-1/2" };
+	static const uint8_t result_len[4] = { 1, 3, 3, 7 };
+	const char *cs = gamedb__reader_charset(r); /* the names' charset, for every name tag */
 
 	if (s->next >= s->ngames)
 		return GAMEDB_END;
@@ -723,15 +727,15 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 	bad_ids = e.wid >= s->names[NAME_PLAYER].count || e.bid >= s->names[NAME_PLAYER].count ||
 		  e.eid >= s->names[NAME_EVENT].count || e.sid >= s->names[NAME_SITE].count ||
 		  e.rid >= s->names[NAME_ROUND].count;
-	if (add_name_tag(s, g, "Event", NAME_EVENT, e.eid) ||
-	    add_name_tag(s, g, "Site", NAME_SITE, e.sid))
+	if (add_name_tag(s, g, "Event", NAME_EVENT, e.eid, cs) ||
+	    add_name_tag(s, g, "Site", NAME_SITE, e.sid, cs))
 		goto nomem;
 	scid_date(buf, e.date);
-	if (gamedb__tags_add(&g->head, "Date", buf, strlen(buf), NULL, 0, NULL) ||
-	    add_name_tag(s, g, "Round", NAME_ROUND, e.rid) ||
-	    add_name_tag(s, g, "White", NAME_PLAYER, e.wid) ||
-	    add_name_tag(s, g, "Black", NAME_PLAYER, e.bid) ||
-	    gamedb__tags_add(&g->head, "Result", results[e.result], strlen(results[e.result]),
+	if (gamedb__tags_add(&g->head, "Date", buf, 10, NULL, 0, NULL) ||
+	    add_name_tag(s, g, "Round", NAME_ROUND, e.rid, cs) ||
+	    add_name_tag(s, g, "White", NAME_PLAYER, e.wid, cs) ||
+	    add_name_tag(s, g, "Black", NAME_PLAYER, e.bid, cs) ||
+	    gamedb__tags_add(&g->head, "Result", results[e.result], result_len[e.result],
 			     NULL, 0, NULL))
 		goto nomem;
 	if ((e.wr & 0xFFF) && add_rating_tag(g, "White", e.wr))
@@ -742,7 +746,7 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 		goto nomem;
 	if (e.edate) { /* an all-unknown event date is not written */
 		scid_date(buf, e.edate);
-		if (gamedb__tags_add(&g->head, "EventDate", buf, strlen(buf), NULL, 0, NULL))
+		if (gamedb__tags_add(&g->head, "EventDate", buf, 10, NULL, 0, NULL))
 			goto nomem;
 	}
 	g->fen_pending = (e.flags & 1) != 0; /* non-standard start: the FEN is in the record */
@@ -1249,9 +1253,9 @@ static int decode_move(struct gamedb__cur *rc, const struct scid_level *lv, uint
  * wrong with it. Legality is the engine's business.
  */
 static inline int decode_fast(const struct scid *s, const uint8_t **q, const uint8_t *end,
-			      const struct scid_level *lv, uint8_t b, struct gamedb__move *m)
+			      const struct scid_level *lv, int stm, uint8_t b, struct gamedb__move *m)
 {
-	const int stm = lv->pos.stm, from = lv->slots.sq[stm][b >> 4];
+	const int from = lv->slots.sq[stm][b >> 4];
 	int to;
 
 	/* Slots at or past a side's count hold GAMEDB__NO_SQ (chess-slots.c keeps them so). */
@@ -1386,10 +1390,8 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 	if ((nonstandard ? gamedb__slots_init_scid_fen(&lv->slots, &lv->pos)
 			 : gamedb__slots_init_scid(&lv->slots, &lv->pos)) != 0)
 		return decode_fail(s, g, &rc, "start position has more than 16 pieces of a side");
-	lv->prev = lv->pos;
-	lv->prev_slots = lv->slots;
-	lv->moves = 0;
-	lv->chk = lv->prev_chk = gamedb__in_check(&lv->pos);
+	lv->moves = 0; /* prev is set by the first move that a variation follows */
+	lv->chk = gamedb__in_check(&lv->pos);
 	g->start = lv->pos;
 	g->have_start = 1;
 
@@ -1404,6 +1406,7 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 		uint8_t b;
 		struct gamedb__node *nd;
 		size_t sanlen;
+		int stm;
 
 		if (q >= end) {
 			rc.pos = (size_t)(q - base);
@@ -1445,10 +1448,14 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 				nl = gamedb__var_begin(&s->levels, mb);
 				if (!nl)
 					return decode_fail(s, g, &rc, "out of memory");
-				/* It starts where the line below stood before its last move. */
-				nl->pos = nl->prev = nl[-1].prev;
-				nl->slots = nl->prev_slots = nl[-1].prev_slots;
-				nl->chk = nl->prev_chk = nl[-1].prev_chk;
+				/*
+				 * It starts where the line below stood before its last move. Its own
+				 * prev is set by its first move that a variation follows: a variation
+				 * needs a move before it.
+				 */
+				nl->pos = nl[-1].prev;
+				nl->slots = nl[-1].prev_slots;
+				nl->chk = nl[-1].prev_chk;
 				nl->moves = 0;
 				lv = nl;
 				continue;
@@ -1473,13 +1480,14 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 		 * gives check or mate, so that SAN need not make it again. On failure lv->pos is
 		 * unchanged. The move and its SAN are written straight into the next node.
 		 */
-		nd = gamedb__mb_room(mb);
-		if (!nd) {
+		if (gamedb__mb_room(mb) != 0) {
 			rc.pos = (size_t)(q - base);
 			return decode_fail(s, g, &rc, "out of memory");
 		}
-		gamedb__node_move(nd, lv->pos.fullmove, lv->pos.stm);
-		if (decode_fast(s, &q, end, lv, b, &nd->m) != 0) {
+		nd = &mb->nodes[mb->n];
+		stm = lv->pos.stm;
+		gamedb__node_move(nd, lv->pos.fullmove, stm);
+		if (decode_fast(s, &q, end, lv, stm, b, &nd->m) != 0) {
 			rc.pos = (size_t)(q - base);
 			if (decode_move(&rc, lv, b, &nd->m, &why) != 0)
 				return move_fail(s, g, &rc, lv, b, why);
@@ -1496,7 +1504,7 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 			rc.pos = (size_t)(q - base);
 			return move_fail(s, g, &rc, lv, b, "illegal move");
 		}
-		gamedb__slots_move_scid(&lv->slots, nd->aux, &nd->m);
+		gamedb__slots_move_scid(&lv->slots, stm, &nd->m);
 		lv->moves++;
 		lv->chk = nd->m.check >= GAMEDB__CHECK_CHECK;
 		gamedb__mb_move_done(mb, nd, sanlen);
@@ -1506,32 +1514,36 @@ moves_done:
 	 * Comments follow the move data, NUL-terminated, in the order of their markers; each goes
 	 * to the node its marker made (s->comment_node).
 	 */
-	{
+	if (ncomments) {
+		/* What every text of the game is converted with, looked up once. */
+		struct gamedb__text *text = &s->r->text;
+		const char *charset = gamedb__reader_charset(s->r);
+		const char *fallback = gamedb__reader_fallback(s->r);
+		const char *name = s->sg->name;
 		int32_t result = GAMEDB_OK;
 		size_t k;
 		for (k = 0; k < ncomments; k++) {
 			struct gamedb__node *nd = &mb->nodes[s->comment_node[k]];
-			const uint8_t *nul;
+			const uint8_t *in = rc.p + rc.pos, *nul;
 			size_t clen, off = mb->text.len;
 			int32_t trc;
 			int has_raw;
 			if (rc.pos >= rc.len)
 				return decode_fail(s, g, &rc, "fewer comments than comment markers");
-			nul = memchr(rc.p + rc.pos, 0, rc.len - rc.pos);
-			clen = nul ? (size_t)(nul - (rc.p + rc.pos)) : rc.len - rc.pos;
-			gamedb__text_at(&s->r->text, s->sg->name, gamedb__cur_off(&rc));
-			trc = gamedb__text_to_utf8(&s->r->text, gamedb__reader_charset(s->r),
-						   gamedb__reader_fallback(s->r),
-						   (const char *)rc.p + rc.pos, clen, &mb->text);
+			nul = memchr(in, 0, rc.len - rc.pos);
+			clen = nul ? (size_t)(nul - in) : rc.len - rc.pos;
+			gamedb__text_at(text, name, gamedb__cur_off(&rc));
+			trc = gamedb__text_to_utf8(text, charset, fallback, (const char *)in, clen,
+						   &mb->text);
 			/*
 			 * The stored bytes follow the UTF-8 text, for gamedb_event_get_text_raw(),
 			 * unless they are its very bytes (valid UTF-8, the usual case).
 			 */
 			has_raw = trc != GAMEDB_OK || mb->text.len - off != clen ||
-				  memcmp(mb->text.p + off, rc.p + rc.pos, clen) != 0;
-			if (trc == GAMEDB_FAILED || gamedb__buf_putc(&mb->text, 0) != 0 ||
-			    (has_raw && (gamedb__buf_append(&mb->text, rc.p + rc.pos, clen) != 0 ||
-					 gamedb__buf_putc(&mb->text, 0) != 0)))
+				  memcmp(mb->text.p + off, in, clen) != 0;
+			if (trc == GAMEDB_FAILED || gamedb__buf_put(&mb->text, "", 1) != 0 ||
+			    (has_raw && (gamedb__buf_put(&mb->text, in, clen) != 0 ||
+					 gamedb__buf_put(&mb->text, "", 1) != 0)))
 				return decode_fail(s, g, &rc, "out of memory");
 			nd->kind = has_raw ? GAMEDB__NODE_RAW : 0;
 			nd->val = (uint32_t)off;
@@ -1541,6 +1553,7 @@ moves_done:
 		}
 		return result;
 	}
+	return GAMEDB_OK;
 }
 
 /*
