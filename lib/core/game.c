@@ -56,19 +56,6 @@ int gamedb__mb_move_hand(struct gamedb__movebuf *mb, const struct gamedb__move *
 	return 0;
 }
 
-int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_t val)
-{
-	struct gamedb__node *nd;
-
-	if (gamedb__mb_grow(mb) != 0)
-		return -1;
-	nd = &mb->nodes[mb->n++];
-	memset(nd, 0, sizeof *nd);
-	nd->type = (uint8_t)type;
-	nd->val = val;
-	return 0;
-}
-
 int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, size_t len)
 {
 	size_t off = mb->text.len;

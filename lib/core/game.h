@@ -170,7 +170,19 @@ static inline int gamedb__mb_move_san(struct gamedb__movebuf *mb, const struct g
  * with gamedb__node_hand() before making the move, so each FEN has the real hands.
  */
 int gamedb__mb_move_hand(struct gamedb__movebuf *mb, const struct gamedb__move *m, uint64_t hand);
-int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_t val);
+/* Adds a node of an event other than a move (its number, text offset or the like in val). */
+static inline int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_t val)
+{
+	struct gamedb__node *nd;
+
+	if (gamedb__mb_room(mb) != 0)
+		return -1;
+	nd = &mb->nodes[mb->n++];
+	memset(nd, 0, sizeof *nd);
+	nd->type = (uint8_t)type;
+	nd->val = val;
+	return 0;
+}
 /* Adds a comment given as UTF-8. */
 int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, size_t len);
 /*
