@@ -80,9 +80,34 @@ void gamedb__slots_move_scid(struct gamedb__slots *s, int colour, const struct g
 {
 	const int us = colour, them = us ^ 1;
 
-	if (m->flags & GAMEDB__MF_NULL)
+	/* The usual move first, with one test: the man's slot follows it. */
+	if (!(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q |
+			  GAMEDB__MF_CAPTURE))) {
+		const uint8_t ms = s->slot[m->from];
+		s->slot[m->from] = 0xFF;
+		if (ms < 16) {
+			s->sq[us][ms] = m->to;
+			s->slot[m->to] = ms;
+		}
 		return;
-	if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) {
+	}
+	/* Then a capture (never a null move or castling), then those two. */
+	if (m->flags & GAMEDB__MF_CAPTURE) {
+		const int csq = (m->flags & GAMEDB__MF_EP) ? (us ? m->to + 8 : m->to - 8) : m->to;
+		const uint8_t cs = s->slot[csq];
+		if (cs < 16 && s->count[them] > 0) {
+			const int last = --s->count[them];
+			if (cs != last) {
+				const uint8_t moved = s->sq[them][last];
+				s->sq[them][cs] = moved;
+				s->slot[moved] = cs;
+			}
+			s->sq[them][last] = GAMEDB__NO_SQ;
+		}
+		s->slot[csq] = 0xFF;
+	} else if (m->flags & GAMEDB__MF_NULL) {
+		return;
+	} else {
 		const int base = us ? 56 : 0;
 		const int rto = base + ((m->flags & GAMEDB__MF_CASTLE_K) ? 5 : 3);
 		const uint8_t ks = s->slot[m->from], rs = s->slot[m->rook_from];
@@ -97,20 +122,6 @@ void gamedb__slots_move_scid(struct gamedb__slots *s, int colour, const struct g
 			s->slot[rto] = rs;
 		}
 		return;
-	}
-	if (m->flags & GAMEDB__MF_CAPTURE) {
-		const int csq = (m->flags & GAMEDB__MF_EP) ? (us ? m->to + 8 : m->to - 8) : m->to;
-		const uint8_t cs = s->slot[csq];
-		if (cs < 16 && s->count[them] > 0) {
-			const int last = --s->count[them];
-			if (cs != last) {
-				const uint8_t moved = s->sq[them][last];
-				s->sq[them][cs] = moved;
-				s->slot[moved] = cs;
-			}
-			s->sq[them][last] = GAMEDB__NO_SQ;
-		}
-		s->slot[csq] = 0xFF;
 	}
 	{
 		const uint8_t ms = s->slot[m->from];

@@ -56,19 +56,6 @@ int gamedb__mb_move_hand(struct gamedb__movebuf *mb, const struct gamedb__move *
 	return 0;
 }
 
-int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_t val)
-{
-	struct gamedb__node *nd;
-
-	if (gamedb__mb_grow(mb) != 0)
-		return -1;
-	nd = &mb->nodes[mb->n++];
-	memset(nd, 0, sizeof *nd);
-	nd->type = (uint8_t)type;
-	nd->val = val;
-	return 0;
-}
-
 int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, size_t len)
 {
 	size_t off = mb->text.len;
@@ -129,12 +116,12 @@ static void tagset_free(struct gamedb__tagset *ts)
 	gamedb__buf_free(&ts->pool);
 }
 
-int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *value, size_t vlen,
-		     const char *raw, size_t raw_len, const char *charset)
+int gamedb__tags_add_n(struct gamedb__tagset *ts, const char *name, size_t nlen, const char *value,
+		       size_t vlen, const char *raw, size_t raw_len, const char *charset)
 {
 	struct gamedb__buf *pool = &ts->pool;
 	struct gamedb__tag *t;
-	size_t nlen = strlen(name), need, cslen = 0;
+	size_t need, cslen = 0;
 	uint32_t cs = GAMEDB__TAG_NO_CHARSET;
 	char *d;
 

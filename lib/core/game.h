@@ -111,10 +111,39 @@ int gamedb__mb_move(struct gamedb__movebuf *mb, const struct gamedb__move *m);
 /* Room for one more node: 0, or -1 (out of memory, or the game holds too many nodes). */
 int gamedb__mb_grow(struct gamedb__movebuf *mb);
 /*
+ * Room for one more node, at mb->nodes[mb->n]: 0, or -1 (out of memory, or the game holds too
+ * many nodes). A decoder may let the engine write a move and its SAN straight into the node
+ * there (gamedb__node_move(), gamedb__mb_move_done()).
+ */
+static inline int gamedb__mb_room(struct gamedb__movebuf *mb)
+{
+	return mb->n < mb->cap ? 0 : gamedb__mb_grow(mb);
+}
+/*
+ * A MOVE node in the room gamedb__mb_room() made, in two steps, so that the engine can write
+ * the move and its SAN straight into the node's m and san (GAMEDB__SAN_MAX bytes; the SAN at
+ * most GAMEDB__SAN_MAX - 1 characters, NUL-terminated): gamedb__node_move() first sets the
+ * number of its full move and the colour that made it (as in the position before the move),
+ * gamedb__mb_move_done() then adds the node with the length of its SAN. The iterator hands
+ * the move out without playing it again. Nothing is added until gamedb__mb_move_done().
+ */
+static inline void gamedb__node_move(struct gamedb__node *nd, uint32_t fullmove, int colour)
+{
+	nd->type = GAMEDB_EVENT_MOVE;
+	nd->kind = GAMEDB__NODE_SAN;
+	nd->aux = (uint8_t)colour;
+	nd->val = fullmove;
+}
+static inline void gamedb__mb_move_done(struct gamedb__movebuf *mb, struct gamedb__node *nd,
+					size_t len)
+{
+	nd->san_len = (uint8_t)len;
+	mb->n++;
+}
+/*
  * Adds a move with its SAN (len characters, at most GAMEDB__SAN_MAX - 1, NUL-terminated, in a
- * buffer of GAMEDB__SAN_MAX bytes, all of which are copied), the number of its
- * full move and the colour that made it, as gamedb__move_play_san() and the position before
- * the move give them: the iterator then hands the move out without playing it again.
+ * buffer of GAMEDB__SAN_MAX bytes, all of which are copied), the number of its full move and
+ * the colour that made it, as gamedb__node_move() takes them.
  * Inline: the decoders call it for every move.
  */
 static inline int gamedb__mb_move_san(struct gamedb__movebuf *mb, const struct gamedb__move *m,
@@ -124,17 +153,14 @@ static inline int gamedb__mb_move_san(struct gamedb__movebuf *mb, const struct g
 
 	if (len >= GAMEDB__SAN_MAX)
 		return gamedb__mb_move(mb, m); /* cannot happen for chess: SAN by replay */
-	if (mb->n >= mb->cap && gamedb__mb_grow(mb) != 0)
+	if (gamedb__mb_room(mb) != 0)
 		return -1;
-	nd = &mb->nodes[mb->n++];
+	nd = &mb->nodes[mb->n];
+	gamedb__node_move(nd, fullmove, colour);
 	nd->m = *m;
-	nd->type = GAMEDB_EVENT_MOVE;
-	nd->kind = GAMEDB__NODE_SAN;
-	nd->aux = (uint8_t)colour;
-	nd->san_len = (uint8_t)len;
-	nd->val = fullmove;
 	/* All of san's room in one copy of constant size: what follows its NUL is not read. */
 	memcpy(nd->san, san, GAMEDB__SAN_MAX);
+	gamedb__mb_move_done(mb, nd, len);
 	return 0;
 }
 /*
@@ -144,7 +170,19 @@ static inline int gamedb__mb_move_san(struct gamedb__movebuf *mb, const struct g
  * with gamedb__node_hand() before making the move, so each FEN has the real hands.
  */
 int gamedb__mb_move_hand(struct gamedb__movebuf *mb, const struct gamedb__move *m, uint64_t hand);
-int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_t val);
+/* Adds a node of an event other than a move (its number, text offset or the like in val). */
+static inline int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_t val)
+{
+	struct gamedb__node *nd;
+
+	if (gamedb__mb_room(mb) != 0)
+		return -1;
+	nd = &mb->nodes[mb->n++];
+	memset(nd, 0, sizeof *nd);
+	nd->type = (uint8_t)type;
+	nd->val = val;
+	return 0;
+}
 /* Adds a comment given as UTF-8. */
 int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, size_t len);
 /*
@@ -226,8 +264,14 @@ struct gamedb_game {
  * A tag set is filled by one call of its format (between two resets): within it, a charset
  * passed as the same pointer as the last one must be the same name (the copy is shared).
  */
-int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *value, size_t vlen,
-		     const char *raw, size_t raw_len, const char *charset);
+int gamedb__tags_add_n(struct gamedb__tagset *ts, const char *name, size_t nlen, const char *value,
+		       size_t vlen, const char *raw, size_t raw_len, const char *charset);
+/* gamedb__tags_add_n() with the name's length counted here: for a literal name, by the compiler. */
+static inline int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *value,
+				   size_t vlen, const char *raw, size_t raw_len, const char *charset)
+{
+	return gamedb__tags_add_n(ts, name, strlen(name), value, vlen, raw, raw_len, charset);
+}
 /* Adds a tag converting raw bytes through the reader's text layer. */
 int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *ts,
 				 const char *name, const char *raw, size_t raw_len,

@@ -53,7 +53,8 @@ struct scid_level {
 	struct gamedb__slots slots;
 	/*
 	 * The position before the line's last move, and its slots, for a variation that starts
-	 * there: kept only when a variation follows that move (variation_follows()).
+	 * there: kept only when a variation follows that move (variation_follows()), and not
+	 * set before (a variation before a line's first move is refused).
 	 */
 	struct gamedb__pos prev;
 	struct gamedb__slots prev_slots;
@@ -73,6 +74,15 @@ struct scid {
 	/* decoder scratch, kept to avoid an allocation per game: the lines of play (struct
 	 * scid_level), the main line's first */
 	struct gamedb__stack levels;
+	/*
+	 * Where the usual move goes, by side to move, the man's type, its square and the move
+	 * code (scid_targets()): filled at the first decode.
+	 */
+	int have_target;
+	uint8_t target[2][8][64][16];
+	/* The node of each comment marker of the game being decoded (comment_cap of them). */
+	uint32_t *comment_node;
+	size_t comment_cap;
 };
 
 /* ---- bidding and opening -------------------------------------------------------------- */
@@ -515,6 +525,7 @@ static void scid_close(void *state)
 	for (t = 0; t < NAME_TYPES; t++)
 		names_free(&s->names[t]);
 	gamedb__stack_free(&s->levels);
+	free(s->comment_node);
 	free(s);
 }
 
@@ -558,7 +569,8 @@ static int format_eco(char *out, uint32_t eco)
  * Adds the tag for a name id: its UTF-8 and, when they differ, its stored bytes; "?" for an id
  * with no name. A name converted with loss makes the game's text lossy.
  */
-static int add_name_tag(struct scid *s, struct gamedb_game *g, const char *tag, int type, uint32_t id)
+static int add_name_tag(struct scid *s, struct gamedb_game *g, const char *tag, int type, uint32_t id,
+			const char *charset)
 {
 	struct scid_names *n = &s->names[type];
 	int same;
@@ -568,12 +580,12 @@ static int add_name_tag(struct scid *s, struct gamedb_game *g, const char *tag, 
 	if (n->how[id] & NAME_LOSSY) {
 		g->text_status = GAMEDB_WARN;
 		gamedb__game_seterr(g, "tag %s could not be converted from %s without loss", tag,
-				    gamedb__reader_charset(s->r));
+				    charset);
 	}
 	same = n->how[id] & NAME_SAME;
 	return gamedb__tags_add(&g->head, tag, n->pool.p + n->off[id], n->len[id],
 				same ? NULL : n->raw.p + n->raw_off[id], same ? 0 : n->raw_len[id],
-				gamedb__reader_charset(s->r));
+				charset);
 }
 
 static const char *const rating_suffix[8] = { "Elo", "Rating", "Rapid", "ICCF", "USCF", "DWZ", "ECF", "Elo" };
@@ -690,6 +702,8 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 	char buf[32];
 	int bad_ids = 0;
 	static const char *const results[4] = { "*", "1-0", "0-1", "1/2-1/2" };
+	static const uint8_t result_len[4] = { 1, 3, 3, 7 };
+	const char *cs = gamedb__reader_charset(r); /* the names' charset, for every name tag */
 
 	if (s->next >= s->ngames)
 		return GAMEDB_END;
@@ -713,15 +727,15 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 	bad_ids = e.wid >= s->names[NAME_PLAYER].count || e.bid >= s->names[NAME_PLAYER].count ||
 		  e.eid >= s->names[NAME_EVENT].count || e.sid >= s->names[NAME_SITE].count ||
 		  e.rid >= s->names[NAME_ROUND].count;
-	if (add_name_tag(s, g, "Event", NAME_EVENT, e.eid) ||
-	    add_name_tag(s, g, "Site", NAME_SITE, e.sid))
+	if (add_name_tag(s, g, "Event", NAME_EVENT, e.eid, cs) ||
+	    add_name_tag(s, g, "Site", NAME_SITE, e.sid, cs))
 		goto nomem;
 	scid_date(buf, e.date);
-	if (gamedb__tags_add(&g->head, "Date", buf, strlen(buf), NULL, 0, NULL) ||
-	    add_name_tag(s, g, "Round", NAME_ROUND, e.rid) ||
-	    add_name_tag(s, g, "White", NAME_PLAYER, e.wid) ||
-	    add_name_tag(s, g, "Black", NAME_PLAYER, e.bid) ||
-	    gamedb__tags_add(&g->head, "Result", results[e.result], strlen(results[e.result]),
+	if (gamedb__tags_add(&g->head, "Date", buf, 10, NULL, 0, NULL) ||
+	    add_name_tag(s, g, "Round", NAME_ROUND, e.rid, cs) ||
+	    add_name_tag(s, g, "White", NAME_PLAYER, e.wid, cs) ||
+	    add_name_tag(s, g, "Black", NAME_PLAYER, e.bid, cs) ||
+	    gamedb__tags_add(&g->head, "Result", results[e.result], result_len[e.result],
 			     NULL, 0, NULL))
 		goto nomem;
 	if ((e.wr & 0xFFF) && add_rating_tag(g, "White", e.wr))
@@ -732,7 +746,7 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 		goto nomem;
 	if (e.edate) { /* an all-unknown event date is not written */
 		scid_date(buf, e.edate);
-		if (gamedb__tags_add(&g->head, "EventDate", buf, strlen(buf), NULL, 0, NULL))
+		if (gamedb__tags_add(&g->head, "EventDate", buf, 10, NULL, 0, NULL))
 			goto nomem;
 	}
 	g->fen_pending = (e.flags & 1) != 0; /* non-standard start: the FEN is in the record */
@@ -1074,40 +1088,23 @@ static const int knight_delta[9] = { 0, -17, -15, -10, -6, 6, 10, 15, 17 };
 static int sq_file(int sq) { return sq & 7; }
 static int sq_rank(int sq) { return sq >> 3; }
 
-/*
- * Decodes one move byte (and a second one for queen diagonals) into from/to/promo, or a full
- * castling or null move. 0 ok, -1 invalid. Legality is left to gamedb__move_play().
- */
-static int decode_move(struct gamedb__cur *rc, const struct scid_level *lv, uint8_t b,
-		       struct gamedb__move *m, const char **why)
-{
-	const struct gamedb__pos *pos = &lv->pos;
-	int stm = pos->stm, slot = b >> 4, code = b & 15, from, to = -1, type;
+/* scid_target(): the code is the king's null move or castling; a queen's diagonal. */
+enum { SCID_TO_SPECIAL = 64, SCID_TO_DIAGONAL = 65 };
 
-	memset(m, 0, sizeof *m);
-	m->rook_from = GAMEDB__NO_SQ;
-	if (slot >= lv->slots.count[stm] || lv->slots.sq[stm][slot] == GAMEDB__NO_SQ) {
-		*why = "the piece number is not in use";
-		return -1;
-	}
-	from = lv->slots.sq[stm][slot];
-	type = GAMEDB__PC_TYPE(pos->sq[from]);
+/*
+ * Where the code of a move byte takes a man of the given type from a square, as the side to
+ * move: the square (for a pawn whatever its promotion), SCID_TO_SPECIAL, SCID_TO_DIAGONAL
+ * (the square is in the next byte), or -1 with the reason in *why. The one place that knows
+ * the codes: decode_move() and the table of struct scid (scid_targets()) both ask it.
+ */
+static int scid_target(int type, int stm, int from, int code, const char **why)
+{
+	int to;
+
 	switch (type) {
 	case GAMEDB__KING:
-		if (code == 0) {
-			if (gamedb__move_null(pos, m) != 0) {
-				*why = "null move while in check";
-				return -1;
-			}
-			return 0;
-		}
-		if (code == 9 || code == 10) {
-			if (gamedb__move_castle(pos, code == 10, m) != 0) {
-				*why = "castling not allowed";
-				return -1;
-			}
-			return 0;
-		}
+		if (code == 0 || code == 9 || code == 10)
+			return SCID_TO_SPECIAL;
 		if (code > 8) {
 			*why = "bad king move code";
 			return -1;
@@ -1117,27 +1114,15 @@ static int decode_move(struct gamedb__cur *rc, const struct scid_level *lv, uint
 			*why = "king moves off the board";
 			return -1;
 		}
-		break;
+		return to;
 	case GAMEDB__QUEEN:
-		if (code >= 8) {
-			to = (code - 8) * 8 + sq_file(from);
-		} else if (code != sq_file(from)) {
-			to = sq_rank(from) * 8 + code;
-		} else {
-			if (rc->pos >= rc->len) {
-				*why = "queen diagonal move lacks its second byte";
-				return -1;
-			}
-			to = (int)rc->p[rc->pos++] - 64;
-			if (to < 0 || to > 63) {
-				*why = "bad queen diagonal destination";
-				return -1;
-			}
-		}
-		break;
+		if (code >= 8)
+			return (code - 8) * 8 + sq_file(from);
+		if (code != sq_file(from))
+			return sq_rank(from) * 8 + code;
+		return SCID_TO_DIAGONAL;
 	case GAMEDB__ROOK:
-		to = code >= 8 ? (code - 8) * 8 + sq_file(from) : sq_rank(from) * 8 + code;
-		break;
+		return code >= 8 ? (code - 8) * 8 + sq_file(from) : sq_rank(from) * 8 + code;
 	case GAMEDB__BISHOP: {
 		int d = (code & 7) - sq_file(from);
 		to = (code & 8) ? from - 7 * d : from + 9 * d;
@@ -1145,7 +1130,7 @@ static int decode_move(struct gamedb__cur *rc, const struct scid_level *lv, uint
 			*why = "bishop moves off the board";
 			return -1;
 		}
-		break;
+		return to;
 	}
 	case GAMEDB__KNIGHT:
 		if (code == 0 || code > 8) {
@@ -1157,32 +1142,139 @@ static int decode_move(struct gamedb__cur *rc, const struct scid_level *lv, uint
 			*why = "knight moves off the board";
 			return -1;
 		}
-		break;
+		return to;
 	case GAMEDB__PAWN: {
 		static const int dir[3] = { 7, 8, 9 };
-		static const uint8_t promo[5] = { 0, GAMEDB__QUEEN, GAMEDB__ROOK, GAMEDB__BISHOP,
-						  GAMEDB__KNIGHT };
-		int d;
-		if (code == 15) {
-			d = 16;
-		} else {
-			d = dir[code % 3];
-			m->promo = promo[code / 3];
-		}
+		int d = code == 15 ? 16 : dir[code % 3];
 		to = stm == 0 ? from + d : from - d;
 		if (to < 0 || to > 63 || abs(sq_file(to) - sq_file(from)) > 1) {
 			*why = "pawn moves off the board";
 			return -1;
 		}
-		break;
+		return to;
 	}
 	default:
 		*why = "no piece on the square of that piece number";
 		return -1;
 	}
+}
+
+/* A pawn's promotion by its code (code / 3; 15, the double step, has none). */
+static int scid_promo(int code)
+{
+	static const uint8_t promo[5] = { 0, GAMEDB__QUEEN, GAMEDB__ROOK, GAMEDB__BISHOP,
+					  GAMEDB__KNIGHT };
+	return code == 15 ? 0 : promo[code / 3];
+}
+
+/*
+ * Fills the table of struct scid: for the side to move, the man's type, its square and the
+ * code, the square the usual move goes to (0-63), SCID_TO_DIAGONAL for a queen's diagonal,
+ * or 0xFF for what decode_move() handles: a promotion, the king's null move and castling,
+ * and every code that is wrong.
+ */
+static void scid_targets(struct scid *s)
+{
+	int stm, type, from, code;
+	const char *why;
+
+	for (stm = 0; stm < 2; stm++)
+		for (type = 0; type < 8; type++)
+			for (from = 0; from < 64; from++)
+				for (code = 0; code < 16; code++) {
+					int to = scid_target(type, stm, from, code, &why);
+					if (type == GAMEDB__PAWN && scid_promo(code))
+						to = -1;
+					s->target[stm][type][from][code] =
+						(uint8_t)(to >= 0 && to < 64 ? to
+							  : to == SCID_TO_DIAGONAL ? to : 0xFF);
+				}
+	s->have_target = 1;
+}
+
+/*
+ * Decodes one move byte (and a second one for queen diagonals) into from/to/promo, or a full
+ * castling or null move. 0 ok, -1 invalid. Legality is left to gamedb__move_play().
+ */
+static int decode_move(struct gamedb__cur *rc, const struct scid_level *lv, uint8_t b,
+		       struct gamedb__move *m, const char **why)
+{
+	const struct gamedb__pos *pos = &lv->pos;
+	int stm = pos->stm, slot = b >> 4, code = b & 15, from, to, type;
+
+	memset(m, 0, sizeof *m);
+	m->rook_from = GAMEDB__NO_SQ;
+	if (slot >= lv->slots.count[stm] || lv->slots.sq[stm][slot] == GAMEDB__NO_SQ) {
+		*why = "the piece number is not in use";
+		return -1;
+	}
+	from = lv->slots.sq[stm][slot];
+	type = GAMEDB__PC_TYPE(pos->sq[from]);
+	to = scid_target(type, stm, from, code, why);
+	if (to < 0)
+		return -1;
+	if (to == SCID_TO_SPECIAL) { /* the king's codes 0, 9 and 10 */
+		if (code == 0) {
+			if (gamedb__move_null(pos, m) != 0) {
+				*why = "null move while in check";
+				return -1;
+			}
+			return 0;
+		}
+		if (gamedb__move_castle(pos, code == 10, m) != 0) {
+			*why = "castling not allowed";
+			return -1;
+		}
+		return 0;
+	}
+	if (to == SCID_TO_DIAGONAL) {
+		if (rc->pos >= rc->len) {
+			*why = "queen diagonal move lacks its second byte";
+			return -1;
+		}
+		to = (int)rc->p[rc->pos++] - 64;
+		if (to < 0 || to > 63) {
+			*why = "bad queen diagonal destination";
+			return -1;
+		}
+	}
+	if (type == GAMEDB__PAWN)
+		m->promo = (uint8_t)scid_promo(code);
 	/* The caller completes, checks and plays it (gamedb__move_play). */
 	m->from = (uint8_t)from;
 	m->to = (uint8_t)to;
+	return 0;
+}
+
+/*
+ * decode_move() for the usual move, without its messages, by the table of struct scid
+ * (scid_targets()). 0 with m filled in (and a queen's second byte read), or -1 with nothing
+ * read: then decode_move() decodes the byte (null move, castling, promotion) or says what is
+ * wrong with it. Legality is the engine's business.
+ */
+static inline int decode_fast(const struct scid *s, const uint8_t **q, const uint8_t *end,
+			      const struct scid_level *lv, int stm, uint8_t b, struct gamedb__move *m)
+{
+	const int from = lv->slots.sq[stm][b >> 4];
+	int to;
+
+	/* Slots at or past a side's count hold GAMEDB__NO_SQ (chess-slots.c keeps them so). */
+	if (from == GAMEDB__NO_SQ)
+		return -1;
+	to = s->target[stm][GAMEDB__PC_TYPE(lv->pos.sq[from])][from][b & 15];
+	if (to >= 64) {
+		if (to != SCID_TO_DIAGONAL || *q >= end || (unsigned)(**q - 64) > 63)
+			return -1;
+		to = *(*q)++ - 64;
+	}
+	m->from = (uint8_t)from;
+	m->to = (uint8_t)to;
+	m->promo = 0;
+	m->flags = 0;
+	m->piece = 0;
+	m->captured = 0;
+	m->rook_from = GAMEDB__NO_SQ;
+	m->check = 0;
 	return 0;
 }
 
@@ -1192,17 +1284,17 @@ static int decode_move(struct gamedb__cur *rc, const struct scid_level *lv, uint
  * (struct scid_level prev). A variation marker after an end of variation (14) belongs to an
  * enclosing line, whose last move was followed by a variation marker itself.
  */
-static int variation_follows(const struct gamedb__cur *rc)
+static int variation_follows(const uint8_t *q, const uint8_t *end)
 {
-	size_t p = rc->pos;
+	size_t i = 0, n = (size_t)(end - q);
 
-	while (p < rc->len) {
-		if (rc->p[p] == 11)
-			p += 2;
-		else if (rc->p[p] == 12)
-			p++;
+	while (i < n) {
+		if (q[i] == 11)
+			i += 2;
+		else if (q[i] == 12)
+			i++;
 		else
-			return rc->p[p] == 13;
+			return q[i] == 13;
 	}
 	return 0;
 }
@@ -1216,17 +1308,46 @@ static int32_t decode_fail(struct scid *s, struct gamedb_game *g, const struct g
 	return GAMEDB_FAILED;
 }
 
+/* Room for more comment markers in struct scid: 0, or -1 (out of memory). */
+static int comment_grow(struct scid *s)
+{
+	size_t cap = s->comment_cap ? 2 * s->comment_cap : 64;
+	uint32_t *v;
+
+	/* A record of SG_MAX_RECORD bytes holds fewer markers than that. */
+	if (cap > SG_MAX_RECORD + 1)
+		return -1;
+	v = realloc(s->comment_node, cap * sizeof *v);
+	if (!v)
+		return -1;
+	s->comment_node = v;
+	s->comment_cap = cap;
+	return 0;
+}
+
+/* A move byte that is no legal move: its number and colour, why, and the byte. */
+static int32_t move_fail(struct scid *s, struct gamedb_game *g, const struct gamedb__cur *rc,
+			      const struct scid_level *lv, uint8_t b, const char *why)
+{
+	char msg[160];
+
+	snprintf(msg, sizeof msg, "move %u%s: %s (byte 0x%02x)", (unsigned)lv->pos.fullmove,
+		 lv->pos.stm ? "..." : ".", why, b);
+	return decode_fail(s, g, rc, msg);
+}
+
 static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
 {
 	struct scid *s = state;
 	struct gamedb__cur rc;
 	struct scid_level *lv, *nl;
-	size_t ncomments = 0, first_comment = 0, i;
+	size_t ncomments = 0;
 	int32_t st;
 	int nonstandard = 0;
 	struct nagset nags = { { 0 }, 0 };
 	const char *why = NULL;
-	char msg[160], san[GAMEDB__SAN_MAX] = { 0 };
+	const uint8_t *base, *q, *end;
+	char msg[160];
 
 	st = rec_load(s, g, &rc);
 	if (st != GAMEDB_OK)
@@ -1242,6 +1363,8 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 		if (read_start(s, g, &rc, &nonstandard) != 0)
 			return GAMEDB_FAILED;
 	}
+	if (!s->have_target)
+		scid_targets(s);
 	gamedb__stack_clear(&s->levels);
 	lv = gamedb__stack_push(&s->levels);
 	if (!lv)
@@ -1267,39 +1390,53 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 	if ((nonstandard ? gamedb__slots_init_scid_fen(&lv->slots, &lv->pos)
 			 : gamedb__slots_init_scid(&lv->slots, &lv->pos)) != 0)
 		return decode_fail(s, g, &rc, "start position has more than 16 pieces of a side");
-	lv->prev = lv->pos;
-	lv->prev_slots = lv->slots;
-	lv->moves = 0;
-	lv->chk = lv->prev_chk = gamedb__in_check(&lv->pos);
+	lv->moves = 0; /* prev is set by the first move that a variation follows */
+	lv->chk = gamedb__in_check(&lv->pos);
 	g->start = lv->pos;
 	g->have_start = 1;
 
+	/*
+	 * The bytes are walked with a pointer and the end of the record, which stay in registers
+	 * (rc's address goes to the helpers; rc.pos is brought up to date before each of them).
+	 */
+	base = rc.p;
+	q = base + rc.pos;
+	end = base + rc.len;
 	for (;;) {
 		uint8_t b;
-		struct gamedb__move m;
-		size_t sanlen = 0;
-		uint32_t before_move;
-		int bad, before_stm;
+		struct gamedb__node *nd;
+		size_t sanlen;
+		int stm;
 
-		if (rc.pos >= rc.len)
+		if (q >= end) {
+			rc.pos = (size_t)(q - base);
 			return decode_fail(s, g, &rc, "move data ends without the end-of-game marker");
-		b = rc.p[rc.pos++];
-		if (b == 11) { /* NAG: collected per move, normalised as Scid does on load */
-			if (rc.pos >= rc.len)
-				return decode_fail(s, g, &rc, "NAG marker at the record end");
-			b = rc.p[rc.pos++];
-			/* A NAG before the first move of a line belongs to no move: Scid drops it. */
-			if (lv->moves && nag_add(&nags, b) != 0)
-				return decode_fail(s, g, &rc, "more than 7 NAGs on one move");
-			continue;
 		}
-		if (nags.n && nag_flush(&nags, mb) != 0)
-			return decode_fail(s, g, &rc, "out of memory");
-		if ((b >> 4) == 0 && (b & 15) >= 12) {
-			switch (b & 15) {
+		b = *q++;
+		if ((unsigned)b - 11 <= 15 - 11) { /* markers: bytes 11 to 15 */
+			rc.pos = (size_t)(q - base);
+			if (b == 11) { /* NAG: collected per move, normalised as Scid does on load */
+				if (q >= end)
+					return decode_fail(s, g, &rc, "NAG marker at the record end");
+				b = *q++;
+				rc.pos++;
+				/* A NAG before the first move of a line belongs to no move: Scid drops it. */
+				if (lv->moves && nag_add(&nags, b) != 0)
+					return decode_fail(s, g, &rc, "more than 7 NAGs on one move");
+				/*
+				 * The move's NAGs go out after the last of them, here rather than at
+				 * the next byte (the move path then needs no test); not at the end of
+				 * the data, which fails the game without them.
+				 */
+				if (nags.n && q < end && *q != 11 && nag_flush(&nags, mb) != 0)
+					return decode_fail(s, g, &rc, "out of memory");
+				continue;
+			}
+			switch (b) {
 			case 12: /* comment: text comes after the move data */
-				if (ncomments == 0)
-					first_comment = mb->n; /* no comment node before it */
+				if (ncomments == s->comment_cap && comment_grow(s) != 0)
+					return decode_fail(s, g, &rc, "out of memory");
+				s->comment_node[ncomments] = (uint32_t)mb->n;
 				if (gamedb__mb_event(mb, lv->moves ? GAMEDB_EVENT_COMMENT_AFTER
 								   : GAMEDB_EVENT_COMMENT_BEFORE,
 						     (uint32_t)ncomments++) != 0)
@@ -1311,10 +1448,14 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 				nl = gamedb__var_begin(&s->levels, mb);
 				if (!nl)
 					return decode_fail(s, g, &rc, "out of memory");
-				/* It starts where the line below stood before its last move. */
-				nl->pos = nl->prev = nl[-1].prev;
-				nl->slots = nl->prev_slots = nl[-1].prev_slots;
-				nl->chk = nl->prev_chk = nl[-1].prev_chk;
+				/*
+				 * It starts where the line below stood before its last move. Its own
+				 * prev is set by its first move that a variation follows: a variation
+				 * needs a move before it.
+				 */
+				nl->pos = nl[-1].prev;
+				nl->slots = nl[-1].prev_slots;
+				nl->chk = nl[-1].prev_chk;
 				nl->moves = 0;
 				lv = nl;
 				continue;
@@ -1337,83 +1478,79 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 		/*
 		 * The move is checked and played in place at once, and m->check records whether it
 		 * gives check or mate, so that SAN need not make it again. On failure lv->pos is
-		 * unchanged.
+		 * unchanged. The move and its SAN are written straight into the next node.
 		 */
-		before_move = lv->pos.fullmove;
-		before_stm = lv->pos.stm;
-		bad = decode_move(&rc, lv, b, &m, &why);
+		if (gamedb__mb_room(mb) != 0) {
+			rc.pos = (size_t)(q - base);
+			return decode_fail(s, g, &rc, "out of memory");
+		}
+		nd = &mb->nodes[mb->n];
+		stm = lv->pos.stm;
+		gamedb__node_move(nd, lv->pos.fullmove, stm);
+		if (decode_fast(s, &q, end, lv, stm, b, &nd->m) != 0) {
+			rc.pos = (size_t)(q - base);
+			if (decode_move(&rc, lv, b, &nd->m, &why) != 0)
+				return move_fail(s, g, &rc, lv, b, why);
+			q = base + rc.pos;
+		}
 		/* Markers are bytes 11 to 15; a move byte next (the usual case) settles it. */
-		if (!bad && rc.pos < rc.len && rc.p[rc.pos] >= 11 && rc.p[rc.pos] <= 13 &&
-		    variation_follows(&rc)) {
+		if (q < end && (unsigned)*q - 11 <= 13 - 11 && variation_follows(q, end)) {
 			/* A variation will start from the position before this move. */
 			lv->prev = lv->pos;
 			lv->prev_slots = lv->slots;
 			lv->prev_chk = lv->chk;
 		}
-		if (!bad && gamedb__move_play_san(&lv->pos, &m, san, &sanlen, lv->chk) != 0) {
-			why = "illegal move";
-			bad = 1;
+		if (gamedb__move_play_san(&lv->pos, &nd->m, nd->san, &sanlen, lv->chk) != 0) {
+			rc.pos = (size_t)(q - base);
+			return move_fail(s, g, &rc, lv, b, "illegal move");
 		}
-		if (bad) {
-			snprintf(msg, sizeof msg, "move %u%s: %s (byte 0x%02x)",
-				 (unsigned)lv->pos.fullmove, lv->pos.stm ? "..." : ".", why, b);
-			return decode_fail(s, g, &rc, msg);
-		}
-		gamedb__slots_move_scid(&lv->slots, before_stm, &m);
+		gamedb__slots_move_scid(&lv->slots, stm, &nd->m);
 		lv->moves++;
-		lv->chk = m.check >= GAMEDB__CHECK_CHECK;
-		if (gamedb__mb_move_san(mb, &m, before_move, before_stm, san, sanlen) != 0)
-			return decode_fail(s, g, &rc, "out of memory");
+		lv->chk = nd->m.check >= GAMEDB__CHECK_CHECK;
+		gamedb__mb_move_done(mb, nd, sanlen);
 	}
 moves_done:
-	/* Comments follow the move data, NUL-terminated, in the order of their markers. */
+	/*
+	 * Comments follow the move data, NUL-terminated, in the order of their markers; each goes
+	 * to the node its marker made (s->comment_node).
+	 */
 	if (ncomments) {
-		/* Each text's offset, then a byte for each: its stored bytes follow it. */
-		uint32_t *offs = malloc(ncomments * (sizeof *offs + 1));
-		unsigned char *has_raw = (unsigned char *)(offs + ncomments);
-		size_t k = 0;
+		/* What every text of the game is converted with, looked up once. */
+		struct gamedb__text *text = &s->r->text;
+		const char *charset = gamedb__reader_charset(s->r);
+		const char *fallback = gamedb__reader_fallback(s->r);
+		const char *name = s->sg->name;
 		int32_t result = GAMEDB_OK;
-		if (!offs)
-			return decode_fail(s, g, &rc, "out of memory");
+		size_t k;
 		for (k = 0; k < ncomments; k++) {
-			const uint8_t *nul;
-			size_t clen;
+			struct gamedb__node *nd = &mb->nodes[s->comment_node[k]];
+			const uint8_t *in = rc.p + rc.pos, *nul;
+			size_t clen, off = mb->text.len;
 			int32_t trc;
-			if (rc.pos >= rc.len) {
-				free(offs);
+			int has_raw;
+			if (rc.pos >= rc.len)
 				return decode_fail(s, g, &rc, "fewer comments than comment markers");
-			}
-			nul = memchr(rc.p + rc.pos, 0, rc.len - rc.pos);
-			clen = nul ? (size_t)(nul - (rc.p + rc.pos)) : rc.len - rc.pos;
-			offs[k] = (uint32_t)mb->text.len;
-			gamedb__text_at(&s->r->text, s->sg->name, gamedb__cur_off(&rc));
-			trc = gamedb__text_to_utf8(&s->r->text, gamedb__reader_charset(s->r),
-						   gamedb__reader_fallback(s->r),
-						   (const char *)rc.p + rc.pos, clen, &mb->text);
+			nul = memchr(in, 0, rc.len - rc.pos);
+			clen = nul ? (size_t)(nul - in) : rc.len - rc.pos;
+			gamedb__text_at(text, name, gamedb__cur_off(&rc));
+			trc = gamedb__text_to_utf8(text, charset, fallback, (const char *)in, clen,
+						   &mb->text);
 			/*
 			 * The stored bytes follow the UTF-8 text, for gamedb_event_get_text_raw(),
 			 * unless they are its very bytes (valid UTF-8, the usual case).
 			 */
-			has_raw[k] = trc != GAMEDB_OK || mb->text.len - offs[k] != clen ||
-				     memcmp(mb->text.p + offs[k], rc.p + rc.pos, clen) != 0;
-			if (trc == GAMEDB_FAILED || gamedb__buf_putc(&mb->text, 0) != 0 ||
-			    (has_raw[k] && (gamedb__buf_append(&mb->text, rc.p + rc.pos, clen) != 0 ||
-					    gamedb__buf_putc(&mb->text, 0) != 0))) {
-				free(offs);
+			has_raw = trc != GAMEDB_OK || mb->text.len - off != clen ||
+				  memcmp(mb->text.p + off, in, clen) != 0;
+			if (trc == GAMEDB_FAILED || gamedb__buf_put(&mb->text, "", 1) != 0 ||
+			    (has_raw && (gamedb__buf_put(&mb->text, in, clen) != 0 ||
+					 gamedb__buf_put(&mb->text, "", 1) != 0)))
 				return decode_fail(s, g, &rc, "out of memory");
-			}
+			nd->kind = has_raw ? GAMEDB__NODE_RAW : 0;
+			nd->val = (uint32_t)off;
 			if (trc == GAMEDB_WARN)
 				result = GAMEDB_WARN;
 			rc.pos += clen + (nul ? 1 : 0);
 		}
-		for (i = first_comment; i < mb->n; i++) {
-			struct gamedb__node *nd = &mb->nodes[i];
-			if (nd->type == GAMEDB_EVENT_COMMENT_BEFORE || nd->type == GAMEDB_EVENT_COMMENT_AFTER) {
-				nd->kind = has_raw[nd->val] ? GAMEDB__NODE_RAW : 0;
-				nd->val = offs[nd->val];
-			}
-		}
-		free(offs);
 		return result;
 	}
 	return GAMEDB_OK;
