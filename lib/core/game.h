@@ -239,6 +239,11 @@ int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *t
  * so a node that carries its SAN hands out the length it keeps instead of a strlen()).
  */
 const char *gamedb__event_san(const struct gamedb_event *ev, size_t *len);
+/*
+ * The n moves that carry their SAN (GAMEDB__NODE_SAN) from the iterator's place on, passed at
+ * once (n = 0 and NULL when the next event is not such a move); see iter.c.
+ */
+const struct gamedb__node *gamedb__move_iter_run(struct gamedb_move_iter *it, size_t *n);
 int gamedb__game_tag_at(struct gamedb_game *g, size_t i, const char **name, size_t *nlen,
 			const char **value, size_t *vlen);
 void gamedb__game_reset(struct gamedb_game *g);

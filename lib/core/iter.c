@@ -323,6 +323,39 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 	return next_slow(it, out);
 }
 
+/*
+ * The writers' fast path: the run of moves that carry their SAN (GAMEDB__NODE_SAN) from the
+ * iterator's place on, passed at once, as that many gamedb_move_iter_next() calls would (no
+ * flag skips such a move, and none needs a position); the current event is then the run's
+ * last move. A writer then formats a line of plain moves in one loop over the nodes, with no
+ * call and no event per move.
+ */
+const struct gamedb__node *gamedb__move_iter_run(struct gamedb_move_iter *it, size_t *n)
+{
+	const struct gamedb__movebuf *mb = &it->g->mb;
+	const struct gamedb__node *nd = mb->nodes + it->i, *end = mb->nodes + mb->n, *last;
+	struct gamedb_event *ev = &it->ev;
+
+	*n = 0;
+	if (it->i >= mb->n)
+		return NULL;
+	for (last = nd; last < end && last->type == GAMEDB_EVENT_MOVE &&
+			last->kind == GAMEDB__NODE_SAN;
+	     last++)
+		;
+	if (last == nd)
+		return NULL;
+	*n = (size_t)(last - nd);
+	it->i += *n;
+	it->have_san = it->have_uci = it->have_fen = 0;
+	ev->nd = --last;
+	ev->text = NULL;
+	ev->movenum = (int32_t)last->val;
+	ev->colour = last->aux;
+	ev->depth = (int32_t)it->depth;
+	return nd;
+}
+
 GAMEDB_EXPORT int32_t gamedb_event_get_type(const struct gamedb_event *ev)
 {
 	if (!ev)

@@ -363,6 +363,71 @@ static void tag_line(struct pgnw *w, const char *name, size_t nlen, const char *
 	w->out.len = (size_t)(d - w->out.p);
 }
 
+/* The most one move of a run writes: a space or break, its number (16 bytes copied, a break
+ * before), its SAN (8 bytes copied, a break before). */
+#define PGN_RUN_MOVE 48
+
+/*
+ * A run of plain moves (gamedb__move_iter_run(): no NAG, comment or variation between them),
+ * written as the move case of gamedb_game_write_pgn() writes each of them: a space (or a line
+ * break) after the move before, the move number for White or where print_number asks, the
+ * SAN; number and SAN are words of their own. The room for all of them is reserved once, and
+ * the number and the SAN go out with copies of constant size (a node's SAN has
+ * GAMEDB__SAN_MAX = 8 bytes to read, the number buffer 16): this is the loop most of a game's
+ * text comes from.
+ */
+static void write_run(struct pgnw *w, const struct gamedb__node *nd, size_t n, int *print_number,
+		      int have_move)
+{
+	const size_t width = w->width;
+	const int scid = w->scid;
+	size_t col = w->col;
+	int pn = *print_number;
+	char *p, num[32];
+
+	if (n > SIZE_MAX / PGN_RUN_MOVE - 1 || room(w, (n + 1) * PGN_RUN_MOVE) != 0)
+		return;
+	p = w->out.p + w->out.len;
+	for (const struct gamedb__node *end = nd + n; nd < end; nd++) {
+		size_t len;
+		if (have_move) {
+			if (col + 1 >= width) {
+				*p++ = '\n';
+				col = 0;
+			} else {
+				*p++ = ' ';
+				col++;
+			}
+		}
+		if (nd->aux == 0 || pn) {
+			len = gamedb__put_u64(num, nd->val);
+			memcpy(num + len, "...", 4);
+			len += nd->aux ? 3 : 1;
+			if (col + len >= width && (scid || col > 0)) {
+				*p++ = '\n';
+				col = 0;
+			}
+			memcpy(p, num, 16);
+			p += len;
+			col += len;
+		}
+		len = nd->san_len;
+		if (col + len >= width && (scid || col > 0)) {
+			*p++ = '\n';
+			col = 0;
+		}
+		memcpy(p, nd->san, GAMEDB__SAN_MAX);
+		p += len;
+		col += len;
+		pn = 0;
+		have_move = 1;
+	}
+	*p = 0;
+	w->out.len = (size_t)(p - w->out.p);
+	w->col = col;
+	*print_number = 0;
+}
+
 /* What follows a move until the next move or variation: its NAGs and its comment. */
 struct pending {
 	int have_move;
@@ -520,8 +585,22 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	}
 	put(&w, "\n", 1);
 
-	while (gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
-		int32_t type = gamedb_event_get_type(ev);
+	for (;;) {
+		int32_t type;
+		if (!xiangqi) { /* xiangqi writes ICCS, not the node's notation */
+			size_t run_n;
+			const struct gamedb__node *run = gamedb__move_iter_run(it, &run_n);
+			if (run_n) {
+				if (pm.have_move && pending_more(&pm))
+					flush_move(&w, &pm, &print_number);
+				write_run(&w, run, run_n, &print_number, pm.have_move);
+				pm.have_move = 1;
+				moves_seen = 1;
+			}
+		}
+		if (gamedb_move_iter_next(it, &ev) != GAMEDB_OK)
+			break;
+		type = gamedb_event_get_type(ev);
 		switch (type) {
 		case GAMEDB_EVENT_MOVE: {
 			int32_t colour, mn = gamedb_event_get_move_number(ev, &colour);
