@@ -140,8 +140,19 @@ static void word(struct pgnw *w, const char *s, size_t len)
 		emit_word_cols(w, s, len, len);
 }
 
+/* A word of one byte ("{", "(", ...), with its room checked: no copy call. */
+static PGN_HOT void word_char(struct pgnw *w, char c)
+{
+	if (room(w, 2) != 0)
+		return;
+	if (w->col + 1 >= w->width && (w->scid || w->col > 0))
+		emit_newline(w);
+	w->out.p[w->out.len++] = c;
+	w->col++;
+}
+
 /* A space or a line break (emit_space()), with its room checked. */
-static void space(struct pgnw *w)
+static PGN_HOT void space(struct pgnw *w)
 {
 	if (room(w, 1) == 0)
 		emit_space(w);
@@ -279,7 +290,7 @@ static void comment(struct pgnw *w, const char *s, size_t len, const char *raw)
 	char storage[256];
 	char *p;
 
-	word(w, "{", 1);
+	word_char(w, '{');
 	if (!memchr(s, '}', len)) {
 		text(w, s, len, raw);
 	} else {
@@ -293,7 +304,7 @@ static void comment(struct pgnw *w, const char *s, size_t len, const char *raw)
 		}
 		gamedb__buf_free(&fixed);
 	}
-	word(w, "}", 1);
+	word_char(w, '}');
 }
 
 /*
@@ -434,6 +445,12 @@ struct pending {
 	size_t nnags;
 	int32_t nags[16];
 	struct gamedb__buf comment;
+	/*
+	 * Or the comment as the game's own text, not copied (view_len bytes): the usual single
+	 * comment after a move. It is copied into comment (pending_own()) once more is added.
+	 */
+	const char *view;
+	size_t view_len;
 	struct gamedb__buf raw; /* the stored bytes of comment, once has_raw */
 	int has_raw; /* a part of comment has stored bytes other than its text */
 	struct gamedb__buf cmds; /* default layout: the move's commands, written first */
@@ -454,6 +471,17 @@ static int common_command(const char *cmd)
 	return 0;
 }
 
+/* Makes a pending comment that is a view of the game's text (struct pending) its own copy. */
+static void pending_own(struct pgnw *w, struct pending *pm)
+{
+	if (pm->view) {
+		if (gamedb__buf_append(&pm->comment, pm->view, pm->view_len) != 0)
+			w->err = 1;
+		pm->view = NULL;
+		pm->view_len = 0;
+	}
+}
+
 /*
  * Adds a command ("%csl Gd4") to the pending comment as "[%csl Gd4]", a space away from what
  * is there already.
@@ -463,6 +491,7 @@ static void pending_command(struct pgnw *w, struct pending *pm, const char *cmd)
 	struct gamedb__buf *b[2] = { &pm->comment, &pm->raw };
 	int k;
 
+	pending_own(w, pm);
 	if (!w->scid) {
 		if ((pm->cmds.len && gamedb__buf_putc(&pm->cmds, ' ') != 0) ||
 		    gamedb__buf_putc(&pm->cmds, '[') != 0 ||
@@ -484,7 +513,7 @@ static void pending_command(struct pgnw *w, struct pending *pm, const char *cmd)
 /* Whether a move waits with more than its space: NAGs, a comment, commands. */
 static PGN_HOT int pending_more(const struct pending *pm)
 {
-	return pm->nnags || pm->comment.len || pm->cmds.len;
+	return pm->nnags | pm->comment.len | pm->view_len | pm->cmds.len;
 }
 
 /* Writes what follows the pending move (see pending_more()) and the space after it. */
@@ -504,16 +533,22 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 	for (i = 0; i < pm->nnags; i++) {
 		num[0] = '$';
 		space(w);
-		word(w, num, 1 + gamedb__put_u64(num + 1, (uint32_t)pm->nags[i]));
+		if (room(w, 16) == 0) /* "$" and at most 10 digits, 8 bytes copied at least */
+			emit_short(w, num, 1 + gamedb__put_u64(num + 1, (uint32_t)pm->nags[i]));
 	}
 	space(w);
 	if (pm->cmds.len) {
+		pending_own(w, pm);
 		/* The default layout: the commands first, then the text, in one comment. */
 		if ((pm->comment.len && (gamedb__buf_putc(&pm->cmds, ' ') != 0 ||
 					 gamedb__buf_append(&pm->cmds, pm->comment.p,
 							    pm->comment.len) != 0)))
 			w->err = 1;
 		comment(w, pm->cmds.p, pm->cmds.len, NULL);
+		space(w);
+		*print_number = 1;
+	} else if (pm->view) { /* the one comment, as the game holds it */
+		comment(w, pm->view, pm->view_len, NULL);
 		space(w);
 		*print_number = 1;
 	} else if (pm->comment.len) {
@@ -526,6 +561,8 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 	pm->have_move = 0;
 	pm->last_command = 0;
 	pm->nnags = 0;
+	pm->view = NULL;
+	pm->view_len = 0;
 	gamedb__buf_clear(&pm->comment);
 	gamedb__buf_clear(&pm->raw);
 	pm->has_raw = 0;
@@ -645,7 +682,19 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 			size_t tl;
 			if (raw == t)
 				raw = NULL; /* the text is its stored bytes */
+			if (type == GAMEDB_EVENT_COMMENT_AFTER && pm.have_move && !raw &&
+			    !pm.has_raw && !pm.comment.len && !pm.view) {
+				/* The first comment of the move, its text its stored bytes: no copy. */
+				pm.last_command = 0;
+				tl = strlen(t);
+				if (tl) {
+					pm.view = t;
+					pm.view_len = tl;
+				}
+				break;
+			}
 			if (type == GAMEDB_EVENT_COMMENT_AFTER && pm.have_move) {
+				pending_own(&w, &pm);
 				/*
 				 * The stored bytes are kept beside the text only once a part has
 				 * bytes of its own: until then they are the text's.
@@ -713,13 +762,13 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 		}
 		case GAMEDB_EVENT_VARIATION_BEGIN:
 			flush_move(&w, &pm, &print_number);
-			word(&w, "(", 1);
+			word_char(&w, '(');
 			space(&w);
 			print_number = 1;
 			break;
 		case GAMEDB_EVENT_VARIATION_END:
 			flush_move(&w, &pm, &print_number);
-			word(&w, ")", 1);
+			word_char(&w, ')');
 			space(&w);
 			print_number = 1;
 			break;
