@@ -307,14 +307,31 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 	 */
 	if (it && out && it->magic == GAMEDB__ITER_MAGIC && it->i < it->g->mb.n) {
 		const struct gamedb__node *nd = &it->g->mb.nodes[it->i];
+		struct gamedb_event *ev = &it->ev;
 		if (nd->type == GAMEDB_EVENT_MOVE && nd->kind == GAMEDB__NODE_SAN) {
-			struct gamedb_event *ev = &it->ev;
 			it->have_san = it->have_uci = it->have_fen = 0;
 			it->i++;
 			ev->nd = nd;
 			ev->text = NULL;
 			ev->movenum = (int32_t)nd->val;
 			ev->colour = nd->aux;
+			ev->depth = (int32_t)it->depth;
+			*out = ev;
+			return GAMEDB_OK;
+		}
+		/*
+		 * A NAG, or a comment when comments are not skipped: the next events most
+		 * often, and as plain (they open no line and need no position).
+		 */
+		if (nd->type == GAMEDB_EVENT_NAG ||
+		    ((nd->type == GAMEDB_EVENT_COMMENT_AFTER ||
+		      nd->type == GAMEDB_EVENT_COMMENT_BEFORE) &&
+		     !(it->flags & GAMEDB_ITER_SKIP_COMMENTS))) {
+			it->have_san = it->have_uci = it->have_fen = 0;
+			it->i++;
+			ev->nd = nd;
+			ev->text = nd->type == GAMEDB_EVENT_NAG ? NULL : it->g->mb.text.p + nd->val;
+			ev->movenum = 0;
 			ev->depth = (int32_t)it->depth;
 			*out = ev;
 			return GAMEDB_OK;

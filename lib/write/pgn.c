@@ -678,7 +678,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 		case GAMEDB_EVENT_COMMENT_BEFORE: {
 			const char *t = gamedb_event_get_text(ev);
 			const char *raw = gamedb_event_get_text_raw(ev, NULL);
-			const char *lang = gamedb_event_get_language(ev);
+			const char *lang;
 			size_t tl;
 			if (raw == t)
 				raw = NULL; /* the text is its stored bytes */
@@ -694,6 +694,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 				break;
 			}
 			if (type == GAMEDB_EVENT_COMMENT_AFTER && pm.have_move) {
+				lang = gamedb_event_get_language(ev);
 				pending_own(&w, &pm);
 				/*
 				 * The stored bytes are kept beside the text only once a part has
