@@ -342,10 +342,11 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 
 /*
  * The writers' fast path: the run of moves that carry their SAN (GAMEDB__NODE_SAN) from the
- * iterator's place on, passed at once, as that many gamedb_move_iter_next() calls would (no
- * flag skips such a move, and none needs a position); the current event is then the run's
- * last move. A writer then formats a line of plain moves in one loop over the nodes, with no
- * call and no event per move.
+ * iterator's place on, with the NAGs that follow them, passed at once, as that many
+ * gamedb_move_iter_next() calls would (no flag skips such a move or a NAG, and none needs a
+ * position); the run starts with a move, and the current event is then its last node. A
+ * writer then formats a line of plain moves in one loop over the nodes, with no call and no
+ * event per move.
  */
 const struct gamedb__node *gamedb__move_iter_run(struct gamedb_move_iter *it, size_t *n)
 {
@@ -354,21 +355,21 @@ const struct gamedb__node *gamedb__move_iter_run(struct gamedb_move_iter *it, si
 	struct gamedb_event *ev = &it->ev;
 
 	*n = 0;
-	if (it->i >= mb->n)
+	if (it->i >= mb->n || nd->type != GAMEDB_EVENT_MOVE || nd->kind != GAMEDB__NODE_SAN)
 		return NULL;
-	for (last = nd; last < end && last->type == GAMEDB_EVENT_MOVE &&
-			last->kind == GAMEDB__NODE_SAN;
+	for (last = nd + 1; last < end && (last->type == GAMEDB_EVENT_NAG ||
+					   (last->type == GAMEDB_EVENT_MOVE &&
+					    last->kind == GAMEDB__NODE_SAN));
 	     last++)
 		;
-	if (last == nd)
-		return NULL;
 	*n = (size_t)(last - nd);
 	it->i += *n;
 	it->have_san = it->have_uci = it->have_fen = 0;
 	ev->nd = --last;
 	ev->text = NULL;
-	ev->movenum = (int32_t)last->val;
-	ev->colour = last->aux;
+	ev->movenum = last->type == GAMEDB_EVENT_MOVE ? (int32_t)last->val : 0;
+	if (last->type == GAMEDB_EVENT_MOVE)
+		ev->colour = last->aux;
 	ev->depth = (int32_t)it->depth;
 	return nd;
 }

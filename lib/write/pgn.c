@@ -374,64 +374,104 @@ static void tag_line(struct pgnw *w, const char *name, size_t nlen, const char *
 	w->out.len = (size_t)(d - w->out.p);
 }
 
-/* The most one move of a run writes: a space or break, its number (16 bytes copied, a break
- * before), its SAN (8 bytes copied, a break before). */
-#define PGN_RUN_MOVE 48
+/* The most one node of a run writes: a space or break, a move number or NAG (16 bytes
+ * copied, a break before), a SAN (8 bytes copied, a break before). */
+#define PGN_RUN_NODE 48
+
+/* "00" to "99", for the move numbers of write_run(). */
+static const char two_digits[201] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
 
 /*
- * A run of plain moves (gamedb__move_iter_run(): no NAG, comment or variation between them),
- * written as the move case of gamedb_game_write_pgn() writes each of them: a space (or a line
- * break) after the move before, the move number for White or where print_number asks, the
- * SAN; number and SAN are words of their own. The room for all of them is reserved once, and
- * the number and the SAN go out with copies of constant size (a node's SAN has
- * GAMEDB__SAN_MAX = 8 bytes to read, the number buffer 16): this is the loop most of a game's
- * text comes from.
+ * A run of plain moves and their NAGs (gamedb__move_iter_run(): no comment or variation
+ * between them), written as the event loop of gamedb_game_write_pgn() writes each of them:
+ * a space (or a line break) after the move before, the move number for White or where
+ * print_number asks, the SAN, and a NAG as flush_move() writes it; number, SAN and NAG are
+ * words of their own. The room for all of them is reserved once, and words go out with copies
+ * of constant size (a node's SAN has GAMEDB__SAN_MAX = 8 bytes to read, the number buffer
+ * 32): this is the loop most of a game's text comes from.
  */
 static void write_run(struct pgnw *w, const struct gamedb__node *nd, size_t n, int *print_number,
-		      int have_move)
+		      int have_move, int nags)
 {
 	const size_t width = w->width;
 	const int scid = w->scid;
-	size_t col = w->col;
+	size_t col = w->col, nnags = 0;
 	int pn = *print_number;
 	char *p, num[32];
 
-	if (n > SIZE_MAX / PGN_RUN_MOVE - 1 || room(w, (n + 1) * PGN_RUN_MOVE) != 0)
+	if (n > SIZE_MAX / PGN_RUN_NODE - 1 || room(w, (n + 1) * PGN_RUN_NODE) != 0)
 		return;
 	p = w->out.p + w->out.len;
 	for (const struct gamedb__node *end = nd + n; nd < end; nd++) {
 		size_t len;
-		if (have_move) {
-			if (col + 1 >= width) {
-				*p++ = '\n';
-				col = 0;
-			} else {
-				*p++ = ' ';
-				col++;
+		if (nd->type == GAMEDB_EVENT_NAG) {
+			/* As the event loop keeps them: at most 16 a move. */
+			if (!nags || nnags++ >= 16)
+				continue;
+			num[0] = '$';
+			len = 1 + gamedb__put_u64(num + 1, nd->val);
+		} else {
+			uint32_t mn = nd->val;
+			nnags = 0;
+			if (have_move) {
+				if (col + 1 >= width) {
+					*p++ = '\n';
+					col = 0;
+				} else {
+					*p++ = ' ';
+					col++;
+				}
 			}
-		}
-		if (nd->aux == 0 || pn) {
-			len = gamedb__put_u64(num, nd->val);
-			memcpy(num + len, "...", 4);
-			len += nd->aux ? 3 : 1;
+			have_move = 1;
+			if (nd->aux == 0 || pn) {
+				pn = 0;
+				if (mn < 10) {
+					num[0] = (char)('0' + mn);
+					len = 1;
+				} else if (mn < 100) {
+					memcpy(num, two_digits + 2 * mn, 2);
+					len = 2;
+				} else {
+					len = gamedb__put_u64(num, mn);
+				}
+				memcpy(num + len, "...", 4);
+				len += nd->aux ? 3 : 1;
+				if (col + len >= width && (scid || col > 0)) {
+					*p++ = '\n';
+					col = 0;
+				}
+				memcpy(p, num, 16);
+				p += len;
+				col += len;
+			}
+			len = nd->san_len;
 			if (col + len >= width && (scid || col > 0)) {
 				*p++ = '\n';
 				col = 0;
 			}
-			memcpy(p, num, 16);
+			memcpy(p, nd->san, GAMEDB__SAN_MAX);
 			p += len;
 			col += len;
+			continue;
 		}
-		len = nd->san_len;
+		/* A NAG: a space (or break), then the word. */
+		if (col + 1 >= width) {
+			*p++ = '\n';
+			col = 0;
+		} else {
+			*p++ = ' ';
+			col++;
+		}
 		if (col + len >= width && (scid || col > 0)) {
 			*p++ = '\n';
 			col = 0;
 		}
-		memcpy(p, nd->san, GAMEDB__SAN_MAX);
+		memcpy(p, num, 16);
 		p += len;
 		col += len;
-		pn = 0;
-		have_move = 1;
 	}
 	*p = 0;
 	w->out.len = (size_t)(p - w->out.p);
@@ -630,7 +670,8 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 			if (run_n) {
 				if (pm.have_move && pending_more(&pm))
 					flush_move(&w, &pm, &print_number);
-				write_run(&w, run, run_n, &print_number, pm.have_move);
+				write_run(&w, run, run_n, &print_number, pm.have_move,
+					  !(flags & GAMEDB_WRITE_NO_NAGS));
 				pm.have_move = 1;
 				moves_seen = 1;
 			}
