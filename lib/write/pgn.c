@@ -202,6 +202,45 @@ static void text_std(struct pgnw *w, const char *s)
  * leaves the line empty), and that word goes out whole, however long. Room for len + len + 8
  * bytes is reserved by text().
  */
+/* The k <= fit with s[k - 1] a space and none after it up to fit, or 0: where the word that
+ * crosses the margin starts. Eight bytes at a time where the machine allows. */
+static PGN_HOT size_t word_start(const char *s, size_t fit)
+{
+	size_t k = fit;
+#if GAMEDB__WORD_SCAN
+	while (k >= 8) {
+		uint64_t x, m;
+		memcpy(&x, s + k - 8, 8);
+		m = gamedb__byte_mask(x, ' ');
+		if (m)
+			return k - 8 + gamedb__last_byte(m) + 1;
+		k -= 8;
+	}
+#endif
+	while (k > 0 && s[k - 1] != ' ')
+		k--;
+	return k;
+}
+
+/* The first e >= from, below r, with s[e] a space, or r: where that word ends. */
+static PGN_HOT size_t word_end_at(const char *s, size_t from, size_t r)
+{
+	size_t e = from;
+#if GAMEDB__WORD_SCAN
+	while (r - e >= 8) {
+		uint64_t x, m;
+		memcpy(&x, s + e, 8);
+		m = gamedb__byte_mask(x, ' ');
+		if (m)
+			return e + gamedb__first_byte(m);
+		e += 8;
+	}
+#endif
+	while (e < r && s[e] != ' ')
+		e++;
+	return e;
+}
+
 static void text_scid(struct pgnw *w, const char *s, size_t len)
 {
 	const char *end = s + len, *seg;
@@ -228,10 +267,8 @@ static void text_scid(struct pgnw *w, const char *s, size_t len)
 				continue;
 			}
 			/* The word that crosses the margin starts a new line, whole. */
-			for (k = fit; k > 0 && s[k - 1] != ' '; k--)
-				;
-			for (e = fit + 1; e < r && s[e] != ' '; e++)
-				;
+			k = word_start(s, fit);
+			e = word_end_at(s, fit + 1, r);
 			emit(w, s, k);
 			emit_newline(w);
 			emit(w, s + k, e - k);
