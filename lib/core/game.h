@@ -240,11 +240,12 @@ int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *t
  */
 const char *gamedb__event_san(const struct gamedb_event *ev, size_t *len);
 /*
- * The n nodes from the iterator's place on that are moves carrying their SAN
- * (GAMEDB__NODE_SAN) and NAGs, the first a move, passed at once (n = 0 and NULL when the next
- * event is not such a move); see iter.c.
+ * The writers' run of plain moves (see iter.c): the n nodes from the iterator's place on, and
+ * the passing of the first n of them once a writer has read them (moves that carry their SAN,
+ * and NAGs, only).
  */
-const struct gamedb__node *gamedb__move_iter_run(struct gamedb_move_iter *it, size_t *n);
+const struct gamedb__node *gamedb__move_iter_nodes(const struct gamedb_move_iter *it, size_t *n);
+void gamedb__move_iter_pass(struct gamedb_move_iter *it, size_t n);
 int gamedb__game_tag_at(struct gamedb_game *g, size_t i, const char **name, size_t *nlen,
 			const char **value, size_t *vlen);
 void gamedb__game_reset(struct gamedb_game *g);

@@ -341,37 +341,40 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 }
 
 /*
- * The writers' fast path: the run of moves that carry their SAN (GAMEDB__NODE_SAN) from the
- * iterator's place on, with the NAGs that follow them, passed at once, as that many
- * gamedb_move_iter_next() calls would (no flag skips such a move or a NAG, and none needs a
- * position); the run starts with a move, and the current event is then its last node. A
- * writer then formats a line of plain moves in one loop over the nodes, with no call and no
- * event per move.
+ * The writers' fast path (pgn.c write_run()): the nodes from the iterator's place on, which a
+ * writer reads itself while they are moves that carry their SAN (GAMEDB__NODE_SAN) and NAGs,
+ * then passes with gamedb__move_iter_pass(). No flag skips such a move or a NAG, and none
+ * needs a position: a line of plain moves is formatted in one loop over the nodes, with no
+ * call and no event per move.
  */
-const struct gamedb__node *gamedb__move_iter_run(struct gamedb_move_iter *it, size_t *n)
+const struct gamedb__node *gamedb__move_iter_nodes(const struct gamedb_move_iter *it, size_t *n)
 {
 	const struct gamedb__movebuf *mb = &it->g->mb;
-	const struct gamedb__node *nd = mb->nodes + it->i, *end = mb->nodes + mb->n, *last;
+
+	*n = it->i < mb->n ? mb->n - it->i : 0;
+	return mb->nodes + it->i;
+}
+
+/*
+ * Passes n nodes that gamedb__move_iter_nodes() gave (moves with their SAN and NAGs only), as
+ * that many gamedb_move_iter_next() calls would: the current event is then the last of them.
+ */
+void gamedb__move_iter_pass(struct gamedb_move_iter *it, size_t n)
+{
+	const struct gamedb__node *last;
 	struct gamedb_event *ev = &it->ev;
 
-	*n = 0;
-	if (it->i >= mb->n || nd->type != GAMEDB_EVENT_MOVE || nd->kind != GAMEDB__NODE_SAN)
-		return NULL;
-	for (last = nd + 1; last < end && (last->type == GAMEDB_EVENT_NAG ||
-					   (last->type == GAMEDB_EVENT_MOVE &&
-					    last->kind == GAMEDB__NODE_SAN));
-	     last++)
-		;
-	*n = (size_t)(last - nd);
-	it->i += *n;
+	if (!n)
+		return;
+	it->i += n;
+	last = &it->g->mb.nodes[it->i - 1];
 	it->have_san = it->have_uci = it->have_fen = 0;
-	ev->nd = --last;
+	ev->nd = last;
 	ev->text = NULL;
 	ev->movenum = last->type == GAMEDB_EVENT_MOVE ? (int32_t)last->val : 0;
 	if (last->type == GAMEDB_EVENT_MOVE)
 		ev->colour = last->aux;
 	ev->depth = (int32_t)it->depth;
-	return nd;
 }
 
 GAMEDB_EXPORT int32_t gamedb_event_get_type(const struct gamedb_event *ev)

@@ -412,8 +412,10 @@ static void tag_line(struct pgnw *w, const char *name, size_t nlen, const char *
 }
 
 /* The most one node of a run writes: a space or break, a move number or NAG (16 bytes
- * copied, a break before), a SAN (8 bytes copied, a break before). */
+ * copied, a break before), a SAN (8 bytes copied, a break before); and how many nodes the
+ * room is reserved for at once. */
 #define PGN_RUN_NODE 48
+#define PGN_RUN_CHUNK 64
 
 /* "00" to "99", for the move numbers of write_run(). */
 static const char two_digits[201] = "00010203040506070809101112131415161718192021222324"
@@ -422,98 +424,108 @@ static const char two_digits[201] = "0001020304050607080910111213141516171819202
 				    "75767778798081828384858687888990919293949596979899";
 
 /*
- * A run of plain moves and their NAGs (gamedb__move_iter_run(): no comment or variation
- * between them), written as the event loop of gamedb_game_write_pgn() writes each of them:
- * a space (or a line break) after the move before, the move number for White or where
- * print_number asks, the SAN, and a NAG as flush_move() writes it; number, SAN and NAG are
- * words of their own. The room for all of them is reserved once, and words go out with copies
- * of constant size (a node's SAN has GAMEDB__SAN_MAX = 8 bytes to read, the number buffer
- * 32): this is the loop most of a game's text comes from.
+ * The run of plain moves and their NAGs that starts at nd (a move with its SAN; n nodes to the
+ * game's end, gamedb__move_iter_nodes()), up to the first node of another kind, written as the
+ * event loop of gamedb_game_write_pgn() writes each of them: a space (or a line break) after
+ * the move before, the move number for White or where print_number asks, the SAN, and a NAG
+ * as flush_move() writes it; number, SAN and NAG are words of their own. Returns the number
+ * of nodes written, for gamedb__move_iter_pass(). The room is reserved once for
+ * PGN_RUN_CHUNK nodes, and words go out with copies of constant size (a node's SAN has
+ * GAMEDB__SAN_MAX = 8 bytes to read, the number buffer 32): this is the loop most of a game's
+ * text comes from. A word here is shorter than any margin, so one that would reach it always
+ * has words before it on its line: the test of the default layout for a word at a line's
+ * start (emit_word_cols()) is not needed.
  */
-static void write_run(struct pgnw *w, const struct gamedb__node *nd, size_t n, int *print_number,
-		      int have_move, int nags)
+static size_t write_run(struct pgnw *w, const struct gamedb__node *nd, size_t n,
+			int *print_number, int have_move, int nags)
 {
+	const struct gamedb__node *const first = nd, *end = nd + n, *stop;
 	const size_t width = w->width;
-	const int scid = w->scid;
 	size_t col = w->col, nnags = 0;
 	int pn = *print_number;
 	char *p, num[32];
 
-	if (n > SIZE_MAX / PGN_RUN_NODE - 1 || room(w, (n + 1) * PGN_RUN_NODE) != 0)
-		return;
-	p = w->out.p + w->out.len;
-	for (const struct gamedb__node *end = nd + n; nd < end; nd++) {
-		size_t len;
-		if (nd->type == GAMEDB_EVENT_NAG) {
-			/* As the event loop keeps them: at most 16 a move. */
+	for (; nd < end; nd = stop) {
+		if (room(w, (PGN_RUN_CHUNK + 1) * PGN_RUN_NODE) != 0)
+			break;
+		p = w->out.p + w->out.len;
+		stop = (size_t)(end - nd) > PGN_RUN_CHUNK ? nd + PGN_RUN_CHUNK : end;
+		for (; nd < stop; nd++) {
+			size_t len;
+			if (nd->type == GAMEDB_EVENT_MOVE && nd->kind == GAMEDB__NODE_SAN) {
+				const uint32_t mn = nd->val;
+				nnags = 0;
+				if (have_move) {
+					if (col + 1 >= width) {
+						*p++ = '\n';
+						col = 0;
+					} else {
+						*p++ = ' ';
+						col++;
+					}
+				}
+				have_move = 1;
+				if (nd->aux == 0 || pn) {
+					pn = 0;
+					if (mn < 10) {
+						num[0] = (char)('0' + mn);
+						len = 1;
+					} else if (mn < 100) {
+						memcpy(num, two_digits + 2 * mn, 2);
+						len = 2;
+					} else {
+						len = gamedb__put_u64(num, mn);
+					}
+					memcpy(num + len, "...", 4);
+					len += nd->aux ? 3 : 1;
+					if (col + len >= width) {
+						*p++ = '\n';
+						col = 0;
+					}
+					memcpy(p, num, 16);
+					p += len;
+					col += len;
+				}
+				len = nd->san_len;
+				if (col + len >= width) {
+					*p++ = '\n';
+					col = 0;
+				}
+				memcpy(p, nd->san, GAMEDB__SAN_MAX);
+				p += len;
+				col += len;
+				continue;
+			}
+			if (nd->type != GAMEDB_EVENT_NAG)
+				break;
+			/* A NAG: as the event loop keeps them, at most 16 a move. */
 			if (!nags || nnags++ >= 16)
 				continue;
 			num[0] = '$';
 			len = 1 + gamedb__put_u64(num + 1, nd->val);
-		} else {
-			uint32_t mn = nd->val;
-			nnags = 0;
-			if (have_move) {
-				if (col + 1 >= width) {
-					*p++ = '\n';
-					col = 0;
-				} else {
-					*p++ = ' ';
-					col++;
-				}
+			if (col + 1 >= width) {
+				*p++ = '\n';
+				col = 0;
+			} else {
+				*p++ = ' ';
+				col++;
 			}
-			have_move = 1;
-			if (nd->aux == 0 || pn) {
-				pn = 0;
-				if (mn < 10) {
-					num[0] = (char)('0' + mn);
-					len = 1;
-				} else if (mn < 100) {
-					memcpy(num, two_digits + 2 * mn, 2);
-					len = 2;
-				} else {
-					len = gamedb__put_u64(num, mn);
-				}
-				memcpy(num + len, "...", 4);
-				len += nd->aux ? 3 : 1;
-				if (col + len >= width && (scid || col > 0)) {
-					*p++ = '\n';
-					col = 0;
-				}
-				memcpy(p, num, 16);
-				p += len;
-				col += len;
-			}
-			len = nd->san_len;
-			if (col + len >= width && (scid || col > 0)) {
+			if (col + len >= width) {
 				*p++ = '\n';
 				col = 0;
 			}
-			memcpy(p, nd->san, GAMEDB__SAN_MAX);
+			memcpy(p, num, 16);
 			p += len;
 			col += len;
-			continue;
 		}
-		/* A NAG: a space (or break), then the word. */
-		if (col + 1 >= width) {
-			*p++ = '\n';
-			col = 0;
-		} else {
-			*p++ = ' ';
-			col++;
-		}
-		if (col + len >= width && (scid || col > 0)) {
-			*p++ = '\n';
-			col = 0;
-		}
-		memcpy(p, num, 16);
-		p += len;
-		col += len;
+		*p = 0;
+		w->out.len = (size_t)(p - w->out.p);
+		if (nd < stop)
+			break;
 	}
-	*p = 0;
-	w->out.len = (size_t)(p - w->out.p);
 	w->col = col;
 	*print_number = 0;
+	return (size_t)(nd - first);
 }
 
 /* What follows a move until the next move or variation: its NAGs and its comment. */
@@ -702,13 +714,14 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	for (;;) {
 		int32_t type;
 		if (!xiangqi) { /* xiangqi writes ICCS, not the node's notation */
-			size_t run_n;
-			const struct gamedb__node *run = gamedb__move_iter_run(it, &run_n);
-			if (run_n) {
+			size_t avail;
+			const struct gamedb__node *run = gamedb__move_iter_nodes(it, &avail);
+			if (avail && run->type == GAMEDB_EVENT_MOVE && run->kind == GAMEDB__NODE_SAN) {
 				if (pm.have_move && pending_more(&pm))
 					flush_move(&w, &pm, &print_number);
-				write_run(&w, run, run_n, &print_number, pm.have_move,
-					  !(flags & GAMEDB_WRITE_NO_NAGS));
+				gamedb__move_iter_pass(it, write_run(&w, run, avail, &print_number,
+								     pm.have_move,
+								     !(flags & GAMEDB_WRITE_NO_NAGS)));
 				pm.have_move = 1;
 				moves_seen = 1;
 			}
