@@ -61,9 +61,40 @@ static PGN_HOT int room(struct pgnw *w, size_t extra)
 	return 0;
 }
 
+/*
+ * Copies n bytes, reading and writing none outside them, with copies of constant size (no
+ * call): two overlapping ones for a short n, 16 bytes at a time and an overlapping last 16
+ * for a longer one. The words and lines of a game are mostly shorter than a memcpy() call.
+ */
+static PGN_HOT void copy_bytes(char *d, const char *s, size_t n)
+{
+	if (n >= 16) {
+		size_t i;
+		for (i = 0; i + 16 < n; i += 16)
+			memcpy(d + i, s + i, 16);
+		memcpy(d + n - 16, s + n - 16, 16);
+	} else if (n >= 8) {
+		uint64_t a, b;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else if (n) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
+}
+
 static PGN_HOT void emit(struct pgnw *w, const char *s, size_t len)
 {
-	memcpy(w->out.p + w->out.len, s, len);
+	copy_bytes(w->out.p + w->out.len, s, len);
 	w->out.len += len;
 }
 
@@ -368,6 +399,34 @@ static const char *raw_for(const char *s, size_t len, const char *raw, size_t ra
 	}
 }
 
+/* The bytes a tag value escapes or ends at: '"', '\\', NUL. */
+static const unsigned char tag_special[256] = { [0] = 1, ['"'] = 1, ['\\'] = 1 };
+
+static PGN_HOT uint64_t tag_special8(const char *s)
+{
+	uint64_t x;
+
+	memcpy(&x, s, 8);
+	return gamedb__has_byte(x, '"') | gamedb__has_byte(x, '\\') | gamedb__has_byte(x, 0);
+}
+
+/* Whether the n bytes at s hold no tag_special byte (reading none outside them). */
+static PGN_HOT int tag_plain(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n < 8) {
+		unsigned char any = 0;
+		for (i = 0; i < n; i++)
+			any |= tag_special[(unsigned char)s[i]];
+		return !any;
+	}
+	for (i = 0; i + 8 < n; i += 8)
+		if (tag_special8(s + i))
+			return 0;
+	return !tag_special8(s + n - 8);
+}
+
 /* A tag line; '"' and '\\' in the value are escaped as the PGN standard asks. */
 static void tag_line(struct pgnw *w, const char *name, size_t nlen, const char *value, size_t vlen)
 {
@@ -381,12 +440,20 @@ static void tag_line(struct pgnw *w, const char *name, size_t nlen, const char *
 	}
 	d = w->out.p + w->out.len;
 	*d++ = '[';
-	memcpy(d, name, nlen);
+	copy_bytes(d, name, nlen);
 	d += nlen;
 	*d++ = ' ';
 	*d++ = '"';
-	/* Eight bytes at a time while they hold no '"', no '\\' and no NUL (most values have none). */
-	for (i = 0; i < vlen;) {
+	/* Most values have nothing to escape and no NUL: one check, one copy. */
+	if (tag_plain(value, vlen)) {
+		copy_bytes(d, value, vlen);
+		d += vlen;
+		i = vlen;
+	} else {
+		i = 0;
+	}
+	/* Eight bytes at a time while they hold no '"', no '\\' and no NUL. */
+	for (; i < vlen;) {
 		if (vlen - i >= 8) {
 			uint64_t x;
 			memcpy(&x, value + i, 8);
