@@ -204,6 +204,36 @@ static TEXT_HOT size_t utf8_copy_valid(const unsigned char *p, size_t len, char 
 				}
 			}
 		}
+		if (len - i < 32 && len >= 32) {
+			/*
+			 * The last bytes (fewer than 32) in a window that ends with the text and
+			 * overlaps what is done: only the bits of the bytes from i count (before i
+			 * the text is whole letters, so no lead there awaits a byte).
+			 */
+			const size_t at = len - 32;
+			const uint32_t mask = ~(uint32_t)0 << (i - at);
+			const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + at));
+			const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + at + 16));
+			const __m128i zero = _mm_setzero_si128(), c0 = _mm_set1_epi8(-64),
+				      l0 = _mm_set1_epi8(-63), l1 = _mm_set1_epi8(-32);
+			uint32_t hi = (uint32_t)_mm_movemask_epi8(a) |
+				      (uint32_t)_mm_movemask_epi8(b) << 16;
+			uint32_t nul = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, zero)) |
+				       (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, zero)) << 16;
+			uint32_t cont = (uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(a, c0)) |
+					(uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(b, c0)) << 16;
+			uint32_t lead = (uint32_t)_mm_movemask_epi8(_mm_and_si128(
+						_mm_cmpgt_epi8(a, l0), _mm_cmplt_epi8(a, l1))) |
+					(uint32_t)_mm_movemask_epi8(_mm_and_si128(
+						_mm_cmpgt_epi8(b, l0), _mm_cmplt_epi8(b, l1)))
+						<< 16;
+			if (!((nul | ((lead | cont) ^ hi) | (((uint32_t)(lead << 1)) ^ cont)) & mask) &&
+			    !(lead >> 31)) {
+				_mm_storeu_si128((__m128i *)(void *)(o + at), a);
+				_mm_storeu_si128((__m128i *)(void *)(o + at + 16), b);
+				return len;
+			}
+		}
 		if (len - i >= 16) {
 			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
 			if (!_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()))) {
