@@ -336,6 +336,28 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 			*out = ev;
 			return GAMEDB_OK;
 		}
+		/*
+		 * A variation's ends, when no flag skips it and the stack has room (else
+		 * next_slow() grows it): as next_slow() hands them out.
+		 */
+		if ((nd->type == GAMEDB_EVENT_VARIATION_END ||
+		     (nd->type == GAMEDB_EVENT_VARIATION_BEGIN && it->depth + 1 < it->cap)) &&
+		    !(it->flags & GAMEDB_ITER_MAINLINE_ONLY)) {
+			it->have_san = it->have_uci = it->have_fen = 0;
+			it->i++;
+			ev->nd = nd;
+			ev->text = NULL;
+			ev->movenum = 0;
+			if (nd->type == GAMEDB_EVENT_VARIATION_BEGIN) {
+				ev->depth = (int32_t)++it->depth;
+			} else {
+				if (it->depth > 0)
+					it->depth--;
+				ev->depth = (int32_t)it->depth + 1; /* the depth it closes */
+			}
+			*out = ev;
+			return GAMEDB_OK;
+		}
 	}
 	return next_slow(it, out);
 }
