@@ -484,11 +484,18 @@ static void tag_line(struct pgnw *w, const char *name, size_t nlen, const char *
 #define PGN_RUN_NODE 48
 #define PGN_RUN_CHUNK 64
 
-/* "00" to "99", for the move numbers of write_run(). */
-static const char two_digits[201] = "00010203040506070809101112131415161718192021222324"
-				    "25262728293031323334353637383940414243444546474849"
-				    "50515253545556575859606162636465666768697071727374"
-				    "75767778798081828384858687888990919293949596979899";
+/* "0." to "99." in 4 bytes each, NUL-padded: White's move numbers in write_run(). */
+static const char move_number[401] =
+	"0.\000\0001.\000\0002.\000\0003.\000\0004.\000\0005.\000\0006.\000\0007.\000\0008.\000\0009.\000\000"
+	"10.\00011.\00012.\00013.\00014.\00015.\00016.\00017.\00018.\00019.\000"
+	"20.\00021.\00022.\00023.\00024.\00025.\00026.\00027.\00028.\00029.\000"
+	"30.\00031.\00032.\00033.\00034.\00035.\00036.\00037.\00038.\00039.\000"
+	"40.\00041.\00042.\00043.\00044.\00045.\00046.\00047.\00048.\00049.\000"
+	"50.\00051.\00052.\00053.\00054.\00055.\00056.\00057.\00058.\00059.\000"
+	"60.\00061.\00062.\00063.\00064.\00065.\00066.\00067.\00068.\00069.\000"
+	"70.\00071.\00072.\00073.\00074.\00075.\00076.\00077.\00078.\00079.\000"
+	"80.\00081.\00082.\00083.\00084.\00085.\00086.\00087.\00088.\00089.\000"
+	"90.\00091.\00092.\00093.\00094.\00095.\00096.\00097.\00098.\00099.\000";
 
 /*
  * The run of plain moves and their NAGs that starts at nd (a move with its SAN; n nodes to the
@@ -517,6 +524,47 @@ static size_t write_run(struct pgnw *w, const struct gamedb__node *nd, size_t n,
 			break;
 		p = w->out.p + w->out.len;
 		stop = (size_t)(end - nd) > PGN_RUN_CHUNK ? nd + PGN_RUN_CHUNK : end;
+		if (pn) {
+			/*
+			 * The first move of the run, after a comment or a variation: its number
+			 * even for Black ("12..."), after the space; the loop writes the rest.
+			 */
+			const uint32_t mn = nd->val;
+			size_t len;
+			pn = 0;
+			if (have_move) {
+				if (col + 1 >= width) {
+					*p++ = '\n';
+					col = 0;
+				} else {
+					*p++ = ' ';
+					col++;
+				}
+				have_move = 0;
+			}
+			if (nd->aux) {
+				len = gamedb__put_u64(num, mn);
+				memcpy(num + len, "...", 4);
+				len += 3;
+				if (col + len >= width) {
+					*p++ = '\n';
+					col = 0;
+				}
+				memcpy(p, num, 16);
+				p += len;
+				col += len;
+				len = nd->san_len;
+				if (col + len >= width) {
+					*p++ = '\n';
+					col = 0;
+				}
+				memcpy(p, nd->san, GAMEDB__SAN_MAX);
+				p += len;
+				col += len;
+				have_move = 1;
+				nd++;
+			}
+		}
 		for (; nd < stop; nd++) {
 			size_t len;
 			if (nd->type == GAMEDB_EVENT_MOVE && nd->kind == GAMEDB__NODE_SAN) {
@@ -532,24 +580,23 @@ static size_t write_run(struct pgnw *w, const struct gamedb__node *nd, size_t n,
 					}
 				}
 				have_move = 1;
-				if (nd->aux == 0 || pn) {
-					pn = 0;
-					if (mn < 10) {
-						num[0] = (char)('0' + mn);
-						len = 1;
-					} else if (mn < 100) {
-						memcpy(num, two_digits + 2 * mn, 2);
-						len = 2;
+				if (nd->aux == 0) { /* White: "12." */
+					if (mn < 100) {
+						len = mn < 10 ? 2 : 3;
+						if (col + len >= width) {
+							*p++ = '\n';
+							col = 0;
+						}
+						memcpy(p, move_number + 4 * mn, 4);
 					} else {
 						len = gamedb__put_u64(num, mn);
+						num[len++] = '.';
+						if (col + len >= width) {
+							*p++ = '\n';
+							col = 0;
+						}
+						memcpy(p, num, 16);
 					}
-					memcpy(num + len, "...", 4);
-					len += nd->aux ? 3 : 1;
-					if (col + len >= width) {
-						*p++ = '\n';
-						col = 0;
-					}
-					memcpy(p, num, 16);
 					p += len;
 					col += len;
 				}
