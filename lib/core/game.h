@@ -246,6 +246,9 @@ const char *gamedb__event_san(const struct gamedb_event *ev, size_t *len);
  */
 const struct gamedb__node *gamedb__move_iter_nodes(const struct gamedb_move_iter *it, size_t *n);
 void gamedb__move_iter_pass(struct gamedb_move_iter *it, size_t n);
+/* A move node's UCI as gamedb_event_get_uci() gives it, in buf (8 bytes); its length. */
+size_t gamedb__move_iter_uci(const struct gamedb_move_iter *it, const struct gamedb__node *nd,
+			     char *buf);
 int gamedb__game_tag_at(struct gamedb_game *g, size_t i, const char **name, size_t *nlen,
 			const char **value, size_t *vlen);
 void gamedb__game_reset(struct gamedb_game *g);

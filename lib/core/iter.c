@@ -474,6 +474,29 @@ const char *gamedb__event_san(const struct gamedb_event *ev, size_t *len)
 	return event_san_slow(ev, len);
 }
 
+/* The UCI (xiangqi: ICCS) of a move node as gamedb_event_get_uci() gives it; its length. */
+static size_t node_uci(const struct gamedb_move_iter *it, const struct gamedb__node *nd,
+		       char *buf)
+{
+	if (it->variant == GAMEDB_VARIANT_XIANGQI)
+		return gamedb__xq_move_iccs(&nd->m, buf);
+	if ((it->variant == GAMEDB_VARIANT_CHESS960 || (it->flags & GAMEDB_ITER_UCI_KING_TAKES_ROOK)) &&
+	    (nd->m.flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) && nd->m.rook_from < 64) {
+		/* Castling as UCI_Chess960 engines write it, the king taking its rook: always in
+		 * Chess960, on request in standard chess. */
+		struct gamedb__move km = nd->m;
+		km.to = km.rook_from;
+		return gamedb__move_uci(&km, buf);
+	}
+	return gamedb__move_uci(&nd->m, buf);
+}
+
+size_t gamedb__move_iter_uci(const struct gamedb_move_iter *it, const struct gamedb__node *nd,
+			     char *buf)
+{
+	return node_uci(it, nd, buf);
+}
+
 GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev)
 {
 	struct gamedb_move_iter *it;
@@ -482,20 +505,7 @@ GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev)
 		return NULL;
 	it = ev->it;
 	if (!it->have_uci) {
-		if (it->variant == GAMEDB_VARIANT_XIANGQI) {
-			gamedb__xq_move_iccs(&ev->nd->m, it->uci);
-		} else if ((it->variant == GAMEDB_VARIANT_CHESS960 ||
-			    (it->flags & GAMEDB_ITER_UCI_KING_TAKES_ROOK)) &&
-			   (ev->nd->m.flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) &&
-			   ev->nd->m.rook_from < 64) {
-			/* Castling as UCI_Chess960 engines write it, the king taking its rook:
-			 * always in Chess960, on request in standard chess. */
-			struct gamedb__move km = ev->nd->m;
-			km.to = km.rook_from;
-			gamedb__move_uci(&km, it->uci);
-		} else {
-			gamedb__move_uci(&ev->nd->m, it->uci);
-		}
+		node_uci(it, ev->nd, it->uci);
 		it->have_uci = 1;
 	}
 	return it->uci;
