@@ -1,5 +1,7 @@
 /*
- * libgamedb - the JSON Lines writer: one object per game per line. Public API only.
+ * libgamedb - the JSON Lines writer: one object per game per line. Public API only, but for
+ * speed a run of plain moves is read straight from the iterator's nodes (move_run()), with the
+ * very result the events would give.
  *
  * The event stream is flat (a variation follows the move it replaces); JSON wants a tree
  * (a move holds its variations). Since a move's NAGs, comment and variations all follow it in

@@ -1,6 +1,8 @@
 /*
- * libgamedb - the PGN writer. It uses the public API only (tags, the move iterator), so
- * anything it does a caller can do too.
+ * libgamedb - the PGN writer. It uses the public API (tags, the move iterator), so anything it
+ * does a caller can do too; for speed only, it reads a run of plain moves straight from the
+ * iterator's nodes (gamedb__move_iter_nodes(), write_run()), with the very result the events
+ * would give.
  *
  * Two layouts share the code. Both: tags one per line in the game's tag order, a blank line,
  * then the movetext as words wrapped at a margin, where a move number ("12." or "12...") and
