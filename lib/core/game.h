@@ -283,6 +283,16 @@ int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *t
  * so a node that carries its SAN hands out the length it keeps instead of a strlen()).
  */
 const char *gamedb__event_san(const struct gamedb_event *ev, size_t *len);
+/*
+ * The writers' run of plain moves (see iter.c): the n nodes from the iterator's place on, and
+ * the passing of the first n of them once a writer has read them (moves that carry their SAN,
+ * and NAGs, only).
+ */
+const struct gamedb__node *gamedb__move_iter_nodes(const struct gamedb_move_iter *it, size_t *n);
+void gamedb__move_iter_pass(struct gamedb_move_iter *it, size_t n);
+/* A move node's UCI as gamedb_event_get_uci() gives it, in buf (8 bytes); its length. */
+size_t gamedb__move_iter_uci(const struct gamedb_move_iter *it, const struct gamedb__node *nd,
+			     char *buf);
 int gamedb__game_tag_at(struct gamedb_game *g, size_t i, const char **name, size_t *nlen,
 			const char **value, size_t *vlen);
 void gamedb__game_reset(struct gamedb_game *g);

@@ -307,8 +307,8 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 	 */
 	if (it && out && it->magic == GAMEDB__ITER_MAGIC && it->i < it->g->mb.n) {
 		const struct gamedb__node *nd = &it->g->mb.nodes[it->i];
+		struct gamedb_event *ev = &it->ev;
 		if (nd->type == GAMEDB_EVENT_MOVE && nd->kind == GAMEDB__NODE_SAN) {
-			struct gamedb_event *ev = &it->ev;
 			it->have_san = it->have_uci = it->have_fen = 0;
 			it->i++;
 			ev->nd = nd;
@@ -319,8 +319,84 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 			*out = ev;
 			return GAMEDB_OK;
 		}
+		/*
+		 * A NAG, or a comment when comments are not skipped: the next events most
+		 * often, and as plain (they open no line and need no position).
+		 */
+		if (nd->type == GAMEDB_EVENT_NAG ||
+		    ((nd->type == GAMEDB_EVENT_COMMENT_AFTER ||
+		      nd->type == GAMEDB_EVENT_COMMENT_BEFORE) &&
+		     !(it->flags & GAMEDB_ITER_SKIP_COMMENTS))) {
+			it->have_san = it->have_uci = it->have_fen = 0;
+			it->i++;
+			ev->nd = nd;
+			ev->text = nd->type == GAMEDB_EVENT_NAG ? NULL : it->g->mb.text.p + nd->val;
+			ev->movenum = 0;
+			ev->depth = (int32_t)it->depth;
+			*out = ev;
+			return GAMEDB_OK;
+		}
+		/*
+		 * A variation's ends, when no flag skips it and the stack has room (else
+		 * next_slow() grows it): as next_slow() hands them out.
+		 */
+		if ((nd->type == GAMEDB_EVENT_VARIATION_END ||
+		     (nd->type == GAMEDB_EVENT_VARIATION_BEGIN && it->depth + 1 < it->cap)) &&
+		    !(it->flags & GAMEDB_ITER_MAINLINE_ONLY)) {
+			it->have_san = it->have_uci = it->have_fen = 0;
+			it->i++;
+			ev->nd = nd;
+			ev->text = NULL;
+			ev->movenum = 0;
+			if (nd->type == GAMEDB_EVENT_VARIATION_BEGIN) {
+				ev->depth = (int32_t)++it->depth;
+			} else {
+				if (it->depth > 0)
+					it->depth--;
+				ev->depth = (int32_t)it->depth + 1; /* the depth it closes */
+			}
+			*out = ev;
+			return GAMEDB_OK;
+		}
 	}
 	return next_slow(it, out);
+}
+
+/*
+ * The writers' fast path (pgn.c write_run()): the nodes from the iterator's place on, which a
+ * writer reads itself while they are moves that carry their SAN (GAMEDB__NODE_SAN) and NAGs,
+ * then passes with gamedb__move_iter_pass(). No flag skips such a move or a NAG, and none
+ * needs a position: a line of plain moves is formatted in one loop over the nodes, with no
+ * call and no event per move.
+ */
+const struct gamedb__node *gamedb__move_iter_nodes(const struct gamedb_move_iter *it, size_t *n)
+{
+	const struct gamedb__movebuf *mb = &it->g->mb;
+
+	*n = it->i < mb->n ? mb->n - it->i : 0;
+	return mb->nodes + it->i;
+}
+
+/*
+ * Passes n nodes that gamedb__move_iter_nodes() gave (moves with their SAN and NAGs only), as
+ * that many gamedb_move_iter_next() calls would: the current event is then the last of them.
+ */
+void gamedb__move_iter_pass(struct gamedb_move_iter *it, size_t n)
+{
+	const struct gamedb__node *last;
+	struct gamedb_event *ev = &it->ev;
+
+	if (!n)
+		return;
+	it->i += n;
+	last = &it->g->mb.nodes[it->i - 1];
+	it->have_san = it->have_uci = it->have_fen = 0;
+	ev->nd = last;
+	ev->text = NULL;
+	ev->movenum = last->type == GAMEDB_EVENT_MOVE ? (int32_t)last->val : 0;
+	if (last->type == GAMEDB_EVENT_MOVE)
+		ev->colour = last->aux;
+	ev->depth = (int32_t)it->depth;
 }
 
 GAMEDB_EXPORT int32_t gamedb_event_get_type(const struct gamedb_event *ev)
@@ -398,6 +474,29 @@ const char *gamedb__event_san(const struct gamedb_event *ev, size_t *len)
 	return event_san_slow(ev, len);
 }
 
+/* The UCI (xiangqi: ICCS) of a move node as gamedb_event_get_uci() gives it; its length. */
+static size_t node_uci(const struct gamedb_move_iter *it, const struct gamedb__node *nd,
+		       char *buf)
+{
+	if (it->variant == GAMEDB_VARIANT_XIANGQI)
+		return gamedb__xq_move_iccs(&nd->m, buf);
+	if ((it->variant == GAMEDB_VARIANT_CHESS960 || (it->flags & GAMEDB_ITER_UCI_KING_TAKES_ROOK)) &&
+	    (nd->m.flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) && nd->m.rook_from < 64) {
+		/* Castling as UCI_Chess960 engines write it, the king taking its rook: always in
+		 * Chess960, on request in standard chess. */
+		struct gamedb__move km = nd->m;
+		km.to = km.rook_from;
+		return gamedb__move_uci(&km, buf);
+	}
+	return gamedb__move_uci(&nd->m, buf);
+}
+
+size_t gamedb__move_iter_uci(const struct gamedb_move_iter *it, const struct gamedb__node *nd,
+			     char *buf)
+{
+	return node_uci(it, nd, buf);
+}
+
 GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev)
 {
 	struct gamedb_move_iter *it;
@@ -406,20 +505,7 @@ GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev)
 		return NULL;
 	it = ev->it;
 	if (!it->have_uci) {
-		if (it->variant == GAMEDB_VARIANT_XIANGQI) {
-			gamedb__xq_move_iccs(&ev->nd->m, it->uci);
-		} else if ((it->variant == GAMEDB_VARIANT_CHESS960 ||
-			    (it->flags & GAMEDB_ITER_UCI_KING_TAKES_ROOK)) &&
-			   (ev->nd->m.flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) &&
-			   ev->nd->m.rook_from < 64) {
-			/* Castling as UCI_Chess960 engines write it, the king taking its rook:
-			 * always in Chess960, on request in standard chess. */
-			struct gamedb__move km = ev->nd->m;
-			km.to = km.rook_from;
-			gamedb__move_uci(&km, it->uci);
-		} else {
-			gamedb__move_uci(&ev->nd->m, it->uci);
-		}
+		node_uci(it, ev->nd, it->uci);
 		it->have_uci = 1;
 	}
 	return it->uci;

@@ -157,6 +157,120 @@ static TEXT_HOT size_t utf8_valid_prefix(const unsigned char *p, size_t len)
 	return i;
 }
 
+/*
+ * utf8_valid_prefix() that also stops at a NUL byte and copies what it passes to o (room for
+ * len bytes): the UTF-8 path of gamedb__text_to_utf8() in one pass, with no copy call and no
+ * second pass for NULs. 16 or 8 bytes are checked and stored at a time while they are ASCII
+ * (no NUL) and two-byte letters, as utf8_valid_prefix() does.
+ */
+static TEXT_HOT size_t utf8_copy_valid(const unsigned char *p, size_t len, char *o)
+{
+	size_t i = 0, n, stop;
+	uint64_t w;
+
+	while (i < len) {
+#if defined(__SSE2__)
+		/*
+		 * 32 bytes at a time, as utf8_sixteen_short() checks 16, with signed compares:
+		 * as signed bytes a continuation (80..BF) is below -64, a lead of a two-byte
+		 * letter (C2..DF) between -63 and -32; every byte 80 and up must be one of the
+		 * two, each lead followed by a continuation and each continuation preceded by a
+		 * lead (so C0, C1, E0..FF and a stray continuation fail).
+		 */
+		if (len - i >= 32) {
+			const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+			const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 16));
+			const __m128i zero = _mm_setzero_si128();
+			uint32_t hi = (uint32_t)_mm_movemask_epi8(a) |
+				      (uint32_t)_mm_movemask_epi8(b) << 16;
+			if (!_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, b), zero))) {
+				uint32_t lead = 0, cont = 0;
+				if (hi) {
+					const __m128i c0 = _mm_set1_epi8(-64), l0 = _mm_set1_epi8(-63),
+						      l1 = _mm_set1_epi8(-32);
+					cont = (uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(a, c0)) |
+					       (uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(b, c0)) << 16;
+					lead = (uint32_t)_mm_movemask_epi8(_mm_and_si128(
+						       _mm_cmpgt_epi8(a, l0), _mm_cmplt_epi8(a, l1))) |
+					       (uint32_t)_mm_movemask_epi8(_mm_and_si128(
+						       _mm_cmpgt_epi8(b, l0), _mm_cmplt_epi8(b, l1)))
+						       << 16;
+				}
+				if ((lead | cont) == hi && (uint32_t)(lead << 1) == cont) {
+					_mm_storeu_si128((__m128i *)(void *)(o + i), a);
+					_mm_storeu_si128((__m128i *)(void *)(o + i + 16), b);
+					i += lead >> 31 ? 31 : 32;
+					continue;
+				}
+			}
+		}
+		if (len - i < 32 && len >= 32) {
+			/*
+			 * The last bytes (fewer than 32) in a window that ends with the text and
+			 * overlaps what is done: only the bits of the bytes from i count (before i
+			 * the text is whole letters, so no lead there awaits a byte).
+			 */
+			const size_t at = len - 32;
+			const uint32_t mask = ~(uint32_t)0 << (i - at);
+			const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + at));
+			const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + at + 16));
+			const __m128i zero = _mm_setzero_si128(), c0 = _mm_set1_epi8(-64),
+				      l0 = _mm_set1_epi8(-63), l1 = _mm_set1_epi8(-32);
+			uint32_t hi = (uint32_t)_mm_movemask_epi8(a) |
+				      (uint32_t)_mm_movemask_epi8(b) << 16;
+			uint32_t nul = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, zero)) |
+				       (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, zero)) << 16;
+			uint32_t cont = (uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(a, c0)) |
+					(uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(b, c0)) << 16;
+			uint32_t lead = (uint32_t)_mm_movemask_epi8(_mm_and_si128(
+						_mm_cmpgt_epi8(a, l0), _mm_cmplt_epi8(a, l1))) |
+					(uint32_t)_mm_movemask_epi8(_mm_and_si128(
+						_mm_cmpgt_epi8(b, l0), _mm_cmplt_epi8(b, l1)))
+						<< 16;
+			if (!((nul | ((lead | cont) ^ hi) | (((uint32_t)(lead << 1)) ^ cont)) & mask) &&
+			    !(lead >> 31)) {
+				_mm_storeu_si128((__m128i *)(void *)(o + at), a);
+				_mm_storeu_si128((__m128i *)(void *)(o + at + 16), b);
+				return len;
+			}
+		}
+		if (len - i >= 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+			if (!_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()))) {
+				n = utf8_sixteen_short(p + i);
+				if (n) {
+					_mm_storeu_si128((__m128i *)(void *)(o + i), v);
+					i += n;
+					continue;
+				}
+			}
+		}
+#endif
+		if (len - i >= 8 && little_endian()) {
+			memcpy(&w, p + i, 8);
+			if (!gamedb__has_byte(w, 0)) {
+				n = utf8_eight_short(w);
+				if (n) {
+					memcpy(o + i, &w, 8);
+					i += n;
+					continue;
+				}
+			}
+		}
+		for (stop = i + 16; i < len && i < stop; i += n) {
+			size_t k;
+			if (!p[i])
+				return i;
+			n = p[i] < 0x80 ? 1 : utf8_seq(p + i, len - i);
+			if (!n)
+				return i;
+			for (k = 0; k < n; k++)
+				o[i + k] = (char)p[i + k];
+		}
+	}
+	return i;
+}
+
 int gamedb__utf8_valid(const char *s, size_t len)
 {
 	return utf8_valid_prefix((const unsigned char *)s, len) == len;
@@ -229,13 +343,20 @@ static int32_t utf8_repair(struct gamedb__buf *out, size_t start)
 	return GAMEDB_WARN;
 }
 
-static int is_utf8_name(const char *cs)
+/*
+ * "UTF-8" or "UTF8" in either case, or no name. Letter by letter rather than strcasecmp():
+ * every text of a UTF-8 base asks (a comment, a tag).
+ */
+static TEXT_HOT int is_utf8_name(const char *cs)
 {
 	if (!cs || !*cs)
 		return 1;
-	if (*cs != 'U' && *cs != 'u') /* most names are not: no string compares for them */
+	if ((cs[0] | 0x20) != 'u' || (cs[1] | 0x20) != 't' || (cs[2] | 0x20) != 'f')
 		return 0;
-	return strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "UTF8") == 0;
+	cs += 3;
+	if (*cs == '-')
+		cs++;
+	return cs[0] == '8' && cs[1] == 0;
 }
 
 int gamedb__text_is_utf8(const char *charset)
@@ -613,9 +734,63 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 	int32_t rc = GAMEDB_OK;
 	int hooked = 0;
 
-	if (len > (SIZE_MAX - 8) / 4 || gamedb__buf_reserve(out, 4 * len + 4) != 0)
+	if (len > (SIZE_MAX - 8) / 4 || gamedb__buf_room(out, 4 * len + 4) != 0)
 		return GAMEDB_FAILED;
 
+	if (!t->hook && is_utf8_name(charset)) {
+		/*
+		 * UTF-8 (ASCII too) without a hook, the usual text of a SCID base: valid runs
+		 * copied as they are checked; an invalid byte is read in the fallback charset, a
+		 * NUL becomes '?'.
+		 */
+		int fell_back = 0;
+		i = 0;
+		for (;;) {
+			size_t n = utf8_copy_valid(p + i, len - i, out->p + out->len);
+			out->len += n;
+			i += n;
+			if (i == len)
+				break;
+			if (!p[i]) {
+				/* A NUL (rare): the general path below, as before. */
+				out->len = start;
+				rc = GAMEDB_OK;
+				goto general;
+			}
+			if (fallback && *fallback) {
+				int32_t r = convert_iconv(t, fallback, in + i, 1, out);
+				fell_back = 1;
+				if (r != GAMEDB_OK)
+					rc = GAMEDB_WARN;
+				/* A fallback may give more than 4 bytes (TSCII: up to 12): keep the room
+				   the rest of the text needs. */
+				if (gamedb__buf_room(out, 4 * (len - i)) != 0) {
+					out->p[out->len] = 0;
+					return GAMEDB_FAILED;
+				}
+			} else {
+				put_replacement(out);
+				rc = GAMEDB_WARN;
+			}
+			i++;
+		}
+		if (fell_back) {
+			note_fallback(t, out, start);
+			/* A fallback charset's letter could hold a NUL: as below. */
+			for (i = start; i < out->len; i++) {
+				char *z = memchr(out->p + i, 0, out->len - i);
+				if (!z)
+					break;
+				*z = '?';
+				rc = GAMEDB_WARN;
+				i = (size_t)(z - out->p);
+			}
+		}
+		out->p[out->len] = 0;
+		return rc;
+	}
+
+general:
 	if (gamedb__text_is_plain(in, len)) {
 		memcpy(out->p + out->len, in, len);
 		out->len += len;

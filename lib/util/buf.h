@@ -128,6 +128,28 @@ static inline uint64_t gamedb__has_high(uint64_t x)
 	return x & UINT64_C(0x8080808080808080);
 }
 
+/*
+ * The high bit of each byte of x that is c, and no other bit: exact, unlike
+ * gamedb__has_byte(), whose bits above the first match may be wrong, so that the first or the
+ * last match can be read off (gamedb__first_byte(), gamedb__last_byte()).
+ */
+static inline uint64_t gamedb__byte_mask(uint64_t x, unsigned char c)
+{
+	const uint64_t low7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
+	const uint64_t v = x ^ (UINT64_C(0x0101010101010101) * c);
+	return ~(((v & low7) + low7) | v) & ~low7;
+}
+
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define GAMEDB__WORD_SCAN 1
+/* Of 8 bytes read with memcpy on a little-endian machine, the index of the first (lowest
+ * address) and of the last byte whose bit is set in a nonzero gamedb__byte_mask(). */
+static inline unsigned gamedb__first_byte(uint64_t m) { return (unsigned)__builtin_ctzll(m) / 8; }
+static inline unsigned gamedb__last_byte(uint64_t m) { return (63u - (unsigned)__builtin_clzll(m)) / 8; }
+#else
+#define GAMEDB__WORD_SCAN 0
+#endif
+
 /* Keeps the memory, forgets the content. */
 static inline void gamedb__buf_clear(struct gamedb__buf *b) { b->len = 0; if (b->p) b->p[0] = 0; }
 

@@ -1,5 +1,7 @@
 /*
- * libgamedb - the JSON Lines writer: one object per game per line. Public API only.
+ * libgamedb - the JSON Lines writer: one object per game per line. Public API only, but for
+ * speed a run of plain moves is read straight from the iterator's nodes (move_run()), with the
+ * very result the events would give.
  *
  * The event stream is flat (a variation follows the move it replaces); JSON wants a tree
  * (a move holds its variations). Since a move's NAGs, comment and variations all follow it in
@@ -301,10 +303,9 @@ static inline char *copy_plain(char *d, const char *s, size_t len)
  * A move's "san" and "uci" members: both in one reservation when they need no escape (as
  * the board engine writes them), else through jstr_n().
  */
-static void san_uci(struct jw *w, const char *san, size_t sl, const char *uci)
+static void san_uci(struct jw *w, const char *san, size_t sl, const char *uci, size_t ul)
 {
 	static const char a[] = "{\"san\": \"", b[] = "\", \"uci\": \"";
-	size_t ul = strlen(uci);
 	char *d;
 
 	if (sl > SIZE_MAX / 4 || ul > SIZE_MAX / 4 || gamedb__buf_room(&w->out, sl + ul + 32) != 0) {
@@ -331,6 +332,48 @@ static void san_uci(struct jw *w, const char *san, size_t sl, const char *uci)
 }
 
 /* Writes the moves of it as the value of "moves", then a main-line comment no move follows. */
+/* A move's object opened on line l, up to its "uci" member (the event loop of moves()). */
+static inline void move_begin(struct jw *w, struct jline *l, const char *san, size_t sl,
+			      const char *uci, size_t ul)
+{
+	close_move(w, l);
+	if (!l->first)
+		PUTL(w, ", ");
+	l->first = 0;
+	san_uci(w, san, sl, uci, ul);
+}
+
+/* The rest of a move's opening: the comment before it, if one waits. */
+static inline void move_end(struct jw *w, struct jline *l)
+{
+	if (l->has_before) {
+		PUTL(w, ", \"comment_before\": ");
+		jstr(w, l->before.p);
+		l->has_before = 0;
+		gamedb__buf_clear(&l->before);
+	}
+	l->open = 1;
+}
+
+/*
+ * The run of moves that carry their SAN from the iterator's place on (gamedb__move_iter_nodes(),
+ * as pgn.c's write_run() reads it), written as the event loop writes each move when no FEN or
+ * key is asked for: no event and no call through the public API per move. Passes them.
+ */
+static void move_run(struct jw *w, struct jline *l, struct gamedb_move_iter *it)
+{
+	size_t avail, n;
+	const struct gamedb__node *nd = gamedb__move_iter_nodes(it, &avail);
+	char uci[8];
+
+	for (n = 0; n < avail && nd[n].type == GAMEDB_EVENT_MOVE && nd[n].kind == GAMEDB__NODE_SAN;
+	     n++) {
+		move_begin(w, l, nd[n].san, nd[n].san_len, uci, gamedb__move_iter_uci(it, &nd[n], uci));
+		move_end(w, l);
+	}
+	gamedb__move_iter_pass(it, n);
+}
+
 static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 {
 	const struct gamedb_event *ev;
@@ -345,8 +388,13 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 	}
 	stack[0].first = 1;
 	put(w, "[", 1);
-	while (!w->err && gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
-		int32_t type = gamedb_event_get_type(ev);
+	for (;;) {
+		int32_t type;
+		if (!skip && !(flags & (GAMEDB_WRITE_FEN | GAMEDB_WRITE_KEY)))
+			move_run(w, &stack[depth], it);
+		if (w->err || gamedb_move_iter_next(it, &ev) != GAMEDB_OK)
+			break;
+		type = gamedb_event_get_type(ev);
 		l = &stack[depth];
 		if (skip) { /* inside a variation that has no move to hang from */
 			if (type == GAMEDB_EVENT_VARIATION_BEGIN)
@@ -357,14 +405,11 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 		}
 		switch (type) {
 		case GAMEDB_EVENT_MOVE:
-			close_move(w, l);
-			if (!l->first)
-				PUTL(w, ", ");
-			l->first = 0;
 			{
 				size_t sl;
 				const char *san = gamedb__event_san(ev, &sl);
-				san_uci(w, san, sl, gamedb_event_get_uci(ev));
+				const char *uci = gamedb_event_get_uci(ev);
+				move_begin(w, l, san, sl, uci, strlen(uci));
 			}
 			if (flags & GAMEDB_WRITE_FEN) {
 				PUTL(w, ", \"fen\": ");
@@ -378,13 +423,7 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 				PUTL(w, ", \"key\": ");
 				jstr(w, hex);
 			}
-			if (l->has_before) {
-				PUTL(w, ", \"comment_before\": ");
-				jstr(w, l->before.p);
-				l->has_before = 0;
-				gamedb__buf_clear(&l->before);
-			}
-			l->open = 1;
+			move_end(w, l);
 			break;
 		case GAMEDB_EVENT_NAG:
 			if (!l->open || l->vars_open || (flags & GAMEDB_WRITE_NO_NAGS))

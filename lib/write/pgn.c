@@ -1,6 +1,8 @@
 /*
- * libgamedb - the PGN writer. It uses the public API only (tags, the move iterator), so
- * anything it does a caller can do too.
+ * libgamedb - the PGN writer. It uses the public API (tags, the move iterator), so anything it
+ * does a caller can do too; for speed only, it reads a run of plain moves straight from the
+ * iterator's nodes (gamedb__move_iter_nodes(), write_run()), with the very result the events
+ * would give.
  *
  * Two layouts share the code. Both: tags one per line in the game's tag order, a blank line,
  * then the movetext as words wrapped at a margin, where a move number ("12." or "12...") and
@@ -61,9 +63,40 @@ static PGN_HOT int room(struct pgnw *w, size_t extra)
 	return 0;
 }
 
+/*
+ * Copies n bytes, reading and writing none outside them, with copies of constant size (no
+ * call): two overlapping ones for a short n, 16 bytes at a time and an overlapping last 16
+ * for a longer one. The words and lines of a game are mostly shorter than a memcpy() call.
+ */
+static PGN_HOT void copy_bytes(char *d, const char *s, size_t n)
+{
+	if (n >= 16) {
+		size_t i;
+		for (i = 0; i + 16 < n; i += 16)
+			memcpy(d + i, s + i, 16);
+		memcpy(d + n - 16, s + n - 16, 16);
+	} else if (n >= 8) {
+		uint64_t a, b;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else if (n) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
+}
+
 static PGN_HOT void emit(struct pgnw *w, const char *s, size_t len)
 {
-	memcpy(w->out.p + w->out.len, s, len);
+	copy_bytes(w->out.p + w->out.len, s, len);
 	w->out.len += len;
 }
 
@@ -140,8 +173,19 @@ static void word(struct pgnw *w, const char *s, size_t len)
 		emit_word_cols(w, s, len, len);
 }
 
+/* A word of one byte ("{", "(", ...), with its room checked: no copy call. */
+static PGN_HOT void word_char(struct pgnw *w, char c)
+{
+	if (room(w, 2) != 0)
+		return;
+	if (w->col + 1 >= w->width && (w->scid || w->col > 0))
+		emit_newline(w);
+	w->out.p[w->out.len++] = c;
+	w->col++;
+}
+
 /* A space or a line break (emit_space()), with its room checked. */
-static void space(struct pgnw *w)
+static PGN_HOT void space(struct pgnw *w)
 {
 	if (room(w, 1) == 0)
 		emit_space(w);
@@ -191,6 +235,45 @@ static void text_std(struct pgnw *w, const char *s)
  * leaves the line empty), and that word goes out whole, however long. Room for len + len + 8
  * bytes is reserved by text().
  */
+/* The k <= fit with s[k - 1] a space and none after it up to fit, or 0: where the word that
+ * crosses the margin starts. Eight bytes at a time where the machine allows. */
+static PGN_HOT size_t word_start(const char *s, size_t fit)
+{
+	size_t k = fit;
+#if GAMEDB__WORD_SCAN
+	while (k >= 8) {
+		uint64_t x, m;
+		memcpy(&x, s + k - 8, 8);
+		m = gamedb__byte_mask(x, ' ');
+		if (m)
+			return k - 8 + gamedb__last_byte(m) + 1;
+		k -= 8;
+	}
+#endif
+	while (k > 0 && s[k - 1] != ' ')
+		k--;
+	return k;
+}
+
+/* The first e >= from, below r, with s[e] a space, or r: where that word ends. */
+static PGN_HOT size_t word_end_at(const char *s, size_t from, size_t r)
+{
+	size_t e = from;
+#if GAMEDB__WORD_SCAN
+	while (r - e >= 8) {
+		uint64_t x, m;
+		memcpy(&x, s + e, 8);
+		m = gamedb__byte_mask(x, ' ');
+		if (m)
+			return e + gamedb__first_byte(m);
+		e += 8;
+	}
+#endif
+	while (e < r && s[e] != ' ')
+		e++;
+	return e;
+}
+
 static void text_scid(struct pgnw *w, const char *s, size_t len)
 {
 	const char *end = s + len, *seg;
@@ -217,10 +300,8 @@ static void text_scid(struct pgnw *w, const char *s, size_t len)
 				continue;
 			}
 			/* The word that crosses the margin starts a new line, whole. */
-			for (k = fit; k > 0 && s[k - 1] != ' '; k--)
-				;
-			for (e = fit + 1; e < r && s[e] != ' '; e++)
-				;
+			k = word_start(s, fit);
+			e = word_end_at(s, fit + 1, r);
 			emit(w, s, k);
 			emit_newline(w);
 			emit(w, s + k, e - k);
@@ -279,7 +360,7 @@ static void comment(struct pgnw *w, const char *s, size_t len, const char *raw)
 	char storage[256];
 	char *p;
 
-	word(w, "{", 1);
+	word_char(w, '{');
 	if (!memchr(s, '}', len)) {
 		text(w, s, len, raw);
 	} else {
@@ -293,7 +374,7 @@ static void comment(struct pgnw *w, const char *s, size_t len, const char *raw)
 		}
 		gamedb__buf_free(&fixed);
 	}
-	word(w, "}", 1);
+	word_char(w, '}');
 }
 
 /*
@@ -320,6 +401,34 @@ static const char *raw_for(const char *s, size_t len, const char *raw, size_t ra
 	}
 }
 
+/* The bytes a tag value escapes or ends at: '"', '\\', NUL. */
+static const unsigned char tag_special[256] = { [0] = 1, ['"'] = 1, ['\\'] = 1 };
+
+static PGN_HOT uint64_t tag_special8(const char *s)
+{
+	uint64_t x;
+
+	memcpy(&x, s, 8);
+	return gamedb__has_byte(x, '"') | gamedb__has_byte(x, '\\') | gamedb__has_byte(x, 0);
+}
+
+/* Whether the n bytes at s hold no tag_special byte (reading none outside them). */
+static PGN_HOT int tag_plain(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n < 8) {
+		unsigned char any = 0;
+		for (i = 0; i < n; i++)
+			any |= tag_special[(unsigned char)s[i]];
+		return !any;
+	}
+	for (i = 0; i + 8 < n; i += 8)
+		if (tag_special8(s + i))
+			return 0;
+	return !tag_special8(s + n - 8);
+}
+
 /* A tag line; '"' and '\\' in the value are escaped as the PGN standard asks. */
 static void tag_line(struct pgnw *w, const char *name, size_t nlen, const char *value, size_t vlen)
 {
@@ -333,12 +442,20 @@ static void tag_line(struct pgnw *w, const char *name, size_t nlen, const char *
 	}
 	d = w->out.p + w->out.len;
 	*d++ = '[';
-	memcpy(d, name, nlen);
+	copy_bytes(d, name, nlen);
 	d += nlen;
 	*d++ = ' ';
 	*d++ = '"';
-	/* Eight bytes at a time while they hold no '"', no '\\' and no NUL (most values have none). */
-	for (i = 0; i < vlen;) {
+	/* Most values have nothing to escape and no NUL: one check, one copy. */
+	if (tag_plain(value, vlen)) {
+		copy_bytes(d, value, vlen);
+		d += vlen;
+		i = vlen;
+	} else {
+		i = 0;
+	}
+	/* Eight bytes at a time while they hold no '"', no '\\' and no NUL. */
+	for (; i < vlen;) {
 		if (vlen - i >= 8) {
 			uint64_t x;
 			memcpy(&x, value + i, 8);
@@ -363,12 +480,182 @@ static void tag_line(struct pgnw *w, const char *name, size_t nlen, const char *
 	w->out.len = (size_t)(d - w->out.p);
 }
 
+/* The most one node of a run writes: a space or break, a move number or NAG (16 bytes
+ * copied, a break before), a SAN (8 bytes copied, a break before); and how many nodes the
+ * room is reserved for at once. */
+#define PGN_RUN_NODE 48
+#define PGN_RUN_CHUNK 64
+
+/* "0." to "99." in 4 bytes each, NUL-padded: White's move numbers in write_run(). */
+static const char move_number[401] =
+	"0.\000\0001.\000\0002.\000\0003.\000\0004.\000\0005.\000\0006.\000\0007.\000\0008.\000\0009.\000\000"
+	"10.\00011.\00012.\00013.\00014.\00015.\00016.\00017.\00018.\00019.\000"
+	"20.\00021.\00022.\00023.\00024.\00025.\00026.\00027.\00028.\00029.\000"
+	"30.\00031.\00032.\00033.\00034.\00035.\00036.\00037.\00038.\00039.\000"
+	"40.\00041.\00042.\00043.\00044.\00045.\00046.\00047.\00048.\00049.\000"
+	"50.\00051.\00052.\00053.\00054.\00055.\00056.\00057.\00058.\00059.\000"
+	"60.\00061.\00062.\00063.\00064.\00065.\00066.\00067.\00068.\00069.\000"
+	"70.\00071.\00072.\00073.\00074.\00075.\00076.\00077.\00078.\00079.\000"
+	"80.\00081.\00082.\00083.\00084.\00085.\00086.\00087.\00088.\00089.\000"
+	"90.\00091.\00092.\00093.\00094.\00095.\00096.\00097.\00098.\00099.\000";
+
+/*
+ * The run of plain moves and their NAGs that starts at nd (a move with its SAN; n nodes to the
+ * game's end, gamedb__move_iter_nodes()), up to the first node of another kind, written as the
+ * event loop of gamedb_game_write_pgn() writes each of them: a space (or a line break) after
+ * the move before, the move number for White or where print_number asks, the SAN, and a NAG
+ * as flush_move() writes it; number, SAN and NAG are words of their own. Returns the number
+ * of nodes written, for gamedb__move_iter_pass(). The room is reserved once for
+ * PGN_RUN_CHUNK nodes, and words go out with copies of constant size (a node's SAN has
+ * GAMEDB__SAN_MAX = 8 bytes to read, the number buffer 32): this is the loop most of a game's
+ * text comes from. A word here is shorter than any margin, so one that would reach it always
+ * has words before it on its line: the test of the default layout for a word at a line's
+ * start (emit_word_cols()) is not needed.
+ */
+static size_t write_run(struct pgnw *w, const struct gamedb__node *nd, size_t n,
+			int *print_number, int have_move, int nags)
+{
+	const struct gamedb__node *const first = nd, *end = nd + n, *stop;
+	const size_t width = w->width;
+	size_t col = w->col, nnags = 0;
+	int pn = *print_number;
+	char *p, num[32];
+
+	for (; nd < end; nd = stop) {
+		if (room(w, (PGN_RUN_CHUNK + 1) * PGN_RUN_NODE) != 0)
+			break;
+		p = w->out.p + w->out.len;
+		stop = (size_t)(end - nd) > PGN_RUN_CHUNK ? nd + PGN_RUN_CHUNK : end;
+		if (pn) {
+			/*
+			 * The first move of the run, after a comment or a variation: its number
+			 * even for Black ("12..."), after the space; the loop writes the rest.
+			 */
+			const uint32_t mn = nd->val;
+			size_t len;
+			pn = 0;
+			if (have_move) {
+				if (col + 1 >= width) {
+					*p++ = '\n';
+					col = 0;
+				} else {
+					*p++ = ' ';
+					col++;
+				}
+				have_move = 0;
+			}
+			if (nd->aux) {
+				len = gamedb__put_u64(num, mn);
+				memcpy(num + len, "...", 4);
+				len += 3;
+				if (col + len >= width) {
+					*p++ = '\n';
+					col = 0;
+				}
+				memcpy(p, num, 16);
+				p += len;
+				col += len;
+				len = nd->san_len;
+				if (col + len >= width) {
+					*p++ = '\n';
+					col = 0;
+				}
+				memcpy(p, nd->san, GAMEDB__SAN_MAX);
+				p += len;
+				col += len;
+				have_move = 1;
+				nd++;
+			}
+		}
+		for (; nd < stop; nd++) {
+			size_t len;
+			if (nd->type == GAMEDB_EVENT_MOVE && nd->kind == GAMEDB__NODE_SAN) {
+				const uint32_t mn = nd->val;
+				nnags = 0;
+				if (have_move) {
+					if (col + 1 >= width) {
+						*p++ = '\n';
+						col = 0;
+					} else {
+						*p++ = ' ';
+						col++;
+					}
+				}
+				have_move = 1;
+				if (nd->aux == 0) { /* White: "12." */
+					if (mn < 100) {
+						len = mn < 10 ? 2 : 3;
+						if (col + len >= width) {
+							*p++ = '\n';
+							col = 0;
+						}
+						memcpy(p, move_number + 4 * mn, 4);
+					} else {
+						len = gamedb__put_u64(num, mn);
+						num[len++] = '.';
+						if (col + len >= width) {
+							*p++ = '\n';
+							col = 0;
+						}
+						memcpy(p, num, 16);
+					}
+					p += len;
+					col += len;
+				}
+				len = nd->san_len;
+				if (col + len >= width) {
+					*p++ = '\n';
+					col = 0;
+				}
+				memcpy(p, nd->san, GAMEDB__SAN_MAX);
+				p += len;
+				col += len;
+				continue;
+			}
+			if (nd->type != GAMEDB_EVENT_NAG)
+				break;
+			/* A NAG: as the event loop keeps them, at most 16 a move. */
+			if (!nags || nnags++ >= 16)
+				continue;
+			num[0] = '$';
+			len = 1 + gamedb__put_u64(num + 1, nd->val);
+			if (col + 1 >= width) {
+				*p++ = '\n';
+				col = 0;
+			} else {
+				*p++ = ' ';
+				col++;
+			}
+			if (col + len >= width) {
+				*p++ = '\n';
+				col = 0;
+			}
+			memcpy(p, num, 16);
+			p += len;
+			col += len;
+		}
+		*p = 0;
+		w->out.len = (size_t)(p - w->out.p);
+		if (nd < stop)
+			break;
+	}
+	w->col = col;
+	*print_number = 0;
+	return (size_t)(nd - first);
+}
+
 /* What follows a move until the next move or variation: its NAGs and its comment. */
 struct pending {
 	int have_move;
 	size_t nnags;
 	int32_t nags[16];
 	struct gamedb__buf comment;
+	/*
+	 * Or the comment as the game's own text, not copied (view_len bytes): the usual single
+	 * comment after a move. It is copied into comment (pending_own()) once more is added.
+	 */
+	const char *view;
+	size_t view_len;
 	struct gamedb__buf raw; /* the stored bytes of comment, once has_raw */
 	int has_raw; /* a part of comment has stored bytes other than its text */
 	struct gamedb__buf cmds; /* default layout: the move's commands, written first */
@@ -389,6 +676,17 @@ static int common_command(const char *cmd)
 	return 0;
 }
 
+/* Makes a pending comment that is a view of the game's text (struct pending) its own copy. */
+static void pending_own(struct pgnw *w, struct pending *pm)
+{
+	if (pm->view) {
+		if (gamedb__buf_append(&pm->comment, pm->view, pm->view_len) != 0)
+			w->err = 1;
+		pm->view = NULL;
+		pm->view_len = 0;
+	}
+}
+
 /*
  * Adds a command ("%csl Gd4") to the pending comment as "[%csl Gd4]", a space away from what
  * is there already.
@@ -398,6 +696,7 @@ static void pending_command(struct pgnw *w, struct pending *pm, const char *cmd)
 	struct gamedb__buf *b[2] = { &pm->comment, &pm->raw };
 	int k;
 
+	pending_own(w, pm);
 	if (!w->scid) {
 		if ((pm->cmds.len && gamedb__buf_putc(&pm->cmds, ' ') != 0) ||
 		    gamedb__buf_putc(&pm->cmds, '[') != 0 ||
@@ -419,7 +718,7 @@ static void pending_command(struct pgnw *w, struct pending *pm, const char *cmd)
 /* Whether a move waits with more than its space: NAGs, a comment, commands. */
 static PGN_HOT int pending_more(const struct pending *pm)
 {
-	return pm->nnags || pm->comment.len || pm->cmds.len;
+	return pm->nnags | pm->comment.len | pm->view_len | pm->cmds.len;
 }
 
 /* Writes what follows the pending move (see pending_more()) and the space after it. */
@@ -439,16 +738,22 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 	for (i = 0; i < pm->nnags; i++) {
 		num[0] = '$';
 		space(w);
-		word(w, num, 1 + gamedb__put_u64(num + 1, (uint32_t)pm->nags[i]));
+		if (room(w, 16) == 0) /* "$" and at most 10 digits, 8 bytes copied at least */
+			emit_short(w, num, 1 + gamedb__put_u64(num + 1, (uint32_t)pm->nags[i]));
 	}
 	space(w);
 	if (pm->cmds.len) {
+		pending_own(w, pm);
 		/* The default layout: the commands first, then the text, in one comment. */
 		if ((pm->comment.len && (gamedb__buf_putc(&pm->cmds, ' ') != 0 ||
 					 gamedb__buf_append(&pm->cmds, pm->comment.p,
 							    pm->comment.len) != 0)))
 			w->err = 1;
 		comment(w, pm->cmds.p, pm->cmds.len, NULL);
+		space(w);
+		*print_number = 1;
+	} else if (pm->view) { /* the one comment, as the game holds it */
+		comment(w, pm->view, pm->view_len, NULL);
 		space(w);
 		*print_number = 1;
 	} else if (pm->comment.len) {
@@ -461,6 +766,8 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 	pm->have_move = 0;
 	pm->last_command = 0;
 	pm->nnags = 0;
+	pm->view = NULL;
+	pm->view_len = 0;
 	gamedb__buf_clear(&pm->comment);
 	gamedb__buf_clear(&pm->raw);
 	pm->has_raw = 0;
@@ -520,8 +827,24 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	}
 	put(&w, "\n", 1);
 
-	while (gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
-		int32_t type = gamedb_event_get_type(ev);
+	for (;;) {
+		int32_t type;
+		if (!xiangqi) { /* xiangqi writes ICCS, not the node's notation */
+			size_t avail;
+			const struct gamedb__node *run = gamedb__move_iter_nodes(it, &avail);
+			if (avail && run->type == GAMEDB_EVENT_MOVE && run->kind == GAMEDB__NODE_SAN) {
+				if (pm.have_move && pending_more(&pm))
+					flush_move(&w, &pm, &print_number);
+				gamedb__move_iter_pass(it, write_run(&w, run, avail, &print_number,
+								     pm.have_move,
+								     !(flags & GAMEDB_WRITE_NO_NAGS)));
+				pm.have_move = 1;
+				moves_seen = 1;
+			}
+		}
+		if (gamedb_move_iter_next(it, &ev) != GAMEDB_OK)
+			break;
+		type = gamedb_event_get_type(ev);
 		switch (type) {
 		case GAMEDB_EVENT_MOVE: {
 			int32_t colour, mn = gamedb_event_get_move_number(ev, &colour);
@@ -562,11 +885,24 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 		case GAMEDB_EVENT_COMMENT_BEFORE: {
 			const char *t = gamedb_event_get_text(ev);
 			const char *raw = gamedb_event_get_text_raw(ev, NULL);
-			const char *lang = gamedb_event_get_language(ev);
+			const char *lang;
 			size_t tl;
 			if (raw == t)
 				raw = NULL; /* the text is its stored bytes */
+			if (type == GAMEDB_EVENT_COMMENT_AFTER && pm.have_move && !raw &&
+			    !pm.has_raw && !pm.comment.len && !pm.view) {
+				/* The first comment of the move, its text its stored bytes: no copy. */
+				pm.last_command = 0;
+				tl = strlen(t);
+				if (tl) {
+					pm.view = t;
+					pm.view_len = tl;
+				}
+				break;
+			}
 			if (type == GAMEDB_EVENT_COMMENT_AFTER && pm.have_move) {
+				lang = gamedb_event_get_language(ev);
+				pending_own(&w, &pm);
 				/*
 				 * The stored bytes are kept beside the text only once a part has
 				 * bytes of its own: until then they are the text's.
@@ -634,13 +970,13 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 		}
 		case GAMEDB_EVENT_VARIATION_BEGIN:
 			flush_move(&w, &pm, &print_number);
-			word(&w, "(", 1);
+			word_char(&w, '(');
 			space(&w);
 			print_number = 1;
 			break;
 		case GAMEDB_EVENT_VARIATION_END:
 			flush_move(&w, &pm, &print_number);
-			word(&w, ")", 1);
+			word_char(&w, ')');
 			space(&w);
 			print_number = 1;
 			break;
