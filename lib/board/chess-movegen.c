@@ -77,6 +77,13 @@ const uint64_t knight_bb[64] = {SQ64(KNIGHT_BB)};
 const uint64_t king_bb[64] = {SQ64(KING_BB)};
 /* pawn_bb[c][s]: the squares a pawn of colour c on s attacks. */
 const uint64_t pawn_bb[2][64] = {{SQ64(WPAWN_BB)}, {SQ64(BPAWN_BB)}};
+#define NO_BB(s) ((uint64_t)0)
+#define QUEEN_BB(s) (ROOK_RAYS_BB(s) | BISHOP_RAYS_BB(s))
+#define MEN_BB(PAWN_BB)                                                                         \
+	{SQ64(NO_BB)}, {SQ64(PAWN_BB)}, {SQ64(KNIGHT_BB)}, {SQ64(BISHOP_RAYS_BB)},               \
+		{SQ64(ROOK_RAYS_BB)}, {SQ64(QUEEN_BB)}, {SQ64(KING_BB)}, {SQ64(NO_BB)}
+/* man_bb[pc][s]: indexed by GAMEDB__PC(type, colour), white's men first. */
+const uint64_t man_bb[16][64] = {MEN_BB(WPAWN_BB), MEN_BB(BPAWN_BB)};
 
 /*
  * line_tab and between_tab (chess-internal.h): for each a, a row expanded over all b. On a
@@ -374,24 +381,31 @@ void gamedb__pos_make(struct gamedb__pos *pos, const struct gamedb__move *m)
 }
 
 /*
- * 1 if the completed move m (not castling, not null) leaves the mover's king safe. No copy:
- * the attack test runs on the occupancy after the move, with the captured man left out.
+ * 1 if the usual move from -> to (not castling, not null; ep: en passant) leaves the mover's
+ * king, then on k, safe. No copy: the attack test runs on the occupancy after the move, with
+ * the captured man left out.
  */
-static int leaves_king_safe(const struct gamedb__pos *pos, const struct gamedb__move *m)
+static int king_safe_after(const struct gamedb__pos *pos, int k, int from, int to, int ep)
 {
 	const int us = pos->stm, them = us ^ 1;
-	const int k = m->piece == GAMEDB__KING ? m->to : pos->king[us];
-	uint64_t occ = (occupied(pos) & ~BIT(m->from)) | BIT(m->to);
-	uint64_t att = pos->by_colour[them] & ~BIT(m->to);
+	uint64_t occ = (occupied(pos) & ~BIT(from)) | BIT(to);
+	uint64_t att = pos->by_colour[them] & ~BIT(to);
 
 	if (k >= 64)
 		return 1;
-	if (m->flags & GAMEDB__MF_EP) {
-		const int cap = us ? m->to + 8 : m->to - 8;
+	if (ep) {
+		const int cap = us ? to + 8 : to - 8;
 		occ &= ~BIT(cap);
 		att &= ~BIT(cap);
 	}
 	return !attacked(pos, k, them, att, occ);
+}
+
+/* 1 if the completed move m (not castling, not null) leaves the mover's king safe. */
+static int leaves_king_safe(const struct gamedb__pos *pos, const struct gamedb__move *m)
+{
+	return king_safe_after(pos, m->piece == GAMEDB__KING ? m->to : pos->king[pos->stm], m->from,
+			       m->to, m->flags & GAMEDB__MF_EP);
 }
 
 /*
@@ -1039,8 +1053,12 @@ int gamedb__move_play(struct gamedb__pos *pos, struct gamedb__move *m)
 	return 0;
 }
 
-int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
-			  size_t *len, int checked)
+/*
+ * gamedb__move_play_san() for what play_san_fast() leaves: castling, null moves, king moves
+ * while castling rights remain, drops and the crazyhouse bookkeeping.
+ */
+static COLD_PATH int play_san_general(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				      size_t *len, int checked)
 {
 	size_t n;
 
@@ -1066,4 +1084,243 @@ int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char 
 	if (len)
 		*len = n;
 	return 0;
+}
+
+/*
+ * The end of play_tail() when the move gives check, or is en passant: m->check (the mate test
+ * now), the check mark, the NUL and the length.
+ */
+static NO_INLINE int finish_check(const struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				  size_t n, size_t *len)
+{
+	if (m->flags & GAMEDB__MF_EP)
+		m->check = check_state(pos);
+	else
+		m->check = gamedb__has_legal_move(pos) ? GAMEDB__CHECK_CHECK : GAMEDB__CHECK_MATE;
+	if (m->check == GAMEDB__CHECK_CHECK)
+		san[n++] = '+';
+	else if (m->check == GAMEDB__CHECK_MATE)
+		san[n++] = '#';
+	san[n] = '\0';
+	if (len)
+		*len = n;
+	return 0;
+}
+
+/*
+ * The second half of gamedb__move_play_san() for the usual chess move m, checked and
+ * completed by play_san_fast(), its SAN body (n characters) already in san: the make
+ * (make_chess() for this one case), the check test (after_check()'s), m->check, the check mark,
+ * the NUL and the length. Everything it needs is in m: out of line, it has all the registers
+ * to itself, and play_san_fast() does not keep the move's values alive for it.
+ */
+static NO_INLINE int play_tail(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+			       size_t n, size_t *len)
+{
+	uint8_t *b = pos->sq;
+	const unsigned us = pos->stm, them = us ^ 1;
+	const unsigned from = m->from, to = m->to, type = m->piece, flags = m->flags;
+	const unsigned put = m->promo ? PC(m->promo, us) : PC(type, us);
+	const uint64_t fb = BIT(from), tb = BIT(to);
+	unsigned k;
+
+	pos->ep = GAMEDB__NO_SQ;
+	pos->stm = (uint8_t)them;
+	if (us)
+		pos->fullmove += pos->fullmove != UINT32_MAX;
+	if (type == GAMEDB__PAWN || (flags & GAMEDB__MF_CAPTURE)) {
+		pos->halfmove = 0;
+		if (b[to] != GAMEDB__EMPTY) {
+			pos->by_colour[them] ^= tb;
+			pos->by_type[m->captured] ^= tb;
+		}
+	} else {
+		pos->halfmove += pos->halfmove != UINT16_MAX;
+	}
+	pos->by_colour[us] ^= fb | tb;
+	pos->by_type[type] ^= fb;
+	pos->by_type[TYPE(put)] ^= tb;
+	b[to] = (uint8_t)put;
+	b[from] = GAMEDB__EMPTY;
+	if (flags & (GAMEDB__MF_EP | GAMEDB__MF_DOUBLE)) {
+		const unsigned cs = us ? to + 8 : to - 8; /* the passed square, or the pawn taken */
+		if (flags & GAMEDB__MF_EP) {
+			pos->by_colour[them] ^= BIT(cs);
+			pos->by_type[GAMEDB__PAWN] ^= BIT(cs);
+			b[cs] = GAMEDB__EMPTY;
+		} else if (man_bb[put][cs] & pos->by_type[GAMEDB__PAWN] & pos->by_colour[them]) {
+			/* An enemy pawn beside `to` (see make_chess()): one that our pawn on the
+			 * passed square would attack. */
+			pos->ep = (uint8_t)cs;
+		}
+	}
+	if ((pos->castle_rook[0][0] & pos->castle_rook[0][1] & pos->castle_rook[1][0] &
+	     pos->castle_rook[1][1]) != GAMEDB__NO_SQ) {
+		/* Rights left (after the first moves of most games, none are): make_chess()'s. */
+		if ((flags & GAMEDB__MF_CAPTURE) && !(flags & GAMEDB__MF_EP)) {
+			if (to == pos->castle_rook[them][0])
+				pos->castle_rook[them][0] = GAMEDB__NO_SQ;
+			if (to == pos->castle_rook[them][1])
+				pos->castle_rook[them][1] = GAMEDB__NO_SQ;
+		}
+		if (type != GAMEDB__PAWN) {
+			if (from == pos->castle_rook[us][0])
+				pos->castle_rook[us][0] = GAMEDB__NO_SQ;
+			if (from == pos->castle_rook[us][1])
+				pos->castle_rook[us][1] = GAMEDB__NO_SQ;
+		}
+	}
+	if (type == GAMEDB__KING)
+		pos->king[us] = (uint8_t)to; /* its side cannot castle any more (play_san_fast()) */
+
+	/* Check: the man now on `to`, or a line opened at `from` (after_check()). */
+	k = pos->king[them];
+	if (k < 64) {
+		const uint64_t occ = pos->by_colour[0] | pos->by_colour[1], line = line_tab[k][from];
+		int hit = (man_bb[put][to] & BIT(k)) && !(between_tab[to][k] & occ);
+		if (!hit && line) {
+			const uint64_t *t = pos->by_type;
+			uint64_t sl = line & pos->by_colour[us] & ~tb &
+				      ((rook_rays[k] & (t[GAMEDB__ROOK] | t[GAMEDB__QUEEN])) |
+				       (bishop_rays[k] & (t[GAMEDB__BISHOP] | t[GAMEDB__QUEEN])));
+			for (; sl; sl &= sl - 1)
+				if (!(between_tab[k][LSB(sl)] & occ)) {
+					hit = 1;
+					break;
+				}
+		}
+		/* A check, or en passant (it lifts two men: the full test): a call, in tail
+		 * position so that the usual move's path calls nothing. */
+		if (hit || (flags & GAMEDB__MF_EP))
+			return finish_check(pos, m, san, n, len);
+	}
+	m->check = GAMEDB__CHECK_NONE;
+	san[n] = '\0';
+	if (len)
+		*len = n;
+	return 0;
+}
+
+static NO_INLINE int play_san_full(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				   size_t *len, int checked);
+
+/*
+ * gamedb__move_play_san() for the usual chess move, from and to on the board (the caller
+ * tests that, and that pos is not crazyhouse and m no castling or null move): the checks of
+ * complete() and the SAN of san_body(), written once more for this one case so that what the
+ * move is (the man, the captured man, the promotion, the flags) is worked out once; then
+ * play_tail() makes it. Returns 0, or -1 if the move is illegal (pos and m unchanged).
+ *
+ * Two instances. full == 0, for most moves: not in check, no king move, no en passant, no
+ * other man of the same type on a line (or knight step) through `to`, so no disambiguation to
+ * look for; then the only loop is pin_safe()'s and nothing is called but in tail position, so
+ * that the compiler keeps it all in registers. Any other move goes, before anything changes,
+ * to the instance with full == 1 (play_san_full()), which has the attack tests; that one leaves
+ * a king move while its side may still castle (it may be castling) to play_san_general().
+ */
+static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				    size_t *len, int checked, const int full)
+{
+	const uint8_t *b = pos->sq;
+	const unsigned us = pos->stm;
+	const unsigned from = m->from, to = m->to, promo = m->promo;
+	const unsigned pc = b[from], target = b[to], type = TYPE(pc);
+	unsigned flags = 0, captured = TYPE(target), dis = 0;
+	size_t n;
+
+	if (pc == GAMEDB__EMPTY || COLOUR(pc) != us)
+		return -1;
+	if (!full && (type == GAMEDB__KING || checked != 0))
+		return play_san_full(pos, m, san, len, checked);
+	if (type == GAMEDB__KING &&
+	    (pos->castle_rook[us][0] != GAMEDB__NO_SQ || pos->castle_rook[us][1] != GAMEDB__NO_SQ))
+		return play_san_general(pos, m, san, len, checked);
+	if (target != GAMEDB__EMPTY) {
+		if (COLOUR(target) == us || captured == GAMEDB__KING)
+			return -1;
+		flags = GAMEDB__MF_CAPTURE;
+	}
+
+	/* Geometry and occupancy: a pawn's steps by hand, the other men's from the tables. */
+	if (type == GAMEDB__PAWN) {
+		const int fwd = us ? -8 : 8;
+		if (!(man_bb[pc][from] & BIT(to))) {
+			if (target != GAMEDB__EMPTY)
+				return -1;
+			if ((int)to == (int)from + fwd) {
+				/* single push */
+			} else if ((int)to == (int)from + 2 * fwd && RANK_OF(from) == (us ? 6u : 1u) &&
+				   b[(int)from + fwd] == GAMEDB__EMPTY) {
+				flags = GAMEDB__MF_DOUBLE;
+			} else {
+				return -1;
+			}
+		} else if (target == GAMEDB__EMPTY) {
+			if (to != pos->ep || RANK_OF(to) != (us ? 2u : 5u) ||
+			    b[(int)to - fwd] != PC(GAMEDB__PAWN, us ^ 1))
+				return -1;
+			if (!full)
+				return play_san_full(pos, m, san, len, checked);
+			flags = GAMEDB__MF_CAPTURE | GAMEDB__MF_EP;
+			captured = GAMEDB__PAWN;
+		}
+		if (RANK_OF(to) == (us ? 0u : 7u)) {
+			if (promo < GAMEDB__KNIGHT || promo > GAMEDB__QUEEN)
+				return -1;
+		} else if (promo != 0) {
+			return -1;
+		}
+	} else if (promo != 0 || !(man_bb[pc][from] & BIT(to)) ||
+		   (between_tab[from][to] & occupied(pos))) {
+		return -1;
+	}
+
+	/*
+	 * King safety: known not in check, only a pin can hurt, and one line tells (pin_safe());
+	 * else one attack test on the board after the move (king_safe_after(), inline here).
+	 */
+	if (!full) {
+		if (!pin_safe(pos, (int)from, (int)to))
+			return -1;
+		/* A man of the same type on a line through `to`: disambiguation to look for. */
+		if (type != GAMEDB__PAWN &&
+		    (pos->by_type[type] & pos->by_colour[us] & ~BIT(from) & man_bb[pc][to]))
+			return play_san_full(pos, m, san, len, checked);
+	} else {
+		if (type == GAMEDB__KING || checked != 0 || (flags & GAMEDB__MF_EP)) {
+			const unsigned ks = type == GAMEDB__KING ? to : pos->king[us];
+			const uint64_t lift = (flags & GAMEDB__MF_EP) ? BIT(us ? to + 8 : to - 8) : 0;
+			if (ks < 64 && attacked(pos, (int)ks, (int)us ^ 1,
+						pos->by_colour[us ^ 1] & ~BIT(to) & ~lift,
+						((occupied(pos) & ~BIT(from)) | BIT(to)) & ~lift))
+				return -1;
+		} else if (!pin_safe(pos, (int)from, (int)to)) {
+			return -1;
+		}
+		dis = san_disambig(pos, (uint8_t)pc, (int)from, (int)to);
+	}
+
+	m->flags = (uint8_t)flags;
+	m->piece = (uint8_t)type;
+	m->captured = (uint8_t)captured;
+	m->rook_from = GAMEDB__NO_SQ;
+	n = san_write(san, (int)from, (int)to, (int)type, (int)promo, flags & GAMEDB__MF_CAPTURE, dis);
+	return play_tail(pos, m, san, n, len);
+}
+
+/* Out of line (not cold: a sixth of the moves come here), so that its attack tests' register
+ * needs do not weigh on play_san_fast()'s usual instance. */
+static NO_INLINE int play_san_full(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				   size_t *len, int checked)
+{
+	return play_san_fast(pos, m, san, len, checked, 1);
+}
+
+int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+			  size_t *len, int checked)
+{
+	if (!pos->zh && !(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) &&
+	    m->from < 64 && m->to < 64)
+		return play_san_fast(pos, m, san, len, checked, 0);
+	return play_san_general(pos, m, san, len, checked);
 }
