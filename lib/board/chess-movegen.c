@@ -218,13 +218,6 @@ static void set_move(struct gamedb__move *m, int from, int to, int promo, int fl
 	m->check = GAMEDB__CHECK_UNKNOWN;
 }
 
-/* 1 if a side still has a castling right (the four rook squares are not all GAMEDB__NO_SQ). */
-static int any_castling(const struct gamedb__pos *pos)
-{
-	return (pos->castle_rook[0][0] & pos->castle_rook[0][1] & pos->castle_rook[1][0] &
-		pos->castle_rook[1][1]) != GAMEDB__NO_SQ;
-}
-
 /*
  * Crazyhouse and bughouse bookkeeping for the usual move m (not castling, null or drop) of
  * colour us, before the board changes: the captured man goes to the mover's hand (a promoted
@@ -251,74 +244,114 @@ static COLD_PATH void zh_move(struct gamedb__pos *pos, const struct gamedb__move
 		pos->promoted |= tb;
 }
 
+/*
+ * 1 if a slider of colour c on `line` (a line through square k, as line_tab gives it) reaches
+ * k over the occupancy occ: a rook or queen when the line is a rank or file, a bishop or queen
+ * when it is a diagonal. For a pin (the enemy's, with the pinned man lifted from occ) and a
+ * discovered check (ours, after the move).
+ */
+static HOT_INLINE int slider_on_line(const struct gamedb__pos *pos, unsigned k, uint64_t line,
+				     unsigned c, uint64_t occ)
+{
+	const uint64_t *t = pos->by_type;
+	uint64_t sl = line & pos->by_colour[c] &
+		      ((rook_rays[k] & (t[GAMEDB__ROOK] | t[GAMEDB__QUEEN])) |
+		       (bishop_rays[k] & (t[GAMEDB__BISHOP] | t[GAMEDB__QUEEN])));
+
+	for (; sl; sl &= sl - 1)
+		if (!(between_tab[k][LSB(sl)] & occ))
+			return 1;
+	return 0;
+}
+
+/* The clocks and the side to move as every move changes them (reset: a capture or pawn move). */
+static HOT_INLINE void clocks(struct gamedb__pos *pos, unsigned us, int reset)
+{
+	pos->ep = GAMEDB__NO_SQ;
+	pos->stm = (uint8_t)(us ^ 1);
+	if (reset)
+		pos->halfmove = 0;
+	else
+		pos->halfmove += pos->halfmove != UINT16_MAX;
+	pos->fullmove += us & (pos->fullmove != UINT32_MAX);
+}
+
+/*
+ * The make of a usual move (not castling, null or drop) of the side to move us: the man pc
+ * from `from` to `to`, where it takes cap (GAMEDB__EMPTY if none, and for en passant) and
+ * becomes put (pc, or what it promotes to); flags as move_complete() leaves them
+ * (GAMEDB__MF_EP and GAMEDB__MF_DOUBLE are read).
+ */
+static HOT_INLINE void make_usual(struct gamedb__pos *pos, unsigned us, unsigned from, unsigned to,
+				  unsigned pc, unsigned cap, unsigned put, unsigned flags)
+{
+	uint8_t *b = pos->sq;
+	const unsigned them = us ^ 1, type = TYPE(pc);
+	const uint64_t fb = BIT(from), tb = BIT(to);
+
+	clocks(pos, us, type == GAMEDB__PAWN || cap != GAMEDB__EMPTY);
+	if (cap != GAMEDB__EMPTY) {
+		pos->by_colour[them] ^= tb;
+		pos->by_type[TYPE(cap)] ^= tb;
+	}
+	pos->by_colour[us] ^= fb | tb;
+	pos->by_type[type] ^= fb;
+	pos->by_type[TYPE(put)] ^= tb;
+	b[to] = (uint8_t)put;
+	b[from] = GAMEDB__EMPTY;
+	if (flags & (GAMEDB__MF_EP | GAMEDB__MF_DOUBLE)) {
+		const unsigned cs = us ? to + 8 : to - 8; /* the pawn taken, or the square passed */
+		if (flags & GAMEDB__MF_EP) {
+			pos->by_colour[them] ^= BIT(cs);
+			pos->by_type[GAMEDB__PAWN] ^= BIT(cs);
+			b[cs] = GAMEDB__EMPTY;
+		} else if (man_bb[pc][cs] & pos->by_type[GAMEDB__PAWN] & pos->by_colour[them]) {
+			/*
+			 * The ep square is recorded after every double push that has an enemy pawn
+			 * beside the destination (one our pawn on the passed square would attack: a
+			 * pseudo-legal en-passant capture), whether or not the capture would
+			 * actually be legal. This is what Scid's DoSimpleMove does, so our FENs
+			 * match Scid's.
+			 */
+			pos->ep = (uint8_t)cs;
+		}
+	}
+	if ((pos->castle_rook[0][0] & pos->castle_rook[0][1] & pos->castle_rook[1][0] &
+	     pos->castle_rook[1][1]) != GAMEDB__NO_SQ) {
+		/* Rights left (after the first moves of most games, none are). */
+		if (cap != GAMEDB__EMPTY) {
+			if (to == pos->castle_rook[them][0])
+				pos->castle_rook[them][0] = GAMEDB__NO_SQ;
+			if (to == pos->castle_rook[them][1])
+				pos->castle_rook[them][1] = GAMEDB__NO_SQ;
+		}
+		if (type == GAMEDB__KING) {
+			pos->castle_rook[us][0] = pos->castle_rook[us][1] = GAMEDB__NO_SQ;
+		} else if (type != GAMEDB__PAWN) {
+			if (from == pos->castle_rook[us][0])
+				pos->castle_rook[us][0] = GAMEDB__NO_SQ;
+			if (from == pos->castle_rook[us][1])
+				pos->castle_rook[us][1] = GAMEDB__NO_SQ;
+		}
+	}
+	if (type == GAMEDB__KING)
+		pos->king[us] = (uint8_t)to;
+}
+
 /* pos_make() of chess: all of it but the crazyhouse bookkeeping (see zh_make()). */
 static HOT_INLINE void make_chess(struct gamedb__pos *pos, const struct gamedb__move *m)
 {
-	const int us = pos->stm, them = us ^ 1;
+	const unsigned us = pos->stm;
 	uint8_t *b = pos->sq;
 
-	pos->ep = GAMEDB__NO_SQ;
-	if (pos->halfmove < UINT16_MAX)
-		pos->halfmove++;
-	if (us == 1 && pos->fullmove < UINT32_MAX)
-		pos->fullmove++;
-	pos->stm = (uint8_t)them;
-
 	if (!(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q))) {
-		/* The usual move; the clause after the board update handles en passant's pawn. */
-		const int from = m->from, to = m->to;
-		const uint8_t pc = b[from], cap = b[to];
-		const uint8_t put = m->promo ? PC(m->promo, us) : pc;
-		const int type = TYPE(pc);
-		const uint64_t fb = BIT(from), tb = BIT(to);
-
-		if (cap != GAMEDB__EMPTY) {
-			pos->by_colour[them] ^= tb;
-			pos->by_type[TYPE(cap)] ^= tb;
-			pos->halfmove = 0;
-			if (any_castling(pos)) {
-				if (to == pos->castle_rook[them][0])
-					pos->castle_rook[them][0] = GAMEDB__NO_SQ;
-				if (to == pos->castle_rook[them][1])
-					pos->castle_rook[them][1] = GAMEDB__NO_SQ;
-			}
-		}
-		pos->by_colour[us] ^= fb | tb;
-		pos->by_type[type] ^= fb;
-		pos->by_type[TYPE(put)] ^= tb;
-		b[to] = put;
-		b[from] = GAMEDB__EMPTY;
-		if (type == GAMEDB__PAWN) {
-			pos->halfmove = 0;
-			if (m->flags & GAMEDB__MF_EP) {
-				const int cs = us ? to + 8 : to - 8;
-				bb_flip(pos, cs, b[cs]);
-				b[cs] = GAMEDB__EMPTY;
-			} else if (to - from == 16 || from - to == 16) {
-				/*
-				 * The ep square is recorded after every double push that has an enemy
-				 * pawn beside the destination (a pseudo-legal en-passant capture),
-				 * whether or not the capture would actually be legal. This is what
-				 * Scid's DoSimpleMove does, so our FENs match Scid's.
-				 */
-				const uint8_t enemy_pawn = PC(GAMEDB__PAWN, them);
-				if ((FILE_OF(to) > 0 && b[to - 1] == enemy_pawn) ||
-				    (FILE_OF(to) < 7 && b[to + 1] == enemy_pawn))
-					pos->ep = (uint8_t)((from + to) / 2);
-			}
-		} else if (any_castling(pos)) {
-			if (type == GAMEDB__KING) {
-				pos->castle_rook[us][0] = pos->castle_rook[us][1] = GAMEDB__NO_SQ;
-			} else {
-				if (from == pos->castle_rook[us][0])
-					pos->castle_rook[us][0] = GAMEDB__NO_SQ;
-				if (from == pos->castle_rook[us][1])
-					pos->castle_rook[us][1] = GAMEDB__NO_SQ;
-			}
-		}
-		if (type == GAMEDB__KING)
-			pos->king[us] = (uint8_t)to;
-	} else if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) {
+		const unsigned pc = b[m->from];
+		make_usual(pos, us, m->from, m->to, pc, b[m->to], m->promo ? PC(m->promo, us) : pc,
+			   m->flags);
+		return;
+	}
+	clocks(pos, us, 0);
+	if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) {
 		const int side = (m->flags & GAMEDB__MF_CASTLE_K) ? 1 : 0;
 		const int base = us ? 56 : 0;
 		const int rto = base + (side ? 5 : 3);
@@ -350,12 +383,7 @@ static COLD_PATH void zh_make(struct gamedb__pos *pos, const struct gamedb__move
 	if (m->flags & GAMEDB__MF_DROP) {
 		const int type = m->piece & 7;
 		const uint8_t pc = PC(type, us);
-		pos->ep = GAMEDB__NO_SQ;
-		if (pos->halfmove < UINT16_MAX)
-			pos->halfmove++;
-		if (us == 1 && pos->fullmove < UINT32_MAX)
-			pos->fullmove++;
-		pos->stm = (uint8_t)(us ^ 1);
+		clocks(pos, (unsigned)us, 0);
 		if (m->to < 64 && pos->sq[m->to] == GAMEDB__EMPTY && type >= GAMEDB__PAWN &&
 		    type <= GAMEDB__QUEEN) {
 			pos->sq[m->to] = pc;
@@ -826,27 +854,20 @@ static COLD_PATH int drop_complete(const struct gamedb__pos *pos, struct gamedb_
 /*
  * 1 if the usual move from -> to (not the king's, not en passant) leaves the king safe, in a
  * position where the side to move is not in check: it does unless the man on `from` is pinned
- * and leaves its pin line. No attack test, only the one line from the king through `from`.
+ * and leaves its pin line. No attack test, only the one line from the king through `from`
+ * (none for most moves).
  */
-static HOT_INLINE int pin_safe(const struct gamedb__pos *pos, int from, int to)
+static HOT_INLINE int pin_safe(const struct gamedb__pos *pos, unsigned from, unsigned to)
 {
-	const int us = pos->stm, k = pos->king[us];
-	uint64_t line, sl, occ;
+	const unsigned us = pos->stm, k = pos->king[us];
+	uint64_t line;
 
-	if (k >= 64 || !((rook_rays[k] | bishop_rays[k]) & BIT(from)))
+	if (k >= 64)
 		return 1;
-	line = line_bb(k, from);
-	if (line & BIT(to))
+	line = line_tab[k][from];
+	if (!line || (line & BIT(to)))
 		return 1; /* along the line: it still stands between (or takes the pinner) */
-	sl = line & pos->by_colour[us ^ 1] &
-	     ((RANK_OF(k) == RANK_OF(from) || FILE_OF(k) == FILE_OF(from))
-		      ? pos->by_type[GAMEDB__ROOK] | pos->by_type[GAMEDB__QUEEN]
-		      : pos->by_type[GAMEDB__BISHOP] | pos->by_type[GAMEDB__QUEEN]);
-	occ = occupied(pos) & ~BIT(from);
-	for (; sl; sl &= sl - 1)
-		if (!(between_bb(k, LSB(sl)) & occ))
-			return 0;
-	return 1;
+	return !slider_on_line(pos, k, line, us ^ 1, occupied(pos) & ~BIT(from));
 }
 
 /*
@@ -958,7 +979,7 @@ static HOT_INLINE int complete(const struct gamedb__pos *pos, struct gamedb__mov
 
 	set_move(m, from, to, promo, flags, type, captured);
 	if (checked == 0 && type != GAMEDB__KING && !(flags & GAMEDB__MF_EP)
-		    ? pin_safe(pos, from, to)
+		    ? pin_safe(pos, (unsigned)from, (unsigned)to)
 		    : leaves_king_safe(pos, m))
 		return 0;
 try_castle:
@@ -968,60 +989,39 @@ try_castle:
 }
 
 /*
+ * 1 if the usual move from -> to just made in pos (not en passant), which put the man `put` on
+ * `to`, gives check: with that man's own attack, or by opening the one line from the enemy
+ * king through `from` (a discovered check; the mover staying on that line still shuts it).
+ * Not a full attack test.
+ */
+static HOT_INLINE int gives_check(const struct gamedb__pos *pos, unsigned from, unsigned to,
+				  unsigned put)
+{
+	const unsigned us = COLOUR(put), k = pos->king[us ^ 1];
+	uint64_t occ, line;
+
+	if (k >= 64)
+		return 0;
+	occ = occupied(pos);
+	if ((man_bb[put][to] & BIT(k)) && !(between_tab[to][k] & occ))
+		return 1;
+	line = line_tab[k][from];
+	return line && !(line & BIT(to)) && slider_on_line(pos, k, line, us, occ);
+}
+
+/*
  * What the completed move m, just made in pos, did to the side now to move: GAMEDB__CHECK_NONE,
- * _CHECK or _MATE. Not a full attack test on the king: a usual move gives check only with the
- * man it put on m->to (its own attacks) or by opening the one line from the king through
- * m->from (a discovered check). Castling, en passant, null moves and drops, which move or lift
- * more than one man, take the full test.
+ * _CHECK or _MATE. A usual move: gives_check(). Castling, en passant, null moves and drops,
+ * which move or lift more than one man, take the full test.
  */
 static HOT_INLINE uint8_t after_check(const struct gamedb__pos *pos, const struct gamedb__move *m)
 {
-	const int them = pos->stm, us = them ^ 1, k = pos->king[them];
-	const int from = m->from, to = m->to;
-	const uint64_t occ = occupied(pos), kb = BIT(k < 64 ? k : 0);
-	const uint64_t *t = pos->by_type;
-	uint64_t hit;
+	const unsigned us = pos->stm ^ 1;
 
-	if (k >= 64 || (m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q |
-				    GAMEDB__MF_EP | GAMEDB__MF_DROP)))
+	if (m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q |
+			GAMEDB__MF_EP | GAMEDB__MF_DROP))
 		return check_state(pos);
-	/* The man on `to`: the mover, or what it was promoted to (the move says which). */
-	switch (m->promo ? m->promo : m->piece) {
-	case GAMEDB__PAWN:
-		hit = pawn_bb[us][to] & kb;
-		break;
-	case GAMEDB__KNIGHT:
-		hit = knight_bb[to] & kb;
-		break;
-	case GAMEDB__BISHOP:
-		hit = (bishop_rays[to] & kb) && !(between_bb(to, k) & occ);
-		break;
-	case GAMEDB__ROOK:
-		hit = (rook_rays[to] & kb) && !(between_bb(to, k) & occ);
-		break;
-	case GAMEDB__QUEEN:
-		hit = ((rook_rays[to] | bishop_rays[to]) & kb) && !(between_bb(to, k) & occ);
-		break;
-	default: /* the king gives no check */
-		hit = 0;
-		break;
-	}
-	if (!hit) {
-		/* A slider of ours on the line from the king through the square left. */
-		const uint64_t line = line_bb(k, from);
-		if (line) {
-			const uint64_t kind = (RANK_OF(k) == RANK_OF(from) || FILE_OF(k) == FILE_OF(from))
-						      ? t[GAMEDB__ROOK] | t[GAMEDB__QUEEN]
-						      : t[GAMEDB__BISHOP] | t[GAMEDB__QUEEN];
-			uint64_t sl = line & kind & pos->by_colour[us] & ~BIT(to);
-			for (; sl; sl &= sl - 1)
-				if (!(between_bb(k, LSB(sl)) & occ)) {
-					hit = 1;
-					break;
-				}
-		}
-	}
-	if (!hit)
+	if (!gives_check(pos, m->from, m->to, m->promo ? PC(m->promo, us) : PC(m->piece, us)))
 		return GAMEDB__CHECK_NONE;
 	return gamedb__has_legal_move(pos) ? GAMEDB__CHECK_CHECK : GAMEDB__CHECK_MATE;
 }
@@ -1087,8 +1087,8 @@ static COLD_PATH int play_san_general(struct gamedb__pos *pos, struct gamedb__mo
 }
 
 /*
- * The end of play_tail() when the move gives check, or is en passant: m->check (the mate test
- * now), the check mark, the NUL and the length.
+ * The end of play_san_fast() when the move gives check, or is en passant: m->check (the mate
+ * test, or for en passant the whole check test), the check mark, the NUL and the length.
  */
 static NO_INLINE int finish_check(const struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 				  size_t n, size_t *len)
@@ -1107,166 +1107,81 @@ static NO_INLINE int finish_check(const struct gamedb__pos *pos, struct gamedb__
 	return 0;
 }
 
-/*
- * The second half of gamedb__move_play_san() for the usual chess move m, checked and
- * completed by play_san_fast(), its SAN body (n characters) already in san: the make
- * (make_chess() for this one case), the check test (after_check()'s), m->check, the check mark,
- * the NUL and the length. Everything it needs is in m: out of line, it has all the registers
- * to itself, and play_san_fast() does not keep the move's values alive for it.
- */
-static NO_INLINE int play_tail(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
-			       size_t n, size_t *len)
-{
-	uint8_t *b = pos->sq;
-	const unsigned us = pos->stm, them = us ^ 1;
-	const unsigned from = m->from, to = m->to, type = m->piece, flags = m->flags;
-	const unsigned put = m->promo ? PC(m->promo, us) : PC(type, us);
-	const uint64_t fb = BIT(from), tb = BIT(to);
-	unsigned k;
-
-	pos->ep = GAMEDB__NO_SQ;
-	pos->stm = (uint8_t)them;
-	if (us)
-		pos->fullmove += pos->fullmove != UINT32_MAX;
-	if (type == GAMEDB__PAWN || (flags & GAMEDB__MF_CAPTURE)) {
-		pos->halfmove = 0;
-		if (b[to] != GAMEDB__EMPTY) {
-			pos->by_colour[them] ^= tb;
-			pos->by_type[m->captured] ^= tb;
-		}
-	} else {
-		pos->halfmove += pos->halfmove != UINT16_MAX;
-	}
-	pos->by_colour[us] ^= fb | tb;
-	pos->by_type[type] ^= fb;
-	pos->by_type[TYPE(put)] ^= tb;
-	b[to] = (uint8_t)put;
-	b[from] = GAMEDB__EMPTY;
-	if (flags & (GAMEDB__MF_EP | GAMEDB__MF_DOUBLE)) {
-		const unsigned cs = us ? to + 8 : to - 8; /* the passed square, or the pawn taken */
-		if (flags & GAMEDB__MF_EP) {
-			pos->by_colour[them] ^= BIT(cs);
-			pos->by_type[GAMEDB__PAWN] ^= BIT(cs);
-			b[cs] = GAMEDB__EMPTY;
-		} else if (man_bb[put][cs] & pos->by_type[GAMEDB__PAWN] & pos->by_colour[them]) {
-			/* An enemy pawn beside `to` (see make_chess()): one that our pawn on the
-			 * passed square would attack. */
-			pos->ep = (uint8_t)cs;
-		}
-	}
-	if ((pos->castle_rook[0][0] & pos->castle_rook[0][1] & pos->castle_rook[1][0] &
-	     pos->castle_rook[1][1]) != GAMEDB__NO_SQ) {
-		/* Rights left (after the first moves of most games, none are): make_chess()'s. */
-		if ((flags & GAMEDB__MF_CAPTURE) && !(flags & GAMEDB__MF_EP)) {
-			if (to == pos->castle_rook[them][0])
-				pos->castle_rook[them][0] = GAMEDB__NO_SQ;
-			if (to == pos->castle_rook[them][1])
-				pos->castle_rook[them][1] = GAMEDB__NO_SQ;
-		}
-		if (type != GAMEDB__PAWN) {
-			if (from == pos->castle_rook[us][0])
-				pos->castle_rook[us][0] = GAMEDB__NO_SQ;
-			if (from == pos->castle_rook[us][1])
-				pos->castle_rook[us][1] = GAMEDB__NO_SQ;
-		}
-	}
-	if (type == GAMEDB__KING)
-		pos->king[us] = (uint8_t)to; /* its side cannot castle any more (play_san_fast()) */
-
-	/* Check: the man now on `to`, or a line opened at `from` (after_check()). */
-	k = pos->king[them];
-	if (k < 64) {
-		const uint64_t occ = pos->by_colour[0] | pos->by_colour[1], line = line_tab[k][from];
-		int hit = (man_bb[put][to] & BIT(k)) && !(between_tab[to][k] & occ);
-		if (!hit && line) {
-			const uint64_t *t = pos->by_type;
-			uint64_t sl = line & pos->by_colour[us] & ~tb &
-				      ((rook_rays[k] & (t[GAMEDB__ROOK] | t[GAMEDB__QUEEN])) |
-				       (bishop_rays[k] & (t[GAMEDB__BISHOP] | t[GAMEDB__QUEEN])));
-			for (; sl; sl &= sl - 1)
-				if (!(between_tab[k][LSB(sl)] & occ)) {
-					hit = 1;
-					break;
-				}
-		}
-		/* A check, or en passant (it lifts two men: the full test): a call, in tail
-		 * position so that the usual move's path calls nothing. */
-		if (hit || (flags & GAMEDB__MF_EP))
-			return finish_check(pos, m, san, n, len);
-	}
-	m->check = GAMEDB__CHECK_NONE;
-	san[n] = '\0';
-	if (len)
-		*len = n;
-	return 0;
-}
-
 static NO_INLINE int play_san_full(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 				   size_t *len, int checked);
+
+/* play_san_fast()'s instances: what the caller knows of the move. */
+enum { FAST_USUAL, FAST_FULL };
 
 /*
  * gamedb__move_play_san() for the usual chess move, from and to on the board (the caller
  * tests that, and that pos is not crazyhouse and m no castling or null move): the checks of
- * complete() and the SAN of san_body(), written once more for this one case so that what the
- * move is (the man, the captured man, the promotion, the flags) is worked out once; then
- * play_tail() makes it. Returns 0, or -1 if the move is illegal (pos and m unchanged).
+ * complete(), written once more for this one case so that what the move is (the man, the
+ * captured man, the promotion, the flags) is worked out once, then m completed and the SAN
+ * written (san_write()), the make (make_usual()) and the check test (gives_check()). Returns
+ * 0, or -1 if the move is illegal (pos and m unchanged).
  *
- * Two instances. full == 0, for most moves: not in check, no king move, no en passant, no
- * other man of the same type on a line (or knight step) through `to`, so no disambiguation to
- * look for; then the only loop is pin_safe()'s and nothing is called but in tail position, so
- * that the compiler keeps it all in registers. Any other move goes, before anything changes,
- * to the instance with full == 1 (play_san_full()), which has the attack tests; that one leaves
- * a king move while its side may still castle (it may be castling) to play_san_general().
+ * Three instances, by `mode`. FAST_PIECE and FAST_PAWN take most moves: the side to move not
+ * in check and a knight, bishop, rook or queen of its own on `from` (FAST_PIECE: the caller has
+ * tested that), or a pawn (FAST_PAWN); no en passant, and no other man of the same type on a
+ * line (or knight step) through `to` (no disambiguation to look for). Then the only loops are
+ * the pin test's and the discovered check's, and nothing is called but in tail position
+ * (finish_check() after a check), so that the compiler keeps the move in registers. Any other
+ * move goes, before anything changes, to FAST_FULL (play_san_full()), which has the attack
+ * tests; that one leaves a king move while its side may still castle (the move may be
+ * castling) to play_san_general().
  */
 static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
-				    size_t *len, int checked, const int full)
+				    size_t *len, int checked, const int mode)
 {
 	const uint8_t *b = pos->sq;
 	const unsigned us = pos->stm;
 	const unsigned from = m->from, to = m->to, promo = m->promo;
 	const unsigned pc = b[from], target = b[to], type = TYPE(pc);
-	unsigned flags = 0, captured = TYPE(target), dis = 0;
+	unsigned flags = 0, put = pc, dis = 0;
 	size_t n;
 
-	if (pc == GAMEDB__EMPTY || COLOUR(pc) != us)
+	/* The man: ours (type and colour in one test). */
+	if ((pc ^ (us << 3)) - 1 > GAMEDB__KING - 1)
 		return -1;
-	if (!full && (type == GAMEDB__KING || checked != 0))
+	if (mode != FAST_FULL && (type == GAMEDB__KING || checked != 0))
 		return play_san_full(pos, m, san, len, checked);
 	if (type == GAMEDB__KING &&
 	    (pos->castle_rook[us][0] != GAMEDB__NO_SQ || pos->castle_rook[us][1] != GAMEDB__NO_SQ))
 		return play_san_general(pos, m, san, len, checked);
+	/* The man taken, if any: theirs, not the king. */
 	if (target != GAMEDB__EMPTY) {
-		if (COLOUR(target) == us || captured == GAMEDB__KING)
+		if ((target ^ ((us ^ 1) << 3)) - 1 > GAMEDB__QUEEN - 1)
 			return -1;
 		flags = GAMEDB__MF_CAPTURE;
 	}
 
 	/* Geometry and occupancy: a pawn's steps by hand, the other men's from the tables. */
 	if (type == GAMEDB__PAWN) {
-		const int fwd = us ? -8 : 8;
+		const unsigned ahead = us ? from - 8 : from + 8;
 		if (!(man_bb[pc][from] & BIT(to))) {
 			if (target != GAMEDB__EMPTY)
 				return -1;
-			if ((int)to == (int)from + fwd) {
+			if (to == ahead) {
 				/* single push */
-			} else if ((int)to == (int)from + 2 * fwd && RANK_OF(from) == (us ? 6u : 1u) &&
-				   b[(int)from + fwd] == GAMEDB__EMPTY) {
+			} else if (to == (us ? from - 16 : from + 16) && RANK_OF(from) == (us ? 6u : 1u) &&
+				   b[ahead] == GAMEDB__EMPTY) {
 				flags = GAMEDB__MF_DOUBLE;
 			} else {
 				return -1;
 			}
 		} else if (target == GAMEDB__EMPTY) {
 			if (to != pos->ep || RANK_OF(to) != (us ? 2u : 5u) ||
-			    b[(int)to - fwd] != PC(GAMEDB__PAWN, us ^ 1))
+			    b[us ? to + 8 : to - 8] != PC(GAMEDB__PAWN, us ^ 1))
 				return -1;
-			if (!full)
+			if (mode != FAST_FULL)
 				return play_san_full(pos, m, san, len, checked);
 			flags = GAMEDB__MF_CAPTURE | GAMEDB__MF_EP;
-			captured = GAMEDB__PAWN;
 		}
 		if (RANK_OF(to) == (us ? 0u : 7u)) {
-			if (promo < GAMEDB__KNIGHT || promo > GAMEDB__QUEEN)
+			if (promo - GAMEDB__KNIGHT > GAMEDB__QUEEN - GAMEDB__KNIGHT)
 				return -1;
+			put = PC(promo, us);
 		} else if (promo != 0) {
 			return -1;
 		}
@@ -1276,44 +1191,50 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 	}
 
 	/*
-	 * King safety: known not in check, only a pin can hurt, and one line tells (pin_safe());
-	 * else one attack test on the board after the move (king_safe_after(), inline here).
+	 * King safety. Known not to be in check, a man other than the king can only expose its
+	 * king by leaving a pin (pin_safe()). Else one attack test on the board after the move.
 	 */
-	if (!full) {
-		if (!pin_safe(pos, (int)from, (int)to))
+	if (mode == FAST_FULL && (type == GAMEDB__KING || checked != 0 || (flags & GAMEDB__MF_EP))) {
+		const unsigned ks = type == GAMEDB__KING ? to : pos->king[us];
+		const uint64_t lift = (flags & GAMEDB__MF_EP) ? BIT(us ? to + 8 : to - 8) : 0;
+		if (ks < 64 && attacked(pos, (int)ks, (int)us ^ 1,
+					pos->by_colour[us ^ 1] & ~BIT(to) & ~lift,
+					((occupied(pos) & ~BIT(from)) | BIT(to)) & ~lift))
 			return -1;
-		/* A man of the same type on a line through `to`: disambiguation to look for. */
-		if (type != GAMEDB__PAWN &&
-		    (pos->by_type[type] & pos->by_colour[us] & ~BIT(from) & man_bb[pc][to]))
-			return play_san_full(pos, m, san, len, checked);
-	} else {
-		if (type == GAMEDB__KING || checked != 0 || (flags & GAMEDB__MF_EP)) {
-			const unsigned ks = type == GAMEDB__KING ? to : pos->king[us];
-			const uint64_t lift = (flags & GAMEDB__MF_EP) ? BIT(us ? to + 8 : to - 8) : 0;
-			if (ks < 64 && attacked(pos, (int)ks, (int)us ^ 1,
-						pos->by_colour[us ^ 1] & ~BIT(to) & ~lift,
-						((occupied(pos) & ~BIT(from)) | BIT(to)) & ~lift))
-				return -1;
-		} else if (!pin_safe(pos, (int)from, (int)to)) {
-			return -1;
-		}
-		dis = san_disambig(pos, (uint8_t)pc, (int)from, (int)to);
+	} else if (!pin_safe(pos, from, to)) {
+		return -1;
 	}
+	/* Disambiguation: only with another man of the type on a line (or step) through `to`. */
+	if (mode == FAST_FULL)
+		dis = san_disambig(pos, (uint8_t)pc, (int)from, (int)to);
+	else if (type != GAMEDB__PAWN &&
+		 (pos->by_type[type] & pos->by_colour[us] & ~BIT(from) & man_bb[pc][to]))
+		return play_san_full(pos, m, san, len, 0);
 
+	/* The move is legal: m completed and the SAN written now, before the make. */
 	m->flags = (uint8_t)flags;
 	m->piece = (uint8_t)type;
-	m->captured = (uint8_t)captured;
+	m->captured = (uint8_t)((flags & GAMEDB__MF_EP) ? GAMEDB__PAWN : TYPE(target));
 	m->rook_from = GAMEDB__NO_SQ;
+	m->check = GAMEDB__CHECK_NONE;
 	n = san_write(san, (int)from, (int)to, (int)type, (int)promo, flags & GAMEDB__MF_CAPTURE, dis);
-	return play_tail(pos, m, san, n, len);
+	san[n] = '\0';
+	if (len)
+		*len = n;
+
+	make_usual(pos, us, from, to, pc, target, put, flags);
+	/* A check (or en passant, which lifts two men: the full test) calls, in tail position. */
+	if ((flags & GAMEDB__MF_EP) || gives_check(pos, from, to, put))
+		return finish_check(pos, m, san, n, len);
+	return 0;
 }
 
 /* Out of line (not cold: a sixth of the moves come here), so that its attack tests' register
- * needs do not weigh on play_san_fast()'s usual instance. */
+ * needs do not weigh on play_san_fast()'s usual instances. */
 static NO_INLINE int play_san_full(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 				   size_t *len, int checked)
 {
-	return play_san_fast(pos, m, san, len, checked, 1);
+	return play_san_fast(pos, m, san, len, checked, FAST_FULL);
 }
 
 int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
@@ -1321,6 +1242,6 @@ int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char 
 {
 	if (!pos->zh && !(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) &&
 	    m->from < 64 && m->to < 64)
-		return play_san_fast(pos, m, san, len, checked, 0);
+		return play_san_fast(pos, m, san, len, checked, FAST_USUAL);
 	return play_san_general(pos, m, san, len, checked);
 }
