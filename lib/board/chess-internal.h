@@ -204,6 +204,45 @@ static HOT_INLINE int attacked(const struct gamedb__pos *pos, int s, int by, uin
 }
 
 /*
+ * 1 if a slider of colour c on `line` (a line through square k, as line_tab gives it) reaches
+ * k over the occupancy occ: a rook or queen when the line is a rank or file, a bishop or queen
+ * when it is a diagonal. For a pin (the enemy's, with the pinned man lifted from occ) and a
+ * discovered check (ours, after the move).
+ */
+static HOT_INLINE int slider_on_line(const struct gamedb__pos *pos, unsigned k, uint64_t line,
+				     unsigned c, uint64_t occ)
+{
+	const uint64_t *t = pos->by_type;
+	uint64_t sl = line & pos->by_colour[c] &
+		      ((rook_rays[k] & (t[GAMEDB__ROOK] | t[GAMEDB__QUEEN])) |
+		       (bishop_rays[k] & (t[GAMEDB__BISHOP] | t[GAMEDB__QUEEN])));
+
+	for (; sl; sl &= sl - 1)
+		if (!(between_tab[k][LSB(sl)] & occ))
+			return 1;
+	return 0;
+}
+
+/*
+ * 1 if the usual move from -> to (not the king's, not en passant) leaves the king safe, in a
+ * position where the side to move is not in check: it does unless the man on `from` is pinned
+ * and leaves its pin line. No attack test, only the one line from the king through `from`
+ * (none for most moves).
+ */
+static HOT_INLINE int pin_safe(const struct gamedb__pos *pos, unsigned from, unsigned to)
+{
+	const unsigned us = pos->stm, k = pos->king[us];
+	uint64_t line;
+
+	if (k >= 64)
+		return 1;
+	line = line_tab[k][from];
+	if (!line || (line & BIT(to)))
+		return 1; /* along the line: it still stands between (or takes the pinner) */
+	return !slider_on_line(pos, k, line, us ^ 1, occupied(pos) & ~BIT(from));
+}
+
+/*
  * What the move just made in pos did to the side now to move: GAMEDB__CHECK_NONE, _CHECK or
  * _MATE.
  */
@@ -244,12 +283,13 @@ static const char piece_upper[8] = {'?', 'P', 'N', 'B', 'R', 'Q', 'K', '?'};
 /*
  * The disambiguation SAN needs for the move of the man pc (of the side to move) from `from` to
  * `to` in pos, before the move: 0 when none, else its one or two characters packed, the first
- * in the low byte. Minimal: only the other men of the same type and colour that may legally go
+ * in the low byte. checked: whether the side to move is in check (0 no, 1 yes, -1 not known). Minimal: only the other men of the same type and colour that may legally go
  * to `to` count (file, else rank, else both). Most moves pay one test on one bitboard: those
  * men on the empty-board lines (or knight steps) through `to`. The king needs none. Inline
  * without a call, so that the move engine's hot path stays a leaf.
  */
-static HOT_INLINE unsigned san_disambig(const struct gamedb__pos *pos, uint8_t pc, int from, int to)
+static HOT_INLINE unsigned san_disambig(const struct gamedb__pos *pos, uint8_t pc, int from, int to,
+					int checked)
 {
 	const int type = TYPE(pc), us = COLOUR(pc), them = us ^ 1, k = pos->king[us];
 	const uint64_t occ = occupied(pos);
@@ -261,10 +301,13 @@ static HOT_INLINE unsigned san_disambig(const struct gamedb__pos *pos, uint8_t p
 	for (; cand; cand &= cand - 1) {
 		const int c = LSB(cand);
 		/* c reaches `to` (a knight always), and its move leaves the king safe: the king
-		 * stays, so one attack test with c moved and the man on `to` taken settles pins. */
-		if ((between_bb(to, c) & occ) ||
-		    (k < 64 && attacked(pos, k, them, pos->by_colour[them] & ~BIT(to),
-					(occ & ~BIT(c)) | BIT(to))))
+		 * stays, so a pin test (not in check) or one attack test with c moved and the man
+		 * on `to` taken settles it. */
+		if (between_bb(to, c) & occ)
+			continue;
+		if (checked == 0 ? !pin_safe(pos, (unsigned)c, (unsigned)to)
+				 : (k < 64 && attacked(pos, k, them, pos->by_colour[them] & ~BIT(to),
+						       (occ & ~BIT(c)) | BIT(to))))
 			continue;
 		others++;
 		same_file |= FILE_OF(c) == FILE_OF(from);
@@ -340,7 +383,7 @@ static inline size_t san_body(const struct gamedb__pos *pos, const struct gamedb
 	if (m->flags & GAMEDB__MF_DROP)
 		return gamedb__move_uci(m, buf);
 	return san_write(buf, m->from, m->to, m->piece, m->promo, m->flags & GAMEDB__MF_CAPTURE,
-			 san_disambig(pos, PC(m->piece & 7, pos->stm), m->from, m->to));
+			 san_disambig(pos, PC(m->piece & 7, pos->stm), m->from, m->to, -1));
 }
 
 #endif /* GAMEDB_CHESS_INTERNAL_H */

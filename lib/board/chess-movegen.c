@@ -244,26 +244,6 @@ static COLD_PATH void zh_move(struct gamedb__pos *pos, const struct gamedb__move
 		pos->promoted |= tb;
 }
 
-/*
- * 1 if a slider of colour c on `line` (a line through square k, as line_tab gives it) reaches
- * k over the occupancy occ: a rook or queen when the line is a rank or file, a bishop or queen
- * when it is a diagonal. For a pin (the enemy's, with the pinned man lifted from occ) and a
- * discovered check (ours, after the move).
- */
-static HOT_INLINE int slider_on_line(const struct gamedb__pos *pos, unsigned k, uint64_t line,
-				     unsigned c, uint64_t occ)
-{
-	const uint64_t *t = pos->by_type;
-	uint64_t sl = line & pos->by_colour[c] &
-		      ((rook_rays[k] & (t[GAMEDB__ROOK] | t[GAMEDB__QUEEN])) |
-		       (bishop_rays[k] & (t[GAMEDB__BISHOP] | t[GAMEDB__QUEEN])));
-
-	for (; sl; sl &= sl - 1)
-		if (!(between_tab[k][LSB(sl)] & occ))
-			return 1;
-	return 0;
-}
-
 /* The clocks and the side to move as every move changes them (reset: a capture or pawn move). */
 static HOT_INLINE void clocks(struct gamedb__pos *pos, unsigned us, int reset)
 {
@@ -852,25 +832,6 @@ static COLD_PATH int drop_complete(const struct gamedb__pos *pos, struct gamedb_
 }
 
 /*
- * 1 if the usual move from -> to (not the king's, not en passant) leaves the king safe, in a
- * position where the side to move is not in check: it does unless the man on `from` is pinned
- * and leaves its pin line. No attack test, only the one line from the king through `from`
- * (none for most moves).
- */
-static HOT_INLINE int pin_safe(const struct gamedb__pos *pos, unsigned from, unsigned to)
-{
-	const unsigned us = pos->stm, k = pos->king[us];
-	uint64_t line;
-
-	if (k >= 64)
-		return 1;
-	line = line_tab[k][from];
-	if (!line || (line & BIT(to)))
-		return 1; /* along the line: it still stands between (or takes the pinner) */
-	return !slider_on_line(pos, k, line, us ^ 1, occupied(pos) & ~BIT(from));
-}
-
-/*
  * move_complete() (see board.h); checked: 1 if the side to move is in check in pos, 0 if not,
  * -1 if not known. Known not to be in check, a usual move needs no attack test (pin_safe()).
  */
@@ -1109,9 +1070,18 @@ static NO_INLINE int finish_check(const struct gamedb__pos *pos, struct gamedb__
 
 static NO_INLINE int play_san_full(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 				   size_t *len, int checked);
+static NO_INLINE int play_san_king(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				   size_t *len);
+static NO_INLINE int play_san_dis(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				  size_t *len);
 
 /* play_san_fast()'s instances: what the caller knows of the move. */
-enum { FAST_USUAL, FAST_FULL };
+enum {
+	FAST_USUAL, /* most moves (see play_san_fast()) */
+	FAST_KING,  /* a king move, not in check, its side no castling rights left */
+	FAST_DIS,   /* not in check, a man of the same type on a line through `to` */
+	FAST_FULL   /* any other usual move */
+};
 
 /*
  * gamedb__move_play_san() for the usual chess move, from and to on the board (the caller
@@ -1144,11 +1114,14 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 	/* The man: ours (type and colour in one test). */
 	if ((pc ^ (us << 3)) - 1 > GAMEDB__KING - 1)
 		return -1;
-	if (mode != FAST_FULL && (type == GAMEDB__KING || checked != 0))
+	if (mode == FAST_USUAL && checked != 0)
 		return play_san_full(pos, m, san, len, checked);
-	if (type == GAMEDB__KING &&
-	    (pos->castle_rook[us][0] != GAMEDB__NO_SQ || pos->castle_rook[us][1] != GAMEDB__NO_SQ))
-		return play_san_general(pos, m, san, len, checked);
+	if (mode != FAST_KING && type == GAMEDB__KING) {
+		if (pos->castle_rook[us][0] != GAMEDB__NO_SQ || pos->castle_rook[us][1] != GAMEDB__NO_SQ)
+			return play_san_general(pos, m, san, len, checked);
+		if (mode == FAST_USUAL)
+			return play_san_king(pos, m, san, len);
+	}
 	/* The man taken, if any: theirs, not the king. */
 	if (target != GAMEDB__EMPTY) {
 		if ((target ^ ((us ^ 1) << 3)) - 1 > GAMEDB__QUEEN - 1)
@@ -1194,7 +1167,8 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 	 * King safety. Known not to be in check, a man other than the king can only expose its
 	 * king by leaving a pin (pin_safe()). Else one attack test on the board after the move.
 	 */
-	if (mode == FAST_FULL && (type == GAMEDB__KING || checked != 0 || (flags & GAMEDB__MF_EP))) {
+	if (mode == FAST_KING ||
+	    (mode == FAST_FULL && (type == GAMEDB__KING || checked != 0 || (flags & GAMEDB__MF_EP)))) {
 		const unsigned ks = type == GAMEDB__KING ? to : pos->king[us];
 		const uint64_t lift = (flags & GAMEDB__MF_EP) ? BIT(us ? to + 8 : to - 8) : 0;
 		if (ks < 64 && attacked(pos, (int)ks, (int)us ^ 1,
@@ -1205,11 +1179,11 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 		return -1;
 	}
 	/* Disambiguation: only with another man of the type on a line (or step) through `to`. */
-	if (mode == FAST_FULL)
-		dis = san_disambig(pos, (uint8_t)pc, (int)from, (int)to);
-	else if (type != GAMEDB__PAWN &&
+	if (mode == FAST_FULL || mode == FAST_DIS)
+		dis = san_disambig(pos, (uint8_t)pc, (int)from, (int)to, checked);
+	else if (mode == FAST_USUAL && type != GAMEDB__PAWN &&
 		 (pos->by_type[type] & pos->by_colour[us] & ~BIT(from) & man_bb[pc][to]))
-		return play_san_full(pos, m, san, len, 0);
+		return play_san_dis(pos, m, san, len);
 
 	/* The move is legal: m completed and the SAN written now, before the make. */
 	m->flags = (uint8_t)flags;
@@ -1235,6 +1209,19 @@ static NO_INLINE int play_san_full(struct gamedb__pos *pos, struct gamedb__move 
 				   size_t *len, int checked)
 {
 	return play_san_fast(pos, m, san, len, checked, FAST_FULL);
+}
+
+/* Out of line, each with only what it needs: the king's attack test, the disambiguation. */
+static NO_INLINE int play_san_king(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				   size_t *len)
+{
+	return play_san_fast(pos, m, san, len, 0, FAST_KING);
+}
+
+static NO_INLINE int play_san_dis(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				  size_t *len)
+{
+	return play_san_fast(pos, m, san, len, 0, FAST_DIS);
 }
 
 int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
