@@ -268,6 +268,7 @@ static HOT_INLINE void make_usual(struct gamedb__pos *pos, unsigned us, unsigned
 	uint8_t *b = pos->sq;
 	const unsigned them = us ^ 1, type = TYPE(pc);
 	const uint64_t fb = BIT(from), tb = BIT(to);
+	uint32_t rights;
 
 	clocks(pos, us, type == GAMEDB__PAWN || cap != GAMEDB__EMPTY);
 	if (cap != GAMEDB__EMPTY) {
@@ -296,8 +297,8 @@ static HOT_INLINE void make_usual(struct gamedb__pos *pos, unsigned us, unsigned
 			pos->ep = (uint8_t)cs;
 		}
 	}
-	if ((pos->castle_rook[0][0] & pos->castle_rook[0][1] & pos->castle_rook[1][0] &
-	     pos->castle_rook[1][1]) != GAMEDB__NO_SQ) {
+	memcpy(&rights, pos->castle_rook, sizeof rights); /* the four rook squares at once */
+	if (rights != UINT32_MAX) {
 		/* Rights left (after the first moves of most games, none are). */
 		if (cap != GAMEDB__EMPTY) {
 			if (to == pos->castle_rook[them][0])
@@ -950,15 +951,15 @@ try_castle:
 }
 
 /*
- * 1 if the usual move from -> to just made in pos (not en passant), which put the man `put` on
- * `to`, gives check: with that man's own attack, or by opening the one line from the enemy
+ * 1 if the usual move from -> to of colour us just made in pos (not en passant), which put the
+ * man `put` on `to`, gives check: with that man's own attack, or by opening the one line from the enemy
  * king through `from` (a discovered check; the mover staying on that line still shuts it).
  * Not a full attack test.
  */
-static HOT_INLINE int gives_check(const struct gamedb__pos *pos, unsigned from, unsigned to,
-				  unsigned put)
+static HOT_INLINE int gives_check(const struct gamedb__pos *pos, unsigned us, unsigned from,
+				  unsigned to, unsigned put)
 {
-	const unsigned us = COLOUR(put), k = pos->king[us ^ 1];
+	const unsigned k = pos->king[us ^ 1];
 	uint64_t occ, line;
 
 	if (k >= 64)
@@ -982,7 +983,7 @@ static HOT_INLINE uint8_t after_check(const struct gamedb__pos *pos, const struc
 	if (m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q |
 			GAMEDB__MF_EP | GAMEDB__MF_DROP))
 		return check_state(pos);
-	if (!gives_check(pos, m->from, m->to, m->promo ? PC(m->promo, us) : PC(m->piece, us)))
+	if (!gives_check(pos, us, m->from, m->to, m->promo ? PC(m->promo, us) : PC(m->piece, us)))
 		return GAMEDB__CHECK_NONE;
 	return gamedb__has_legal_move(pos) ? GAMEDB__CHECK_CHECK : GAMEDB__CHECK_MATE;
 }
@@ -1198,7 +1199,7 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 
 	make_usual(pos, us, from, to, pc, target, put, flags);
 	/* A check (or en passant, which lifts two men: the full test) calls, in tail position. */
-	if ((flags & GAMEDB__MF_EP) || gives_check(pos, from, to, put))
+	if ((flags & GAMEDB__MF_EP) || gives_check(pos, us, from, to, put))
 		return finish_check(pos, m, san, n, len);
 	return 0;
 }
