@@ -1180,11 +1180,15 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 		return -1;
 	}
 	/* Disambiguation: only with another man of the type on a line (or step) through `to`. */
-	if (mode == FAST_FULL || mode == FAST_DIS)
+	if (mode == FAST_FULL || mode == FAST_DIS) {
 		dis = san_disambig(pos, (uint8_t)pc, (int)from, (int)to, checked);
-	else if (mode == FAST_USUAL && type != GAMEDB__PAWN &&
-		 (pos->by_type[type] & pos->by_colour[us] & ~BIT(from) & man_bb[pc][to]))
-		return play_san_dis(pos, m, san, len);
+	} else if (mode == FAST_USUAL && type != GAMEDB__PAWN) {
+		/* Another man of the type that reaches `to` (a slider: nothing between). */
+		uint64_t cand = pos->by_type[type] & pos->by_colour[us] & ~BIT(from) & man_bb[pc][to];
+		for (; cand; cand &= cand - 1)
+			if (!(between_tab[to][LSB(cand)] & occupied(pos)))
+				return play_san_dis(pos, m, san, len);
+	}
 
 	/* The move is legal: m completed and the SAN written now, before the make. */
 	m->flags = (uint8_t)flags;
