@@ -1075,10 +1075,13 @@ static NO_INLINE int play_san_king(struct gamedb__pos *pos, struct gamedb__move 
 				   size_t *len);
 static NO_INLINE int play_san_dis(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 				  size_t *len);
+static NO_INLINE int play_san_pawn(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				   size_t *len);
 
 /* play_san_fast()'s instances: what the caller knows of the move. */
 enum {
 	FAST_USUAL, /* most moves (see play_san_fast()) */
+	FAST_PAWN,  /* a pawn move, not in check */
 	FAST_KING,  /* a king move, not in check, its side no castling rights left */
 	FAST_DIS,   /* not in check, a man of the same type on a line through `to` */
 	FAST_FULL   /* any other usual move */
@@ -1117,7 +1120,9 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 		return -1;
 	if (mode == FAST_USUAL && checked != 0)
 		return play_san_full(pos, m, san, len, checked);
-	if (mode != FAST_KING && type == GAMEDB__KING) {
+	if (mode == FAST_USUAL && type == GAMEDB__PAWN)
+		return play_san_pawn(pos, m, san, len);
+	if (mode != FAST_KING && mode != FAST_PAWN && type == GAMEDB__KING) {
 		if (pos->castle_rook[us][0] != GAMEDB__NO_SQ || pos->castle_rook[us][1] != GAMEDB__NO_SQ)
 			return play_san_general(pos, m, san, len, checked);
 		if (mode == FAST_USUAL)
@@ -1131,7 +1136,7 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 	}
 
 	/* Geometry and occupancy: a pawn's steps by hand, the other men's from the tables. */
-	if (type == GAMEDB__PAWN) {
+	if (mode == FAST_PAWN || (mode == FAST_FULL && type == GAMEDB__PAWN)) {
 		const unsigned ahead = us ? from - 8 : from + 8;
 		if (!(man_bb[pc][from] & BIT(to))) {
 			if (target != GAMEDB__EMPTY)
@@ -1227,6 +1232,13 @@ static NO_INLINE int play_san_dis(struct gamedb__pos *pos, struct gamedb__move *
 				  size_t *len)
 {
 	return play_san_fast(pos, m, san, len, 0, FAST_DIS);
+}
+
+/* Out of line: a quarter of the moves, and the piece moves keep FAST_USUAL to themselves. */
+static NO_INLINE int play_san_pawn(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				   size_t *len)
+{
+	return play_san_fast(pos, m, san, len, 0, FAST_PAWN);
 }
 
 int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
