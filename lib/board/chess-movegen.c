@@ -1095,15 +1095,16 @@ enum {
  * written (san_write()), the make (make_usual()) and the check test (gives_check()). Returns
  * 0, or -1 if the move is illegal (pos and m unchanged).
  *
- * Three instances, by `mode`. FAST_PIECE and FAST_PAWN take most moves: the side to move not
- * in check and a knight, bishop, rook or queen of its own on `from` (FAST_PIECE: the caller has
- * tested that), or a pawn (FAST_PAWN); no en passant, and no other man of the same type on a
- * line (or knight step) through `to` (no disambiguation to look for). Then the only loops are
- * the pin test's and the discovered check's, and nothing is called but in tail position
- * (finish_check() after a check), so that the compiler keeps the move in registers. Any other
- * move goes, before anything changes, to FAST_FULL (play_san_full()), which has the attack
- * tests; that one leaves a king move while its side may still castle (the move may be
- * castling) to play_san_general().
+ * One body, instances by `mode` (a constant, so each instance keeps only its own tests, and
+ * the compiler keeps the move in registers). FAST_USUAL, inline in gamedb__move_play_san(),
+ * takes most moves: the side to move not in check, a knight, bishop, rook or queen, no other
+ * man of its type that reaches `to` (no disambiguation to look for); its only loops are the
+ * pin test's and the discovered check's, and it calls nothing but in tail position
+ * (finish_check() after a check). The others are out of line and get their moves from it
+ * before anything changes: FAST_PAWN (pawn steps; en passant goes on to FAST_FULL), FAST_KING
+ * (the king's attack test, no castling rights left; with rights the move may be castling:
+ * play_san_general()), FAST_DIS (the disambiguation) and FAST_FULL (in check, en passant:
+ * attack tests).
  */
 static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 				    size_t *len, int checked, const int mode)
