@@ -1279,6 +1279,99 @@ static void test_random_games(void)
 	CHECK(plies > 10000);
 }
 
+/*
+ * One from/to/promo of a sweep: gamedb__move_play_san() (with `checked` as the caller would
+ * pass it) agrees with gamedb__move_complete(), gamedb__pos_make() and gamedb__move_san():
+ * same verdict, same completed move, same position after it (or pos untouched when illegal),
+ * same SAN and length. Returns the number of disagreements (0 or 1).
+ */
+static int play_san_agrees(const struct gamedb__pos *pos, int from, int to, int promo, int checked)
+{
+	struct gamedb__move c, p;
+	struct gamedb__pos made = *pos, played = *pos;
+	char want[32], got[GAMEDB__SAN_MAX];
+	size_t len = 99;
+	int rc, rp;
+
+	memset(&c, 0, sizeof c);
+	c.from = (uint8_t)from;
+	c.to = (uint8_t)to;
+	c.promo = (uint8_t)promo;
+	p = c;
+	rc = gamedb__move_complete(pos, &c);
+	rp = gamedb__move_play_san(&played, &p, got, &len, checked);
+	if (rc != rp)
+		return 1;
+	if (rc != 0)
+		return memcmp(&played, pos, sizeof *pos) != 0;
+	gamedb__pos_make(&made, &c);
+	gamedb__move_san(pos, &c, want);
+	return !same_move(&c, &p) || memcmp(&played, &made, sizeof made) != 0 ||
+	       strcmp(want, got) != 0 || len != strlen(want) ||
+	       (p.check == GAMEDB__CHECK_NONE) == gamedb__in_check(&played);
+}
+
+/*
+ * gamedb__move_play_san() has its own path for the usual move (checked, made and given its
+ * SAN in one pass): along random games from positions with pins, en passant, promotions,
+ * Chess960 castling and checks, every from/to (and promotion) of the side to move's men, and a
+ * few from squares that hold no man of it, must give what the general functions give.
+ */
+static void test_play_san_sweep(void)
+{
+	static const char *const fens[] = {
+		GAMEDB__START_FEN,
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+		"n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+		"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+		"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+		"4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 1",
+		"3r4/8/8/8/8/8/3R4/R2K1k2 w - - 0 1",
+	};
+	uint32_t seed = 777;
+	int bad = 0, tries = 0;
+	size_t f;
+
+	for (f = 0; f < sizeof fens / sizeof fens[0]; f++) {
+		int game;
+		for (game = 0; game < 3; game++) {
+			struct gamedb__pos pos;
+			int ply;
+			CHECK(gamedb__pos_from_fen(&pos, fens[f], NULL) == 0);
+			for (ply = 0; ply < 60; ply++) {
+				struct gamedb__move moves[GAMEDB__MAX_MOVES];
+				const int chk = gamedb__in_check(&pos);
+				int n = gamedb__gen_legal(&pos, moves), from, to;
+				for (from = 0; from < 64; from++) {
+					const uint8_t pc = pos.sq[from];
+					const int ours = pc != GAMEDB__EMPTY && GAMEDB__PC_COLOUR(pc) == pos.stm;
+					if (!ours && from % 16 != ply % 16)
+						continue; /* a few squares without a man of ours */
+					for (to = 0; to < 64; to++) {
+						int promo;
+						bad += play_san_agrees(&pos, from, to, 0, chk);
+						bad += play_san_agrees(&pos, from, to, 0, -1);
+						tries += 2;
+						if (GAMEDB__PC_TYPE(pc) != GAMEDB__PAWN)
+							continue;
+						for (promo = GAMEDB__PAWN; promo <= GAMEDB__KING; promo++) {
+							bad += play_san_agrees(&pos, from, to, promo, chk);
+							tries++;
+						}
+					}
+				}
+				if (n == 0 || pos.halfmove >= 100)
+					break;
+				seed = seed * 1103515245u + 12345u;
+				gamedb__pos_make(&pos, &moves[(seed >> 16) % (uint32_t)n]);
+			}
+		}
+	}
+	CHECK_MSG(bad == 0, "move_play_san disagrees %d times in %d tries", bad, tries);
+	CHECK(tries > 100000);
+}
+
 /* Crazyhouse: FEN holdings, drops in SAN and UCI, promoted men, drop legality. */
 static void test_crazyhouse(void)
 {
@@ -1387,6 +1480,7 @@ int main(void)
 	test_move_play();
 	test_has_legal_move();
 	test_random_games();
+	test_play_san_sweep();
 	test_crazyhouse();
 	return testlib_done();
 }

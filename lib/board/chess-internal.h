@@ -65,6 +65,13 @@ static inline int lsb_portable(uint64_t b)
 #define HOT_INLINE inline
 #endif
 
+/* For a function the hot path calls that must stay a call. */
+#if defined(__GNUC__) || defined(__clang__)
+#define NO_INLINE __attribute__((noinline))
+#else
+#define NO_INLINE
+#endif
+
 /*
  * For the crazyhouse code called from the chess hot paths: kept out of line (and out of the
  * hot code's registers), so that chess pays only the test that leads to it.
@@ -108,6 +115,7 @@ static inline int lsb_portable(uint64_t b)
 #define pawn_bb gamedb__chess_pawn_bb
 #define line_tab gamedb__chess_line_tab
 #define between_tab gamedb__chess_between_tab
+#define man_bb gamedb__chess_man_bb
 /* [s]: the diagonal (a1-h8 way) and the anti-diagonal (h1-a8 way) through s. */
 extern GAMEDB__CHESS_HIDDEN const uint64_t diag_bb[64];
 extern GAMEDB__CHESS_HIDDEN const uint64_t anti_bb[64];
@@ -125,6 +133,13 @@ extern GAMEDB__CHESS_HIDDEN const uint64_t pawn_bb[2][64];
  * checking a move, its check and its SAN ask for them several times per move.
  */
 extern GAMEDB__CHESS_HIDDEN const uint64_t line_tab[64][64];
+/*
+ * man_bb[pc][s]: the squares the man pc (GAMEDB__PC(type, colour)) on s attacks on an empty
+ * board: a pawn's two captures, a knight's or king's steps, a slider's whole lines; 0 for an
+ * empty pc. A move of a man other than a pawn is one lookup here and one in between_tab; the
+ * check a man gives from its new square is the same test.
+ */
+extern GAMEDB__CHESS_HIDDEN const uint64_t man_bb[16][64];
 extern GAMEDB__CHESS_HIDDEN const uint64_t between_tab[64][64];
 
 /* The whole line (rank, file or diagonal) through a and b, or 0 if they share none. */
@@ -189,6 +204,45 @@ static HOT_INLINE int attacked(const struct gamedb__pos *pos, int s, int by, uin
 }
 
 /*
+ * 1 if a slider of colour c on `line` (a line through square k, as line_tab gives it) reaches
+ * k over the occupancy occ: a rook or queen when the line is a rank or file, a bishop or queen
+ * when it is a diagonal. For a pin (the enemy's, with the pinned man lifted from occ) and a
+ * discovered check (ours, after the move).
+ */
+static HOT_INLINE int slider_on_line(const struct gamedb__pos *pos, unsigned k, uint64_t line,
+				     unsigned c, uint64_t occ)
+{
+	const uint64_t *t = pos->by_type;
+	uint64_t sl = line & pos->by_colour[c] &
+		      ((rook_rays[k] & (t[GAMEDB__ROOK] | t[GAMEDB__QUEEN])) |
+		       (bishop_rays[k] & (t[GAMEDB__BISHOP] | t[GAMEDB__QUEEN])));
+
+	for (; sl; sl &= sl - 1)
+		if (!(between_tab[k][LSB(sl)] & occ))
+			return 1;
+	return 0;
+}
+
+/*
+ * 1 if the usual move from -> to (not the king's, not en passant) leaves the king safe, in a
+ * position where the side to move is not in check: it does unless the man on `from` is pinned
+ * and leaves its pin line. No attack test, only the one line from the king through `from`
+ * (none for most moves).
+ */
+static HOT_INLINE int pin_safe(const struct gamedb__pos *pos, unsigned from, unsigned to)
+{
+	const unsigned us = pos->stm, k = pos->king[us];
+	uint64_t line;
+
+	if (k >= 64)
+		return 1;
+	line = line_tab[k][from];
+	if (!line || (line & BIT(to)))
+		return 1; /* along the line: it still stands between (or takes the pinner) */
+	return !slider_on_line(pos, k, line, us ^ 1, occupied(pos) & ~BIT(from));
+}
+
+/*
  * What the move just made in pos did to the side now to move: GAMEDB__CHECK_NONE, _CHECK or
  * _MATE.
  */
@@ -227,99 +281,109 @@ static inline int is_rank_ch(char c)
 static const char piece_upper[8] = {'?', 'P', 'N', 'B', 'R', 'Q', 'K', '?'};
 
 /*
- * 1 if the man on c (same type and colour as the mover) may legally go to `to` as well. Only
- * N, B, R, Q reach here, so no en passant or castling to care about; the king does not move,
- * so one attack test with c moved (and the man on `to` taken) settles pins.
+ * The disambiguation SAN needs for the move of the man pc (of the side to move) from `from` to
+ * `to` in pos, before the move: 0 when none, else its one or two characters packed, the first
+ * in the low byte. checked: whether the side to move is in check (0 no, 1 yes, -1 not known). Minimal: only the other men of the same type and colour that may legally go
+ * to `to` count (file, else rank, else both). Most moves pay one test on one bitboard: those
+ * men on the empty-board lines (or knight steps) through `to`. The king needs none. Inline
+ * without a call, so that the move engine's hot path stays a leaf.
  */
-static inline int other_can_go(const struct gamedb__pos *pos, int c, int to)
+static HOT_INLINE unsigned san_disambig(const struct gamedb__pos *pos, uint8_t pc, int from, int to,
+					int checked)
 {
-	const int us = pos->stm, them = us ^ 1, k = pos->king[us];
-	const uint64_t occ = (occupied(pos) & ~BIT(c)) | BIT(to);
+	const int type = TYPE(pc), us = COLOUR(pc), them = us ^ 1, k = pos->king[us];
+	const uint64_t occ = occupied(pos);
+	uint64_t cand = pos->by_type[type] & pos->by_colour[us] & ~BIT(from) & man_bb[pc][to];
+	int others = 0, same_file = 0, same_rank = 0;
 
-	if (k >= 64)
-		return 1;
-	return !attacked(pos, k, them, pos->by_colour[them] & ~BIT(to), occ);
+	if (type == GAMEDB__PAWN || type == GAMEDB__KING || !cand)
+		return 0;
+	for (; cand; cand &= cand - 1) {
+		const int c = LSB(cand);
+		/* c reaches `to` (a knight always), and its move leaves the king safe: the king
+		 * stays, so a pin test (not in check) or one attack test with c moved and the man
+		 * on `to` taken settles it. */
+		if (between_bb(to, c) & occ)
+			continue;
+		if (checked == 0 ? !pin_safe(pos, (unsigned)c, (unsigned)to)
+				 : (k < 64 && attacked(pos, k, them, pos->by_colour[them] & ~BIT(to),
+						       (occ & ~BIT(c)) | BIT(to))))
+			continue;
+		others++;
+		same_file |= FILE_OF(c) == FILE_OF(from);
+		same_rank |= RANK_OF(c) == RANK_OF(from);
+	}
+	if (!others)
+		return 0;
+	if (!same_file)
+		return (unsigned char)file_char(from);
+	if (!same_rank)
+		return (unsigned char)rank_char(from);
+	return (unsigned char)file_char(from) | (unsigned)(unsigned char)rank_char(from) << 8;
+}
+
+/* The two characters of square s ("a1" ... "h8"), for one two-byte copy. */
+extern GAMEDB__CHESS_HIDDEN const char gamedb__chess_sq_name[64][2];
+
+/*
+ * The SAN of a usual move (not castling, null or drop) of a man of type `type` from `from` to
+ * `to`, given its promotion (0 if none), whether it captures and its disambiguation (from
+ * san_disambig() on the position before the move), without the check mark and the NUL. Needs
+ * no position: the move engine writes it after the move is made. Returns the length written.
+ */
+static HOT_INLINE size_t san_write(char *buf, int from, int to, int type, int promo, int capture,
+				   unsigned dis)
+{
+	size_t n = 0;
+
+	if (type == GAMEDB__PAWN) {
+		if (capture) {
+			buf[0] = file_char(from);
+			buf[1] = 'x';
+			n = 2;
+		}
+		memcpy(buf + n, gamedb__chess_sq_name[to], 2);
+		n += 2;
+		if (promo) {
+			buf[n] = '=';
+			buf[n + 1] = piece_upper[promo & 7];
+			n += 2;
+		}
+		return n;
+	}
+	buf[0] = piece_upper[type & 7];
+	n = 1;
+	if (dis) {
+		buf[n++] = (char)(dis & 0xFF);
+		if (dis >> 8)
+			buf[n++] = (char)(dis >> 8);
+	}
+	if (capture)
+		buf[n++] = 'x';
+	memcpy(buf + n, gamedb__chess_sq_name[to], 2);
+	return n + 2;
 }
 
 /*
  * The SAN of the completed legal move m in pos (before it is made), without the check mark
  * and the NUL, for gamedb__move_san() and gamedb__move_play_san(); not for a null move.
- * Minimal disambiguation: only the men of the same type that reach the same square are
- * looked at. Returns the length written.
+ * Returns the length written.
  */
-static HOT_INLINE size_t san_body(const struct gamedb__pos *pos, const struct gamedb__move *m,
-				  char *buf)
+static inline size_t san_body(const struct gamedb__pos *pos, const struct gamedb__move *m,
+			      char *buf)
 {
-	const int from = m->from, to = m->to, type = m->piece;
-	size_t n = 0;
-
-	if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) {
-		if (m->flags & GAMEDB__MF_CASTLE_K) {
-			memcpy(buf, "O-O", 3);
-			n = 3;
-		} else {
-			memcpy(buf, "O-O-O", 5);
-			n = 5;
-		}
-	} else if (m->flags & GAMEDB__MF_DROP) {
-		n = gamedb__move_uci(m, buf);
-	} else if (type == GAMEDB__PAWN) {
-		if (m->flags & GAMEDB__MF_CAPTURE) {
-			buf[n++] = file_char(from);
-			buf[n++] = 'x';
-		}
-		buf[n++] = file_char(to);
-		buf[n++] = rank_char(to);
-		if (m->promo) {
-			buf[n++] = '=';
-			buf[n++] = piece_upper[m->promo & 7];
-		}
-	} else {
-		buf[n++] = piece_upper[type & 7];
-		if (type != GAMEDB__KING) {
-			/* The other men of the same type and colour that reach `to`. */
-			const uint64_t occ = occupied(pos);
-			const uint64_t same = pos->by_type[type & 7] & pos->by_colour[pos->stm] & ~BIT(from);
-			uint64_t cand;
-			int others = 0, same_file = 0, same_rank = 0;
-
-			if (type == GAMEDB__KNIGHT) {
-				cand = knight_bb[to] & same;
-			} else {
-				uint64_t sl = 0;
-				if (type != GAMEDB__BISHOP)
-					sl |= rook_rays[to] & same;
-				if (type != GAMEDB__ROOK)
-					sl |= bishop_rays[to] & same;
-				for (cand = 0; sl; sl &= sl - 1)
-					if (!(between_bb(to, LSB(sl)) & occ))
-						cand |= BIT(LSB(sl));
-			}
-			for (; cand; cand &= cand - 1) {
-				const int c = LSB(cand);
-				if (!other_can_go(pos, c, to))
-					continue;
-				others++;
-				same_file |= FILE_OF(c) == FILE_OF(from);
-				same_rank |= RANK_OF(c) == RANK_OF(from);
-			}
-			if (others) {
-				if (!same_file) {
-					buf[n++] = file_char(from);
-				} else if (!same_rank) {
-					buf[n++] = rank_char(from);
-				} else {
-					buf[n++] = file_char(from);
-					buf[n++] = rank_char(from);
-				}
-			}
-		}
-		if (m->flags & GAMEDB__MF_CAPTURE)
-			buf[n++] = 'x';
-		buf[n++] = file_char(to);
-		buf[n++] = rank_char(to);
+	if (m->flags & GAMEDB__MF_CASTLE_K) {
+		memcpy(buf, "O-O", 3);
+		return 3;
 	}
-	return n;
+	if (m->flags & GAMEDB__MF_CASTLE_Q) {
+		memcpy(buf, "O-O-O", 5);
+		return 5;
+	}
+	if (m->flags & GAMEDB__MF_DROP)
+		return gamedb__move_uci(m, buf);
+	return san_write(buf, m->from, m->to, m->piece, m->promo, m->flags & GAMEDB__MF_CAPTURE,
+			 san_disambig(pos, PC(m->piece & 7, pos->stm), m->from, m->to, -1));
 }
 
 #endif /* GAMEDB_CHESS_INTERNAL_H */

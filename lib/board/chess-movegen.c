@@ -77,6 +77,13 @@ const uint64_t knight_bb[64] = {SQ64(KNIGHT_BB)};
 const uint64_t king_bb[64] = {SQ64(KING_BB)};
 /* pawn_bb[c][s]: the squares a pawn of colour c on s attacks. */
 const uint64_t pawn_bb[2][64] = {{SQ64(WPAWN_BB)}, {SQ64(BPAWN_BB)}};
+#define NO_BB(s) ((uint64_t)0)
+#define QUEEN_BB(s) (ROOK_RAYS_BB(s) | BISHOP_RAYS_BB(s))
+#define MEN_BB(PAWN_BB)                                                                         \
+	{SQ64(NO_BB)}, {SQ64(PAWN_BB)}, {SQ64(KNIGHT_BB)}, {SQ64(BISHOP_RAYS_BB)},               \
+		{SQ64(ROOK_RAYS_BB)}, {SQ64(QUEEN_BB)}, {SQ64(KING_BB)}, {SQ64(NO_BB)}
+/* man_bb[pc][s]: indexed by GAMEDB__PC(type, colour), white's men first. */
+const uint64_t man_bb[16][64] = {MEN_BB(WPAWN_BB), MEN_BB(BPAWN_BB)};
 
 /*
  * line_tab and between_tab (chess-internal.h): for each a, a row expanded over all b. On a
@@ -211,13 +218,6 @@ static void set_move(struct gamedb__move *m, int from, int to, int promo, int fl
 	m->check = GAMEDB__CHECK_UNKNOWN;
 }
 
-/* 1 if a side still has a castling right (the four rook squares are not all GAMEDB__NO_SQ). */
-static int any_castling(const struct gamedb__pos *pos)
-{
-	return (pos->castle_rook[0][0] & pos->castle_rook[0][1] & pos->castle_rook[1][0] &
-		pos->castle_rook[1][1]) != GAMEDB__NO_SQ;
-}
-
 /*
  * Crazyhouse and bughouse bookkeeping for the usual move m (not castling, null or drop) of
  * colour us, before the board changes: the captured man goes to the mover's hand (a promoted
@@ -244,74 +244,95 @@ static COLD_PATH void zh_move(struct gamedb__pos *pos, const struct gamedb__move
 		pos->promoted |= tb;
 }
 
+/* The clocks and the side to move as every move changes them (reset: a capture or pawn move). */
+static HOT_INLINE void clocks(struct gamedb__pos *pos, unsigned us, int reset)
+{
+	pos->ep = GAMEDB__NO_SQ;
+	pos->stm = (uint8_t)(us ^ 1);
+	if (reset)
+		pos->halfmove = 0;
+	else
+		pos->halfmove += pos->halfmove != UINT16_MAX;
+	pos->fullmove += us & (pos->fullmove != UINT32_MAX);
+}
+
+/*
+ * The make of a usual move (not castling, null or drop) of the side to move us: the man pc
+ * from `from` to `to`, where it takes cap (GAMEDB__EMPTY if none, and for en passant) and
+ * becomes put (pc, or what it promotes to); flags as move_complete() leaves them
+ * (GAMEDB__MF_EP and GAMEDB__MF_DOUBLE are read).
+ */
+static HOT_INLINE void make_usual(struct gamedb__pos *pos, unsigned us, unsigned from, unsigned to,
+				  unsigned pc, unsigned cap, unsigned put, unsigned flags)
+{
+	uint8_t *b = pos->sq;
+	const unsigned them = us ^ 1, type = TYPE(pc);
+	const uint64_t fb = BIT(from), tb = BIT(to);
+	uint32_t rights;
+
+	clocks(pos, us, type == GAMEDB__PAWN || cap != GAMEDB__EMPTY);
+	if (cap != GAMEDB__EMPTY) {
+		pos->by_colour[them] ^= tb;
+		pos->by_type[TYPE(cap)] ^= tb;
+	}
+	pos->by_colour[us] ^= fb | tb;
+	pos->by_type[type] ^= fb;
+	pos->by_type[TYPE(put)] ^= tb;
+	b[to] = (uint8_t)put;
+	b[from] = GAMEDB__EMPTY;
+	if (flags & (GAMEDB__MF_EP | GAMEDB__MF_DOUBLE)) {
+		const unsigned cs = us ? to + 8 : to - 8; /* the pawn taken, or the square passed */
+		if (flags & GAMEDB__MF_EP) {
+			pos->by_colour[them] ^= BIT(cs);
+			pos->by_type[GAMEDB__PAWN] ^= BIT(cs);
+			b[cs] = GAMEDB__EMPTY;
+		} else if (man_bb[pc][cs] & pos->by_type[GAMEDB__PAWN] & pos->by_colour[them]) {
+			/*
+			 * The ep square is recorded after every double push that has an enemy pawn
+			 * beside the destination (one our pawn on the passed square would attack: a
+			 * pseudo-legal en-passant capture), whether or not the capture would
+			 * actually be legal. This is what Scid's DoSimpleMove does, so our FENs
+			 * match Scid's.
+			 */
+			pos->ep = (uint8_t)cs;
+		}
+	}
+	memcpy(&rights, pos->castle_rook, sizeof rights); /* the four rook squares at once */
+	if (rights != UINT32_MAX) {
+		/* Rights left (after the first moves of most games, none are). */
+		if (cap != GAMEDB__EMPTY) {
+			if (to == pos->castle_rook[them][0])
+				pos->castle_rook[them][0] = GAMEDB__NO_SQ;
+			if (to == pos->castle_rook[them][1])
+				pos->castle_rook[them][1] = GAMEDB__NO_SQ;
+		}
+		if (type == GAMEDB__KING) {
+			pos->castle_rook[us][0] = pos->castle_rook[us][1] = GAMEDB__NO_SQ;
+		} else if (type != GAMEDB__PAWN) {
+			if (from == pos->castle_rook[us][0])
+				pos->castle_rook[us][0] = GAMEDB__NO_SQ;
+			if (from == pos->castle_rook[us][1])
+				pos->castle_rook[us][1] = GAMEDB__NO_SQ;
+		}
+	}
+	if (type == GAMEDB__KING)
+		pos->king[us] = (uint8_t)to;
+}
+
 /* pos_make() of chess: all of it but the crazyhouse bookkeeping (see zh_make()). */
 static HOT_INLINE void make_chess(struct gamedb__pos *pos, const struct gamedb__move *m)
 {
-	const int us = pos->stm, them = us ^ 1;
+	const unsigned us = pos->stm;
 	uint8_t *b = pos->sq;
 
-	pos->ep = GAMEDB__NO_SQ;
-	if (pos->halfmove < UINT16_MAX)
-		pos->halfmove++;
-	if (us == 1 && pos->fullmove < UINT32_MAX)
-		pos->fullmove++;
-	pos->stm = (uint8_t)them;
-
 	if (!(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q))) {
-		/* The usual move; the clause after the board update handles en passant's pawn. */
-		const int from = m->from, to = m->to;
-		const uint8_t pc = b[from], cap = b[to];
-		const uint8_t put = m->promo ? PC(m->promo, us) : pc;
-		const int type = TYPE(pc);
-		const uint64_t fb = BIT(from), tb = BIT(to);
-
-		if (cap != GAMEDB__EMPTY) {
-			pos->by_colour[them] ^= tb;
-			pos->by_type[TYPE(cap)] ^= tb;
-			pos->halfmove = 0;
-			if (any_castling(pos)) {
-				if (to == pos->castle_rook[them][0])
-					pos->castle_rook[them][0] = GAMEDB__NO_SQ;
-				if (to == pos->castle_rook[them][1])
-					pos->castle_rook[them][1] = GAMEDB__NO_SQ;
-			}
-		}
-		pos->by_colour[us] ^= fb | tb;
-		pos->by_type[type] ^= fb;
-		pos->by_type[TYPE(put)] ^= tb;
-		b[to] = put;
-		b[from] = GAMEDB__EMPTY;
-		if (type == GAMEDB__PAWN) {
-			pos->halfmove = 0;
-			if (m->flags & GAMEDB__MF_EP) {
-				const int cs = us ? to + 8 : to - 8;
-				bb_flip(pos, cs, b[cs]);
-				b[cs] = GAMEDB__EMPTY;
-			} else if (to - from == 16 || from - to == 16) {
-				/*
-				 * The ep square is recorded after every double push that has an enemy
-				 * pawn beside the destination (a pseudo-legal en-passant capture),
-				 * whether or not the capture would actually be legal. This is what
-				 * Scid's DoSimpleMove does, so our FENs match Scid's.
-				 */
-				const uint8_t enemy_pawn = PC(GAMEDB__PAWN, them);
-				if ((FILE_OF(to) > 0 && b[to - 1] == enemy_pawn) ||
-				    (FILE_OF(to) < 7 && b[to + 1] == enemy_pawn))
-					pos->ep = (uint8_t)((from + to) / 2);
-			}
-		} else if (any_castling(pos)) {
-			if (type == GAMEDB__KING) {
-				pos->castle_rook[us][0] = pos->castle_rook[us][1] = GAMEDB__NO_SQ;
-			} else {
-				if (from == pos->castle_rook[us][0])
-					pos->castle_rook[us][0] = GAMEDB__NO_SQ;
-				if (from == pos->castle_rook[us][1])
-					pos->castle_rook[us][1] = GAMEDB__NO_SQ;
-			}
-		}
-		if (type == GAMEDB__KING)
-			pos->king[us] = (uint8_t)to;
-	} else if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) {
+		const unsigned pc = b[m->from];
+		make_usual(pos, us, m->from, m->to, pc, b[m->to], m->promo ? PC(m->promo, us) : pc,
+			   m->flags);
+		return;
+	}
+	clocks(pos, us, 0);
+	if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) {
 		const int side = (m->flags & GAMEDB__MF_CASTLE_K) ? 1 : 0;
 		const int base = us ? 56 : 0;
 		const int rto = base + (side ? 5 : 3);
@@ -343,12 +364,7 @@ static COLD_PATH void zh_make(struct gamedb__pos *pos, const struct gamedb__move
 	if (m->flags & GAMEDB__MF_DROP) {
 		const int type = m->piece & 7;
 		const uint8_t pc = PC(type, us);
-		pos->ep = GAMEDB__NO_SQ;
-		if (pos->halfmove < UINT16_MAX)
-			pos->halfmove++;
-		if (us == 1 && pos->fullmove < UINT32_MAX)
-			pos->fullmove++;
-		pos->stm = (uint8_t)(us ^ 1);
+		clocks(pos, (unsigned)us, 0);
 		if (m->to < 64 && pos->sq[m->to] == GAMEDB__EMPTY && type >= GAMEDB__PAWN &&
 		    type <= GAMEDB__QUEEN) {
 			pos->sq[m->to] = pc;
@@ -374,24 +390,31 @@ void gamedb__pos_make(struct gamedb__pos *pos, const struct gamedb__move *m)
 }
 
 /*
- * 1 if the completed move m (not castling, not null) leaves the mover's king safe. No copy:
- * the attack test runs on the occupancy after the move, with the captured man left out.
+ * 1 if the usual move from -> to (not castling, not null; ep: en passant) leaves the mover's
+ * king, then on k, safe. No copy: the attack test runs on the occupancy after the move, with
+ * the captured man left out.
  */
-static int leaves_king_safe(const struct gamedb__pos *pos, const struct gamedb__move *m)
+static int king_safe_after(const struct gamedb__pos *pos, int k, int from, int to, int ep)
 {
 	const int us = pos->stm, them = us ^ 1;
-	const int k = m->piece == GAMEDB__KING ? m->to : pos->king[us];
-	uint64_t occ = (occupied(pos) & ~BIT(m->from)) | BIT(m->to);
-	uint64_t att = pos->by_colour[them] & ~BIT(m->to);
+	uint64_t occ = (occupied(pos) & ~BIT(from)) | BIT(to);
+	uint64_t att = pos->by_colour[them] & ~BIT(to);
 
 	if (k >= 64)
 		return 1;
-	if (m->flags & GAMEDB__MF_EP) {
-		const int cap = us ? m->to + 8 : m->to - 8;
+	if (ep) {
+		const int cap = us ? to + 8 : to - 8;
 		occ &= ~BIT(cap);
 		att &= ~BIT(cap);
 	}
 	return !attacked(pos, k, them, att, occ);
+}
+
+/* 1 if the completed move m (not castling, not null) leaves the mover's king safe. */
+static int leaves_king_safe(const struct gamedb__pos *pos, const struct gamedb__move *m)
+{
+	return king_safe_after(pos, m->piece == GAMEDB__KING ? m->to : pos->king[pos->stm], m->from,
+			       m->to, m->flags & GAMEDB__MF_EP);
 }
 
 /*
@@ -810,32 +833,6 @@ static COLD_PATH int drop_complete(const struct gamedb__pos *pos, struct gamedb_
 }
 
 /*
- * 1 if the usual move from -> to (not the king's, not en passant) leaves the king safe, in a
- * position where the side to move is not in check: it does unless the man on `from` is pinned
- * and leaves its pin line. No attack test, only the one line from the king through `from`.
- */
-static HOT_INLINE int pin_safe(const struct gamedb__pos *pos, int from, int to)
-{
-	const int us = pos->stm, k = pos->king[us];
-	uint64_t line, sl, occ;
-
-	if (k >= 64 || !((rook_rays[k] | bishop_rays[k]) & BIT(from)))
-		return 1;
-	line = line_bb(k, from);
-	if (line & BIT(to))
-		return 1; /* along the line: it still stands between (or takes the pinner) */
-	sl = line & pos->by_colour[us ^ 1] &
-	     ((RANK_OF(k) == RANK_OF(from) || FILE_OF(k) == FILE_OF(from))
-		      ? pos->by_type[GAMEDB__ROOK] | pos->by_type[GAMEDB__QUEEN]
-		      : pos->by_type[GAMEDB__BISHOP] | pos->by_type[GAMEDB__QUEEN]);
-	occ = occupied(pos) & ~BIT(from);
-	for (; sl; sl &= sl - 1)
-		if (!(between_bb(k, LSB(sl)) & occ))
-			return 0;
-	return 1;
-}
-
-/*
  * move_complete() (see board.h); checked: 1 if the side to move is in check in pos, 0 if not,
  * -1 if not known. Known not to be in check, a usual move needs no attack test (pin_safe()).
  */
@@ -944,7 +941,7 @@ static HOT_INLINE int complete(const struct gamedb__pos *pos, struct gamedb__mov
 
 	set_move(m, from, to, promo, flags, type, captured);
 	if (checked == 0 && type != GAMEDB__KING && !(flags & GAMEDB__MF_EP)
-		    ? pin_safe(pos, from, to)
+		    ? pin_safe(pos, (unsigned)from, (unsigned)to)
 		    : leaves_king_safe(pos, m))
 		return 0;
 try_castle:
@@ -954,60 +951,39 @@ try_castle:
 }
 
 /*
+ * 1 if the usual move from -> to of colour us just made in pos (not en passant), which put the
+ * man `put` on `to`, gives check: with that man's own attack, or by opening the one line from the enemy
+ * king through `from` (a discovered check; the mover staying on that line still shuts it).
+ * Not a full attack test.
+ */
+static HOT_INLINE int gives_check(const struct gamedb__pos *pos, unsigned us, unsigned from,
+				  unsigned to, unsigned put)
+{
+	const unsigned k = pos->king[us ^ 1];
+	uint64_t occ, line;
+
+	if (k >= 64)
+		return 0;
+	occ = occupied(pos);
+	if ((man_bb[put][to] & BIT(k)) && !(between_tab[to][k] & occ))
+		return 1;
+	line = line_tab[k][from];
+	return line && !(line & BIT(to)) && slider_on_line(pos, k, line, us, occ);
+}
+
+/*
  * What the completed move m, just made in pos, did to the side now to move: GAMEDB__CHECK_NONE,
- * _CHECK or _MATE. Not a full attack test on the king: a usual move gives check only with the
- * man it put on m->to (its own attacks) or by opening the one line from the king through
- * m->from (a discovered check). Castling, en passant, null moves and drops, which move or lift
- * more than one man, take the full test.
+ * _CHECK or _MATE. A usual move: gives_check(). Castling, en passant, null moves and drops,
+ * which move or lift more than one man, take the full test.
  */
 static HOT_INLINE uint8_t after_check(const struct gamedb__pos *pos, const struct gamedb__move *m)
 {
-	const int them = pos->stm, us = them ^ 1, k = pos->king[them];
-	const int from = m->from, to = m->to;
-	const uint64_t occ = occupied(pos), kb = BIT(k < 64 ? k : 0);
-	const uint64_t *t = pos->by_type;
-	uint64_t hit;
+	const unsigned us = pos->stm ^ 1;
 
-	if (k >= 64 || (m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q |
-				    GAMEDB__MF_EP | GAMEDB__MF_DROP)))
+	if (m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q |
+			GAMEDB__MF_EP | GAMEDB__MF_DROP))
 		return check_state(pos);
-	/* The man on `to`: the mover, or what it was promoted to (the move says which). */
-	switch (m->promo ? m->promo : m->piece) {
-	case GAMEDB__PAWN:
-		hit = pawn_bb[us][to] & kb;
-		break;
-	case GAMEDB__KNIGHT:
-		hit = knight_bb[to] & kb;
-		break;
-	case GAMEDB__BISHOP:
-		hit = (bishop_rays[to] & kb) && !(between_bb(to, k) & occ);
-		break;
-	case GAMEDB__ROOK:
-		hit = (rook_rays[to] & kb) && !(between_bb(to, k) & occ);
-		break;
-	case GAMEDB__QUEEN:
-		hit = ((rook_rays[to] | bishop_rays[to]) & kb) && !(between_bb(to, k) & occ);
-		break;
-	default: /* the king gives no check */
-		hit = 0;
-		break;
-	}
-	if (!hit) {
-		/* A slider of ours on the line from the king through the square left. */
-		const uint64_t line = line_bb(k, from);
-		if (line) {
-			const uint64_t kind = (RANK_OF(k) == RANK_OF(from) || FILE_OF(k) == FILE_OF(from))
-						      ? t[GAMEDB__ROOK] | t[GAMEDB__QUEEN]
-						      : t[GAMEDB__BISHOP] | t[GAMEDB__QUEEN];
-			uint64_t sl = line & kind & pos->by_colour[us] & ~BIT(to);
-			for (; sl; sl &= sl - 1)
-				if (!(between_bb(k, LSB(sl)) & occ)) {
-					hit = 1;
-					break;
-				}
-		}
-	}
-	if (!hit)
+	if (!gives_check(pos, us, m->from, m->to, m->promo ? PC(m->promo, us) : PC(m->piece, us)))
 		return GAMEDB__CHECK_NONE;
 	return gamedb__has_legal_move(pos) ? GAMEDB__CHECK_CHECK : GAMEDB__CHECK_MATE;
 }
@@ -1039,8 +1015,12 @@ int gamedb__move_play(struct gamedb__pos *pos, struct gamedb__move *m)
 	return 0;
 }
 
-int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
-			  size_t *len, int checked)
+/*
+ * gamedb__move_play_san() for what play_san_fast() leaves: castling, null moves, king moves
+ * while castling rights remain, drops and the crazyhouse bookkeeping.
+ */
+static COLD_PATH int play_san_general(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				      size_t *len, int checked)
 {
 	size_t n;
 
@@ -1066,4 +1046,207 @@ int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char 
 	if (len)
 		*len = n;
 	return 0;
+}
+
+/*
+ * The end of play_san_fast() when the move gives check, or is en passant: m->check (the mate
+ * test, or for en passant the whole check test), the check mark, the NUL and the length.
+ */
+static NO_INLINE int finish_check(const struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				  size_t n, size_t *len)
+{
+	if (m->flags & GAMEDB__MF_EP)
+		m->check = check_state(pos);
+	else
+		m->check = gamedb__has_legal_move(pos) ? GAMEDB__CHECK_CHECK : GAMEDB__CHECK_MATE;
+	if (m->check == GAMEDB__CHECK_CHECK)
+		san[n++] = '+';
+	else if (m->check == GAMEDB__CHECK_MATE)
+		san[n++] = '#';
+	san[n] = '\0';
+	if (len)
+		*len = n;
+	return 0;
+}
+
+static NO_INLINE int play_san_full(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				   size_t *len, int checked);
+static NO_INLINE int play_san_king(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				   size_t *len);
+static NO_INLINE int play_san_dis(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				  size_t *len);
+static NO_INLINE int play_san_pawn(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				   size_t *len);
+
+/* play_san_fast()'s instances: what the caller knows of the move. */
+enum {
+	FAST_USUAL, /* most moves (see play_san_fast()) */
+	FAST_PAWN,  /* a pawn move, not in check */
+	FAST_KING,  /* a king move, not in check, its side no castling rights left */
+	FAST_DIS,   /* not in check, a man of the same type on a line through `to` */
+	FAST_FULL   /* any other usual move */
+};
+
+/*
+ * gamedb__move_play_san() for the usual chess move, from and to on the board (the caller
+ * tests that, and that pos is not crazyhouse and m no castling or null move): the checks of
+ * complete(), written once more for this one case so that what the move is (the man, the
+ * captured man, the promotion, the flags) is worked out once, then m completed and the SAN
+ * written (san_write()), the make (make_usual()) and the check test (gives_check()). Returns
+ * 0, or -1 if the move is illegal (pos and m unchanged).
+ *
+ * One body, instances by `mode` (a constant, so each instance keeps only its own tests, and
+ * the compiler keeps the move in registers). FAST_USUAL, inline in gamedb__move_play_san(),
+ * takes most moves: the side to move not in check, a knight, bishop, rook or queen, no other
+ * man of its type that reaches `to` (no disambiguation to look for); its only loops are the
+ * pin test's and the discovered check's, and it calls nothing but in tail position
+ * (finish_check() after a check). The others are out of line and get their moves from it
+ * before anything changes: FAST_PAWN (pawn steps; en passant goes on to FAST_FULL), FAST_KING
+ * (the king's attack test, no castling rights left; with rights the move may be castling:
+ * play_san_general()), FAST_DIS (the disambiguation) and FAST_FULL (in check, en passant:
+ * attack tests).
+ */
+static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				    size_t *len, int checked, const int mode)
+{
+	const uint8_t *b = pos->sq;
+	const unsigned us = pos->stm;
+	const unsigned from = m->from, to = m->to, promo = m->promo;
+	const unsigned pc = b[from], target = b[to], type = TYPE(pc);
+	unsigned flags = 0, put = pc, dis = 0;
+	size_t n;
+
+	/* The man: ours (type and colour in one test). */
+	if ((pc ^ (us << 3)) - 1 > GAMEDB__KING - 1)
+		return -1;
+	if (mode == FAST_USUAL && checked != 0)
+		return play_san_full(pos, m, san, len, checked);
+	if (mode == FAST_USUAL && type == GAMEDB__PAWN)
+		return play_san_pawn(pos, m, san, len);
+	if (mode != FAST_KING && mode != FAST_PAWN && type == GAMEDB__KING) {
+		if (pos->castle_rook[us][0] != GAMEDB__NO_SQ || pos->castle_rook[us][1] != GAMEDB__NO_SQ)
+			return play_san_general(pos, m, san, len, checked);
+		if (mode == FAST_USUAL)
+			return play_san_king(pos, m, san, len);
+	}
+	/* The man taken, if any: theirs, not the king. */
+	if (target != GAMEDB__EMPTY) {
+		if ((target ^ ((us ^ 1) << 3)) - 1 > GAMEDB__QUEEN - 1)
+			return -1;
+		flags = GAMEDB__MF_CAPTURE;
+	}
+
+	/* Geometry and occupancy: a pawn's steps by hand, the other men's from the tables. */
+	if (mode == FAST_PAWN || (mode == FAST_FULL && type == GAMEDB__PAWN)) {
+		const unsigned ahead = us ? from - 8 : from + 8;
+		if (!(man_bb[pc][from] & BIT(to))) {
+			if (target != GAMEDB__EMPTY)
+				return -1;
+			if (to == ahead) {
+				/* single push */
+			} else if (to == (us ? from - 16 : from + 16) && RANK_OF(from) == (us ? 6u : 1u) &&
+				   b[ahead] == GAMEDB__EMPTY) {
+				flags = GAMEDB__MF_DOUBLE;
+			} else {
+				return -1;
+			}
+		} else if (target == GAMEDB__EMPTY) {
+			if (to != pos->ep || RANK_OF(to) != (us ? 2u : 5u) ||
+			    b[us ? to + 8 : to - 8] != PC(GAMEDB__PAWN, us ^ 1))
+				return -1;
+			if (mode != FAST_FULL)
+				return play_san_full(pos, m, san, len, checked);
+			flags = GAMEDB__MF_CAPTURE | GAMEDB__MF_EP;
+		}
+		if (RANK_OF(to) == (us ? 0u : 7u)) {
+			if (promo - GAMEDB__KNIGHT > GAMEDB__QUEEN - GAMEDB__KNIGHT)
+				return -1;
+			put = PC(promo, us);
+		} else if (promo != 0) {
+			return -1;
+		}
+	} else if (promo != 0 || !(man_bb[pc][from] & BIT(to)) ||
+		   (between_tab[from][to] & occupied(pos))) {
+		return -1;
+	}
+
+	/*
+	 * King safety. Known not to be in check, a man other than the king can only expose its
+	 * king by leaving a pin (pin_safe()). Else one attack test on the board after the move.
+	 */
+	if (mode == FAST_KING ||
+	    (mode == FAST_FULL && (type == GAMEDB__KING || checked != 0 || (flags & GAMEDB__MF_EP)))) {
+		const unsigned ks = type == GAMEDB__KING ? to : pos->king[us];
+		const uint64_t lift = (flags & GAMEDB__MF_EP) ? BIT(us ? to + 8 : to - 8) : 0;
+		if (ks < 64 && attacked(pos, (int)ks, (int)us ^ 1,
+					pos->by_colour[us ^ 1] & ~BIT(to) & ~lift,
+					((occupied(pos) & ~BIT(from)) | BIT(to)) & ~lift))
+			return -1;
+	} else if (!pin_safe(pos, from, to)) {
+		return -1;
+	}
+	/* Disambiguation: only with another man of the type on a line (or step) through `to`. */
+	if (mode == FAST_FULL || mode == FAST_DIS) {
+		dis = san_disambig(pos, (uint8_t)pc, (int)from, (int)to, checked);
+	} else if (mode == FAST_USUAL && type != GAMEDB__PAWN) {
+		/* Another man of the type that reaches `to` (a slider: nothing between). */
+		uint64_t cand = pos->by_type[type] & pos->by_colour[us] & ~BIT(from) & man_bb[pc][to];
+		for (; cand; cand &= cand - 1)
+			if (!(between_tab[to][LSB(cand)] & occupied(pos)))
+				return play_san_dis(pos, m, san, len);
+	}
+
+	/* The move is legal: m completed and the SAN written now, before the make. */
+	m->flags = (uint8_t)flags;
+	m->piece = (uint8_t)type;
+	m->captured = (uint8_t)((flags & GAMEDB__MF_EP) ? GAMEDB__PAWN : TYPE(target));
+	m->rook_from = GAMEDB__NO_SQ;
+	m->check = GAMEDB__CHECK_NONE;
+	n = san_write(san, (int)from, (int)to, (int)type, (int)promo, flags & GAMEDB__MF_CAPTURE, dis);
+	san[n] = '\0';
+	if (len)
+		*len = n;
+
+	make_usual(pos, us, from, to, pc, target, put, flags);
+	/* A check (or en passant, which lifts two men: the full test) calls, in tail position. */
+	if ((flags & GAMEDB__MF_EP) || gives_check(pos, us, from, to, put))
+		return finish_check(pos, m, san, n, len);
+	return 0;
+}
+
+/* Out of line (not cold: a sixth of the moves come here), so that its attack tests' register
+ * needs do not weigh on play_san_fast()'s usual instances. */
+static NO_INLINE int play_san_full(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				   size_t *len, int checked)
+{
+	return play_san_fast(pos, m, san, len, checked, FAST_FULL);
+}
+
+/* Out of line, each with only what it needs: the king's attack test, the disambiguation. */
+static NO_INLINE int play_san_king(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				   size_t *len)
+{
+	return play_san_fast(pos, m, san, len, 0, FAST_KING);
+}
+
+static NO_INLINE int play_san_dis(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				  size_t *len)
+{
+	return play_san_fast(pos, m, san, len, 0, FAST_DIS);
+}
+
+/* Out of line: a quarter of the moves, and the piece moves keep FAST_USUAL to themselves. */
+static NO_INLINE int play_san_pawn(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				   size_t *len)
+{
+	return play_san_fast(pos, m, san, len, 0, FAST_PAWN);
+}
+
+int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+			  size_t *len, int checked)
+{
+	if (!pos->zh && !(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) &&
+	    m->from < 64 && m->to < 64)
+		return play_san_fast(pos, m, san, len, checked, FAST_USUAL);
+	return play_san_general(pos, m, san, len, checked);
 }

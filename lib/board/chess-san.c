@@ -11,6 +11,12 @@
 /* ------------------------------------------------------------------------------------------ */
 /* Notation */
 
+#define SQ_NAME(f, r) {(char)('a' + (f)), (char)('1' + (r))}
+#define SQ_RANK(r) SQ_NAME(0, r), SQ_NAME(1, r), SQ_NAME(2, r), SQ_NAME(3, r), SQ_NAME(4, r), \
+	SQ_NAME(5, r), SQ_NAME(6, r), SQ_NAME(7, r)
+const char gamedb__chess_sq_name[64][2] = {SQ_RANK(0), SQ_RANK(1), SQ_RANK(2), SQ_RANK(3),
+					   SQ_RANK(4), SQ_RANK(5), SQ_RANK(6), SQ_RANK(7)};
+
 size_t gamedb__move_uci(const struct gamedb__move *m, char *buf)
 {
 	size_t n = 0;
