@@ -1118,7 +1118,7 @@ struct worker {
 
 /*
  * The games in the next chunk: large enough that a chunk's seek and handoff cost nothing next
- * to its games (a few hundred of them), bounded so that memory stays flat however large the
+ * to its games (up to 128 of them), bounded so that memory stays flat however large the
  * base, and smaller towards the end so that the workers finish at about the same time.
  */
 static uint64_t chunk_games(const struct pool *p)
@@ -1126,7 +1126,7 @@ static uint64_t chunk_games(const struct pool *p)
 	uint64_t left = p->end - p->next_start;
 	uint64_t n = left / ((uint64_t)p->jobs * 4);
 
-	n = n < 16 ? 16 : n > 256 ? 256 : n;
+	n = n < 16 ? 16 : n > 128 ? 128 : n;
 	return n < left ? n : left;
 }
 
