@@ -173,21 +173,39 @@ static struct write_behind wbehind = { -1, 0, 0 };
 enum { WRITE_BEHIND_STEP = 8 << 20 };
 
 /*
- * Called now and then with the output (whose stdio buffer may be flushed here); wbehind.done
- * counts what was written to it.
+ * Called now and then by whoever writes to out (the output file; wbehind.done counts what was
+ * written to it): when the next step is due, flushes out's stdio buffer and returns 1 with the
+ * range to start writing out, for write_behind_start(). The two are apart so that a --jobs
+ * worker can start the write-out (which may wait for the disk's queue or the file system's
+ * allocation maps) after it has handed the output on: the other workers go on writing.
  */
-static void write_behind(FILE *out)
+static int write_behind_due(FILE *out, uint64_t *off, uint64_t *len)
+{
+	if (wbehind.fd < 0 || wbehind.done - wbehind.sent < WRITE_BEHIND_STEP || fflush(out) != 0)
+		return 0;
+	*off = wbehind.sent;
+	*len = wbehind.done - wbehind.sent;
+	wbehind.sent = wbehind.done;
+	return 1;
+}
+
+static void write_behind_start(uint64_t off, uint64_t len)
 {
 #ifdef SYNC_FILE_RANGE_WRITE
-	if (wbehind.fd >= 0 && wbehind.done - wbehind.sent >= WRITE_BEHIND_STEP &&
-	    fflush(out) == 0) {
-		sync_file_range(wbehind.fd, (off_t)wbehind.sent, (off_t)(wbehind.done - wbehind.sent),
-				SYNC_FILE_RANGE_WRITE);
-		wbehind.sent = wbehind.done;
-	}
+	sync_file_range(wbehind.fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE);
 #else
-	(void)out;
+	(void)off;
+	(void)len;
 #endif
+}
+
+/* The one-job form: due and started at once. */
+static void write_behind(FILE *out)
+{
+	uint64_t off, len;
+
+	if (write_behind_due(out, &off, &len))
+		write_behind_start(off, len);
 }
 
 struct opts {
@@ -1195,7 +1213,6 @@ static void write_chunk(struct pool *p, struct chunk *c)
 	if (c->data.len > at)
 		fwrite(c->data.p + at, 1, c->data.len - at, out);
 	wbehind.done += c->data.len;
-	write_behind(out);
 	if (c->msgs.len)
 		fwrite(c->msgs.p, 1, c->msgs.len, stderr);
 	if (c->msgs.oom)
@@ -1216,6 +1233,7 @@ static void work(struct pool *p, struct gamedb_reader *r)
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		struct chunk *c;
+		uint64_t off, len;
 		while (!p->stop && p->next_start < p->end &&
 		       p->next_take >= p->next_write + p->window) {
 			p->waiting++;
@@ -1255,6 +1273,13 @@ static void work(struct pool *p, struct gamedb_reader *r)
 				p->stop = 1;
 			if (p->waiting)
 				pthread_cond_broadcast(&p->room);
+		}
+		if (write_behind_due(p->out, &off, &len)) {
+			p->writing = 0;
+			pthread_mutex_unlock(&p->mu);
+			write_behind_start(off, len);
+			pthread_mutex_lock(&p->mu);
+			continue;
 		}
 		p->writing = 0;
 	}
