@@ -1129,6 +1129,7 @@ struct pool {
 	struct progress *pr;
 	uint64_t done;
 	int status;
+	int werrno;           /* errno of a write that failed, in the worker that wrote */
 };
 
 struct worker {
@@ -1225,7 +1226,8 @@ static void write_chunk(struct pool *p, struct chunk *c)
 	if (c->status > p->status || c->msgs.oom)
 		p->status = c->msgs.oom ? 2 : c->status;
 	if (ferror(out)) {
-		fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
+		p->werrno = errno;
+		fprintf(stderr, "gamedb: write error: %s\n", strerror(p->werrno));
 		p->status = 2;
 	}
 }
@@ -1363,6 +1365,12 @@ static int convert_jobs(struct gamedb_reader *r, const char *db, const struct op
 		pthread_join(ws[i].t, NULL);
 		gamedb_reader_free(ws[i].r);
 	}
+	/*
+	 * errno is each thread's own: a write that failed in another worker leaves its errno
+	 * here, for the message of the output's close (as one job, which wrote it all here).
+	 */
+	if (p.werrno)
+		errno = p.werrno;
 	progress_show(pr, p.done, 1);
 	for (k = 0; k < p.window; k++) {
 		free(p.slots[k].data.p);
