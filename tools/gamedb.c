@@ -1202,6 +1202,32 @@ static void fill_chunk(struct pool *p, struct gamedb_reader *r, struct chunk *c)
 	}
 }
 
+/*
+ * Writes n bytes of a chunk to out. A chunk is tens of kilobytes: through stdio, most of it
+ * would first be copied into out's buffer; it goes to the file descriptor instead, after
+ * what the buffer holds. Should write() fail, the rest goes through stdio after all, which
+ * fails the same way and leaves out in error, as one job would (the same messages).
+ */
+static void write_out(FILE *out, const char *s, size_t n)
+{
+	if (n >= 16384 && fflush(out) == 0) {
+		int fd = fileno(out);
+		while (n > 0) {
+#ifdef _WIN32
+			int got = _write(fd, s, n > (1u << 30) ? (1u << 30) : (unsigned)n);
+#else
+			ssize_t got = write(fd, s, n);
+#endif
+			if (got <= 0)
+				break;
+			s += got;
+			n -= (size_t)got;
+		}
+	}
+	if (n > 0)
+		fwrite(s, 1, n, out);
+}
+
 /* Writes chunk c (the next in turn) to the output; by the worker that is writing. */
 static void write_chunk(struct pool *p, struct chunk *c)
 {
@@ -1215,7 +1241,7 @@ static void write_chunk(struct pool *p, struct chunk *c)
 		at = c->objs[j];
 	}
 	if (c->data.len > at)
-		fwrite(c->data.p + at, 1, c->data.len - at, out);
+		write_out(out, c->data.p + at, c->data.len - at);
 	wbehind.done += c->data.len;
 	if (c->msgs.len)
 		fwrite(c->msgs.p, 1, c->msgs.len, stderr);
