@@ -15,12 +15,7 @@
  *
  * Exit status: 0 all good, 1 some games failed, 2 a database cannot be opened or bad usage.
  */
-#ifdef __linux__
-#define _GNU_SOURCE /* sync_file_range() */
-#include <fcntl.h>
-#else
 #define _XOPEN_SOURCE 700 /* realpath(), fchmod() */
-#endif
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h> /* MinGW: winpthreads, linked statically (see meson.build) */
@@ -152,61 +147,6 @@ static int os_mkstemp(char *tmpl)
 #define os_realpath(p) realpath((p), NULL)
 #define os_fopen_write(p) fopen((p), "w")
 #endif
-
-/*
- * Write-behind of an output that replaces a file. ext4 (and btrfs) write out the whole new
- * file when a rename replaces an old one, so that a crash does not leave an empty file: for
- * an export of 140 MB that is tens of milliseconds inside the final rename, when nothing else
- * runs any more. Asking for the write-out of every few megabytes as soon as they are written
- * (SYNC_FILE_RANGE_WRITE only starts it, it does not wait for the disk) does the same work
- * while the games are still being converted, by the --jobs workers in parallel; the rename
- * then finds little left to do. Only for a file that replaces another (a new file is not
- * written out at rename), and only where the call exists (Linux).
- */
-struct write_behind {
-	int fd;               /* the temporary file; -1: none */
-	uint64_t done, sent;  /* bytes handed to stdio since the start; asked to be written out */
-};
-
-static struct write_behind wbehind = { -1, 0, 0 };
-
-enum { WRITE_BEHIND_STEP = 8 << 20 };
-
-/*
- * Called now and then by whoever writes to out (the output file; wbehind.done counts what was
- * written to it): when the next step is due, flushes out's stdio buffer and returns 1 with the
- * range to start writing out, for write_behind_start(). The two are apart so that a --jobs
- * worker can start the write-out (which may wait for the disk's queue or the file system's
- * allocation maps) after it has handed the output on: the other workers go on writing.
- */
-static int write_behind_due(FILE *out, uint64_t *off, uint64_t *len)
-{
-	if (wbehind.fd < 0 || wbehind.done - wbehind.sent < WRITE_BEHIND_STEP || fflush(out) != 0)
-		return 0;
-	*off = wbehind.sent;
-	*len = wbehind.done - wbehind.sent;
-	wbehind.sent = wbehind.done;
-	return 1;
-}
-
-static void write_behind_start(uint64_t off, uint64_t len)
-{
-#ifdef SYNC_FILE_RANGE_WRITE
-	sync_file_range(wbehind.fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE);
-#else
-	(void)off;
-	(void)len;
-#endif
-}
-
-/* The one-job form: due and started at once. */
-static void write_behind(FILE *out)
-{
-	uint64_t off, len;
-
-	if (write_behind_due(out, &off, &len))
-		write_behind_start(off, len);
-}
 
 struct opts {
 	const char *cmd;
@@ -399,7 +339,6 @@ static int parse_range(const char *arg, struct opts *o)
 
 static int32_t sink_file(void *user_data, const char *data, size_t len)
 {
-	wbehind.done += len;
 	return fwrite(data, 1, len, (FILE *)user_data) == len ? 0 : 1;
 }
 
@@ -781,7 +720,7 @@ static int output_open(struct output *out, const char *path)
 #ifndef _WIN32
 	mode_t mode, mask;
 #endif
-	int fd, replaces = 0;
+	int fd;
 
 	out->f = stdout;
 	out->path = path;
@@ -809,8 +748,7 @@ static int output_open(struct output *out, const char *path)
 	/* A file that is there keeps its permissions; a new one gets 0666 less the umask. */
 	mask = umask(0);
 	umask(mask);
-	replaces = stat(path, &st) == 0;
-	mode = replaces ? (st.st_mode & 07777) : (0666 & ~mask);
+	mode = stat(path, &st) == 0 ? (st.st_mode & 07777) : (0666 & ~mask);
 #endif
 	slash = strrchr(path, '/');
 #ifdef _WIN32
@@ -844,8 +782,6 @@ static int output_open(struct output *out, const char *path)
 		out->f = NULL;
 		return -1;
 	}
-	wbehind.fd = replaces ? fd : -1;
-	wbehind.done = wbehind.sent = 0;
 	return 0;
 }
 
@@ -857,7 +793,6 @@ static int output_close(struct output *out, int keep)
 {
 	int rc = 0;
 
-	wbehind.fd = -1;
 	if (out->f && (fflush(out->f) != 0 || ferror(out->f))) {
 		fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
 		keep = 0;
@@ -1063,8 +998,6 @@ static int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int st
 		     : e->mode == OUT_POSITIONS
 			     ? gamedb_game_write_positions(g, o->positions, o->wflags, sink_file, e->out)
 			     : gamedb_game_write_pgn(g, o->wflags, sink_file, e->out);
-	if (!e->c)
-		write_behind(e->out);
 	if (rc == GAMEDB_FAILED) {
 		if (e->c && e->c->data.oom) {
 			say(e, "gamedb: out of memory\n");
@@ -1242,7 +1175,6 @@ static void write_chunk(struct pool *p, struct chunk *c)
 	}
 	if (c->data.len > at)
 		write_out(out, c->data.p + at, c->data.len - at);
-	wbehind.done += c->data.len;
 	if (c->msgs.len)
 		fwrite(c->msgs.p, 1, c->msgs.len, stderr);
 	if (c->msgs.oom)
@@ -1264,7 +1196,6 @@ static void work(struct pool *p, struct gamedb_reader *r)
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		struct chunk *c;
-		uint64_t off, len;
 		while (!p->stop && p->next_start < p->end &&
 		       p->next_take >= p->next_write + p->window) {
 			p->waiting++;
@@ -1304,13 +1235,6 @@ static void work(struct pool *p, struct gamedb_reader *r)
 				p->stop = 1;
 			if (p->waiting)
 				pthread_cond_broadcast(&p->room);
-		}
-		if (write_behind_due(p->out, &off, &len)) {
-			p->writing = 0;
-			pthread_mutex_unlock(&p->mu);
-			write_behind_start(off, len);
-			pthread_mutex_lock(&p->mu);
-			continue;
 		}
 		p->writing = 0;
 	}
