@@ -148,6 +148,28 @@ def main():
             outs.append(open(out, "rb").read() if os.path.exists(out) else None)
         check(outs[0] == outs[1] and outs[0] == ref[1], "-o: the same file with --jobs 1 and 3")
 
+    # A device that refuses every write (/dev/full), as -o and as standard output: both
+    # messages (at the failed write, at the close) and exit 2, the same whatever thread wrote
+    # the failing chunk (errno is per thread: the close's message once named another error).
+    if os.path.exists("/dev/full"):
+        # The SCID base with the most games (the first failing chunk may be any worker's).
+        big = max((d for d in dbs if d.endswith(".si4")), key=os.path.getsize)
+
+        def full(cmd, j):
+            with open("/dev/full", "wb") as f:
+                p = subprocess.run([TOOL, cmd[0], "--jobs", j, *cmd[1:]], stdout=f,
+                                   stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+            return p.returncode, p.stderr
+
+        for cmd in (["pgn", big, "-o", "/dev/full"], ["json", big]):
+            ref = full(cmd, "1")
+            check(ref[0] == 2 and b"write error: " in ref[1],
+                  "%s: /dev/full -> exit 2, a write error (%r)" % (cmd[0], ref[1][:200]))
+            for j in ("2", "3"):
+                got = full(cmd, j)
+                check(got == ref, "%s to /dev/full: --jobs %s = --jobs 1 (%r / %r)"
+                      % (cmd[0], j, got[1][-200:], ref[1][-200:]))
+
     # examples/parallel-export.c: the public API used the same way gives the same PGN.
     example = os.environ.get("GAMEDB_PARALLEL_EXPORT", "")
     if example and os.access(example, os.X_OK):

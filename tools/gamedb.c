@@ -1029,22 +1029,40 @@ static int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int st
 /*
  * --jobs: the games of one database in chunks. Each worker has a reader of its own (the
  * library's rule: one reader per thread) and takes the next chunk, seeks to it and converts
- * its games into the chunk's memory; the main thread writes the chunks in database order, so
- * the output and the messages are those of one job. At most `window` chunks (three per job) are
- * taken and not yet written, which bounds the memory whatever the size of the database.
+ * its games into the chunk's memory. The output goes out in database order, so that it and
+ * the messages are those of one job: a worker that finishes a chunk writes out every filled
+ * chunk that is next in turn, unless another worker is doing it already (then that one writes
+ * this chunk too when it gets to it). The calling thread is a worker as well: there is no
+ * thread that only writes, and nobody waits for a chunk to be written except when `window`
+ * chunks (eight per job) are taken and not yet written, which bounds the memory whatever the
+ * size of the database. Eight small chunks rather than three larger ones: the same memory
+ * gives the other workers more slack while one of them is held up (a read or a write that
+ * waits for the disk, a thread the system runs late); with three chunks of 128 games, the
+ * workers of --jobs 2 waited 20-80 ms per run for room, with eight of 64 they hardly wait.
  */
+static uint64_t json_n; /* JSON objects written so far, over all databases */
+
 struct pool {
 	pthread_mutex_t mu;
-	pthread_cond_t taken; /* a chunk was written: a slot is free */
-	pthread_cond_t filled;
+	pthread_cond_t room;  /* a chunk was written: a slot is free */
+	int waiting;          /* workers waiting for room */
 	struct chunk *slots;  /* chunk k is in slots[k % window] */
 	size_t window;
-	uint64_t nchunks, next_take, next_write;
+	uint64_t next_take, next_write;
+	uint64_t next_start;  /* the first game of the next chunk taken */
+	int writing;          /* a worker is writing chunks out */
 	int stop;
-	uint64_t from, end, per; /* games [from, end) in chunks of per */
+	uint64_t end;         /* games [.., end) */
+	int jobs;
 	const struct opts *o;
 	int mode;
 	const char *db;
+	/* The output side: used only by the worker that is writing (writing set). */
+	FILE *out;
+	struct progress *pr;
+	uint64_t done;
+	int status;
+	int werrno;           /* errno of a write that failed, in the worker that wrote */
 };
 
 struct worker {
@@ -1052,6 +1070,20 @@ struct worker {
 	struct gamedb_reader *r;
 	pthread_t t;
 };
+
+/*
+ * The games in the next chunk: large enough that a chunk's seek and handoff cost nothing next
+ * to its games (up to 64 of them), bounded so that memory stays flat however large the
+ * base, and smaller towards the end so that the workers finish at about the same time.
+ */
+static uint64_t chunk_games(const struct pool *p)
+{
+	uint64_t left = p->end - p->next_start;
+	uint64_t n = left / ((uint64_t)p->jobs * 4);
+
+	n = n < 16 ? 16 : n > 64 ? 64 : n;
+	return n < left ? n : left;
+}
 
 /* Converts the games of chunk c with reader r, as the one-job loop does for them. */
 static void fill_chunk(struct pool *p, struct gamedb_reader *r, struct chunk *c)
@@ -1103,40 +1135,120 @@ static void fill_chunk(struct pool *p, struct gamedb_reader *r, struct chunk *c)
 	}
 }
 
-static void *worker_main(void *arg)
+/*
+ * Writes n bytes of a chunk to out. A chunk is tens of kilobytes: through stdio, most of it
+ * would first be copied into out's buffer; it goes to the file descriptor instead, after
+ * what the buffer holds. Should write() fail, the rest goes through stdio after all, which
+ * fails the same way and leaves out in error, as one job would (the same messages).
+ */
+static void write_out(FILE *out, const char *s, size_t n)
 {
-	struct worker *w = arg;
-	struct pool *p = w->p;
+	if (n >= 16384 && fflush(out) == 0) {
+		int fd = fileno(out);
+		while (n > 0) {
+#ifdef _WIN32
+			int got = _write(fd, s, n > (1u << 30) ? (1u << 30) : (unsigned)n);
+#else
+			ssize_t got = write(fd, s, n);
+#endif
+			if (got <= 0)
+				break;
+			s += got;
+			n -= (size_t)got;
+		}
+	}
+	if (n > 0)
+		fwrite(s, 1, n, out);
+}
 
+/* Writes chunk c (the next in turn) to the output; by the worker that is writing. */
+static void write_chunk(struct pool *p, struct chunk *c)
+{
+	FILE *out = p->out;
+	size_t at = 0, j;
+
+	for (j = 0; j < c->nobjs; j++) {
+		if (c->objs[j] > at)
+			fwrite(c->data.p + at, 1, c->objs[j] - at, out);
+		json_prefix(out, p->db, json_n++);
+		at = c->objs[j];
+	}
+	if (c->data.len > at)
+		write_out(out, c->data.p + at, c->data.len - at);
+	if (c->msgs.len)
+		fwrite(c->msgs.p, 1, c->msgs.len, stderr);
+	if (c->msgs.oom)
+		fprintf(stderr, "gamedb: out of memory\n");
+	p->done += c->done;
+	progress_show(p->pr, p->done, 0);
+	if (c->status > p->status || c->msgs.oom)
+		p->status = c->msgs.oom ? 2 : c->status;
+	if (ferror(out)) {
+		p->werrno = errno;
+		fprintf(stderr, "gamedb: write error: %s\n", strerror(p->werrno));
+		p->status = 2;
+	}
+}
+
+/* Takes, fills and writes chunks until there are none left (or the run stops). */
+static void work(struct pool *p, struct gamedb_reader *r)
+{
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		struct chunk *c;
-		uint64_t k;
-		while (!p->stop && p->next_take < p->nchunks &&
-		       p->next_take >= p->next_write + p->window)
-			pthread_cond_wait(&p->taken, &p->mu);
-		if (p->stop || p->next_take >= p->nchunks)
+		while (!p->stop && p->next_start < p->end &&
+		       p->next_take >= p->next_write + p->window) {
+			p->waiting++;
+			pthread_cond_wait(&p->room, &p->mu);
+			p->waiting--;
+		}
+		if (p->stop || p->next_start >= p->end)
 			break;
-		k = p->next_take++;
-		c = &p->slots[k % p->window];
+		/* The slot's last chunk (next_take - window) is written: it is ours until ready. */
+		c = &p->slots[p->next_take++ % p->window];
+		c->start = p->next_start;
+		p->next_start += chunk_games(p);
+		c->end = p->next_start;
+		c->last = p->next_start == p->end;
 		pthread_mutex_unlock(&p->mu);
 
-		/* The slot's last chunk (k - window) is written: it is ours until ready is set. */
-		c->start = p->from + k * p->per;
-		c->end = k + 1 == p->nchunks ? p->end : c->start + p->per;
-		c->last = k + 1 == p->nchunks;
 		c->data.len = c->msgs.len = 0;
 		c->data.oom = c->msgs.oom = 0;
 		c->nobjs = 0;
 		c->done = 0;
 		c->status = 0;
-		fill_chunk(p, w->r, c);
+		fill_chunk(p, r, c);
 
 		pthread_mutex_lock(&p->mu);
 		c->ready = 1;
-		pthread_cond_broadcast(&p->filled);
+		if (p->writing)
+			continue; /* the worker writing takes this chunk when its turn comes */
+		p->writing = 1;
+		while (!p->stop && p->slots[p->next_write % p->window].ready) {
+			struct chunk *w = &p->slots[p->next_write % p->window];
+			pthread_mutex_unlock(&p->mu);
+			write_chunk(p, w);
+			pthread_mutex_lock(&p->mu);
+			w->ready = 0;
+			p->next_write++;
+			if (p->status == 2)
+				p->stop = 1;
+			if (p->waiting)
+				pthread_cond_broadcast(&p->room);
+		}
+		p->writing = 0;
 	}
 	pthread_mutex_unlock(&p->mu);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	/* Opened here, not by the calling thread: the opens overlap the first chunks. */
+	w->r = open_db(w->p->db, w->p->o, 1);
+	if (w->r)
+		work(w->p, w->r);
 	return NULL;
 }
 
@@ -1155,109 +1267,61 @@ static int online_cores(void)
 #endif
 }
 
-static uint64_t json_n; /* JSON objects written so far, over all databases */
-
 /*
- * Games [from, end) of r (more than one job's worth) with --jobs workers; the exit status so
- * far, updated; -1 when the workers could not be started (then nothing was written).
+ * Games [from, end) of r (more than one job's worth) with --jobs workers: the calling thread
+ * with r and the others with readers of their own, opened the same way. The exit status so
+ * far, updated; -1 when the workers could not be set up (then nothing was written).
  */
 static int convert_jobs(struct gamedb_reader *r, const char *db, const struct opts *o, int mode,
 			FILE *out, uint64_t from, uint64_t end, struct progress *pr, int status)
 {
 	struct pool p;
 	struct worker *ws = calloc((size_t)o->jobs, sizeof *ws);
-	uint64_t done = 0, k;
 	int n = 0, i;
+	size_t k;
 
 	memset(&p, 0, sizeof p);
 	p.o = o;
 	p.mode = mode;
 	p.db = db;
-	p.from = from;
+	p.next_start = from;
 	p.end = end;
-	/*
-	 * Chunks small enough that every worker has many and the memory stays small (a chunk's
-	 * buffer grows to its largest output), large enough that a seek each costs nothing.
-	 */
-	p.per = (end - from) / ((uint64_t)o->jobs * 16);
-	p.per = p.per < 1 ? 1 : p.per > 32 ? 32 : p.per;
-	p.nchunks = (end - from + p.per - 1) / p.per;
-	p.window = (size_t)o->jobs * 3;
+	p.jobs = o->jobs;
+	p.out = out;
+	p.pr = pr;
+	p.status = status;
+	p.window = (size_t)o->jobs * 8;
 	p.slots = calloc(p.window, sizeof *p.slots);
 	if (!ws || !p.slots || pthread_mutex_init(&p.mu, NULL) != 0) {
 		free(ws);
 		free(p.slots);
 		return -1;
 	}
-	pthread_cond_init(&p.taken, NULL);
-	pthread_cond_init(&p.filled, NULL);
-	/* Worker 0 reads with r; the others with readers of their own, opened the same way. */
-	for (i = 0; i < o->jobs && (uint64_t)i < p.nchunks; i++) {
-		ws[i].p = &p;
-		ws[i].r = i == 0 ? r : open_db(db, o, 1);
-		if (!ws[i].r)
+	if (pthread_cond_init(&p.room, NULL) != 0) {
+		pthread_mutex_destroy(&p.mu);
+		free(ws);
+		free(p.slots);
+		return -1;
+	}
+	/* Worker 0 is this thread; a worker that cannot start leaves its share to the others. */
+	for (i = 1; i < o->jobs && (uint64_t)i < end - from; i++) {
+		ws[n].p = &p;
+		if (pthread_create(&ws[n].t, NULL, worker_main, &ws[n]) != 0)
 			break;
-		if (pthread_create(&ws[i].t, NULL, worker_main, &ws[i]) != 0) {
-			if (i > 0)
-				gamedb_reader_free(ws[i].r);
-			break;
-		}
 		n++;
 	}
-	if (n == 0) {
-		status = -1;
-		goto out;
-	}
-	for (k = 0; k < p.nchunks; k++) {
-		struct chunk *c = &p.slots[k % p.window];
-		size_t at = 0, j;
-		pthread_mutex_lock(&p.mu);
-		while (!c->ready)
-			pthread_cond_wait(&p.filled, &p.mu);
-		pthread_mutex_unlock(&p.mu);
-
-		for (j = 0; j < c->nobjs; j++) {
-			if (c->objs[j] > at)
-				fwrite(c->data.p + at, 1, c->objs[j] - at, out);
-			json_prefix(out, db, json_n++);
-			at = c->objs[j];
-		}
-		if (c->data.len > at)
-			fwrite(c->data.p + at, 1, c->data.len - at, out);
-		if (c->msgs.len)
-			fwrite(c->msgs.p, 1, c->msgs.len, stderr);
-		if (c->msgs.oom)
-			fprintf(stderr, "gamedb: out of memory\n");
-		done += c->done;
-		progress_show(pr, done, 0);
-		if (c->status > status || c->msgs.oom)
-			status = c->msgs.oom ? 2 : c->status;
-		if (ferror(out)) {
-			fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
-			status = 2;
-		}
-
-		pthread_mutex_lock(&p.mu);
-		c->ready = 0;
-		p.next_write++;
-		if (status == 2)
-			p.stop = 1;
-		pthread_cond_broadcast(&p.taken);
-		pthread_mutex_unlock(&p.mu);
-		if (status == 2)
-			break;
-	}
-	progress_show(pr, done, 1);
-out:
-	pthread_mutex_lock(&p.mu);
-	p.stop = 1;
-	pthread_cond_broadcast(&p.taken);
-	pthread_mutex_unlock(&p.mu);
+	work(&p, r);
 	for (i = 0; i < n; i++) {
 		pthread_join(ws[i].t, NULL);
-		if (i > 0)
-			gamedb_reader_free(ws[i].r);
+		gamedb_reader_free(ws[i].r);
 	}
+	/*
+	 * errno is each thread's own: a write that failed in another worker leaves its errno
+	 * here, for the message of the output's close (as one job, which wrote it all here).
+	 */
+	if (p.werrno)
+		errno = p.werrno;
+	progress_show(pr, p.done, 1);
 	for (k = 0; k < p.window; k++) {
 		free(p.slots[k].data.p);
 		free(p.slots[k].msgs.p);
@@ -1265,10 +1329,9 @@ out:
 	}
 	free(p.slots);
 	free(ws);
-	pthread_cond_destroy(&p.taken);
-	pthread_cond_destroy(&p.filled);
+	pthread_cond_destroy(&p.room);
 	pthread_mutex_destroy(&p.mu);
-	return status;
+	return p.status;
 }
 
 /* Writes the games of r to out; the exit status so far, updated. */
