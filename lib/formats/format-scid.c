@@ -1524,32 +1524,29 @@ moves_done:
 		size_t k;
 		for (k = 0; k < ncomments; k++) {
 			struct gamedb__node *nd = &mb->nodes[s->comment_node[k]];
-			const uint8_t *in = rc.p + rc.pos, *nul;
+			const uint8_t *in = rc.p + rc.pos;
 			size_t clen, off = mb->text.len;
 			int32_t trc;
-			int has_raw;
+			int same;
 			if (rc.pos >= rc.len)
 				return decode_fail(s, g, &rc, "fewer comments than comment markers");
-			nul = memchr(in, 0, rc.len - rc.pos);
-			clen = nul ? (size_t)(nul - in) : rc.len - rc.pos;
 			gamedb__text_at(text, name, gamedb__cur_off(&rc));
-			trc = gamedb__text_to_utf8(text, charset, fallback, (const char *)in, clen,
-						   &mb->text);
+			/* The text ends at its NUL (or the record's end), found as it is converted. */
+			trc = gamedb__text_to_utf8_z(text, charset, fallback, (const char *)in,
+						     rc.len - rc.pos, &mb->text, &clen, &same);
 			/*
 			 * The stored bytes follow the UTF-8 text, for gamedb_event_get_text_raw(),
 			 * unless they are its very bytes (valid UTF-8, the usual case).
 			 */
-			has_raw = trc != GAMEDB_OK || mb->text.len - off != clen ||
-				  memcmp(mb->text.p + off, in, clen) != 0;
 			if (trc == GAMEDB_FAILED || gamedb__buf_put(&mb->text, "", 1) != 0 ||
-			    (has_raw && (gamedb__buf_put(&mb->text, in, clen) != 0 ||
-					 gamedb__buf_put(&mb->text, "", 1) != 0)))
+			    (!same && (gamedb__buf_put(&mb->text, in, clen) != 0 ||
+				       gamedb__buf_put(&mb->text, "", 1) != 0)))
 				return decode_fail(s, g, &rc, "out of memory");
-			nd->kind = has_raw ? GAMEDB__NODE_RAW : 0;
+			nd->kind = same ? 0 : GAMEDB__NODE_RAW;
 			nd->val = (uint32_t)off;
 			if (trc == GAMEDB_WARN)
 				result = GAMEDB_WARN;
-			rc.pos += clen + (nul ? 1 : 0);
+			rc.pos += clen + (rc.pos + clen < rc.len ? 1 : 0);
 		}
 		return result;
 	}

@@ -70,6 +70,15 @@ static inline void gamedb__text_at(struct gamedb__text *t, const char *file, uin
 int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const char *fallback,
 			     const char *in, size_t len, struct gamedb__buf *out);
 /*
+ * gamedb__text_to_utf8() of the text at in that ends at its first NUL, or after len bytes when
+ * none comes first (the NUL-terminated texts of a record): *used is its length without the
+ * NUL, *same 1 when out got its very bytes (and GAMEDB_OK), else 0. Valid UTF-8 is found,
+ * checked and copied in one pass.
+ */
+int32_t gamedb__text_to_utf8_z(struct gamedb__text *t, const char *charset, const char *fallback,
+			       const char *in, size_t len, struct gamedb__buf *out, size_t *used,
+			       int *same);
+/*
  * 1 if the bytes are ASCII with no NUL: text that every supported charset (all keep ASCII)
  * turns into itself, so gamedb__text_to_utf8() passes it through unchanged.
  */

@@ -157,107 +157,138 @@ static TEXT_HOT size_t utf8_valid_prefix(const unsigned char *p, size_t len)
 	return i;
 }
 
+#if defined(__SSE2__)
 /*
- * utf8_valid_prefix() that also stops at a NUL byte and copies what it passes to o (room for
- * len bytes): the UTF-8 path of gamedb__text_to_utf8() in one pass, with no copy call and no
- * second pass for NULs. 16 or 8 bytes are checked and stored at a time while they are ASCII
- * (no NUL) and two-byte letters, as utf8_valid_prefix() does.
+ * The n < 32 bytes at p in a zeroed 32-byte block (the zeros after them read as a NUL),
+ * with copies of constant size: two overlapping ones, as for a word of the PGN writer.
  */
-static TEXT_HOT size_t utf8_copy_valid(const unsigned char *p, size_t len, char *o)
+static TEXT_HOT void load_short(unsigned char *blk, const unsigned char *p, size_t n)
+{
+	uint64_t a, b;
+	uint32_t c, d;
+
+	memset(blk, 0, 32);
+	if (n >= 16) {
+		memcpy(blk, p, 16);
+		memcpy(blk + n - 16, p + n - 16, 16);
+	} else if (n >= 8) {
+		memcpy(&a, p, 8);
+		memcpy(&b, p + n - 8, 8);
+		memcpy(blk, &a, 8);
+		memcpy(blk + n - 8, &b, 8);
+	} else if (n >= 4) {
+		memcpy(&c, p, 4);
+		memcpy(&d, p + n - 4, 4);
+		memcpy(blk, &c, 4);
+		memcpy(blk + n - 4, &d, 4);
+	} else if (n) {
+		blk[0] = p[0];
+		blk[n / 2] = p[n / 2];
+		blk[n - 1] = p[n - 1];
+	}
+}
+#endif
+
+/*
+ * utf8_valid_prefix() that also stops at a NUL byte and copies what it passes to o, which has
+ * room for len + 32 bytes (up to 32 past what it passes are written too): the UTF-8 path of
+ * gamedb__text_to_utf8() and gamedb__text_to_utf8_z() in one pass, with no copy call and no
+ * second pass for the NUL. 32 bytes are checked, searched and stored at a time while they are
+ * ASCII and two-byte letters (the Cyrillic, Greek and Latin texts of real bases), the last
+ * fewer than 32 too (in a window ending at len, or zero-padded); where a block holds anything
+ * else, the letters that cover it go one at a time.
+ */
+static TEXT_HOT size_t utf8_copy_z(const unsigned char *p, size_t len, char *o)
 {
 	size_t i = 0, n, stop;
-	uint64_t w;
 
 	while (i < len) {
 #if defined(__SSE2__)
 		/*
-		 * 32 bytes at a time, as utf8_sixteen_short() checks 16, with signed compares:
-		 * as signed bytes a continuation (80..BF) is below -64, a lead of a two-byte
-		 * letter (C2..DF) between -63 and -32; every byte 80 and up must be one of the
-		 * two, each lead followed by a continuation and each continuation preceded by a
-		 * lead (so C0, C1, E0..FF and a stray continuation fail).
+		 * With signed compares: as signed bytes a continuation (80..BF) is below -64, a
+		 * lead of a two-byte letter (C2..DF) between -63 and -32; every byte 80 and up
+		 * before the NUL must be one of the two, each lead followed by a continuation and
+		 * each continuation preceded by a lead (so C0, C1, E0..FF and a stray
+		 * continuation, or a lead before the NUL, stop the block).
 		 */
+		const __m128i zero = _mm_setzero_si128();
+		unsigned char blk[32];
+		__m128i a, b;
+		uint32_t hi, nul, lead = 0, cont = 0, bad = 0;
+		size_t shift = 0, at = i;
 		if (len - i >= 32) {
-			const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-			const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 16));
-			const __m128i zero = _mm_setzero_si128();
-			uint32_t hi = (uint32_t)_mm_movemask_epi8(a) |
-				      (uint32_t)_mm_movemask_epi8(b) << 16;
-			if (!_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(a, b), zero))) {
-				uint32_t lead = 0, cont = 0;
-				if (hi) {
-					const __m128i c0 = _mm_set1_epi8(-64), l0 = _mm_set1_epi8(-63),
-						      l1 = _mm_set1_epi8(-32);
-					cont = (uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(a, c0)) |
-					       (uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(b, c0)) << 16;
-					lead = (uint32_t)_mm_movemask_epi8(_mm_and_si128(
-						       _mm_cmpgt_epi8(a, l0), _mm_cmplt_epi8(a, l1))) |
-					       (uint32_t)_mm_movemask_epi8(_mm_and_si128(
-						       _mm_cmpgt_epi8(b, l0), _mm_cmplt_epi8(b, l1)))
-						       << 16;
-				}
-				if ((lead | cont) == hi && (uint32_t)(lead << 1) == cont) {
-					_mm_storeu_si128((__m128i *)(void *)(o + i), a);
-					_mm_storeu_si128((__m128i *)(void *)(o + i + 16), b);
-					i += lead >> 31 ? 31 : 32;
-					continue;
-				}
-			}
-		}
-		if (len - i < 32 && len >= 32) {
+			a = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+			b = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 16));
+		} else if (len >= 32) {
 			/*
-			 * The last bytes (fewer than 32) in a window that ends with the text and
-			 * overlaps what is done: only the bits of the bytes from i count (before i
-			 * the text is whole letters, so no lead there awaits a byte).
+			 * The last bytes in a window that ends with the text and overlaps what is
+			 * done (whole letters: no lead there awaits a byte); its bits are shifted
+			 * down to start at i, and the end of the text reads as a NUL.
 			 */
-			const size_t at = len - 32;
-			const uint32_t mask = ~(uint32_t)0 << (i - at);
-			const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + at));
-			const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + at + 16));
-			const __m128i zero = _mm_setzero_si128(), c0 = _mm_set1_epi8(-64),
-				      l0 = _mm_set1_epi8(-63), l1 = _mm_set1_epi8(-32);
-			uint32_t hi = (uint32_t)_mm_movemask_epi8(a) |
-				      (uint32_t)_mm_movemask_epi8(b) << 16;
-			uint32_t nul = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, zero)) |
-				       (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, zero)) << 16;
-			uint32_t cont = (uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(a, c0)) |
-					(uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(b, c0)) << 16;
-			uint32_t lead = (uint32_t)_mm_movemask_epi8(_mm_and_si128(
-						_mm_cmpgt_epi8(a, l0), _mm_cmplt_epi8(a, l1))) |
-					(uint32_t)_mm_movemask_epi8(_mm_and_si128(
-						_mm_cmpgt_epi8(b, l0), _mm_cmplt_epi8(b, l1)))
-						<< 16;
-			if (!((nul | ((lead | cont) ^ hi) | (((uint32_t)(lead << 1)) ^ cont)) & mask) &&
-			    !(lead >> 31)) {
-				_mm_storeu_si128((__m128i *)(void *)(o + at), a);
-				_mm_storeu_si128((__m128i *)(void *)(o + at + 16), b);
-				return len;
-			}
+			at = len - 32;
+			shift = i - at;
+			a = _mm_loadu_si128((const __m128i *)(const void *)(p + at));
+			b = _mm_loadu_si128((const __m128i *)(const void *)(p + at + 16));
+		} else {
+			load_short(blk, p + i, len - i);
+			a = _mm_loadu_si128((const __m128i *)(const void *)blk);
+			b = _mm_loadu_si128((const __m128i *)(const void *)(blk + 16));
 		}
-		if (len - i >= 16) {
-			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-			if (!_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()))) {
-				n = utf8_sixteen_short(p + i);
-				if (n) {
-					_mm_storeu_si128((__m128i *)(void *)(o + i), v);
-					i += n;
-					continue;
-				}
-			}
+		hi = (uint32_t)_mm_movemask_epi8(a) | (uint32_t)_mm_movemask_epi8(b) << 16;
+		nul = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, zero)) |
+		      (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, zero)) << 16;
+		_mm_storeu_si128((__m128i *)(void *)(o + at), a);
+		_mm_storeu_si128((__m128i *)(void *)(o + at + 16), b);
+		if (hi) {
+			const __m128i c0 = _mm_set1_epi8(-64), l0 = _mm_set1_epi8(-63),
+				      l1 = _mm_set1_epi8(-32);
+			cont = (uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(a, c0)) |
+			       (uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(b, c0)) << 16;
+			lead = (uint32_t)_mm_movemask_epi8(
+				       _mm_and_si128(_mm_cmpgt_epi8(a, l0), _mm_cmplt_epi8(a, l1))) |
+			       (uint32_t)_mm_movemask_epi8(
+				       _mm_and_si128(_mm_cmpgt_epi8(b, l0), _mm_cmplt_epi8(b, l1)))
+				       << 16;
+			bad = ((lead | cont) ^ hi) | ((uint32_t)(lead << 1) ^ cont);
+		}
+		if (shift) {
+			/* (a lead as the text's last byte awaits the byte past it) */
+			nul = (nul >> shift) | (uint32_t)1 << (32 - shift);
+			bad = (bad >> shift) | (lead >> 31) << (32 - shift);
+			lead >>= shift;
+		} else if (!nul && !bad) {
+			i += lead >> 31 ? 31 : 32;
+			continue;
+		}
+		if (nul) {
+			/* The bytes up to the NUL (and the NUL: no lead before it) all valid. */
+			unsigned z = (unsigned)__builtin_ctz(nul);
+			if (!(bad & (z == 31 ? ~(uint32_t)0 : ((uint32_t)2 << z) - 1)))
+				return i + z;
+		}
+		{
+			/*
+			 * The bytes before the first that the test above refuses are whole letters
+			 * and stored (a lead without its continuation is that byte's fault, so it
+			 * starts there): from that letter (a longer one, as an em dash, or an invalid
+			 * byte) one letter at a time, then 32 bytes at a time again.
+			 */
+			unsigned f = (unsigned)__builtin_ctz(bad);
+			size_t k;
+			if (f && (lead >> (f - 1) & 1))
+				f--;
+			i += f;
+			n = p[i] ? utf8_seq(p + i, len - i) : 0;
+			if (!n)
+				return i;
+			for (k = 0; k < n; k++)
+				o[i + k] = (char)p[i + k];
+			i += n;
+			continue;
 		}
 #endif
-		if (len - i >= 8 && little_endian()) {
-			memcpy(&w, p + i, 8);
-			if (!gamedb__has_byte(w, 0)) {
-				n = utf8_eight_short(w);
-				if (n) {
-					memcpy(o + i, &w, 8);
-					i += n;
-					continue;
-				}
-			}
-		}
-		for (stop = i + 16; i < len && i < stop; i += n) {
+		/* Something else in these 32 bytes: their letters one at a time. */
+		for (stop = i + 32; i < len && i < stop; i += n) {
 			size_t k;
 			if (!p[i])
 				return i;
@@ -734,7 +765,8 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 	int32_t rc = GAMEDB_OK;
 	int hooked = 0;
 
-	if (len > (SIZE_MAX - 8) / 4 || gamedb__buf_room(out, 4 * len + 4) != 0)
+	/* 4 bytes a byte at most, and the 32 past the text that utf8_copy_z() writes. */
+	if (len > (SIZE_MAX - 64) / 4 || gamedb__buf_room(out, 4 * len + 32) != 0)
 		return GAMEDB_FAILED;
 
 	if (!t->hook && is_utf8_name(charset)) {
@@ -746,7 +778,7 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 		int fell_back = 0;
 		i = 0;
 		for (;;) {
-			size_t n = utf8_copy_valid(p + i, len - i, out->p + out->len);
+			size_t n = utf8_copy_z(p + i, len - i, out->p + out->len);
 			out->len += n;
 			i += n;
 			if (i == len)
@@ -764,7 +796,7 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 					rc = GAMEDB_WARN;
 				/* A fallback may give more than 4 bytes (TSCII: up to 12): keep the room
 				   the rest of the text needs. */
-				if (gamedb__buf_room(out, 4 * (len - i)) != 0) {
+				if (gamedb__buf_room(out, 4 * (len - i) + 32) != 0) {
 					out->p[out->len] = 0;
 					return GAMEDB_FAILED;
 				}
@@ -860,6 +892,40 @@ general:
 		i = (size_t)(z - out->p);
 	}
 	out->p[out->len] = 0;
+	return rc;
+}
+
+int32_t gamedb__text_to_utf8_z(struct gamedb__text *t, const char *charset, const char *fallback,
+			       const char *in, size_t len, struct gamedb__buf *out, size_t *used,
+			       int *same)
+{
+	const char *nul;
+	size_t start = out->len, n;
+	int32_t rc;
+
+	if (!t->hook && is_utf8_name(charset)) {
+		/*
+		 * Valid UTF-8 up to the NUL (or len), the usual text of a SCID base: checked,
+		 * copied and its end found in one pass, with room for it and the 32 bytes past
+		 * that utf8_copy_z() writes.
+		 */
+		if (len > SIZE_MAX - 64 || gamedb__buf_room(out, len + 32) != 0)
+			return GAMEDB_FAILED;
+		n = utf8_copy_z((const unsigned char *)in, len, out->p + start);
+		if (n == len || !in[n]) {
+			out->len += n;
+			out->p[out->len] = 0;
+			*used = n;
+			*same = 1;
+			return GAMEDB_OK;
+		}
+	}
+	/* Another charset, a hook or an invalid byte: the text's end, then the general path. */
+	nul = memchr(in, 0, len);
+	*used = nul ? (size_t)(nul - in) : len;
+	rc = gamedb__text_to_utf8(t, charset, fallback, in, *used, out);
+	*same = rc == GAMEDB_OK && out->len - start == *used &&
+		memcmp(out->p + start, in, *used) == 0;
 	return rc;
 }
 
