@@ -202,11 +202,10 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
 enum {
 	WHOLE_FILE = 1 << 20,
 	CHUNK_MIN = 16 << 10,
-	CHUNK_MAX = 1 << 20,
-	RUN_GAP = 16 << 10,   /* a forward gap up to this is still the same run (the ends of
-	                         SCID's 128 KiB .sg4 blocks, deleted games) */
+	CHUNK_MAX = 256 << 10,
+	RUN_GAP = 256,        /* a forward gap up to this is still the same run */
 	RUN_MIN = 1 << 10,    /* shorter runs predict nothing */
-	RUN_SLACK = 4 << 10,  /* read this much past the predicted end of a run */
+	RUN_SLACK = 1 << 10,  /* read this much past the predicted end of a run */
 };
 
 /*
@@ -263,8 +262,8 @@ static int64_t refill(struct gamedb__file *f, uint64_t off, size_t avail, const 
 		size_t ask;
 		if (f->chunk == 0)
 			f->chunk = CHUNK_MIN;
-		else if (f->win.len && off >= f->win_off && off > f->run_start &&
-			 off - f->win_off <= (uint64_t)f->win.len + RUN_GAP)
+		else if (f->win.len && off >= f->win_off &&
+			 off - f->win_off <= (uint64_t)f->win.len + f->chunk)
 			f->chunk = f->chunk < CHUNK_MAX ? f->chunk * 2 : CHUNK_MAX;
 		else
 			f->chunk = CHUNK_MIN;
@@ -274,6 +273,9 @@ static int64_t refill(struct gamedb__file *f, uint64_t off, size_t avail, const 
 			uint64_t rest = f->run_start + f->last_run - off + RUN_SLACK;
 			if (rest < ask)
 				ask = (size_t)rest;
+		} else if (f->last_run >= RUN_MIN && f->last_run / 4 < ask) {
+			/* Longer than the last run: on by a quarter of it (at least RUN_SLACK * 4). */
+			ask = f->last_run / 4 < RUN_SLACK * 4 ? RUN_SLACK * 4 : (size_t)f->last_run / 4;
 		}
 		if (want < ask)
 			want = f->size - off < ask ? (size_t)(f->size - off) : ask;
