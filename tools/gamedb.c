@@ -1054,6 +1054,7 @@ struct pool {
 	int stop;
 	uint64_t end;         /* games [.., end) */
 	int jobs;
+	size_t per_game;      /* output bytes per game of the last chunk filled (0: none yet) */
 	const struct opts *o;
 	int mode;
 	const char *db;
@@ -1072,9 +1073,18 @@ struct worker {
 };
 
 /*
+ * The output a chunk is meant to hold. A chunk's memory stays allocated for the next chunk in
+ * its slot, so a slot keeps the largest output it ever held: counted in games alone, a run of
+ * long annotated games (9 KB each in the real base) made chunks of 580 KB, and the peak memory
+ * grew with the base (12.4 MB for a tenth of it, 16.1 MB for all of it).
+ */
+#define CHUNK_BYTES ((size_t)96 << 10)
+
+/*
  * The games in the next chunk: large enough that a chunk's seek and handoff cost nothing next
- * to its games (up to 64 of them), bounded so that memory stays flat however large the
- * base, and smaller towards the end so that the workers finish at about the same time.
+ * to its games (up to 64 of them), about CHUNK_BYTES of output going by the last chunk's
+ * bytes per game, so that memory stays flat however large the base, and smaller towards the
+ * end so that the workers finish at about the same time.
  */
 static uint64_t chunk_games(const struct pool *p)
 {
@@ -1082,6 +1092,8 @@ static uint64_t chunk_games(const struct pool *p)
 	uint64_t n = left / ((uint64_t)p->jobs * 4);
 
 	n = n < 16 ? 16 : n > 64 ? 64 : n;
+	if (p->per_game > 0 && n > CHUNK_BYTES / p->per_game)
+		n = CHUNK_BYTES / p->per_game < 4 ? 4 : CHUNK_BYTES / p->per_game;
 	return n < left ? n : left;
 }
 
@@ -1221,6 +1233,8 @@ static void work(struct pool *p, struct gamedb_reader *r)
 
 		pthread_mutex_lock(&p->mu);
 		c->ready = 1;
+		if (c->end > c->start)
+			p->per_game = c->data.len / (size_t)(c->end - c->start) + 1;
 		if (p->writing)
 			continue; /* the worker writing takes this chunk when its turn comes */
 		p->writing = 1;
@@ -1228,6 +1242,12 @@ static void work(struct pool *p, struct gamedb_reader *r)
 			struct chunk *w = &p->slots[p->next_write % p->window];
 			pthread_mutex_unlock(&p->mu);
 			write_chunk(p, w);
+			if (w->data.cap > 2 * CHUNK_BYTES) {
+				/* An outsize chunk (the bytes per game went up): not kept. */
+				free(w->data.p);
+				w->data.p = NULL;
+				w->data.cap = 0;
+			}
 			pthread_mutex_lock(&p->mu);
 			w->ready = 0;
 			p->next_write++;
