@@ -202,8 +202,31 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
 enum {
 	WHOLE_FILE = 1 << 20,
 	CHUNK_MIN = 16 << 10,
-	CHUNK_MAX = 1 << 20,
+	CHUNK_MAX = 256 << 10,
+	RUN_GAP = 256,        /* a forward gap up to this is still the same run */
+	RUN_MIN = 1 << 10,    /* shorter runs predict nothing */
+	RUN_SLACK = 1 << 10,  /* read this much past the predicted end of a run */
 };
+
+/*
+ * Runs. A reader that reads a base in pieces (the workers of gamedb --jobs: runs of games, each
+ * worker skipping the runs of the others) views a file in runs of forward views (a view may
+ * go back inside its run: a game's record, then its parts) separated by jumps. A window that doubles up to CHUNK_MAX would read far into the runs the reader skips
+ * (gamedb --jobs 2 read 1.7 times the .sg4). So the length of the last run is kept, and while
+ * the current run has not yet reached that length, a refill reads only up to where the run is
+ * expected to end (plus RUN_SLACK). One pass over the whole file is a single run and is read as
+ * before.
+ */
+static void note_view(struct gamedb__file *f, uint64_t off, size_t len)
+{
+	if (off < f->run_start || (off > f->pos && off - f->pos > RUN_GAP)) {
+		f->last_run = f->pos - f->run_start;
+		f->run_start = off;
+		f->pos = off;
+	}
+	if (off + len > f->pos)
+		f->pos = off + len;
+}
 
 /*
  * Reads n bytes at off into buf through the file's kind; the count read, 0 at the end, -1 with
@@ -236,6 +259,7 @@ static int64_t refill(struct gamedb__file *f, uint64_t off, size_t avail, const 
 		start = 0;
 		want = (size_t)f->size;
 	} else {
+		size_t ask;
 		if (f->chunk == 0)
 			f->chunk = CHUNK_MIN;
 		else if (f->win.len && off >= f->win_off &&
@@ -243,8 +267,18 @@ static int64_t refill(struct gamedb__file *f, uint64_t off, size_t avail, const 
 			f->chunk = f->chunk < CHUNK_MAX ? f->chunk * 2 : CHUNK_MAX;
 		else
 			f->chunk = CHUNK_MIN;
-		if (want < f->chunk)
-			want = f->size - off < f->chunk ? (size_t)(f->size - off) : f->chunk;
+		ask = f->chunk;
+		if (f->last_run >= RUN_MIN && off - f->run_start < f->last_run) {
+			/* Inside a run no longer than the last one so far: read to its likely end. */
+			uint64_t rest = f->run_start + f->last_run - off + RUN_SLACK;
+			if (rest < ask)
+				ask = (size_t)rest;
+		} else if (f->last_run >= RUN_MIN && f->last_run / 4 < ask) {
+			/* Longer than the last run: on by a quarter of it (at least RUN_SLACK * 4). */
+			ask = f->last_run / 4 < RUN_SLACK * 4 ? RUN_SLACK * 4 : (size_t)f->last_run / 4;
+		}
+		if (want < ask)
+			want = f->size - off < ask ? (size_t)(f->size - off) : ask;
 	}
 	f->win.len = 0;
 	if (gamedb__buf_reserve(&f->win, want) != 0) {
@@ -305,6 +339,7 @@ int64_t gamedb__file_view(struct gamedb__file *f, uint64_t off, size_t len, cons
 		*out = f->map + off;
 		return (int64_t)avail;
 	}
+	note_view(f, off, avail);
 	if (off >= f->win_off && off - f->win_off <= f->win.len &&
 	    avail <= f->win.len - (size_t)(off - f->win_off)) {
 		*out = (const uint8_t *)f->win.p + (off - f->win_off);

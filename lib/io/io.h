@@ -54,6 +54,9 @@ struct gamedb__file {
 	struct gamedb__buf win;  /* read window: win.len bytes from offset win_off */
 	uint64_t win_off;
 	size_t chunk;         /* how much the next refill asks for (adapts to the access pattern) */
+	uint64_t pos;         /* the end of the last view: where a pass over the file stands */
+	uint64_t run_start;   /* where the current run of forward views began */
+	uint64_t last_run;    /* the length of the run before it (0: none yet) */
 	uint64_t dev, ino;    /* files on disk: identity, for gamedb_reader_uses_file() */
 	int has_id;
 };
