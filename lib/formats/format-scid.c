@@ -569,37 +569,44 @@ static int format_eco(char *out, uint32_t eco)
  * Adds the tag for a name id: its UTF-8 and, when they differ, its stored bytes; "?" for an id
  * with no name. A name converted with loss makes the game's text lossy.
  */
-static int add_name_tag(struct scid *s, struct gamedb_game *g, const char *tag, int type, uint32_t id,
-			const char *charset)
+static inline int add_name_tag(struct scid *s, struct gamedb_game *g, const char *tag,
+			       size_t taglen, int type, uint32_t id, const char *charset)
 {
 	struct scid_names *n = &s->names[type];
 	int same;
 
 	if (id >= n->count || n->off[id] == UINT32_MAX)
-		return gamedb__tags_add(&g->head, tag, "?", 1, NULL, 0, NULL);
+		return gamedb__tags_add_n(&g->head, tag, taglen, "?", 1, NULL, 0, NULL);
 	if (n->how[id] & NAME_LOSSY) {
 		g->text_status = GAMEDB_WARN;
 		gamedb__game_seterr(g, "tag %s could not be converted from %s without loss", tag,
 				    charset);
 	}
 	same = n->how[id] & NAME_SAME;
-	return gamedb__tags_add(&g->head, tag, n->pool.p + n->off[id], n->len[id],
-				same ? NULL : n->raw.p + n->raw_off[id], same ? 0 : n->raw_len[id],
-				charset);
+	return gamedb__tags_add_n(&g->head, tag, taglen, n->pool.p + n->off[id], n->len[id],
+				  same ? NULL : n->raw.p + n->raw_off[id], same ? 0 : n->raw_len[id],
+				  charset);
 }
+/* add_name_tag() for a literal tag name, whose length the compiler knows. */
+#define ADD_NAME_TAG(s, g, tag, type, id, cs) add_name_tag(s, g, tag, sizeof tag - 1, type, id, cs)
 
-static const char *const rating_suffix[8] = { "Elo", "Rating", "Rapid", "ICCF", "USCF", "DWZ", "ECF", "Elo" };
+/* The rating tags of each side (0 White, 1 Black) by the stored rating type (type 7 is Elo). */
+static const char *const rating_tags[2][8] = {
+	{ "WhiteElo", "WhiteRating", "WhiteRapid", "WhiteICCF", "WhiteUSCF", "WhiteDWZ", "WhiteECF",
+	  "WhiteElo" },
+	{ "BlackElo", "BlackRating", "BlackRapid", "BlackICCF", "BlackUSCF", "BlackDWZ", "BlackECF",
+	  "BlackElo" }
+};
+static const uint8_t rating_tag_len[8] = { 8, 11, 10, 9, 9, 8, 8, 8 };
 
 /* Adds "WhiteElo" (etc.) for a stored rating: type in the top 4 bits, value in the low 12. */
-static int add_rating_tag(struct gamedb_game *g, const char *side, uint32_t rating)
+static int add_rating_tag(struct gamedb_game *g, int side, uint32_t rating)
 {
-	const char *suffix = rating_suffix[(rating >> 12) & 7];
+	const unsigned type = (rating >> 12) & 7;
 	uint32_t v = rating & 0xFFF;
-	char name[16], num[8];
-	size_t n = 0, slen = strlen(side);
+	char num[8];
+	size_t n = 0;
 
-	memcpy(name, side, slen);
-	memcpy(name + slen, suffix, strlen(suffix) + 1);
 	if (v >= 1000)
 		num[n++] = (char)('0' + v / 1000);
 	if (v >= 100)
@@ -608,7 +615,8 @@ static int add_rating_tag(struct gamedb_game *g, const char *side, uint32_t rati
 		num[n++] = (char)('0' + v / 10 % 10);
 	num[n++] = (char)('0' + v % 10);
 	num[n] = 0;
-	return gamedb__tags_add(&g->head, name, num, n, NULL, 0, NULL);
+	return gamedb__tags_add_n(&g->head, rating_tags[side][type], rating_tag_len[type], num, n,
+				  NULL, 0, NULL);
 }
 
 /* One index record, whichever version wrote it. */
@@ -727,20 +735,20 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 	bad_ids = e.wid >= s->names[NAME_PLAYER].count || e.bid >= s->names[NAME_PLAYER].count ||
 		  e.eid >= s->names[NAME_EVENT].count || e.sid >= s->names[NAME_SITE].count ||
 		  e.rid >= s->names[NAME_ROUND].count;
-	if (add_name_tag(s, g, "Event", NAME_EVENT, e.eid, cs) ||
-	    add_name_tag(s, g, "Site", NAME_SITE, e.sid, cs))
+	if (ADD_NAME_TAG(s, g, "Event", NAME_EVENT, e.eid, cs) ||
+	    ADD_NAME_TAG(s, g, "Site", NAME_SITE, e.sid, cs))
 		goto nomem;
 	scid_date(buf, e.date);
 	if (gamedb__tags_add(&g->head, "Date", buf, 10, NULL, 0, NULL) ||
-	    add_name_tag(s, g, "Round", NAME_ROUND, e.rid, cs) ||
-	    add_name_tag(s, g, "White", NAME_PLAYER, e.wid, cs) ||
-	    add_name_tag(s, g, "Black", NAME_PLAYER, e.bid, cs) ||
+	    ADD_NAME_TAG(s, g, "Round", NAME_ROUND, e.rid, cs) ||
+	    ADD_NAME_TAG(s, g, "White", NAME_PLAYER, e.wid, cs) ||
+	    ADD_NAME_TAG(s, g, "Black", NAME_PLAYER, e.bid, cs) ||
 	    gamedb__tags_add(&g->head, "Result", results[e.result], result_len[e.result],
 			     NULL, 0, NULL))
 		goto nomem;
-	if ((e.wr & 0xFFF) && add_rating_tag(g, "White", e.wr))
+	if ((e.wr & 0xFFF) && add_rating_tag(g, 0, e.wr))
 		goto nomem;
-	if ((e.br & 0xFFF) && add_rating_tag(g, "Black", e.br))
+	if ((e.br & 0xFFF) && add_rating_tag(g, 1, e.br))
 		goto nomem;
 	if (format_eco(buf, e.eco) && gamedb__tags_add(&g->head, "ECO", buf, strlen(buf), NULL, 0, NULL))
 		goto nomem;
