@@ -116,17 +116,15 @@ static void tagset_free(struct gamedb__tagset *ts)
 	gamedb__buf_free(&ts->pool);
 }
 
-int gamedb__tags_add_full(struct gamedb__tagset *ts, const char *name, size_t nlen,
-			  const char *value, size_t vlen, const char *raw, size_t raw_len,
-			  const char *charset)
+int gamedb__tags_room(struct gamedb__tagset *ts, size_t n, size_t bytes)
 {
 	struct gamedb__buf *pool = &ts->pool;
-	size_t need;
-	uint32_t cs = GAMEDB__TAG_NO_CHARSET;
 
-	if (ts->n == ts->cap) {
-		size_t cap = ts->cap ? ts->cap * 2 : 16;
+	if (ts->cap - ts->n < n) {
+		size_t cap = ts->cap ? ts->cap : 16;
 		struct gamedb__tag *v;
+		while (cap - ts->n < n && cap <= 65536)
+			cap *= 2;
 		if (cap > 65536)
 			return -1;
 		v = realloc(ts->v, cap * sizeof *v);
@@ -135,38 +133,53 @@ int gamedb__tags_add_full(struct gamedb__tagset *ts, const char *name, size_t nl
 		ts->v = v;
 		ts->cap = cap;
 	}
-	if (nlen > UINT32_MAX / 4 || vlen > UINT32_MAX / 4 || (raw && raw_len > UINT32_MAX / 4))
+	if (pool->len > UINT32_MAX || bytes > UINT32_MAX - pool->len ||
+	    gamedb__buf_room(pool, bytes) != 0)
 		return -1;
+	return 0;
+}
+
+int gamedb__tags_charset(struct gamedb__tagset *ts, const char *charset, uint32_t *cs)
+{
+	struct gamedb__buf *pool = &ts->pool;
+
 	/*
 	 * The charset name is copied into the pool (once per pool while it stays the same), never
 	 * pointed at: it may be the reader's option, which a copy of the game outlives and which
 	 * gamedb_reader_set_option() may change while the game is still handed out.
+	 * A tag set is filled by one call of the format (next_game, load_tags), during which the
+	 * charset name cannot change: the same pointer as the last tag's is the same name.
 	 */
-	if (charset) {
-		/*
-		 * A tag set is filled by one call of the format (next_game, load_tags), during which
-		 * the charset name cannot change: the same pointer as the last tag's is the same name.
-		 */
-		if (ts->charset_have && (charset == ts->charset_ptr ||
-					 strcmp(pool->p + ts->charset_last, charset) == 0)) {
-			cs = ts->charset_last;
-		} else {
-			const size_t cslen = strlen(charset) + 1;
-			if (cslen > 256 || pool->len > UINT32_MAX - cslen ||
-			    gamedb__buf_room(pool, cslen) != 0)
-				return -1;
-			cs = (uint32_t)pool->len;
-			memcpy(pool->p + cs, charset, cslen);
-			pool->len += cslen;
-			pool->p[pool->len] = 0;
-			ts->charset_last = cs;
-			ts->charset_have = 1;
-		}
-		ts->charset_ptr = charset;
+	if (ts->charset_have && (charset == ts->charset_ptr ||
+				 strcmp(pool->p + ts->charset_last, charset) == 0)) {
+		*cs = ts->charset_last;
+	} else {
+		const size_t cslen = strlen(charset) + 1;
+		if (cslen > 256 || pool->len > UINT32_MAX - cslen || gamedb__buf_room(pool, cslen) != 0)
+			return -1;
+		*cs = (uint32_t)pool->len;
+		memcpy(pool->p + *cs, charset, cslen);
+		pool->len += cslen;
+		pool->p[pool->len] = 0;
+		ts->charset_last = *cs;
+		ts->charset_have = 1;
 	}
+	ts->charset_ptr = charset;
+	return 0;
+}
+
+int gamedb__tags_add_full(struct gamedb__tagset *ts, const char *name, size_t nlen,
+			  const char *value, size_t vlen, const char *raw, size_t raw_len,
+			  const char *charset)
+{
+	uint32_t cs = GAMEDB__TAG_NO_CHARSET;
+
+	if (nlen > UINT32_MAX / 4 || vlen > UINT32_MAX / 4 || (raw && raw_len > UINT32_MAX / 4))
+		return -1;
+	if (charset && gamedb__tags_charset(ts, charset, &cs) != 0)
+		return -1;
 	/* Name, value and raw bytes go into the pool, each NUL-terminated, with one reservation. */
-	need = nlen + 1 + vlen + 1 + (raw ? raw_len + 1 : 0);
-	if (pool->len > UINT32_MAX - need || gamedb__buf_room(pool, need) != 0)
+	if (gamedb__tags_room(ts, 1, nlen + 1 + vlen + 1 + (raw ? raw_len + 1 : 0)) != 0)
 		return -1;
 	gamedb__tags_put(ts, name, nlen, value, vlen, raw, raw_len, cs);
 	return 0;

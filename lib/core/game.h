@@ -268,6 +268,18 @@ int gamedb__tags_add_full(struct gamedb__tagset *ts, const char *name, size_t nl
 			  const char *value, size_t vlen, const char *raw, size_t raw_len,
 			  const char *charset);
 /*
+ * Room in ts for n more tags and bytes more bytes of pool (names, values and raw bytes with
+ * their NULs, as gamedb__tags_put() writes them): 0, or -1 (out of memory, or too many). A
+ * format that knows a game's tags at once makes room for them once and puts them.
+ */
+int gamedb__tags_room(struct gamedb__tagset *ts, size_t n, size_t bytes);
+/*
+ * The offset of the charset name in ts's pool, for gamedb__tags_put(), in *cs: copied there
+ * once per fill of the tag set (see gamedb__tags_add_n()). 0, or -1 (out of memory, or a
+ * name of more than 255 bytes).
+ */
+int gamedb__tags_charset(struct gamedb__tagset *ts, const char *charset, uint32_t *cs);
+/*
  * Writes a tag into room made already (one more tag in ts->v; need bytes, as counted by
  * gamedb__tags_add_n(), and the buffer's NUL in the pool): name, value and raw bytes (when
  * not NULL) one after the other, each NUL-terminated. cs: the charset name's offset in the
