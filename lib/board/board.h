@@ -153,6 +153,8 @@ static inline void gamedb__hand_take(struct gamedb__pos *pos, int colour, int ty
 #define GAMEDB__MAX_MOVES 512
 
 void gamedb__pos_startpos(struct gamedb__pos *pos);
+/* 1 if the men of pos stand as in the standard start position (whatever else pos says). */
+int gamedb__pos_is_start_board(const struct gamedb__pos *pos);
 
 /* Rebuilds the bitboards and king squares of pos from sq[] (after sq[] was written directly). */
 void gamedb__pos_sync(struct gamedb__pos *pos);

@@ -13,9 +13,6 @@
 /* ------------------------------------------------------------------------------------------ */
 /* Positions and FEN */
 
-static const uint8_t start_back[8] = {GAMEDB__ROOK, GAMEDB__KNIGHT, GAMEDB__BISHOP, GAMEDB__QUEEN,
-				      GAMEDB__KING, GAMEDB__BISHOP, GAMEDB__KNIGHT, GAMEDB__ROOK};
-
 static void pos_clear(struct gamedb__pos *pos)
 {
 	memset(pos, 0, sizeof *pos);
@@ -26,16 +23,26 @@ static void pos_clear(struct gamedb__pos *pos)
 	pos->fullmove = 1;
 }
 
+/* The men of the standard start position, square by square (a1, b1, ..., h8). */
+#define START_BACK(c) PC(GAMEDB__ROOK, c), PC(GAMEDB__KNIGHT, c), PC(GAMEDB__BISHOP, c), \
+	PC(GAMEDB__QUEEN, c), PC(GAMEDB__KING, c), PC(GAMEDB__BISHOP, c), PC(GAMEDB__KNIGHT, c), \
+	PC(GAMEDB__ROOK, c)
+#define START_PAWNS(c) PC(GAMEDB__PAWN, c), PC(GAMEDB__PAWN, c), PC(GAMEDB__PAWN, c), \
+	PC(GAMEDB__PAWN, c), PC(GAMEDB__PAWN, c), PC(GAMEDB__PAWN, c), PC(GAMEDB__PAWN, c), \
+	PC(GAMEDB__PAWN, c)
+static const uint8_t start_board[64] = {
+	START_BACK(0), START_PAWNS(0), [48] = START_PAWNS(1), START_BACK(1)
+};
+
+int gamedb__pos_is_start_board(const struct gamedb__pos *pos)
+{
+	return memcmp(pos->sq, start_board, sizeof start_board) == 0;
+}
+
 void gamedb__pos_startpos(struct gamedb__pos *pos)
 {
-	int f;
 	pos_clear(pos);
-	for (f = 0; f < 8; f++) {
-		pos->sq[f] = PC(start_back[f], 0);
-		pos->sq[8 + f] = PC(GAMEDB__PAWN, 0);
-		pos->sq[48 + f] = PC(GAMEDB__PAWN, 1);
-		pos->sq[56 + f] = PC(start_back[f], 1);
-	}
+	memcpy(pos->sq, start_board, sizeof start_board);
 	pos->by_colour[0] = UINT64_C(0xFFFF);
 	pos->by_colour[1] = UINT64_C(0xFFFF) << 48;
 	pos->by_type[GAMEDB__PAWN] = UINT64_C(0x00FF00000000FF00);

@@ -10,6 +10,14 @@
 /* ------------------------------------------------------------------------------------------ */
 /* SCID piece slots */
 
+/* b with its ranks in reverse order: bit 8 * (7 - rank) + file for bit 8 * rank + file. */
+static inline uint64_t ranks_reversed(uint64_t b)
+{
+	b = ((b >> 8) & UINT64_C(0x00FF00FF00FF00FF)) | ((b & UINT64_C(0x00FF00FF00FF00FF)) << 8);
+	b = ((b >> 16) & UINT64_C(0x0000FFFF0000FFFF)) | ((b & UINT64_C(0x0000FFFF0000FFFF)) << 16);
+	return (b >> 32) | (b << 32);
+}
+
 static int slots_fen_order(struct gamedb__slots *s, const struct gamedb__pos *pos)
 {
 	int c;
@@ -19,19 +27,20 @@ static int slots_fen_order(struct gamedb__slots *s, const struct gamedb__pos *po
 	s->count[0] = s->count[1] = 0;
 	for (c = 0; c < 2; c++) {
 		const uint64_t men = pos->by_colour[c], king = men & pos->by_type[GAMEDB__KING];
-		int rank, i = 0, k, ks;
+		uint64_t m;
+		int i = 0, k, ks;
 		uint8_t first;
 
 		if (!king || SEVERAL(king) || popcount(men) > 16)
 			return -1;
-		/* The men of colour c in FEN order (a8..h8, a7.., ..h1)... */
-		for (rank = 7; rank >= 0; rank--) {
-			uint64_t row = (men >> (8 * rank)) & 0xFF;
-			for (; row; row &= row - 1) {
-				const int sq = 8 * rank + LSB(row);
-				s->sq[c][i] = (uint8_t)sq;
-				s->slot[sq] = (uint8_t)i++;
-			}
+		/*
+		 * The men of colour c in FEN order (a8..h8, a7.., ..h1): with the ranks reversed,
+		 * that is the order of the bits, square = bit ^ 56...
+		 */
+		for (m = ranks_reversed(men); m; m &= m - 1) {
+			const int sq = LSB(m) ^ 56;
+			s->sq[c][i] = (uint8_t)sq;
+			s->slot[sq] = (uint8_t)i++;
 		}
 		/* ...then the king and the man in slot 0 change places. */
 		k = LSB(king);
@@ -51,28 +60,27 @@ int gamedb__slots_init_scid_fen(struct gamedb__slots *s, const struct gamedb__po
 	return slots_fen_order(s, pos);
 }
 
+/*
+ * The slots of the standard start position in the standard numbering: 0 the king, 1 the
+ * a-rook, ..., 4 the queen, 5 the f-bishop, ..., 7 the h-rook, 8..15 the pawns a..h.
+ */
+#define N 0xFF
+static const struct gamedb__slots start_slots = {
+	.sq = { { 4, 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 },
+		{ 60, 56, 57, 58, 59, 61, 62, 63, 48, 49, 50, 51, 52, 53, 54, 55 } },
+	.count = { 16, 16 },
+	.slot = { 1, 2, 3, 4, 0, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+		  N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N,
+		  N, N, N, N, N, N, N, N, N, N, N, N, N, N, N, N,
+		  8, 9, 10, 11, 12, 13, 14, 15, 1, 2, 3, 4, 0, 5, 6, 7 }
+};
+#undef N
+
 int gamedb__slots_init_scid(struct gamedb__slots *s, const struct gamedb__pos *pos)
 {
-	/* Slot of each back-rank file in the standard numbering (0 K, 1 a-rook, ..., 7 h-rook). */
-	static const uint8_t back_slot[8] = {1, 2, 3, 4, 0, 5, 6, 7};
-	struct gamedb__pos start;
-	int f, c;
-
-	gamedb__pos_startpos(&start);
-	if (memcmp(start.sq, pos->sq, 64) != 0)
+	if (!gamedb__pos_is_start_board(pos))
 		return slots_fen_order(s, pos);
-	memset(s->sq, GAMEDB__NO_SQ, sizeof s->sq);
-	memset(s->slot, 0xFF, sizeof s->slot);
-	for (c = 0; c < 2; c++) {
-		const int back = c ? 56 : 0, pawns = c ? 48 : 8;
-		for (f = 0; f < 8; f++) {
-			s->sq[c][back_slot[f]] = (uint8_t)(back + f);
-			s->slot[back + f] = back_slot[f];
-			s->sq[c][8 + f] = (uint8_t)(pawns + f);
-			s->slot[pawns + f] = (uint8_t)(8 + f);
-		}
-		s->count[c] = 16;
-	}
+	*s = start_slots;
 	return 0;
 }
 

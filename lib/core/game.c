@@ -116,18 +116,15 @@ static void tagset_free(struct gamedb__tagset *ts)
 	gamedb__buf_free(&ts->pool);
 }
 
-int gamedb__tags_add_n(struct gamedb__tagset *ts, const char *name, size_t nlen, const char *value,
-		       size_t vlen, const char *raw, size_t raw_len, const char *charset)
+int gamedb__tags_room(struct gamedb__tagset *ts, size_t n, size_t bytes)
 {
 	struct gamedb__buf *pool = &ts->pool;
-	struct gamedb__tag *t;
-	size_t need, cslen = 0;
-	uint32_t cs = GAMEDB__TAG_NO_CHARSET;
-	char *d;
 
-	if (ts->n == ts->cap) {
-		size_t cap = ts->cap ? ts->cap * 2 : 16;
+	if (ts->cap - ts->n < n) {
+		size_t cap = ts->cap ? ts->cap : 16;
 		struct gamedb__tag *v;
+		while (cap - ts->n < n && cap <= 65536)
+			cap *= 2;
 		if (cap > 65536)
 			return -1;
 		v = realloc(ts->v, cap * sizeof *v);
@@ -136,64 +133,55 @@ int gamedb__tags_add_n(struct gamedb__tagset *ts, const char *name, size_t nlen,
 		ts->v = v;
 		ts->cap = cap;
 	}
-	/* Name, value and raw bytes go into the pool, each NUL-terminated, with one reservation
-	 * (this runs for every tag of every game). */
-	if (nlen > UINT32_MAX / 4 || vlen > UINT32_MAX / 4 || (raw && raw_len > UINT32_MAX / 4))
+	if (pool->len > UINT32_MAX || bytes > UINT32_MAX - pool->len ||
+	    gamedb__buf_room(pool, bytes) != 0)
 		return -1;
-	need = nlen + 1 + vlen + 1 + (raw ? raw_len + 1 : 0);
+	return 0;
+}
+
+int gamedb__tags_charset(struct gamedb__tagset *ts, const char *charset, uint32_t *cs)
+{
+	struct gamedb__buf *pool = &ts->pool;
+
 	/*
 	 * The charset name is copied into the pool (once per pool while it stays the same), never
 	 * pointed at: it may be the reader's option, which a copy of the game outlives and which
 	 * gamedb_reader_set_option() may change while the game is still handed out.
+	 * A tag set is filled by one call of the format (next_game, load_tags), during which the
+	 * charset name cannot change: the same pointer as the last tag's is the same name.
 	 */
-	if (charset) {
-		/*
-		 * A tag set is filled by one call of the format (next_game, load_tags), during which
-		 * the charset name cannot change: the same pointer as the last tag's is the same name.
-		 */
-		if (ts->charset_have && (charset == ts->charset_ptr ||
-					 strcmp(pool->p + ts->charset_last, charset) == 0)) {
-			cs = ts->charset_last;
-		} else {
-			cslen = strlen(charset) + 1;
-			if (cslen > 256)
-				return -1;
-			need += cslen;
-		}
-	}
-	if (pool->len > UINT32_MAX - need ||
-	    (pool->cap - pool->len <= need && gamedb__buf_reserve(pool, need) != 0))
-		return -1;
-	t = &ts->v[ts->n];
-	d = pool->p + pool->len;
-	t->name = (uint32_t)pool->len;
-	memcpy(d, name, nlen);
-	d[nlen] = 0;
-	t->value = t->name + (uint32_t)nlen + 1;
-	if (vlen)
-		memcpy(d + nlen + 1, value, vlen);
-	d[nlen + 1 + vlen] = 0;
-	if (raw) {
-		t->raw = t->value + (uint32_t)vlen + 1;
-		if (raw_len)
-			memcpy(d + nlen + 1 + vlen + 1, raw, raw_len);
-		d[nlen + 1 + vlen + 1 + raw_len] = 0;
-		t->raw_len = (uint32_t)raw_len;
+	if (ts->charset_have && (charset == ts->charset_ptr ||
+				 strcmp(pool->p + ts->charset_last, charset) == 0)) {
+		*cs = ts->charset_last;
 	} else {
-		t->raw = t->value;
-		t->raw_len = (uint32_t)vlen;
-	}
-	if (cslen) {
-		cs = (uint32_t)(pool->len + need - cslen);
-		memcpy(pool->p + cs, charset, cslen);
-		ts->charset_last = cs;
-		ts->charset_ptr = charset;
+		const size_t cslen = strlen(charset) + 1;
+		if (cslen > 256 || pool->len > UINT32_MAX - cslen || gamedb__buf_room(pool, cslen) != 0)
+			return -1;
+		*cs = (uint32_t)pool->len;
+		memcpy(pool->p + *cs, charset, cslen);
+		pool->len += cslen;
+		pool->p[pool->len] = 0;
+		ts->charset_last = *cs;
 		ts->charset_have = 1;
 	}
-	pool->len += need;
-	pool->p[pool->len] = 0;
-	t->charset = cs;
-	ts->n++;
+	ts->charset_ptr = charset;
+	return 0;
+}
+
+int gamedb__tags_add_full(struct gamedb__tagset *ts, const char *name, size_t nlen,
+			  const char *value, size_t vlen, const char *raw, size_t raw_len,
+			  const char *charset)
+{
+	uint32_t cs = GAMEDB__TAG_NO_CHARSET;
+
+	if (nlen > UINT32_MAX / 4 || vlen > UINT32_MAX / 4 || (raw && raw_len > UINT32_MAX / 4))
+		return -1;
+	if (charset && gamedb__tags_charset(ts, charset, &cs) != 0)
+		return -1;
+	/* Name, value and raw bytes go into the pool, each NUL-terminated, with one reservation. */
+	if (gamedb__tags_room(ts, 1, nlen + 1 + vlen + 1 + (raw ? raw_len + 1 : 0)) != 0)
+		return -1;
+	gamedb__tags_put(ts, name, nlen, value, vlen, raw, raw_len, cs);
 	return 0;
 }
 
@@ -320,14 +308,12 @@ static int game_ok(const struct gamedb_game *g)
 	return g && g->magic == GAMEDB__GAME_MAGIC;
 }
 
-/* Loads the tags the format keeps outside its index, once. */
-static void load_extra(struct gamedb_game *g)
+/* Loads the tags the format keeps outside its index (load_extra()'s first call). */
+static void load_extra_now(struct gamedb_game *g)
 {
 	struct gamedb_reader *r = g->reader;
 	int32_t rc;
 
-	if (g->extra_loaded)
-		return;
 	g->extra_loaded = 1;
 	if (!r || !r->fmt || !r->fmt->load_tags || r->state != GAMEDB__RS_OPEN)
 		return;
@@ -344,6 +330,13 @@ static void load_extra(struct gamedb_game *g)
 		g->extra_loaded = -1;
 		g->text_status = GAMEDB_WARN;
 	}
+}
+
+/* Loads the tags the format keeps outside its index, once (the writers ask for every tag). */
+static inline void load_extra(struct gamedb_game *g)
+{
+	if (!g->extra_loaded)
+		load_extra_now(g);
 }
 
 int32_t gamedb__game_decode(struct gamedb_game *g)

@@ -264,8 +264,84 @@ struct gamedb_game {
  * A tag set is filled by one call of its format (between two resets): within it, a charset
  * passed as the same pointer as the last one must be the same name (the copy is shared).
  */
-int gamedb__tags_add_n(struct gamedb__tagset *ts, const char *name, size_t nlen, const char *value,
-		       size_t vlen, const char *raw, size_t raw_len, const char *charset);
+int gamedb__tags_add_full(struct gamedb__tagset *ts, const char *name, size_t nlen,
+			  const char *value, size_t vlen, const char *raw, size_t raw_len,
+			  const char *charset);
+/*
+ * Room in ts for n more tags and bytes more bytes of pool (names, values and raw bytes with
+ * their NULs, as gamedb__tags_put() writes them): 0, or -1 (out of memory, or too many). A
+ * format that knows a game's tags at once makes room for them once and puts them.
+ */
+int gamedb__tags_room(struct gamedb__tagset *ts, size_t n, size_t bytes);
+/*
+ * The offset of the charset name in ts's pool, for gamedb__tags_put(), in *cs: copied there
+ * once per fill of the tag set (see gamedb__tags_add_n()). 0, or -1 (out of memory, or a
+ * name of more than 255 bytes).
+ */
+int gamedb__tags_charset(struct gamedb__tagset *ts, const char *charset, uint32_t *cs);
+/*
+ * Writes a tag into room made already (one more tag in ts->v; need bytes, as counted by
+ * gamedb__tags_add_n(), and the buffer's NUL in the pool): name, value and raw bytes (when
+ * not NULL) one after the other, each NUL-terminated. cs: the charset name's offset in the
+ * pool, or GAMEDB__TAG_NO_CHARSET.
+ */
+static inline void gamedb__tags_put(struct gamedb__tagset *ts, const char *name, size_t nlen,
+				    const char *value, size_t vlen, const char *raw,
+				    size_t raw_len, uint32_t cs)
+{
+	struct gamedb__buf *pool = &ts->pool;
+	struct gamedb__tag *t = &ts->v[ts->n++];
+	char *d = pool->p + pool->len;
+
+	t->name = (uint32_t)pool->len;
+	memcpy(d, name, nlen);
+	d[nlen] = 0;
+	t->value = t->name + (uint32_t)nlen + 1;
+	if (vlen)
+		memcpy(d + nlen + 1, value, vlen);
+	d[nlen + 1 + vlen] = 0;
+	if (raw) {
+		t->raw = t->value + (uint32_t)vlen + 1;
+		if (raw_len)
+			memcpy(d + nlen + 1 + vlen + 1, raw, raw_len);
+		d[nlen + 1 + vlen + 1 + raw_len] = 0;
+		t->raw_len = (uint32_t)raw_len;
+		pool->len += nlen + 1 + vlen + 1 + raw_len + 1;
+	} else {
+		t->raw = t->value;
+		t->raw_len = (uint32_t)vlen;
+		pool->len += nlen + 1 + vlen + 1;
+	}
+	pool->p[pool->len] = 0;
+	t->charset = cs;
+}
+/*
+ * gamedb__tags_add_full() with its common case inline: room enough in the tag array and the
+ * pool, and no charset or the same charset pointer as the last tag's. Every tag of every game
+ * passes here; inline, a literal name is copied by the compiler and the tests for absent raw
+ * bytes and charset fold away.
+ */
+static inline int gamedb__tags_add_n(struct gamedb__tagset *ts, const char *name, size_t nlen,
+				     const char *value, size_t vlen, const char *raw,
+				     size_t raw_len, const char *charset)
+{
+	const struct gamedb__buf *pool = &ts->pool;
+	const size_t need = nlen + 1 + vlen + 1 + (raw ? raw_len + 1 : 0);
+	uint32_t cs;
+
+	if (!charset)
+		cs = GAMEDB__TAG_NO_CHARSET;
+	else if (ts->charset_have && charset == ts->charset_ptr)
+		cs = ts->charset_last;
+	else
+		return gamedb__tags_add_full(ts, name, nlen, value, vlen, raw, raw_len, charset);
+	if (ts->n == ts->cap || nlen > UINT32_MAX / 4 || vlen > UINT32_MAX / 4 ||
+	    (raw && raw_len > UINT32_MAX / 4) || pool->len > UINT32_MAX - need ||
+	    pool->cap - pool->len <= need)
+		return gamedb__tags_add_full(ts, name, nlen, value, vlen, raw, raw_len, charset);
+	gamedb__tags_put(ts, name, nlen, value, vlen, raw, raw_len, cs);
+	return 0;
+}
 /* gamedb__tags_add_n() with the name's length counted here: for a literal name, by the compiler. */
 static inline int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, const char *value,
 				   size_t vlen, const char *raw, size_t raw_len, const char *charset)

@@ -566,40 +566,65 @@ static int format_eco(char *out, uint32_t eco)
 }
 
 /*
- * Adds the tag for a name id: its UTF-8 and, when they differ, its stored bytes; "?" for an id
- * with no name. A name converted with loss makes the game's text lossy.
+ * The pool bytes put_name_tag() puts for a name id (with a tag name of up to 5 letters):
+ * scid_next_game() makes room for all of a game's tags at once.
  */
-static int add_name_tag(struct scid *s, struct gamedb_game *g, const char *tag, int type, uint32_t id,
-			const char *charset)
+static size_t name_tag_room(const struct scid *s, int type, uint32_t id)
+{
+	const struct scid_names *n = &s->names[type];
+
+	if (id >= n->count || n->off[id] == UINT32_MAX)
+		return 6 + 2;
+	return 6 + n->len[id] + 1 + ((n->how[id] & NAME_SAME) ? 0 : n->raw_len[id] + 1);
+}
+
+/*
+ * Puts the tag for a name id, in room made for it (name_tag_room()): its UTF-8 and, when they
+ * differ, its stored bytes; "?" for an id with no name. cs: the offset of the names' charset
+ * in the pool. A name converted with loss makes the game's text lossy.
+ */
+static inline void put_name_tag(struct scid *s, struct gamedb_game *g, const char *tag,
+				size_t taglen, int type, uint32_t id, uint32_t cs)
 {
 	struct scid_names *n = &s->names[type];
 	int same;
 
-	if (id >= n->count || n->off[id] == UINT32_MAX)
-		return gamedb__tags_add(&g->head, tag, "?", 1, NULL, 0, NULL);
+	if (id >= n->count || n->off[id] == UINT32_MAX) {
+		gamedb__tags_put(&g->head, tag, taglen, "?", 1, NULL, 0, GAMEDB__TAG_NO_CHARSET);
+		return;
+	}
 	if (n->how[id] & NAME_LOSSY) {
 		g->text_status = GAMEDB_WARN;
 		gamedb__game_seterr(g, "tag %s could not be converted from %s without loss", tag,
-				    charset);
+				    gamedb__reader_charset(s->r));
 	}
 	same = n->how[id] & NAME_SAME;
-	return gamedb__tags_add(&g->head, tag, n->pool.p + n->off[id], n->len[id],
-				same ? NULL : n->raw.p + n->raw_off[id], same ? 0 : n->raw_len[id],
-				charset);
+	gamedb__tags_put(&g->head, tag, taglen, n->pool.p + n->off[id], n->len[id],
+			 same ? NULL : n->raw.p + n->raw_off[id], same ? 0 : n->raw_len[id], cs);
 }
+/* put_name_tag() for a literal tag name, whose length the compiler knows. */
+#define PUT_NAME_TAG(s, g, tag, type, id, cs) put_name_tag(s, g, tag, sizeof tag - 1, type, id, cs)
 
-static const char *const rating_suffix[8] = { "Elo", "Rating", "Rapid", "ICCF", "USCF", "DWZ", "ECF", "Elo" };
+/* The rating tags of each side (0 White, 1 Black) by the stored rating type (type 7 is Elo). */
+static const char *const rating_tags[2][8] = {
+	{ "WhiteElo", "WhiteRating", "WhiteRapid", "WhiteICCF", "WhiteUSCF", "WhiteDWZ", "WhiteECF",
+	  "WhiteElo" },
+	{ "BlackElo", "BlackRating", "BlackRapid", "BlackICCF", "BlackUSCF", "BlackDWZ", "BlackECF",
+	  "BlackElo" }
+};
+static const uint8_t rating_tag_len[8] = { 8, 11, 10, 9, 9, 8, 8, 8 };
 
-/* Adds "WhiteElo" (etc.) for a stored rating: type in the top 4 bits, value in the low 12. */
-static int add_rating_tag(struct gamedb_game *g, const char *side, uint32_t rating)
+/*
+ * Puts "WhiteElo" (etc.) for a stored rating (type in the top 4 bits, value in the low 12),
+ * in room made for it (at most 17 bytes).
+ */
+static void put_rating_tag(struct gamedb_game *g, int side, uint32_t rating)
 {
-	const char *suffix = rating_suffix[(rating >> 12) & 7];
+	const unsigned type = (rating >> 12) & 7;
 	uint32_t v = rating & 0xFFF;
-	char name[16], num[8];
-	size_t n = 0, slen = strlen(side);
+	char num[8];
+	size_t n = 0;
 
-	memcpy(name, side, slen);
-	memcpy(name + slen, suffix, strlen(suffix) + 1);
 	if (v >= 1000)
 		num[n++] = (char)('0' + v / 1000);
 	if (v >= 100)
@@ -608,7 +633,8 @@ static int add_rating_tag(struct gamedb_game *g, const char *side, uint32_t rati
 		num[n++] = (char)('0' + v / 10 % 10);
 	num[n++] = (char)('0' + v % 10);
 	num[n] = 0;
-	return gamedb__tags_add(&g->head, name, num, n, NULL, 0, NULL);
+	gamedb__tags_put(&g->head, rating_tags[side][type], rating_tag_len[type], num, n, NULL, 0,
+			 GAMEDB__TAG_NO_CHARSET);
 }
 
 /* One index record, whichever version wrote it. */
@@ -704,6 +730,7 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 	static const char *const results[4] = { "*", "1-0", "0-1", "1/2-1/2" };
 	static const uint8_t result_len[4] = { 1, 3, 3, 7 };
 	const char *cs = gamedb__reader_charset(r); /* the names' charset, for every name tag */
+	uint32_t csoff;
 
 	if (s->next >= s->ngames)
 		return GAMEDB_END;
@@ -727,27 +754,38 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 	bad_ids = e.wid >= s->names[NAME_PLAYER].count || e.bid >= s->names[NAME_PLAYER].count ||
 		  e.eid >= s->names[NAME_EVENT].count || e.sid >= s->names[NAME_SITE].count ||
 		  e.rid >= s->names[NAME_ROUND].count;
-	if (add_name_tag(s, g, "Event", NAME_EVENT, e.eid, cs) ||
-	    add_name_tag(s, g, "Site", NAME_SITE, e.sid, cs))
+	/*
+	 * The game's tags from the index, at most 12, in room made once: the five name tags
+	 * (name_tag_room()) and 96 bytes for the others (Date 16, Result 15, ECO 10, EventDate 21
+	 * and two rating tags of 17).
+	 */
+	if (gamedb__tags_charset(&g->head, cs, &csoff) != 0 ||
+	    gamedb__tags_room(&g->head, 12,
+			      96 + name_tag_room(s, NAME_EVENT, e.eid) +
+				      name_tag_room(s, NAME_SITE, e.sid) +
+				      name_tag_room(s, NAME_ROUND, e.rid) +
+				      name_tag_room(s, NAME_PLAYER, e.wid) +
+				      name_tag_room(s, NAME_PLAYER, e.bid)) != 0)
 		goto nomem;
+	PUT_NAME_TAG(s, g, "Event", NAME_EVENT, e.eid, csoff);
+	PUT_NAME_TAG(s, g, "Site", NAME_SITE, e.sid, csoff);
 	scid_date(buf, e.date);
-	if (gamedb__tags_add(&g->head, "Date", buf, 10, NULL, 0, NULL) ||
-	    add_name_tag(s, g, "Round", NAME_ROUND, e.rid, cs) ||
-	    add_name_tag(s, g, "White", NAME_PLAYER, e.wid, cs) ||
-	    add_name_tag(s, g, "Black", NAME_PLAYER, e.bid, cs) ||
-	    gamedb__tags_add(&g->head, "Result", results[e.result], result_len[e.result],
-			     NULL, 0, NULL))
-		goto nomem;
-	if ((e.wr & 0xFFF) && add_rating_tag(g, "White", e.wr))
-		goto nomem;
-	if ((e.br & 0xFFF) && add_rating_tag(g, "Black", e.br))
-		goto nomem;
-	if (format_eco(buf, e.eco) && gamedb__tags_add(&g->head, "ECO", buf, strlen(buf), NULL, 0, NULL))
-		goto nomem;
+	gamedb__tags_put(&g->head, "Date", 4, buf, 10, NULL, 0, GAMEDB__TAG_NO_CHARSET);
+	PUT_NAME_TAG(s, g, "Round", NAME_ROUND, e.rid, csoff);
+	PUT_NAME_TAG(s, g, "White", NAME_PLAYER, e.wid, csoff);
+	PUT_NAME_TAG(s, g, "Black", NAME_PLAYER, e.bid, csoff);
+	gamedb__tags_put(&g->head, "Result", 6, results[e.result], result_len[e.result], NULL, 0,
+			 GAMEDB__TAG_NO_CHARSET);
+	if (e.wr & 0xFFF)
+		put_rating_tag(g, 0, e.wr);
+	if (e.br & 0xFFF)
+		put_rating_tag(g, 1, e.br);
+	if (format_eco(buf, e.eco))
+		gamedb__tags_put(&g->head, "ECO", 3, buf, strlen(buf), NULL, 0,
+				 GAMEDB__TAG_NO_CHARSET);
 	if (e.edate) { /* an all-unknown event date is not written */
 		scid_date(buf, e.edate);
-		if (gamedb__tags_add(&g->head, "EventDate", buf, 10, NULL, 0, NULL))
-			goto nomem;
+		gamedb__tags_put(&g->head, "EventDate", 9, buf, 10, NULL, 0, GAMEDB__TAG_NO_CHARSET);
 	}
 	g->fen_pending = (e.flags & 1) != 0; /* non-standard start: the FEN is in the record */
 	if (e.chess960) /* castling as in Chess960: the board engine's rules already are */
