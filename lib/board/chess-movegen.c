@@ -1077,6 +1077,8 @@ static NO_INLINE int play_san_dis(struct gamedb__pos *pos, struct gamedb__move *
 				  size_t *len);
 static NO_INLINE int play_san_pawn(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 				   size_t *len);
+static NO_INLINE int play_san_usual(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				    size_t *len);
 
 /* play_san_fast()'s instances: what the caller knows of the move. */
 enum {
@@ -1096,15 +1098,15 @@ enum {
  * 0, or -1 if the move is illegal (pos and m unchanged).
  *
  * One body, instances by `mode` (a constant, so each instance keeps only its own tests, and
- * the compiler keeps the move in registers). FAST_USUAL, inline in gamedb__move_play_san(),
- * takes most moves: the side to move not in check, a knight, bishop, rook or queen, no other
- * man of its type that reaches `to` (no disambiguation to look for); its only loops are the
- * pin test's and the discovered check's, and it calls nothing but in tail position
- * (finish_check() after a check). The others are out of line and get their moves from it
- * before anything changes: FAST_PAWN (pawn steps; en passant goes on to FAST_FULL), FAST_KING
- * (the king's attack test, no castling rights left; with rights the move may be castling:
- * play_san_general()), FAST_DIS (the disambiguation) and FAST_FULL (in check, en passant:
- * attack tests).
+ * the compiler keeps the move in registers), each out of line; gamedb__move_play_san() picks
+ * one by the man on `from` and `checked` and jumps to it. FAST_USUAL takes most moves: the
+ * side to move not in check, a knight, bishop, rook or queen, no other man of its type that
+ * reaches `to` (no disambiguation to look for); its only loops are the pin test's and the
+ * discovered check's, and it calls nothing but in tail position (finish_check() after a
+ * check, play_san_dis() before anything changes). FAST_PAWN: pawn steps (en passant goes on
+ * to FAST_FULL); FAST_KING: the king's attack test, its side without castling rights (with
+ * rights the move may be castling: play_san_general()); FAST_DIS: the disambiguation;
+ * FAST_FULL: in check, en passant (attack tests).
  */
 static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 				    size_t *len, int checked, const int mode)
@@ -1112,23 +1114,28 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 	const uint8_t *b = pos->sq;
 	const unsigned us = pos->stm;
 	const unsigned from = m->from, to = m->to, promo = m->promo;
-	const unsigned pc = b[from], target = b[to], type = TYPE(pc);
-	unsigned flags = 0, put = pc, dis = 0;
+	const unsigned pc = b[from], target = b[to];
+	unsigned type, flags = 0, put = pc, dis = 0;
 	size_t n;
 
-	/* The man: ours (type and colour in one test). */
-	if ((pc ^ (us << 3)) - 1 > GAMEDB__KING - 1)
-		return -1;
-	if (mode == FAST_USUAL && checked != 0)
-		return play_san_full(pos, m, san, len, checked);
-	if (mode == FAST_USUAL && type == GAMEDB__PAWN)
-		return play_san_pawn(pos, m, san, len);
-	if (mode != FAST_KING && mode != FAST_PAWN && type == GAMEDB__KING) {
-		if (pos->castle_rook[us][0] != GAMEDB__NO_SQ || pos->castle_rook[us][1] != GAMEDB__NO_SQ)
-			return play_san_general(pos, m, san, len, checked);
-		if (mode == FAST_USUAL)
-			return play_san_king(pos, m, san, len);
+	/* The man: ours, and of the types this instance takes (type and colour in one test). The
+	 * type is then a constant, or of a range the compiler knows, in each instance. */
+	if (mode == FAST_USUAL || mode == FAST_DIS) {
+		type = pc ^ (us << 3);
+		if (type - GAMEDB__KNIGHT > GAMEDB__QUEEN - GAMEDB__KNIGHT)
+			return -1;
+	} else if (mode == FAST_PAWN || mode == FAST_KING) {
+		type = mode == FAST_PAWN ? GAMEDB__PAWN : GAMEDB__KING;
+		if (pc != PC(type, us))
+			return -1;
+	} else {
+		type = pc ^ (us << 3);
+		if (type - 1 > GAMEDB__KING - 1)
+			return -1;
 	}
+	if (mode == FAST_FULL && type == GAMEDB__KING &&
+	    (pos->castle_rook[us][0] != GAMEDB__NO_SQ || pos->castle_rook[us][1] != GAMEDB__NO_SQ))
+		return play_san_general(pos, m, san, len, checked);
 	/* The man taken, if any: theirs, not the king. */
 	if (target != GAMEDB__EMPTY) {
 		if ((target ^ ((us ^ 1) << 3)) - 1 > GAMEDB__QUEEN - 1)
@@ -1203,7 +1210,6 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 	m->rook_from = GAMEDB__NO_SQ;
 	m->check = GAMEDB__CHECK_NONE;
 	n = san_write(san, (int)from, (int)to, (int)type, (int)promo, flags & GAMEDB__MF_CAPTURE, dis);
-	san[n] = '\0';
 	if (len)
 		*len = n;
 
@@ -1242,11 +1248,36 @@ static NO_INLINE int play_san_pawn(struct gamedb__pos *pos, struct gamedb__move 
 	return play_san_fast(pos, m, san, len, 0, FAST_PAWN);
 }
 
+/* Out of line too: the dispatch below stays a leaf that saves no register, so that the moves
+ * of the other instances do not pay this one's prologue first. */
+static NO_INLINE int play_san_usual(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				    size_t *len)
+{
+	return play_san_fast(pos, m, san, len, 0, FAST_USUAL);
+}
+
+/*
+ * Picks the instance by what one look at the board says (the man on `from`'s type, whether
+ * the side to move is in check); each instance tests the man again (colour, type) itself.
+ */
 int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 			  size_t *len, int checked)
 {
-	if (!pos->zh && !(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) &&
-	    m->from < 64 && m->to < 64)
-		return play_san_fast(pos, m, san, len, checked, FAST_USUAL);
-	return play_san_general(pos, m, san, len, checked);
+	unsigned type, us;
+
+	if (pos->zh || (m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) ||
+	    m->from >= 64 || m->to >= 64)
+		return play_san_general(pos, m, san, len, checked);
+	if (checked != 0)
+		return play_san_full(pos, m, san, len, checked);
+	type = TYPE(pos->sq[m->from]);
+	if (type == GAMEDB__PAWN)
+		return play_san_pawn(pos, m, san, len);
+	if (type == GAMEDB__KING) {
+		us = pos->stm;
+		if (pos->castle_rook[us][0] != GAMEDB__NO_SQ || pos->castle_rook[us][1] != GAMEDB__NO_SQ)
+			return play_san_general(pos, m, san, len, checked);
+		return play_san_king(pos, m, san, len);
+	}
+	return play_san_usual(pos, m, san, len);
 }
