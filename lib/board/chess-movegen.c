@@ -263,21 +263,27 @@ static HOT_INLINE void clocks(struct gamedb__pos *pos, unsigned us, int reset)
  * (GAMEDB__MF_EP and GAMEDB__MF_DOUBLE are read).
  */
 static HOT_INLINE void make_usual(struct gamedb__pos *pos, unsigned us, unsigned from, unsigned to,
-				  unsigned pc, unsigned cap, unsigned put, unsigned flags)
+				  unsigned pc, unsigned type, unsigned cap, unsigned put,
+				  unsigned flags)
 {
 	uint8_t *b = pos->sq;
-	const unsigned them = us ^ 1, type = TYPE(pc);
+	const unsigned them = us ^ 1;
 	const uint64_t fb = BIT(from), tb = BIT(to);
 	uint32_t rights;
 
+	/* type is TYPE(pc), passed in: the fast path knows it as a constant or a range. */
 	clocks(pos, us, type == GAMEDB__PAWN || cap != GAMEDB__EMPTY);
 	if (cap != GAMEDB__EMPTY) {
 		pos->by_colour[them] ^= tb;
 		pos->by_type[TYPE(cap)] ^= tb;
 	}
 	pos->by_colour[us] ^= fb | tb;
-	pos->by_type[type] ^= fb;
-	pos->by_type[TYPE(put)] ^= tb;
+	if (put == pc) {
+		pos->by_type[type] ^= fb | tb;
+	} else {
+		pos->by_type[type] ^= fb;
+		pos->by_type[TYPE(put)] ^= tb;
+	}
 	b[to] = (uint8_t)put;
 	b[from] = GAMEDB__EMPTY;
 	if (flags & (GAMEDB__MF_EP | GAMEDB__MF_DOUBLE)) {
@@ -327,7 +333,8 @@ static HOT_INLINE void make_chess(struct gamedb__pos *pos, const struct gamedb__
 
 	if (!(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q))) {
 		const unsigned pc = b[m->from];
-		make_usual(pos, us, m->from, m->to, pc, b[m->to], m->promo ? PC(m->promo, us) : pc,
+		make_usual(pos, us, m->from, m->to, pc, TYPE(pc), b[m->to],
+			   m->promo ? PC(m->promo, us) : pc,
 			   m->flags);
 		return;
 	}
@@ -1213,7 +1220,7 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 	if (len)
 		*len = n;
 
-	make_usual(pos, us, from, to, pc, target, put, flags);
+	make_usual(pos, us, from, to, pc, type, target, put, flags);
 	/* A check (or en passant, which lifts two men: the full test) calls, in tail position. */
 	if ((flags & GAMEDB__MF_EP) || gives_check(pos, us, from, to, put))
 		return finish_check(pos, m, san, n, len);
