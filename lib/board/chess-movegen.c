@@ -1091,7 +1091,7 @@ static NO_INLINE int play_san_usual(struct gamedb__pos *pos, struct gamedb__move
 enum {
 	FAST_USUAL, /* most moves (see play_san_fast()) */
 	FAST_PAWN,  /* a pawn move, not in check */
-	FAST_KING,  /* a king move, not in check, its side no castling rights left */
+	FAST_KING,  /* a king move, its side no castling rights left (in check or not) */
 	FAST_DIS,   /* not in check, a man of the same type on a line through `to` */
 	FAST_FULL   /* any other usual move */
 };
@@ -1112,8 +1112,8 @@ enum {
  * discovered check's, and it calls nothing but in tail position (finish_check() after a
  * check, play_san_dis() before anything changes). FAST_PAWN: pawn steps (en passant goes on
  * to FAST_FULL); FAST_KING: the king's attack test, its side without castling rights (with
- * rights the move may be castling: play_san_general()); FAST_DIS: the disambiguation;
- * FAST_FULL: in check, en passant (attack tests).
+ * rights the move may be castling: play_san_general()), in check or not; FAST_DIS: the
+ * disambiguation; FAST_FULL: in check, en passant (attack tests).
  */
 static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 				    size_t *len, int checked, const int mode)
@@ -1275,16 +1275,18 @@ int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char 
 	if (pos->zh || (m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) ||
 	    m->from >= 64 || m->to >= 64)
 		return play_san_general(pos, m, san, len, checked);
-	if (checked != 0)
-		return play_san_full(pos, m, san, len, checked);
 	type = TYPE(pos->sq[m->from]);
-	if (type == GAMEDB__PAWN)
-		return play_san_pawn(pos, m, san, len);
 	if (type == GAMEDB__KING) {
+		/* In check or not: FAST_KING's attack test does not ask (two thirds of the moves
+		 * out of a check are the king's). */
 		us = pos->stm;
 		if (pos->castle_rook[us][0] != GAMEDB__NO_SQ || pos->castle_rook[us][1] != GAMEDB__NO_SQ)
 			return play_san_general(pos, m, san, len, checked);
 		return play_san_king(pos, m, san, len);
 	}
+	if (checked != 0)
+		return play_san_full(pos, m, san, len, checked);
+	if (type == GAMEDB__PAWN)
+		return play_san_pawn(pos, m, san, len);
 	return play_san_usual(pos, m, san, len);
 }
