@@ -239,6 +239,8 @@ static HOT_INLINE int pin_safe(const struct gamedb__pos *pos, unsigned from, uns
 	line = line_tab[k][from];
 	if (!line || (line & BIT(to)))
 		return 1; /* along the line: it still stands between (or takes the pinner) */
+	if (between_tab[k][from] & occupied(pos))
+		return 1; /* another man shields the king */
 	return !slider_on_line(pos, k, line, us ^ 1, occupied(pos) & ~BIT(from));
 }
 

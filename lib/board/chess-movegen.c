@@ -975,7 +975,8 @@ static HOT_INLINE int gives_check(const struct gamedb__pos *pos, unsigned us, un
 	if ((man_bb[put][to] & BIT(k)) && !(between_tab[to][k] & occ))
 		return 1;
 	line = line_tab[k][from];
-	return line && !(line & BIT(to)) && slider_on_line(pos, k, line, us, occ);
+	return line && !(line & BIT(to)) && !(between_tab[k][from] & occ) &&
+	       slider_on_line(pos, k, line, us, occ);
 }
 
 /*
