@@ -444,12 +444,12 @@ static int castle_check(const struct gamedb__pos *pos, int side, struct gamedb__
 		return -1;
 	if (pos->sq[r] != PC(GAMEDB__ROOK, us))
 		return -1;
+	/* The squares from lo to hi (one rank) empty but for king and rook: one mask. */
 	lo = imin(imin(k, kto), imin(r, rto));
 	hi = imax(imax(k, kto), imax(r, rto));
-	for (s = lo; s <= hi; s++)
-		if (s != k && s != r && pos->sq[s] != GAMEDB__EMPTY)
-			return -1;
 	occ = occupied(pos) & ~BIT(k) & ~BIT(r);
+	if ((between_bb(lo, hi) | BIT(lo) | BIT(hi)) & occ)
+		return -1;
 	for (s = imin(k, kto); s <= imax(k, kto); s++)
 		if (attacked(pos, s, them, pos->by_colour[them], occ))
 			return -1;
