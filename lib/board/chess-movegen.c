@@ -253,7 +253,8 @@ static HOT_INLINE void clocks(struct gamedb__pos *pos, unsigned us, int reset)
 		pos->halfmove = 0;
 	else
 		pos->halfmove += pos->halfmove != UINT16_MAX;
-	pos->fullmove += us & (pos->fullmove != UINT32_MAX);
+	if (us && pos->fullmove != UINT32_MAX)
+		pos->fullmove++;
 }
 
 /*
