@@ -1308,14 +1308,56 @@ static int play_san_agrees(const struct gamedb__pos *pos, int from, int to, int 
 	gamedb__move_san(pos, &c, want);
 	return !same_move(&c, &p) || memcmp(&played, &made, sizeof made) != 0 ||
 	       strcmp(want, got) != 0 || len != strlen(want) ||
-	       (p.check == GAMEDB__CHECK_NONE) == gamedb__in_check(&played);
+	       (p.check == GAMEDB__CHECK_NONE) == gamedb__in_check(&played) ||
+	       (p.check != GAMEDB__CHECK_NONE &&
+		(p.check == GAMEDB__CHECK_MATE) == gamedb__has_legal_move(&played));
+}
+
+/*
+ * Castling given by its flag (as the SCID and ChessBase decoders give it): gamedb__move_play_san()
+ * agrees with gamedb__move_castle(), gamedb__pos_make() and gamedb__move_san(), as above; also
+ * the check mark (a rook that gives check, a mate).
+ */
+static int play_san_castle_agrees(const struct gamedb__pos *pos, int side, int checked)
+{
+	struct gamedb__move c, p;
+	struct gamedb__pos made = *pos, played = *pos;
+	char want[32], got[GAMEDB__SAN_MAX];
+	size_t len = 99;
+	int rc, rp;
+
+	memset(&c, 0, sizeof c);
+	memset(&p, 0, sizeof p);
+	p.flags = side ? GAMEDB__MF_CASTLE_K : GAMEDB__MF_CASTLE_Q;
+	p.from = pos->king[pos->stm];
+	rc = gamedb__move_castle(pos, side, &c);
+	rp = gamedb__move_play_san(&played, &p, got, &len, checked);
+	if (rc != rp)
+		return 1;
+	if (rc != 0)
+		return memcmp(&played, pos, sizeof *pos) != 0;
+	gamedb__pos_make(&made, &c);
+	gamedb__move_san(pos, &c, want);
+	if (getenv("DBG") && (!same_move(&c, &p) || memcmp(&played, &made, sizeof made) != 0 ||
+	       strcmp(want, got) != 0 || len != strlen(want) ||
+	       (p.check == GAMEDB__CHECK_NONE) == gamedb__in_check(&played) ||
+	       (p.check == GAMEDB__CHECK_MATE) == gamedb__has_legal_move(&played))) {
+		char fen[128]; gamedb__pos_to_fen(pos, fen, sizeof fen);
+		fprintf(stderr, "DBG %s %d %d %d want %s got %s chk %d %d same %d mem %d\n", fen, c.from, c.to, c.flags, want, got, p.check, c.check, same_move(&c,&p), memcmp(&played, &made, sizeof made));
+	}
+	return !same_move(&c, &p) || memcmp(&played, &made, sizeof made) != 0 ||
+	       strcmp(want, got) != 0 || len != strlen(want) ||
+	       (p.check == GAMEDB__CHECK_NONE) == gamedb__in_check(&played) ||
+	       (p.check != GAMEDB__CHECK_NONE &&
+		(p.check == GAMEDB__CHECK_MATE) == gamedb__has_legal_move(&played));
 }
 
 /*
  * gamedb__move_play_san() has its own path for the usual move (checked, made and given its
  * SAN in one pass): along random games from positions with pins, en passant, promotions,
- * Chess960 castling and checks, every from/to (and promotion) of the side to move's men, and a
- * few from squares that hold no man of it, must give what the general functions give.
+ * Chess960 castling, checks and mates, every from/to (and promotion) of the side to move's
+ * men, and a few from squares that hold no man of it, and castling by its flag, must give
+ * what the general functions give, the mate mark included.
  */
 static void test_play_san_sweep(void)
 {
@@ -1328,6 +1370,18 @@ static void test_play_san_sweep(void)
 		"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
 		"4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 1",
 		"3r4/8/8/8/8/8/3R4/R2K1k2 w - - 0 1",
+		/* mates: back rank, by a knight, by castling, by a pawn's promotion; castling
+		 * with check; a king that must step out of check or take the checker */
+		"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+		"r5rk/6pp/7N/8/8/8/6PP/6K1 w - - 0 1",
+		"8/8/8/8/8/8/7R/5k1K b - - 0 1",
+		"4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+		"5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+		"3k4/8/8/8/8/8/8/R3K3 w Q - 0 1",
+		"8/8/8/8/8/5k2/8/4K2R w K - 0 1",
+		"k7/2P5/1K6/8/8/8/8/8 w - - 0 1",
+		"7k/8/8/8/8/8/2q5/K7 w - - 0 1",
+		"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
 	};
 	uint32_t seed = 777;
 	int bad = 0, tries = 0;
@@ -1343,6 +1397,10 @@ static void test_play_san_sweep(void)
 				struct gamedb__move moves[GAMEDB__MAX_MOVES];
 				const int chk = gamedb__in_check(&pos);
 				int n = gamedb__gen_legal(&pos, moves), from, to;
+				bad += play_san_castle_agrees(&pos, 0, chk);
+				bad += play_san_castle_agrees(&pos, 1, chk);
+				bad += play_san_castle_agrees(&pos, 1, -1);
+				tries += 3;
 				for (from = 0; from < 64; from++) {
 					const uint8_t pc = pos.sq[from];
 					const int ours = pc != GAMEDB__EMPTY && GAMEDB__PC_COLOUR(pc) == pos.stm;

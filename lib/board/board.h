@@ -234,7 +234,7 @@ int gamedb__move_play(struct gamedb__pos *pos, struct gamedb__move *m);
 /*
  * gamedb__move_play() and gamedb__move_san() in one step, the move made once: on success the
  * move is applied to pos, m completed (m->check set), its SAN with '+' or '#' written into san
- * (GAMEDB__SAN_MAX bytes; those after the NUL are left as they were) and its length put in *len (if len is
+ * (all GAMEDB__SAN_MAX bytes are written; those after the NUL are zeros) and its length put in *len (if len is
  * set); 0 is returned. On failure (illegal) pos is unchanged and -1 is returned.
  * checked: whether the side to move is in check in pos, as the caller knows it from the move
  * that led there (its m->check): 1 in check, 0 not, -1 not known (then nothing is assumed).

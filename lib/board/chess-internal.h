@@ -239,6 +239,8 @@ static HOT_INLINE int pin_safe(const struct gamedb__pos *pos, unsigned from, uns
 	line = line_tab[k][from];
 	if (!line || (line & BIT(to)))
 		return 1; /* along the line: it still stands between (or takes the pinner) */
+	if (between_tab[k][from] & occupied(pos))
+		return 1; /* another man shields the king */
 	return !slider_on_line(pos, k, line, us ^ 1, occupied(pos) & ~BIT(from));
 }
 
@@ -326,42 +328,61 @@ static HOT_INLINE unsigned san_disambig(const struct gamedb__pos *pos, uint8_t p
 extern GAMEDB__CHESS_HIDDEN const char gamedb__chess_sq_name[64][2];
 
 /*
+ * Stores the eight bytes of w into buf, its low byte first: for what is built in a register
+ * as one word (a SAN, a completed move) and written with one store.
+ */
+static HOT_INLINE void store_word(void *buf, uint64_t w)
+{
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	memcpy(buf, &w, sizeof w);
+}
+
+/*
  * The SAN of a usual move (not castling, null or drop) of a man of type `type` from `from` to
  * `to`, given its promotion (0 if none), whether it captures and its disambiguation (from
- * san_disambig() on the position before the move), without the check mark and the NUL. Needs
- * no position: the move engine writes it after the move is made. Returns the length written.
+ * san_disambig() on the position before the move), without the check mark. Needs no
+ * position: the move engine writes it after the move is made. It is built in a register and
+ * stored as GAMEDB__SAN_MAX bytes (at most six characters, then zeros: the NUL, and room for
+ * the check mark, whose NUL is already there), so buf must have that room. Returns the length
+ * written.
  */
 static HOT_INLINE size_t san_write(char *buf, int from, int to, int type, int promo, int capture,
 				   unsigned dis)
 {
-	size_t n = 0;
+	const uint64_t sq = (uint64_t)(unsigned char)gamedb__chess_sq_name[to][0] |
+			    (uint64_t)(unsigned char)gamedb__chess_sq_name[to][1] << 8;
+	uint64_t w = 0;
+	unsigned sh = 0; /* bits written so far */
 
 	if (type == GAMEDB__PAWN) {
 		if (capture) {
-			buf[0] = file_char(from);
-			buf[1] = 'x';
-			n = 2;
+			w = (uint64_t)(unsigned char)file_char(from) | (uint64_t)'x' << 8;
+			sh = 16;
 		}
-		memcpy(buf + n, gamedb__chess_sq_name[to], 2);
-		n += 2;
+		w |= sq << sh;
+		sh += 16;
 		if (promo) {
-			buf[n] = '=';
-			buf[n + 1] = piece_upper[promo & 7];
-			n += 2;
+			w |= ((uint64_t)'=' | (uint64_t)(unsigned char)piece_upper[promo & 7] << 8) << sh;
+			sh += 16;
 		}
-		return n;
+	} else {
+		w = (uint64_t)(unsigned char)piece_upper[type & 7];
+		sh = 8;
+		if (dis) {
+			w |= (uint64_t)dis << 8;
+			sh += dis >> 8 ? 16 : 8;
+		}
+		if (capture) {
+			w |= (uint64_t)'x' << sh;
+			sh += 8;
+		}
+		w |= sq << sh;
+		sh += 16;
 	}
-	buf[0] = piece_upper[type & 7];
-	n = 1;
-	if (dis) {
-		buf[n++] = (char)(dis & 0xFF);
-		if (dis >> 8)
-			buf[n++] = (char)(dis >> 8);
-	}
-	if (capture)
-		buf[n++] = 'x';
-	memcpy(buf + n, gamedb__chess_sq_name[to], 2);
-	return n + 2;
+	store_word(buf, w);
+	return sh >> 3;
 }
 
 /*

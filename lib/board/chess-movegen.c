@@ -253,7 +253,8 @@ static HOT_INLINE void clocks(struct gamedb__pos *pos, unsigned us, int reset)
 		pos->halfmove = 0;
 	else
 		pos->halfmove += pos->halfmove != UINT16_MAX;
-	pos->fullmove += us & (pos->fullmove != UINT32_MAX);
+	if (us && pos->fullmove != UINT32_MAX)
+		pos->fullmove++;
 }
 
 /*
@@ -263,21 +264,27 @@ static HOT_INLINE void clocks(struct gamedb__pos *pos, unsigned us, int reset)
  * (GAMEDB__MF_EP and GAMEDB__MF_DOUBLE are read).
  */
 static HOT_INLINE void make_usual(struct gamedb__pos *pos, unsigned us, unsigned from, unsigned to,
-				  unsigned pc, unsigned cap, unsigned put, unsigned flags)
+				  unsigned pc, unsigned type, unsigned cap, unsigned put,
+				  unsigned flags)
 {
 	uint8_t *b = pos->sq;
-	const unsigned them = us ^ 1, type = TYPE(pc);
+	const unsigned them = us ^ 1;
 	const uint64_t fb = BIT(from), tb = BIT(to);
 	uint32_t rights;
 
+	/* type is TYPE(pc), passed in: the fast path knows it as a constant or a range. */
 	clocks(pos, us, type == GAMEDB__PAWN || cap != GAMEDB__EMPTY);
 	if (cap != GAMEDB__EMPTY) {
 		pos->by_colour[them] ^= tb;
 		pos->by_type[TYPE(cap)] ^= tb;
 	}
 	pos->by_colour[us] ^= fb | tb;
-	pos->by_type[type] ^= fb;
-	pos->by_type[TYPE(put)] ^= tb;
+	if (put == pc) {
+		pos->by_type[type] ^= fb | tb;
+	} else {
+		pos->by_type[type] ^= fb;
+		pos->by_type[TYPE(put)] ^= tb;
+	}
 	b[to] = (uint8_t)put;
 	b[from] = GAMEDB__EMPTY;
 	if (flags & (GAMEDB__MF_EP | GAMEDB__MF_DOUBLE)) {
@@ -327,7 +334,8 @@ static HOT_INLINE void make_chess(struct gamedb__pos *pos, const struct gamedb__
 
 	if (!(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q))) {
 		const unsigned pc = b[m->from];
-		make_usual(pos, us, m->from, m->to, pc, b[m->to], m->promo ? PC(m->promo, us) : pc,
+		make_usual(pos, us, m->from, m->to, pc, TYPE(pc), b[m->to],
+			   m->promo ? PC(m->promo, us) : pc,
 			   m->flags);
 		return;
 	}
@@ -437,12 +445,12 @@ static int castle_check(const struct gamedb__pos *pos, int side, struct gamedb__
 		return -1;
 	if (pos->sq[r] != PC(GAMEDB__ROOK, us))
 		return -1;
+	/* The squares from lo to hi (one rank) empty but for king and rook: one mask. */
 	lo = imin(imin(k, kto), imin(r, rto));
 	hi = imax(imax(k, kto), imax(r, rto));
-	for (s = lo; s <= hi; s++)
-		if (s != k && s != r && pos->sq[s] != GAMEDB__EMPTY)
-			return -1;
 	occ = occupied(pos) & ~BIT(k) & ~BIT(r);
+	if ((between_bb(lo, hi) | BIT(lo) | BIT(hi)) & occ)
+		return -1;
 	for (s = imin(k, kto); s <= imax(k, kto); s++)
 		if (attacked(pos, s, them, pos->by_colour[them], occ))
 			return -1;
@@ -968,7 +976,8 @@ static HOT_INLINE int gives_check(const struct gamedb__pos *pos, unsigned us, un
 	if ((man_bb[put][to] & BIT(k)) && !(between_tab[to][k] & occ))
 		return 1;
 	line = line_tab[k][from];
-	return line && !(line & BIT(to)) && slider_on_line(pos, k, line, us, occ);
+	return line && !(line & BIT(to)) && !(between_tab[k][from] & occ) &&
+	       slider_on_line(pos, k, line, us, occ);
 }
 
 /*
@@ -1077,12 +1086,14 @@ static NO_INLINE int play_san_dis(struct gamedb__pos *pos, struct gamedb__move *
 				  size_t *len);
 static NO_INLINE int play_san_pawn(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 				   size_t *len);
+static NO_INLINE int play_san_usual(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				    size_t *len);
 
 /* play_san_fast()'s instances: what the caller knows of the move. */
 enum {
 	FAST_USUAL, /* most moves (see play_san_fast()) */
 	FAST_PAWN,  /* a pawn move, not in check */
-	FAST_KING,  /* a king move, not in check, its side no castling rights left */
+	FAST_KING,  /* a king move, its side no castling rights left (in check or not) */
 	FAST_DIS,   /* not in check, a man of the same type on a line through `to` */
 	FAST_FULL   /* any other usual move */
 };
@@ -1096,15 +1107,15 @@ enum {
  * 0, or -1 if the move is illegal (pos and m unchanged).
  *
  * One body, instances by `mode` (a constant, so each instance keeps only its own tests, and
- * the compiler keeps the move in registers). FAST_USUAL, inline in gamedb__move_play_san(),
- * takes most moves: the side to move not in check, a knight, bishop, rook or queen, no other
- * man of its type that reaches `to` (no disambiguation to look for); its only loops are the
- * pin test's and the discovered check's, and it calls nothing but in tail position
- * (finish_check() after a check). The others are out of line and get their moves from it
- * before anything changes: FAST_PAWN (pawn steps; en passant goes on to FAST_FULL), FAST_KING
- * (the king's attack test, no castling rights left; with rights the move may be castling:
- * play_san_general()), FAST_DIS (the disambiguation) and FAST_FULL (in check, en passant:
- * attack tests).
+ * the compiler keeps the move in registers), each out of line; gamedb__move_play_san() picks
+ * one by the man on `from` and `checked` and jumps to it. FAST_USUAL takes most moves: the
+ * side to move not in check, a knight, bishop, rook or queen, no other man of its type that
+ * reaches `to` (no disambiguation to look for); its only loops are the pin test's and the
+ * discovered check's, and it calls nothing but in tail position (finish_check() after a
+ * check, play_san_dis() before anything changes). FAST_PAWN: pawn steps (en passant goes on
+ * to FAST_FULL); FAST_KING: the king's attack test, its side without castling rights (with
+ * rights the move may be castling: play_san_general()), in check or not; FAST_DIS: the
+ * disambiguation; FAST_FULL: in check, en passant (attack tests).
  */
 static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 				    size_t *len, int checked, const int mode)
@@ -1112,23 +1123,28 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 	const uint8_t *b = pos->sq;
 	const unsigned us = pos->stm;
 	const unsigned from = m->from, to = m->to, promo = m->promo;
-	const unsigned pc = b[from], target = b[to], type = TYPE(pc);
-	unsigned flags = 0, put = pc, dis = 0;
+	const unsigned pc = b[from], target = b[to];
+	unsigned type, flags = 0, put = pc, dis = 0;
 	size_t n;
 
-	/* The man: ours (type and colour in one test). */
-	if ((pc ^ (us << 3)) - 1 > GAMEDB__KING - 1)
-		return -1;
-	if (mode == FAST_USUAL && checked != 0)
-		return play_san_full(pos, m, san, len, checked);
-	if (mode == FAST_USUAL && type == GAMEDB__PAWN)
-		return play_san_pawn(pos, m, san, len);
-	if (mode != FAST_KING && mode != FAST_PAWN && type == GAMEDB__KING) {
-		if (pos->castle_rook[us][0] != GAMEDB__NO_SQ || pos->castle_rook[us][1] != GAMEDB__NO_SQ)
-			return play_san_general(pos, m, san, len, checked);
-		if (mode == FAST_USUAL)
-			return play_san_king(pos, m, san, len);
+	/* The man: ours, and of the types this instance takes (type and colour in one test). The
+	 * type is then a constant, or of a range the compiler knows, in each instance. */
+	if (mode == FAST_USUAL || mode == FAST_DIS) {
+		type = pc ^ (us << 3);
+		if (type - GAMEDB__KNIGHT > GAMEDB__QUEEN - GAMEDB__KNIGHT)
+			return -1;
+	} else if (mode == FAST_PAWN || mode == FAST_KING) {
+		type = mode == FAST_PAWN ? GAMEDB__PAWN : GAMEDB__KING;
+		if (pc != PC(type, us))
+			return -1;
+	} else {
+		type = pc ^ (us << 3);
+		if (type - 1 > GAMEDB__KING - 1)
+			return -1;
 	}
+	if (mode == FAST_FULL && type == GAMEDB__KING &&
+	    (pos->castle_rook[us][0] != GAMEDB__NO_SQ || pos->castle_rook[us][1] != GAMEDB__NO_SQ))
+		return play_san_general(pos, m, san, len, checked);
 	/* The man taken, if any: theirs, not the king. */
 	if (target != GAMEDB__EMPTY) {
 		if ((target ^ ((us ^ 1) << 3)) - 1 > GAMEDB__QUEEN - 1)
@@ -1203,11 +1219,10 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 	m->rook_from = GAMEDB__NO_SQ;
 	m->check = GAMEDB__CHECK_NONE;
 	n = san_write(san, (int)from, (int)to, (int)type, (int)promo, flags & GAMEDB__MF_CAPTURE, dis);
-	san[n] = '\0';
 	if (len)
 		*len = n;
 
-	make_usual(pos, us, from, to, pc, target, put, flags);
+	make_usual(pos, us, from, to, pc, type, target, put, flags);
 	/* A check (or en passant, which lifts two men: the full test) calls, in tail position. */
 	if ((flags & GAMEDB__MF_EP) || gives_check(pos, us, from, to, put))
 		return finish_check(pos, m, san, n, len);
@@ -1242,11 +1257,38 @@ static NO_INLINE int play_san_pawn(struct gamedb__pos *pos, struct gamedb__move 
 	return play_san_fast(pos, m, san, len, 0, FAST_PAWN);
 }
 
+/* Out of line too: the dispatch below stays a leaf that saves no register, so that the moves
+ * of the other instances do not pay this one's prologue first. */
+static NO_INLINE int play_san_usual(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				    size_t *len)
+{
+	return play_san_fast(pos, m, san, len, 0, FAST_USUAL);
+}
+
+/*
+ * Picks the instance by what one look at the board says (the man on `from`'s type, whether
+ * the side to move is in check); each instance tests the man again (colour, type) itself.
+ */
 int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 			  size_t *len, int checked)
 {
-	if (!pos->zh && !(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) &&
-	    m->from < 64 && m->to < 64)
-		return play_san_fast(pos, m, san, len, checked, FAST_USUAL);
-	return play_san_general(pos, m, san, len, checked);
+	unsigned type, us;
+
+	if (pos->zh || (m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) ||
+	    m->from >= 64 || m->to >= 64)
+		return play_san_general(pos, m, san, len, checked);
+	type = TYPE(pos->sq[m->from]);
+	if (type == GAMEDB__KING) {
+		/* In check or not: FAST_KING's attack test does not ask (two thirds of the moves
+		 * out of a check are the king's). */
+		us = pos->stm;
+		if (pos->castle_rook[us][0] != GAMEDB__NO_SQ || pos->castle_rook[us][1] != GAMEDB__NO_SQ)
+			return play_san_general(pos, m, san, len, checked);
+		return play_san_king(pos, m, san, len);
+	}
+	if (checked != 0)
+		return play_san_full(pos, m, san, len, checked);
+	if (type == GAMEDB__PAWN)
+		return play_san_pawn(pos, m, san, len);
+	return play_san_usual(pos, m, san, len);
 }
