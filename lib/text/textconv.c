@@ -757,10 +757,46 @@ static void note_fallback(struct gamedb__text *t, const struct gamedb__buf *out,
 		strcpy(t->fallback_sample, "?");
 }
 
+/*
+ * UTF-8 text appended to out (room for 4 * len + 32 reserved): valid runs checked and copied
+ * at once (utf8_copy_z()), an invalid byte read in the fallback charset (or U+FFFD without
+ * one), a NUL written as '?' with a warning. *fell_back is set when the fallback charset was
+ * used: what it gives may hold a NUL of its own (the caller's last pass).
+ */
+static int32_t utf8_to_utf8(struct gamedb__text *t, const char *fallback, const unsigned char *p,
+			    size_t len, struct gamedb__buf *out, int *fell_back)
+{
+	int32_t rc = GAMEDB_OK;
+	size_t i = 0;
+
+	for (;;) {
+		size_t n = utf8_copy_z(p + i, len - i, out->p + out->len);
+		out->len += n;
+		i += n;
+		if (i == len)
+			return rc;
+		if (!p[i]) {
+			out->p[out->len++] = '?';
+			rc = GAMEDB_WARN;
+		} else if (fallback && *fallback) {
+			if (convert_iconv(t, fallback, (const char *)p + i, 1, out) != GAMEDB_OK)
+				rc = GAMEDB_WARN;
+			*fell_back = 1;
+			/* A fallback may give more than 4 bytes (TSCII: up to 12): keep the room
+			   the rest of the text needs. */
+			if (gamedb__buf_room(out, 4 * (len - i) + 32) != 0)
+				return GAMEDB_FAILED;
+		} else {
+			put_replacement(out);
+			rc = GAMEDB_WARN;
+		}
+		i++;
+	}
+}
+
 int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const char *fallback,
 			     const char *in, size_t len, struct gamedb__buf *out)
 {
-	const unsigned char *p = (const unsigned char *)in;
 	size_t i, start = out->len;
 	int32_t rc = GAMEDB_OK;
 	int hooked = 0;
@@ -769,68 +805,7 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 	if (len > (SIZE_MAX - 64) / 4 || gamedb__buf_room(out, 4 * len + 32) != 0)
 		return GAMEDB_FAILED;
 
-	if (!t->hook && is_utf8_name(charset)) {
-		/*
-		 * UTF-8 (ASCII too) without a hook, the usual text of a SCID base: valid runs
-		 * copied as they are checked; an invalid byte is read in the fallback charset, a
-		 * NUL becomes '?'.
-		 */
-		int fell_back = 0;
-		i = 0;
-		for (;;) {
-			size_t n = utf8_copy_z(p + i, len - i, out->p + out->len);
-			out->len += n;
-			i += n;
-			if (i == len)
-				break;
-			if (!p[i]) {
-				/* A NUL (rare): the general path below, as before. */
-				out->len = start;
-				rc = GAMEDB_OK;
-				goto general;
-			}
-			if (fallback && *fallback) {
-				int32_t r = convert_iconv(t, fallback, in + i, 1, out);
-				fell_back = 1;
-				if (r != GAMEDB_OK)
-					rc = GAMEDB_WARN;
-				/* A fallback may give more than 4 bytes (TSCII: up to 12): keep the room
-				   the rest of the text needs. */
-				if (gamedb__buf_room(out, 4 * (len - i) + 32) != 0) {
-					out->p[out->len] = 0;
-					return GAMEDB_FAILED;
-				}
-			} else {
-				put_replacement(out);
-				rc = GAMEDB_WARN;
-			}
-			i++;
-		}
-		if (fell_back) {
-			note_fallback(t, out, start);
-			/* A fallback charset's letter could hold a NUL: as below. */
-			for (i = start; i < out->len; i++) {
-				char *z = memchr(out->p + i, 0, out->len - i);
-				if (!z)
-					break;
-				*z = '?';
-				rc = GAMEDB_WARN;
-				i = (size_t)(z - out->p);
-			}
-		}
-		out->p[out->len] = 0;
-		return rc;
-	}
-
-general:
-	if (gamedb__text_is_plain(in, len)) {
-		memcpy(out->p + out->len, in, len);
-		out->len += len;
-		out->p[out->len] = 0;
-		return GAMEDB_OK;
-	}
-
-	if (t->hook) {
+	if (t->hook && !gamedb__text_is_plain(in, len)) {
 		size_t produced = 0;
 		int32_t hr = t->hook(t->hook_user_data, is_utf8_name(charset) ? "UTF-8" : charset, in,
 				     len, out->p + out->len, out->cap - out->len - 1, &produced);
@@ -844,44 +819,32 @@ general:
 
 	if (hooked) {
 		/* converted */
-	} else if (!is_utf8_name(charset)) {
-		rc = convert_iconv(t, charset, in, len, out);
-	} else {
+	} else if (is_utf8_name(charset)) {
+		/* UTF-8 (ASCII too), the usual text of a SCID base: its NULs are done. */
 		int fell_back = 0;
-		i = 0;
-		while (i < len) {
-			/* The valid run from here, copied at once. */
-			size_t n = utf8_valid_prefix(p + i, len - i);
-			memcpy(out->p + out->len, p + i, n);
-			out->len += n;
-			i += n;
-			if (i == len)
-				break;
-			/* An invalid byte: read it in the fallback charset. */
-			if (fallback && *fallback) {
-				int32_t r = convert_iconv(t, fallback, in + i, 1, out);
-				fell_back = 1;
-				if (r != GAMEDB_OK)
-					rc = GAMEDB_WARN;
-				/* A fallback may give more than 4 bytes (TSCII: up to 12): keep the room
-				   the rest of the text needs. */
-				if (gamedb__buf_room(out, 4 * (len - i)) != 0) {
-					out->p[out->len] = 0;
-					return GAMEDB_FAILED;
-				}
-			} else {
-				put_replacement(out);
-				rc = GAMEDB_WARN;
-			}
-			i++;
+		rc = utf8_to_utf8(t, fallback, (const unsigned char *)in, len, out, &fell_back);
+		if (rc == GAMEDB_FAILED) {
+			out->p[out->len] = 0;
+			return rc;
 		}
-		if (fell_back)
-			note_fallback(t, out, start);
+		if (!fell_back) {
+			out->p[out->len] = 0;
+			return rc;
+		}
+		note_fallback(t, out, start);
+	} else if (gamedb__text_is_plain(in, len)) {
+		memcpy(out->p + out->len, in, len);
+		out->len += len;
+		out->p[out->len] = 0;
+		return GAMEDB_OK;
+	} else {
+		rc = convert_iconv(t, charset, in, len, out);
 	}
 	/*
 	 * NUL bytes inside text would cut C strings short: they become '?', with a warning. They
-	 * come from the stored bytes (UTF-8, single-byte charsets), from zero letters of wide
-	 * charsets (two zero bytes in UTF-16 or UCS-2, four in UCS-4), or from a hook.
+	 * come from the stored bytes of single-byte charsets, from zero letters of wide charsets
+	 * (two zero bytes in UTF-16 or UCS-2, four in UCS-4), from a fallback charset, or from a
+	 * hook.
 	 */
 	for (i = start; i < out->len; i++) {
 		char *z = memchr(out->p + i, 0, out->len - i);
