@@ -157,37 +157,6 @@ static TEXT_HOT size_t utf8_valid_prefix(const unsigned char *p, size_t len)
 	return i;
 }
 
-#if defined(__SSE2__)
-/*
- * The n < 32 bytes at p in a zeroed 32-byte block (the zeros after them read as a NUL),
- * with copies of constant size: two overlapping ones, as for a word of the PGN writer.
- */
-static TEXT_HOT void load_short(unsigned char *blk, const unsigned char *p, size_t n)
-{
-	uint64_t a, b;
-	uint32_t c, d;
-
-	memset(blk, 0, 32);
-	if (n >= 16) {
-		memcpy(blk, p, 16);
-		memcpy(blk + n - 16, p + n - 16, 16);
-	} else if (n >= 8) {
-		memcpy(&a, p, 8);
-		memcpy(&b, p + n - 8, 8);
-		memcpy(blk, &a, 8);
-		memcpy(blk + n - 8, &b, 8);
-	} else if (n >= 4) {
-		memcpy(&c, p, 4);
-		memcpy(&d, p + n - 4, 4);
-		memcpy(blk, &c, 4);
-		memcpy(blk + n - 4, &d, 4);
-	} else if (n) {
-		blk[0] = p[0];
-		blk[n / 2] = p[n / 2];
-		blk[n - 1] = p[n - 1];
-	}
-}
-#endif
 
 /*
  * utf8_valid_prefix() that also stops at a NUL byte and copies what it passes to o, which has
@@ -230,7 +199,9 @@ static TEXT_HOT size_t utf8_copy_z(const unsigned char *p, size_t len, char *o)
 			a = _mm_loadu_si128((const __m128i *)(const void *)(p + at));
 			b = _mm_loadu_si128((const __m128i *)(const void *)(p + at + 16));
 		} else {
-			load_short(blk, p + i, len - i);
+			/* The n < 32 bytes left in a zeroed block: the zeros after them read as a NUL. */
+			memset(blk, 0, sizeof blk);
+			gamedb__copy_small((char *)blk, (const char *)p + i, len - i);
 			a = _mm_loadu_si128((const __m128i *)(const void *)blk);
 			b = _mm_loadu_si128((const __m128i *)(const void *)(blk + 16));
 		}

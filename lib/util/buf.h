@@ -21,6 +21,38 @@
 #define GAMEDB__PRINTF(a, b)
 #endif
 
+/*
+ * Copies n bytes, reading and writing none outside them, with copies of constant size (no
+ * call): two overlapping ones for a short n, 16 bytes at a time and an overlapping last 16
+ * for a longer one. The words and lines of a game, and the short texts of the text layer,
+ * are mostly shorter than a memcpy() call is worth.
+ */
+static inline void gamedb__copy_small(char *d, const char *s, size_t n)
+{
+	if (n >= 16) {
+		size_t i;
+		for (i = 0; i + 16 < n; i += 16)
+			memcpy(d + i, s + i, 16);
+		memcpy(d + n - 16, s + n - 16, 16);
+	} else if (n >= 8) {
+		uint64_t a, b;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else if (n) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
+}
+
 /* ---- growable byte buffer ------------------------------------------------------------- */
 
 struct gamedb__buf {

@@ -63,40 +63,9 @@ static PGN_HOT int room(struct pgnw *w, size_t extra)
 	return 0;
 }
 
-/*
- * Copies n bytes, reading and writing none outside them, with copies of constant size (no
- * call): two overlapping ones for a short n, 16 bytes at a time and an overlapping last 16
- * for a longer one. The words and lines of a game are mostly shorter than a memcpy() call.
- */
-static PGN_HOT void copy_bytes(char *d, const char *s, size_t n)
-{
-	if (n >= 16) {
-		size_t i;
-		for (i = 0; i + 16 < n; i += 16)
-			memcpy(d + i, s + i, 16);
-		memcpy(d + n - 16, s + n - 16, 16);
-	} else if (n >= 8) {
-		uint64_t a, b;
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(d, &a, 8);
-		memcpy(d + n - 8, &b, 8);
-	} else if (n >= 4) {
-		uint32_t a, b;
-		memcpy(&a, s, 4);
-		memcpy(&b, s + n - 4, 4);
-		memcpy(d, &a, 4);
-		memcpy(d + n - 4, &b, 4);
-	} else if (n) {
-		d[0] = s[0];
-		d[n / 2] = s[n / 2];
-		d[n - 1] = s[n - 1];
-	}
-}
-
 static PGN_HOT void emit(struct pgnw *w, const char *s, size_t len)
 {
-	copy_bytes(w->out.p + w->out.len, s, len);
+	gamedb__copy_small(w->out.p + w->out.len, s, len);
 	w->out.len += len;
 }
 
@@ -442,13 +411,13 @@ static void tag_line(struct pgnw *w, const char *name, size_t nlen, const char *
 	}
 	d = w->out.p + w->out.len;
 	*d++ = '[';
-	copy_bytes(d, name, nlen);
+	gamedb__copy_small(d, name, nlen);
 	d += nlen;
 	*d++ = ' ';
 	*d++ = '"';
 	/* Most values have nothing to escape and no NUL: one check, one copy. */
 	if (tag_plain(value, vlen)) {
-		copy_bytes(d, value, vlen);
+		gamedb__copy_small(d, value, vlen);
 		d += vlen;
 		i = vlen;
 	} else {
