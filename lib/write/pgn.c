@@ -481,6 +481,33 @@ static const char move_number[401] =
  * has words before it on its line: the test of the default layout for a word at a line's
  * start (emit_word_cols()) is not needed.
  */
+/* write_run()'s separator: a space, or a line break where the space would reach the margin. */
+static PGN_HOT char *run_space(char *p, size_t *col, size_t width)
+{
+	if (*col + 1 >= width) {
+		*p++ = '\n';
+		*col = 0;
+	} else {
+		*p++ = ' ';
+		(*col)++;
+	}
+	return p;
+}
+
+/* write_run()'s word of len bytes (copy >= len of them readable at s), on a new line if it
+ * would reach the margin. */
+static PGN_HOT char *run_word(char *p, size_t *col, size_t width, const char *s, size_t len,
+			      size_t copy)
+{
+	if (*col + len >= width) {
+		*p++ = '\n';
+		*col = 0;
+	}
+	memcpy(p, s, copy);
+	*col += len;
+	return p + len;
+}
+
 static size_t write_run(struct pgnw *w, const struct gamedb__node *nd, size_t n,
 			int *print_number, int have_move, int nags)
 {
@@ -497,43 +524,18 @@ static size_t write_run(struct pgnw *w, const struct gamedb__node *nd, size_t n,
 		stop = (size_t)(end - nd) > PGN_RUN_CHUNK ? nd + PGN_RUN_CHUNK : end;
 		if (pn) {
 			/*
-			 * The first move of the run, after a comment or a variation: its number
-			 * even for Black ("12..."), after the space; the loop writes the rest.
+			 * The run's first move, after a comment or a variation: its number even for
+			 * Black ("12..."), the SAN right after it; the loop writes the rest (White's
+			 * number as for any of its moves).
 			 */
-			const uint32_t mn = nd->val;
-			size_t len;
 			pn = 0;
-			if (have_move) {
-				if (col + 1 >= width) {
-					*p++ = '\n';
-					col = 0;
-				} else {
-					*p++ = ' ';
-					col++;
-				}
-				have_move = 0;
-			}
 			if (nd->aux) {
-				len = gamedb__put_u64(num, mn);
+				size_t len = gamedb__put_u64(num, nd->val);
 				memcpy(num + len, "...", 4);
-				len += 3;
-				if (col + len >= width) {
-					*p++ = '\n';
-					col = 0;
-				}
-				memcpy(p, num, 16);
-				p += len;
-				col += len;
-				len = nd->san_len;
-				if (col + len >= width) {
-					*p++ = '\n';
-					col = 0;
-				}
-				memcpy(p, nd->san, GAMEDB__SAN_MAX);
-				p += len;
-				col += len;
-				have_move = 1;
-				nd++;
+				if (have_move)
+					p = run_space(p, &col, width);
+				p = run_word(p, &col, width, num, len + 3, 16);
+				have_move = 0;
 			}
 		}
 		for (; nd < stop; nd++) {
@@ -541,44 +543,20 @@ static size_t write_run(struct pgnw *w, const struct gamedb__node *nd, size_t n,
 			if (nd->type == GAMEDB_EVENT_MOVE && nd->kind == GAMEDB__NODE_SAN) {
 				const uint32_t mn = nd->val;
 				nnags = 0;
-				if (have_move) {
-					if (col + 1 >= width) {
-						*p++ = '\n';
-						col = 0;
-					} else {
-						*p++ = ' ';
-						col++;
-					}
-				}
+				if (have_move)
+					p = run_space(p, &col, width);
 				have_move = 1;
 				if (nd->aux == 0) { /* White: "12." */
 					if (mn < 100) {
 						len = mn < 10 ? 2 : 3;
-						if (col + len >= width) {
-							*p++ = '\n';
-							col = 0;
-						}
-						memcpy(p, move_number + 4 * mn, 4);
+						p = run_word(p, &col, width, move_number + 4 * mn, len, 4);
 					} else {
 						len = gamedb__put_u64(num, mn);
 						num[len++] = '.';
-						if (col + len >= width) {
-							*p++ = '\n';
-							col = 0;
-						}
-						memcpy(p, num, 16);
+						p = run_word(p, &col, width, num, len, 16);
 					}
-					p += len;
-					col += len;
 				}
-				len = nd->san_len;
-				if (col + len >= width) {
-					*p++ = '\n';
-					col = 0;
-				}
-				memcpy(p, nd->san, GAMEDB__SAN_MAX);
-				p += len;
-				col += len;
+				p = run_word(p, &col, width, nd->san, nd->san_len, GAMEDB__SAN_MAX);
 				continue;
 			}
 			if (nd->type != GAMEDB_EVENT_NAG)
@@ -588,20 +566,8 @@ static size_t write_run(struct pgnw *w, const struct gamedb__node *nd, size_t n,
 				continue;
 			num[0] = '$';
 			len = 1 + gamedb__put_u64(num + 1, nd->val);
-			if (col + 1 >= width) {
-				*p++ = '\n';
-				col = 0;
-			} else {
-				*p++ = ' ';
-				col++;
-			}
-			if (col + len >= width) {
-				*p++ = '\n';
-				col = 0;
-			}
-			memcpy(p, num, 16);
-			p += len;
-			col += len;
+			p = run_space(p, &col, width);
+			p = run_word(p, &col, width, num, len, 16);
 		}
 		*p = 0;
 		w->out.len = (size_t)(p - w->out.p);
