@@ -1280,16 +1280,40 @@ static void test_random_games(void)
 }
 
 /*
- * One from/to/promo of a sweep: gamedb__move_play_san() (with `checked` as the caller would
- * pass it) agrees with gamedb__move_complete(), gamedb__pos_make() and gamedb__move_san():
- * same verdict, same completed move, same position after it (or pos untouched when illegal),
- * same SAN and length. Returns the number of disagreements (0 or 1).
+ * Whether gamedb__move_play_san() on `played` (a copy of pos; rp its result, p the move it
+ * completed, got and len its SAN) agrees with the slow path on pos: rc and c from
+ * gamedb__move_complete() or gamedb__move_castle(), then gamedb__pos_make() and
+ * gamedb__move_san(). Same verdict, same completed move, same position after it (or pos
+ * untouched when illegal), same SAN and length, and a check mark that says what
+ * gamedb__in_check() and gamedb__has_legal_move() say. Returns the number of disagreements
+ * (0 or 1).
  */
+static int played_agrees(const struct gamedb__pos *pos, int rc, const struct gamedb__move *c,
+			 int rp, const struct gamedb__move *p, const struct gamedb__pos *played,
+			 const char *got, size_t len)
+{
+	struct gamedb__pos made = *pos;
+	char want[32];
+
+	if (rc != rp)
+		return 1;
+	if (rc != 0)
+		return memcmp(played, pos, sizeof *pos) != 0;
+	gamedb__pos_make(&made, c);
+	gamedb__move_san(pos, c, want);
+	return !same_move(c, p) || memcmp(played, &made, sizeof made) != 0 ||
+	       strcmp(want, got) != 0 || len != strlen(want) ||
+	       (p->check == GAMEDB__CHECK_NONE) == gamedb__in_check(played) ||
+	       (p->check != GAMEDB__CHECK_NONE &&
+		(p->check == GAMEDB__CHECK_MATE) == gamedb__has_legal_move(played));
+}
+
+/* One from/to/promo of a sweep, with `checked` as the caller would pass it (played_agrees()). */
 static int play_san_agrees(const struct gamedb__pos *pos, int from, int to, int promo, int checked)
 {
 	struct gamedb__move c, p;
-	struct gamedb__pos made = *pos, played = *pos;
-	char want[32], got[GAMEDB__SAN_MAX];
+	struct gamedb__pos played = *pos;
+	char got[GAMEDB__SAN_MAX];
 	size_t len = 99;
 	int rc, rp;
 
@@ -1300,29 +1324,19 @@ static int play_san_agrees(const struct gamedb__pos *pos, int from, int to, int 
 	p = c;
 	rc = gamedb__move_complete(pos, &c);
 	rp = gamedb__move_play_san(&played, &p, got, &len, checked);
-	if (rc != rp)
-		return 1;
-	if (rc != 0)
-		return memcmp(&played, pos, sizeof *pos) != 0;
-	gamedb__pos_make(&made, &c);
-	gamedb__move_san(pos, &c, want);
-	return !same_move(&c, &p) || memcmp(&played, &made, sizeof made) != 0 ||
-	       strcmp(want, got) != 0 || len != strlen(want) ||
-	       (p.check == GAMEDB__CHECK_NONE) == gamedb__in_check(&played) ||
-	       (p.check != GAMEDB__CHECK_NONE &&
-		(p.check == GAMEDB__CHECK_MATE) == gamedb__has_legal_move(&played));
+	return played_agrees(pos, rc, &c, rp, &p, &played, got, len);
 }
 
 /*
- * Castling given by its flag (as the SCID and ChessBase decoders give it): gamedb__move_play_san()
- * agrees with gamedb__move_castle(), gamedb__pos_make() and gamedb__move_san(), as above; also
- * the check mark (a rook that gives check, a mate).
+ * Castling given by its flag (as the SCID and ChessBase decoders give it), against
+ * gamedb__move_castle() (played_agrees()): also the check mark of a rook that gives check or
+ * mate.
  */
 static int play_san_castle_agrees(const struct gamedb__pos *pos, int side, int checked)
 {
 	struct gamedb__move c, p;
-	struct gamedb__pos made = *pos, played = *pos;
-	char want[32], got[GAMEDB__SAN_MAX];
+	struct gamedb__pos played = *pos;
+	char got[GAMEDB__SAN_MAX];
 	size_t len = 99;
 	int rc, rp;
 
@@ -1332,24 +1346,7 @@ static int play_san_castle_agrees(const struct gamedb__pos *pos, int side, int c
 	p.from = pos->king[pos->stm];
 	rc = gamedb__move_castle(pos, side, &c);
 	rp = gamedb__move_play_san(&played, &p, got, &len, checked);
-	if (rc != rp)
-		return 1;
-	if (rc != 0)
-		return memcmp(&played, pos, sizeof *pos) != 0;
-	gamedb__pos_make(&made, &c);
-	gamedb__move_san(pos, &c, want);
-	if (getenv("DBG") && (!same_move(&c, &p) || memcmp(&played, &made, sizeof made) != 0 ||
-	       strcmp(want, got) != 0 || len != strlen(want) ||
-	       (p.check == GAMEDB__CHECK_NONE) == gamedb__in_check(&played) ||
-	       (p.check == GAMEDB__CHECK_MATE) == gamedb__has_legal_move(&played))) {
-		char fen[128]; gamedb__pos_to_fen(pos, fen, sizeof fen);
-		fprintf(stderr, "DBG %s %d %d %d want %s got %s chk %d %d same %d mem %d\n", fen, c.from, c.to, c.flags, want, got, p.check, c.check, same_move(&c,&p), memcmp(&played, &made, sizeof made));
-	}
-	return !same_move(&c, &p) || memcmp(&played, &made, sizeof made) != 0 ||
-	       strcmp(want, got) != 0 || len != strlen(want) ||
-	       (p.check == GAMEDB__CHECK_NONE) == gamedb__in_check(&played) ||
-	       (p.check != GAMEDB__CHECK_NONE &&
-		(p.check == GAMEDB__CHECK_MATE) == gamedb__has_legal_move(&played));
+	return played_agrees(pos, rc, &c, rp, &p, &played, got, len);
 }
 
 /*
