@@ -120,19 +120,10 @@ int gamedb__tags_room(struct gamedb__tagset *ts, size_t n, size_t bytes)
 {
 	struct gamedb__buf *pool = &ts->pool;
 
-	if (ts->cap - ts->n < n) {
-		size_t cap = ts->cap ? ts->cap : 16;
-		struct gamedb__tag *v;
-		while (cap - ts->n < n && cap <= 65536)
-			cap *= 2;
-		if (cap > 65536)
-			return -1;
-		v = realloc(ts->v, cap * sizeof *v);
-		if (!v)
-			return -1;
-		ts->v = v;
-		ts->cap = cap;
-	}
+	/* At most 65,536 tags a game. */
+	if (ts->cap - ts->n < n &&
+	    (n > 65536 - ts->n || gamedb__grow((void **)&ts->v, &ts->cap, ts->n + n, sizeof *ts->v) != 0))
+		return -1;
 	if (pool->len > UINT32_MAX || bytes > UINT32_MAX - pool->len ||
 	    gamedb__buf_room(pool, bytes) != 0)
 		return -1;

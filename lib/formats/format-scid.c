@@ -1346,23 +1346,6 @@ static int32_t decode_fail(struct scid *s, struct gamedb_game *g, const struct g
 	return GAMEDB_FAILED;
 }
 
-/* Room for more comment markers in struct scid: 0, or -1 (out of memory). */
-static int comment_grow(struct scid *s)
-{
-	size_t cap = s->comment_cap ? 2 * s->comment_cap : 64;
-	uint32_t *v;
-
-	/* A record of SG_MAX_RECORD bytes holds fewer markers than that. */
-	if (cap > SG_MAX_RECORD + 1)
-		return -1;
-	v = realloc(s->comment_node, cap * sizeof *v);
-	if (!v)
-		return -1;
-	s->comment_node = v;
-	s->comment_cap = cap;
-	return 0;
-}
-
 /* A move byte that is no legal move: its number and colour, why, and the byte. */
 static int32_t move_fail(struct scid *s, struct gamedb_game *g, const struct gamedb__cur *rc,
 			      const struct scid_level *lv, uint8_t b, const char *why)
@@ -1472,7 +1455,9 @@ static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gam
 			}
 			switch (b) {
 			case 12: /* comment: text comes after the move data */
-				if (ncomments == s->comment_cap && comment_grow(s) != 0)
+				if (ncomments == s->comment_cap &&
+				    gamedb__grow((void **)&s->comment_node, &s->comment_cap, ncomments + 1,
+						 sizeof *s->comment_node) != 0)
 					return decode_fail(s, g, &rc, "out of memory");
 				s->comment_node[ncomments] = (uint32_t)mb->n;
 				if (gamedb__mb_event(mb, lv->moves ? GAMEDB_EVENT_COMMENT_AFTER
