@@ -944,11 +944,14 @@ static int membuf_add(struct membuf *b, const char *s, size_t n)
 
 /*
  * --jobs: a chunk's output is a list of blocks of one size (BLOCK_BYTES) from a store that the
- * workers share. A written chunk gives its blocks back to the store, which keeps as many as
- * the window of chunks in flight needs and frees the rest. One buffer per chunk grown by
- * realloc() kept the largest output a slot ever held and left the heaps of the threads
- * fragmented: the peak memory of --jobs 2 grew with the base (6.6 MiB for a tenth of the
- * real-game base, 8.8 MiB for all of it). Blocks of one size are reused whole.
+ * workers share. A written chunk gives its blocks back to the store for the next chunks; they
+ * are freed when the database is done. One buffer per chunk grown by realloc() kept the
+ * largest output a slot ever held and left the heaps of the threads fragmented: the peak
+ * memory of --jobs 2 grew with the base (6.6 MiB for a tenth of the real-game base, 8.8 MiB
+ * for all of it). Nor is a block freed when more are kept than the window of chunks usually
+ * needs: freed and allocated again, among the readers' own allocations, they fragmented the
+ * heaps the same way (JSON: 5.7 MiB for a tenth, 6.9 MiB for all). Kept, the blocks are as
+ * many as the most that were ever in flight at once, which is the peak anyway.
  */
 #define BLOCK_BYTES ((size_t)32 << 10)
 
@@ -960,8 +963,7 @@ struct block {
 
 struct store {
 	pthread_mutex_t mu;
-	struct block *free; /* blocks kept for reuse */
-	size_t nfree, keep; /* how many are kept, and kept at most */
+	struct block *free; /* blocks written out, for reuse */
 };
 
 /* A block from the store, or a new one; NULL when memory runs out. */
@@ -971,10 +973,8 @@ static struct block *block_get(struct store *s)
 
 	pthread_mutex_lock(&s->mu);
 	b = s->free;
-	if (b) {
+	if (b)
 		s->free = b->next;
-		s->nfree--;
-	}
 	pthread_mutex_unlock(&s->mu);
 	if (!b)
 		b = malloc(sizeof *b);
@@ -985,20 +985,27 @@ static struct block *block_get(struct store *s)
 	return b;
 }
 
-/* Gives the blocks of list back to the store: kept up to its bound, freed beyond it. */
+/* Gives the blocks of list (a chunk's, written out) back to the store. */
 static void blocks_put(struct store *s, struct block *list)
+{
+	struct block *last = list;
+
+	if (!list)
+		return;
+	while (last->next)
+		last = last->next;
+	pthread_mutex_lock(&s->mu);
+	last->next = s->free;
+	s->free = list;
+	pthread_mutex_unlock(&s->mu);
+}
+
+/* Frees the blocks of list. */
+static void blocks_free(struct block *list)
 {
 	while (list) {
 		struct block *b = list;
 		list = b->next;
-		pthread_mutex_lock(&s->mu);
-		if (s->nfree < s->keep) {
-			b->next = s->free;
-			s->free = b;
-			s->nfree++;
-			b = NULL;
-		}
-		pthread_mutex_unlock(&s->mu);
 		free(b);
 	}
 }
@@ -1499,8 +1506,6 @@ static int convert_jobs(struct gamedb_reader *r, const char *db, const struct op
 	p.status = status;
 	p.window = (size_t)o->jobs * 8;
 	p.slots = calloc(p.window, sizeof *p.slots);
-	/* The blocks of a window of chunks of CHUNK_BYTES, and one more per chunk. */
-	p.store.keep = p.window * (CHUNK_BYTES / BLOCK_BYTES + 1);
 	if (!ws || !p.slots || pthread_mutex_init(&p.mu, NULL) != 0) {
 		free(ws);
 		free(p.slots);
@@ -1540,17 +1545,12 @@ static int convert_jobs(struct gamedb_reader *r, const char *db, const struct op
 	if (p.werrno)
 		errno = p.werrno;
 	progress_show(pr, p.done, 1);
-	p.store.keep = 0;
 	for (k = 0; k < p.window; k++) {
-		blocks_put(&p.store, p.slots[k].head); /* chunks left when the run stopped */
+		blocks_free(p.slots[k].head); /* chunks left when the run stopped */
 		free(p.slots[k].msgs.p);
 		free(p.slots[k].objs);
 	}
-	{
-		struct block *kept = p.store.free;
-		p.store.free = NULL;
-		blocks_put(&p.store, kept);
-	}
+	blocks_free(p.store.free);
 	free(p.slots);
 	free(ws);
 	pthread_mutex_destroy(&p.store.mu);
