@@ -408,10 +408,12 @@ static char *put_decimal(char *d, uint32_t v)
 	return d;
 }
 
-/* Writes the board field of pos at d; returns the end. */
-static char *fen_board(const struct gamedb__pos *pos, char *d)
+/*
+ * Writes the board field of the men on sq (occ: the squares that hold one; promoted: those that
+ * get a '~' after their letter) at d; returns the end.
+ */
+static char *put_board(const uint8_t *sq, uint64_t occ, uint64_t promoted, char *d)
 {
-	const uint64_t occ = occupied(pos);
 	int rank;
 
 	for (rank = 7; rank >= 0; rank--) {
@@ -421,8 +423,8 @@ static char *fen_board(const struct gamedb__pos *pos, char *d)
 			const int f = LSB(row);
 			if (f > file)
 				*d++ = (char)('0' + f - file);
-			*d++ = fen_char[pos->sq[8 * rank + f] & 15];
-			if (pos->promoted & BIT(8 * rank + f))
+			*d++ = fen_char[sq[8 * rank + f] & 15];
+			if (promoted & BIT(8 * rank + f))
 				*d++ = '~';
 			file = f + 1;
 		}
@@ -432,6 +434,23 @@ static char *fen_board(const struct gamedb__pos *pos, char *d)
 			*d++ = '/';
 	}
 	return d;
+}
+
+/* Writes the board field of pos at d; returns the end. */
+static char *fen_board(const struct gamedb__pos *pos, char *d)
+{
+	return put_board(pos->sq, occupied(pos), pos->promoted, d);
+}
+
+size_t gamedb__fen_placement(const uint8_t sq[64], char *out)
+{
+	uint64_t occ = 0;
+	int s;
+
+	for (s = 0; s < 64; s++)
+		if (sq[s])
+			occ |= BIT(s);
+	return (size_t)(put_board(sq, occ, 0, out) - out);
 }
 
 /* Writes the fields after the board (" w KQkq - 0 1") at d and a NUL; returns the end. */
