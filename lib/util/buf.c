@@ -16,6 +16,9 @@
  * (not NULL), a new block with the first used bytes of p copied. NULL when out of memory (p
  * untouched).
  */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline)) /* keeps the callers' fast paths small enough to inline */
+#endif
 static void *resize(void *p, const void *fixed, size_t used, size_t bytes)
 {
 	void *np;
