@@ -379,6 +379,47 @@ static void test_fen(void)
 		      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
 }
 
+/* The board field written from 64 squares, as the square-by-square format readers use it. */
+static void test_fen_placement(void)
+{
+	static const uint8_t back[8] = { GAMEDB__ROOK, GAMEDB__KNIGHT, GAMEDB__BISHOP, GAMEDB__QUEEN,
+					 GAMEDB__KING, GAMEDB__BISHOP, GAMEDB__KNIGHT, GAMEDB__ROOK };
+	uint8_t sq[64];
+	char buf[80];
+	int f;
+
+	memset(sq, 0, sizeof sq);
+	memset(buf, 'x', sizeof buf);
+	CHECK_EQ_INT(gamedb__fen_placement(sq, buf), 15);
+	CHECK(memcmp(buf, "8/8/8/8/8/8/8/8x", 16) == 0); /* no NUL written */
+
+	for (f = 0; f < 8; f++) {
+		sq[f] = GAMEDB__PC(back[f], 0);
+		sq[8 + f] = GAMEDB__PC(GAMEDB__PAWN, 0);
+		sq[48 + f] = GAMEDB__PC(GAMEDB__PAWN, 1);
+		sq[56 + f] = GAMEDB__PC(back[f], 1);
+	}
+	memset(buf, 0, sizeof buf);
+	CHECK_EQ_INT(gamedb__fen_placement(sq, buf), 43);
+	CHECK_EQ_STR(buf, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+
+	/* e1 K, a2 P, d5 q, h8 k: runs at a rank's start, middle and end */
+	memset(sq, 0, sizeof sq);
+	sq[4] = GAMEDB__PC(GAMEDB__KING, 0);
+	sq[8] = GAMEDB__PC(GAMEDB__PAWN, 0);
+	sq[35] = GAMEDB__PC(GAMEDB__QUEEN, 1);
+	sq[63] = GAMEDB__PC(GAMEDB__KING, 1);
+	memset(buf, 0, sizeof buf);
+	CHECK_EQ_INT(gamedb__fen_placement(sq, buf), 21);
+	CHECK_EQ_STR(buf, "7k/8/8/3q4/8/8/P7/4K3");
+
+	/* every square taken: the longest field, 64 letters and 7 slashes */
+	memset(sq, GAMEDB__PC(GAMEDB__BISHOP, 1), sizeof sq);
+	memset(buf, 0, sizeof buf);
+	CHECK_EQ_INT(gamedb__fen_placement(sq, buf), 71);
+	CHECK_EQ_STR(buf, "bbbbbbbb/bbbbbbbb/bbbbbbbb/bbbbbbbb/bbbbbbbb/bbbbbbbb/bbbbbbbb/bbbbbbbb");
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* pos_make bookkeeping */
 
@@ -1526,6 +1567,7 @@ int main(void)
 	test_perft();
 	test_san();
 	test_fen();
+	test_fen_placement();
 	test_make();
 	test_complete();
 	test_parse_san();

@@ -624,6 +624,31 @@ static void check_u64(uint64_t v, const char *expect)
 	CHECK_EQ_STR(out, expect);
 }
 
+/* An array on caller storage: kept there while it fits, then moved to the heap, contents kept. */
+static void test_grow_fixed(void)
+{
+	int32_t fixed[2] = { 7, 8 };
+	void *p = fixed;
+	int32_t *a;
+	size_t cap = 2;
+
+	CHECK_EQ_INT(gamedb__grow_fixed(&p, &cap, 2, sizeof *a, fixed), 0);
+	CHECK(p == (void *)fixed && cap == 2);
+	CHECK_EQ_INT(gamedb__grow_fixed(&p, &cap, 3, sizeof *a, fixed), 0);
+	a = p;
+	CHECK(p != (void *)fixed && cap == 4 && a[0] == 7 && a[1] == 8);
+	a[2] = 9;
+	a[3] = 10;
+	CHECK_EQ_INT(gamedb__grow_fixed(&p, &cap, 5, sizeof *a, fixed), 0); /* now realloc */
+	a = p;
+	CHECK(cap == 8 && a[0] == 7 && a[1] == 8 && a[2] == 9 && a[3] == 10);
+	/* over the size cap (1 GiB): refused, the array as it was */
+	CHECK_EQ_INT(gamedb__grow_fixed(&p, &cap, (size_t)1 << 29, sizeof *a, fixed), -1);
+	CHECK(p == (void *)a && cap == 8);
+	CHECK(fixed[0] == 7 && fixed[1] == 8); /* the caller's storage left as it was */
+	free(p);
+}
+
 static void test_util(void)
 {
 	uint64_t x;
@@ -642,6 +667,7 @@ static void test_util(void)
 	CHECK(gamedb__has_below(x, 0x20) && !gamedb__has_high(x));
 	memcpy(&x, "\xD0\x9F\xD1\x80 ab\x7F", 8);
 	CHECK(gamedb__has_high(x) && !gamedb__has_below(x, 0x20) && gamedb__has_byte(x, ' '));
+	test_grow_fixed();
 }
 
 int main(void)

@@ -181,6 +181,14 @@ int gamedb__pos_from_fen(struct gamedb__pos *pos, const char *fen, const char **
 size_t gamedb__pos_to_fen(const struct gamedb__pos *pos, char *buf, size_t cap);
 
 /*
+ * Writes the board field of a FEN (ranks 8 to 1, '/' between them, a digit per run of empty
+ * squares) for the men on sq (a1 = 0; GAMEDB__PC(type, colour), 0 empty) at out, without a
+ * NUL; returns its length (at most 71). For a format that reads a board square by square and
+ * hands it to gamedb__pos_from_fen() with the fields it reads after it.
+ */
+size_t gamedb__fen_placement(const uint8_t sq[64], char *out);
+
+/*
  * gamedb__pos_from_fen() and then gamedb__pos_to_fen() into buf in one step (the FEN in its
  * normal form, as Scid writes it), with the length in *len if len is set. Cheaper than the
  * two calls: a board field already in normal form is copied, not written again. buf may be

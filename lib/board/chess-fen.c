@@ -408,30 +408,43 @@ static char *put_decimal(char *d, uint32_t v)
 	return d;
 }
 
-/* Writes the board field of pos at d; returns the end. */
-static char *fen_board(const struct gamedb__pos *pos, char *d)
+/* Writes the board field of the men on sq (those in promoted get a '~') at d; returns the end. */
+static HOT_INLINE char *put_board(const uint8_t *sq, uint64_t promoted, char *d)
 {
-	const uint64_t occ = occupied(pos);
-	int rank;
+	int rank, file;
 
 	for (rank = 7; rank >= 0; rank--) {
-		uint64_t row = (occ >> (8 * rank)) & 0xFF;
-		int file = 0;
-		for (; row; row &= row - 1) {
-			const int f = LSB(row);
-			if (f > file)
-				*d++ = (char)('0' + f - file);
-			*d++ = fen_char[pos->sq[8 * rank + f] & 15];
-			if (pos->promoted & BIT(8 * rank + f))
+		int empty = 0;
+		for (file = 0; file < 8; file++) {
+			const int s = 8 * rank + file;
+			if (!sq[s]) {
+				empty++;
+				continue;
+			}
+			if (empty)
+				*d++ = (char)('0' + empty);
+			empty = 0;
+			*d++ = fen_char[sq[s] & 15];
+			if (promoted & BIT(s))
 				*d++ = '~';
-			file = f + 1;
 		}
-		if (file < 8)
-			*d++ = (char)('0' + 8 - file);
+		if (empty)
+			*d++ = (char)('0' + empty);
 		if (rank)
 			*d++ = '/';
 	}
 	return d;
+}
+
+/* Writes the board field of pos at d; returns the end. */
+static char *fen_board(const struct gamedb__pos *pos, char *d)
+{
+	return put_board(pos->sq, pos->promoted, d);
+}
+
+size_t gamedb__fen_placement(const uint8_t sq[64], char *out)
+{
+	return (size_t)(put_board(sq, 0, out) - out);
 }
 
 /* Writes the fields after the board (" w KQkq - 0 1") at d and a NUL; returns the end. */

@@ -182,21 +182,8 @@ __attribute__((noinline, cold))
 #endif
 static int grow_stack(struct gamedb_move_iter *it)
 {
-	size_t cap = it->cap * 2;
-	struct level *s;
-
-	if (it->stack == it->stack0) {
-		s = malloc(cap * sizeof *s);
-		if (s)
-			memcpy(s, it->stack0, sizeof it->stack0);
-	} else {
-		s = realloc(it->stack, cap * sizeof *s);
-	}
-	if (!s)
-		return -1;
-	it->stack = s;
-	it->cap = cap;
-	return 0;
+	return gamedb__grow_fixed((void **)&it->stack, &it->cap, it->cap + 1, sizeof *it->stack,
+				  it->stack0);
 }
 
 /* The level of the current move, its positions played (see catch_up()). */

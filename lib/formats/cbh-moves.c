@@ -239,11 +239,12 @@ static const char *mode_name(int mode)
 static int parse_setup(const uint8_t *b, const uint8_t *x960, struct gamedb__pos *pos,
 		       char *fen, size_t fencap, const char **why)
 {
-	static const char letter[8] = { 0, 'K', 'Q', 'N', 'B', 'R', 'P', 0 };
-	char board[64];
+	static const uint8_t type[8] = { 0, GAMEDB__KING, GAMEDB__QUEEN, GAMEDB__KNIGHT,
+					  GAMEDB__BISHOP, GAMEDB__ROOK, GAMEDB__PAWN, 0 };
+	uint8_t board[64];
 	char text[128];
-	size_t bit = 0, len = 0;
-	int cm, rank, file, epfile = b[1] & 15, black = (b[1] >> 4) & 1, num = b[3];
+	size_t bit = 0, len;
+	int cm, epfile = b[1] & 15, black = (b[1] >> 4) & 1, num = b[3];
 
 	for (cm = 0; cm < 64; cm++) {
 		int v = 0;
@@ -264,30 +265,13 @@ static int parse_setup(const uint8_t *b, const uint8_t *x960, struct gamedb__pos
 		for (k = 1; k < 5; k++)
 			v = (v << 1) | ((b[4 + (bit + k) / 8] >> (7 - (bit + k) % 8)) & 1);
 		bit += 5;
-		if (!letter[v & 7]) {
+		if (!type[v & 7]) {
 			*why = "bad piece code in the setup board";
 			return -1;
 		}
-		board[cb_square(cm)] = (char)((v & 8) ? letter[v & 7] + ('a' - 'A') : letter[v & 7]);
+		board[cb_square(cm)] = GAMEDB__PC(type[v & 7], (v >> 3) & 1);
 	}
-	for (rank = 7; rank >= 0; rank--) {
-		int empty = 0;
-		for (file = 0; file < 8; file++) {
-			char ch = board[rank * 8 + file];
-			if (!ch) {
-				empty++;
-				continue;
-			}
-			if (empty)
-				text[len++] = (char)('0' + empty);
-			empty = 0;
-			text[len++] = ch;
-		}
-		if (empty)
-			text[len++] = (char)('0' + empty);
-		if (rank)
-			text[len++] = '/';
-	}
+	len = gamedb__fen_placement(board, text);
 	if (x960) {
 		/*
 		 * Chess960: the castling rooks are named by square (8 more bytes: the white and
@@ -306,14 +290,15 @@ static int parse_setup(const uint8_t *b, const uint8_t *x960, struct gamedb__pos
 				int k, rsq = -1;
 				if (!(b[2] & (1 << right)))
 					continue;
-				if (ksq < 0 || board[ksq] != (col ? 'k' : 'K') || (ksq >> 3) != col * 7) {
+				if (ksq < 0 || board[ksq] != GAMEDB__PC(GAMEDB__KING, col) ||
+				    (ksq >> 3) != col * 7) {
 					*why = "the Chess960 king square does not hold that king";
 					return -2;
 				}
 				for (k = 0; k < 2; k++) {
 					const uint8_t v = x960[2 + col * 2 + k];
 					const int sq = v < 64 ? cb_square(v) : -1;
-					if (sq >= 0 && board[sq] == (col ? 'r' : 'R') &&
+					if (sq >= 0 && board[sq] == GAMEDB__PC(GAMEDB__ROOK, col) &&
 					    (sq >> 3) == (ksq >> 3) && (side ? sq > ksq : sq < ksq))
 						rsq = sq;
 				}

@@ -722,9 +722,9 @@ static int parse_setup(const uint8_t *b, struct gamedb__pos *pos, struct gamedb_
 	uint8_t board[64];
 	const char *pw;
 	char raw[128];
-	size_t k = 0;
+	size_t k;
 	unsigned ply, mask, ep;
-	int c, i, r, f;
+	int c, i;
 
 	memset(board, 0, sizeof board);
 	gamedb__caslots_clear(sl);
@@ -756,24 +756,7 @@ static int parse_setup(const uint8_t *b, struct gamedb__pos *pos, struct gamedb_
 	ply = gamedb__le16(b + 72);
 	mask = b[74];
 	ep = b[75];
-	for (r = 7; r >= 0; r--) {
-		int empty = 0;
-		for (f = 0; f < 8; f++) {
-			uint8_t pc = board[r * 8 + f];
-			if (!pc) {
-				empty++;
-				continue;
-			}
-			if (empty)
-				raw[k++] = (char)('0' + empty);
-			empty = 0;
-			raw[k++] = "?PNBRQK?"[GAMEDB__PC_TYPE(pc)] + (GAMEDB__PC_COLOUR(pc) ? 32 : 0);
-		}
-		if (empty)
-			raw[k++] = (char)('0' + empty);
-		if (r)
-			raw[k++] = '/';
-	}
+	k = gamedb__fen_placement(board, raw);
 	raw[k++] = ' ';
 	raw[k++] = ply % 2 ? 'b' : 'w';
 	raw[k++] = ' ';

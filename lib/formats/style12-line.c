@@ -310,27 +310,9 @@ bad: {
 int gamedb__s12_pos(const struct gamedb__s12line *L, struct gamedb__pos *pos, char *fen,
 		    size_t cap, const char **why, int zh_ok)
 {
-	static const char letters[] = " PNBRQK  pnbrqk";
-	size_t o = 0;
-	int rank, file;
+	size_t o = gamedb__fen_placement(L->sq, fen);
 
-	for (rank = 7; rank >= 0; rank--) {
-		int empty = 0;
-		for (file = 0; file < 8; file++) {
-			uint8_t pc = L->sq[rank * 8 + file];
-			if (!pc) {
-				empty++;
-				continue;
-			}
-			if (empty)
-				fen[o++] = (char)('0' + empty);
-			empty = 0;
-			fen[o++] = letters[pc];
-		}
-		if (empty)
-			fen[o++] = (char)('0' + empty);
-		fen[o++] = rank ? '/' : ' ';
-	}
+	fen[o++] = ' ';
 	fen[o++] = L->stm ? 'b' : 'w';
 	fen[o++] = ' ';
 	if (L->castle[0])

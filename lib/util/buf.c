@@ -11,6 +11,26 @@
 /* No single buffer may grow past this: a hostile file cannot make us allocate more. */
 #define GAMEDB__BUF_MAX ((size_t)1 << 30)
 
+/*
+ * The block p resized to bytes: realloc(), or, while p is still the caller's storage fixed
+ * (not NULL), a new block with the first used bytes of p copied. NULL when out of memory (p
+ * untouched).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline)) /* keeps the callers' fast paths small enough to inline */
+#endif
+static void *resize(void *p, const void *fixed, size_t used, size_t bytes)
+{
+	void *np;
+
+	if (!fixed || p != fixed)
+		return realloc(p, bytes);
+	np = malloc(bytes);
+	if (np)
+		memcpy(np, p, used);
+	return np;
+}
+
 int gamedb__buf_reserve(struct gamedb__buf *b, size_t extra)
 {
 	size_t need, cap;
@@ -24,13 +44,7 @@ int gamedb__buf_reserve(struct gamedb__buf *b, size_t extra)
 	cap = b->cap ? b->cap : 64;
 	while (cap < need)
 		cap *= 2;
-	if (b->fixed && b->p == b->fixed) { /* leaving the caller's storage */
-		p = malloc(cap);
-		if (p)
-			memcpy(p, b->p, b->len + 1);
-	} else {
-		p = realloc(b->p, cap);
-	}
+	p = resize(b->p, b->fixed, b->len + 1, cap); /* may leave the caller's storage */
 	if (!p)
 		return -1;
 	b->p = p;
@@ -38,7 +52,7 @@ int gamedb__buf_reserve(struct gamedb__buf *b, size_t extra)
 	return 0;
 }
 
-int gamedb__grow(void **p, size_t *cap, size_t need, size_t size)
+int gamedb__grow_fixed(void **p, size_t *cap, size_t need, size_t size, const void *fixed)
 {
 	size_t ncap = *cap ? *cap : 16;
 	void *np;
@@ -51,12 +65,17 @@ int gamedb__grow(void **p, size_t *cap, size_t need, size_t size)
 		ncap *= 2;
 	if (ncap > GAMEDB__BUF_MAX / size)
 		ncap = need;
-	np = realloc(*p, ncap * size);
+	np = resize(*p, fixed, *cap * size, ncap * size);
 	if (!np)
 		return -1;
 	*p = np;
 	*cap = ncap;
 	return 0;
+}
+
+int gamedb__grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	return gamedb__grow_fixed(p, cap, need, size, NULL);
 }
 
 int gamedb__buf_append(struct gamedb__buf *b, const void *data, size_t len)

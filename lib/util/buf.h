@@ -93,6 +93,13 @@ static inline void gamedb__buf_free(struct gamedb__buf *b)
  * array larger than 1 GiB). *p and *cap are unchanged on failure.
  */
 int gamedb__grow(void **p, size_t *cap, size_t need, size_t size);
+/*
+ * gamedb__grow() for an array that starts on caller storage fixed (e.g. inside a struct, as
+ * gamedb__buf_init_fixed() does for bytes): *p == fixed and *cap its room at first; the first
+ * growth moves the array to the heap (its *cap elements copied), later ones reallocate. The
+ * owner frees *p only when it is not fixed.
+ */
+int gamedb__grow_fixed(void **p, size_t *cap, size_t need, size_t size, const void *fixed);
 /* strdup() (not in C11). NULL when out of memory. */
 char *gamedb__strdup(const char *s);
 /* gamedb__buf_reserve() with its common case (room enough already) inline, for hot loops. */
