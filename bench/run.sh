@@ -342,7 +342,9 @@ for n in scid_export gamedb_j1 gamedb_j2 json_j1 json_j2 "${tooling[@]}" gamedb_
 	scid_open) label="$scid_name opens the base" ;;
 	esac
 	r=-
-	[ "$n" != scid_export ] && r="$(ratio "${wall[scid_export]}" "${wall[$n]}")x"
+	case $n in
+	gamedb_j* | json_j* | fen_j1 | epd_j1 | uci_j1 | pos_j1) r="$(ratio "${wall[scid_export]}" "${wall[$n]}")x" ;;
+	esac
 	echo "| $label | ${wall[$n]} | ${cpu_s[$n]} | $(mib "${rss[$n]}") | $r |"
 done
 echo
