@@ -158,7 +158,7 @@ static void stream(struct env *e, char *out, size_t cap)
 	stack[0][1] = stack[0][0];
 	for (i = 0; i < mb->n && len + 64 < cap; i++) {
 		const struct gamedb__node *nd = &mb->nodes[i];
-		const char *t = mb->text.p + nd->val;
+		const char *t = mb->text.p ? mb->text.p + nd->val : ""; /* no texts: no array */
 		char san[32];
 		switch (nd->type) {
 		case GAMEDB_EVENT_MOVE:

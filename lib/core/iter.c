@@ -361,7 +361,7 @@ const struct gamedb__node *gamedb__move_iter_nodes(const struct gamedb_move_iter
 	const struct gamedb__movebuf *mb = &it->g->mb;
 
 	*n = it->i < mb->n ? mb->n - it->i : 0;
-	return mb->nodes + it->i;
+	return *n ? mb->nodes + it->i : NULL; /* a game without nodes may have no array at all */
 }
 
 /*
