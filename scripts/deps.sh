@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what libgamedb needs to build and test on Debian (or Ubuntu), if it is missing
-# (with the argument "windows": what the Windows cross build and its Wine tests need).
+# (with the argument "windows": what the Windows cross build and its Wine tests need; with
+# "clang": clang).
 # Run as root or with sudo available. Idempotent: does nothing when all is there.
 set -eu
 pkgs="meson ninja-build gcc g++ pkg-config python3 python3-pytest python3-setuptools python3-wheel python3-pip mypy scid pgn-extract stockfish fairy-stockfish polyglot doxygen abigail-tools valgrind"
@@ -8,6 +9,10 @@ pkgs="meson ninja-build gcc g++ pkg-config python3 python3-pytest python3-setupt
 # tests (cross/x86_64-w64-mingw32.ini). wine64 alone: no i386 architecture is needed.
 if [ "${1:-}" = windows ]; then
 	pkgs="meson ninja-build python3 gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine wine64"
+fi
+# `scripts/deps.sh clang`: clang, for the sanitizer pass built by clang (.ci/run).
+if [ "${1:-}" = clang ]; then
+	pkgs="meson ninja-build python3 clang"
 fi
 missing=""
 for p in $pkgs; do
