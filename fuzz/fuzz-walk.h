@@ -170,11 +170,17 @@ static void fuzz_event(const struct gamedb_event *ev, uint32_t flags, int xiangq
 		if (xiangqi) /* squares are rank * 9 + file; there is no null move */
 			REQUIRE(from != to && promo == 0 && strlen(uci) == 4 &&
 				fuzz_same(notation[GAMEDB_NOTATION_WXF], san));
-		else /* a null move is from == to, "0000" */
+		else /* a null move is from == to, "0000", no piece; so is a castling whose king
+		      * stays on its square, but with the king, and its UCI the king taking its
+		      * rook (two squares) */
 			REQUIRE((promo == 0 ||
 				 (promo >= GAMEDB_PIECE_KNIGHT && promo <= GAMEDB_PIECE_QUEEN)) &&
 				(strlen(uci) == 4 || strlen(uci) == 5) &&
-				(from == to) == !strcmp(uci, "0000"));
+				!strcmp(uci, "0000") == (piece == 0) &&
+				(from != to || piece == 0 ||
+				 (piece == GAMEDB_PIECE_KING && !strncmp(san, "O-O", 3) &&
+				  strncmp(uci, uci + 2, 2) != 0)) &&
+				(piece != 0 || from == to));
 		break;
 	case GAMEDB_EVENT_VARIATION_BEGIN:
 		REQUIRE(!text);

@@ -846,7 +846,9 @@ GAMEDB_EXPORT int32_t gamedb_event_get_type(const struct gamedb_event *ev);
 
 /**
  * The squares of a MOVE event. Chess squares are 0..63 (a1 = 0, h1 = 7, h8 = 63); castling is
- * given as the king's move (e1 to g1). A null move has from == to. Xiangqi squares are
+ * given as the king's move (e1 to g1). A null move has from == to, and so has a castling in
+ * which the king stays on its square (Chess960, king on g1: "O-O"); gamedb_event_get_piece()
+ * tells them apart (0 for a null move, the king for castling). Xiangqi squares are
  * 0..89, rank * 9 + file, in the ICCS frame (a0 = 0, i0 = 8, e9 = 85: Red at the bottom).
  * A drop (crazyhouse, bughouse: a man from the hand put on an empty square) has from == -1,
  * to the square, and gamedb_event_get_piece() gives the man dropped; its SAN and UCI are
@@ -879,7 +881,8 @@ GAMEDB_EXPORT const char *gamedb_event_get_san(const struct gamedb_event *ev);
 /**
  * The UCI form of a MOVE event ("e2e4", "e7e8q", "e1g1", "0000" for a null move); for a
  * xiangqi game its ICCS form ("h2e2"). Castling in a Chess960 game (::GAMEDB_VARIANT_CHESS960)
- * is written king takes own rook ("f1g1", "b1a1"), as engines in UCI_Chess960 mode want it.
+ * is written king takes own rook ("f1g1", "b1a1"), as engines in UCI_Chess960 mode want it; so
+ * is, in any game, a castling in which the king stays on its square ("g1h1", not "g1g1").
  * @return a string valid until the next gamedb_move_iter_next() or gamedb_move_iter_free()
  *         on the iterator, or NULL for other events.
  * @since 1.0

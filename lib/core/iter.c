@@ -467,10 +467,13 @@ static size_t node_uci(const struct gamedb_move_iter *it, const struct gamedb__n
 {
 	if (it->variant == GAMEDB_VARIANT_XIANGQI)
 		return gamedb__xq_move_iccs(&nd->m, buf);
-	if ((it->variant == GAMEDB_VARIANT_CHESS960 || (it->flags & GAMEDB_ITER_UCI_KING_TAKES_ROOK)) &&
+	if ((it->variant == GAMEDB_VARIANT_CHESS960 || (it->flags & GAMEDB_ITER_UCI_KING_TAKES_ROOK) ||
+	     nd->m.from == nd->m.to) &&
 	    (nd->m.flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) && nd->m.rook_from < 64) {
 		/* Castling as UCI_Chess960 engines write it, the king taking its rook: always in
-		 * Chess960, on request in standard chess. */
+		 * Chess960, on request in standard chess, and whenever the king stays on its square
+		 * (a game not marked Chess960 whose set-up position castles as in Chess960: the
+		 * king's move would read "g1g1", which no engine takes). */
 		struct gamedb__move km = nd->m;
 		km.to = km.rook_from;
 		return gamedb__move_uci(&km, buf);
