@@ -962,21 +962,17 @@ struct block {
 };
 
 struct store {
-	pthread_mutex_t mu;
 	struct block *free; /* blocks written out, for reuse */
 };
 
 /* A block from the store, or a new one; NULL when memory runs out. */
 static struct block *block_get(struct store *s)
 {
-	struct block *b;
+	struct block *b = s->free;
 
-	pthread_mutex_lock(&s->mu);
-	b = s->free;
 	if (b)
 		s->free = b->next;
-	pthread_mutex_unlock(&s->mu);
-	if (!b)
+	else
 		b = malloc(sizeof *b);
 	if (b) {
 		b->next = NULL;
@@ -994,10 +990,8 @@ static void blocks_put(struct store *s, struct block *list)
 		return;
 	while (last->next)
 		last = last->next;
-	pthread_mutex_lock(&s->mu);
 	last->next = s->free;
 	s->free = list;
-	pthread_mutex_unlock(&s->mu);
 }
 
 /* Frees the blocks of list. */
@@ -1014,7 +1008,8 @@ static void blocks_free(struct block *list)
 struct chunk {
 	uint64_t start, end;
 	int last;             /* the last chunk: read on to --range's end as one job does */
-	struct store *store;  /* where its blocks come from */
+	struct store *store;  /* where its blocks come from: its worker's */
+	int owner;            /* the worker that fills it and writes it out */
 	struct block *head, *tail; /* the output */
 	size_t len;           /* its bytes */
 	int oom;              /* memory ran out: the output is incomplete */
@@ -1023,7 +1018,7 @@ struct chunk {
 	size_t nobjs, capobjs;
 	uint64_t done;        /* games counted by the progress bar */
 	int status;           /* 0, 1 some games failed, 2 the database stops after this chunk */
-	int ready;            /* filled, not yet written (guarded by the pool's mutex) */
+	int ready;            /* filled, not yet written (set under the pool's mutex, read atomically) */
 };
 
 /* Appends n bytes to c's output; 0, or -1 (and oom set) when memory runs out. */
@@ -1188,28 +1183,30 @@ static int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int st
  * --jobs: the games of one database in chunks. Each worker has a reader of its own (the
  * library's rule: one reader per thread) and takes the next chunk, seeks to it and converts
  * its games into the chunk's memory. The output goes out in database order, so that it and
- * the messages are those of one job: a worker that finishes a chunk writes out every filled
- * chunk that is next in turn, unless another worker is doing it already (then that one writes
- * this chunk too when it gets to it). The calling thread is a worker as well: there is no
- * thread that only writes, and nobody waits for a chunk to be written except when `window`
- * chunks (eight per job) are taken and not yet written, which bounds the memory whatever the
- * size of the database. Eight small chunks rather than three larger ones: the same memory
- * gives the other workers more slack while one of them is held up (a read or a write that
- * waits for the disk, a thread the system runs late); with three chunks of 128 games, the
- * workers of --jobs 2 waited 20-80 ms per run for room, with eight of 64 they hardly wait.
+ * the messages are those of one job, and each chunk is written out by the worker that filled
+ * it, when its turn comes: at once when it is next, else as soon as the chunk before it is
+ * out (the worker looks between two games of the chunk it fills then, or waits when it has
+ * nothing left to take). A chunk's text is then still in the cache of the core that made it;
+ * written out by the other worker (as it was before), every byte crossed between the cores'
+ * caches once more, and `--jobs 2` spent 5-10 % more CPU than `--jobs 1` in the kernel's copy
+ * of the text and in the copy into the blocks. The calling thread is a worker as well: there
+ * is no thread that only writes, and nobody waits except when `window` chunks (eight per job)
+ * are taken and not yet written, which bounds the memory whatever the size of the database,
+ * or at the end. Eight small chunks rather than three larger ones: the same memory gives the
+ * other workers more slack while one of them is held up (a read or a write that waits for the
+ * disk, a thread the system runs late); with three chunks of 128 games, the workers of --jobs
+ * 2 waited 20-80 ms per run for room, with eight of 64 they hardly wait.
  */
 static uint64_t json_n; /* JSON objects written so far, over all databases */
 
 struct pool {
 	pthread_mutex_t mu;
-	struct store store;   /* the chunks' blocks */
-	pthread_cond_t room;  /* a chunk was written: a slot is free */
-	int waiting;          /* workers waiting for room */
+	pthread_cond_t turn;  /* a chunk was written: the next one's turn, and a slot is free */
 	struct chunk *slots;  /* chunk k is in slots[k % window] */
 	size_t window;
-	uint64_t next_take, next_write;
+	uint64_t next_take;
+	uint64_t next_write;  /* set under mu, read atomically (a worker's look between games) */
 	uint64_t next_start;  /* the first game of the next chunk taken */
-	int writing;          /* a worker is writing chunks out */
 	int stop;
 	uint64_t end;         /* games [.., end) */
 	int jobs;
@@ -1217,7 +1214,7 @@ struct pool {
 	const struct opts *o;
 	int mode;
 	const char *db;
-	/* The output side: used only by the worker that is writing (writing set). */
+	/* The output side: used by one worker at a time, the one whose chunk's turn it is. */
 	FILE *out;
 	struct progress *pr;
 	uint64_t done;
@@ -1227,7 +1224,10 @@ struct pool {
 
 struct worker {
 	struct pool *p;
+	int id;
 	struct gamedb_reader *r;
+	struct store store;   /* its chunks' blocks */
+	int pending;          /* its chunks filled and not yet written */
 	pthread_t t;
 };
 
@@ -1256,9 +1256,15 @@ static uint64_t chunk_games(const struct pool *p)
 	return n < left ? n : left;
 }
 
-/* Converts the games of chunk c with reader r, as the one-job loop does for them. */
-static void fill_chunk(struct pool *p, struct gamedb_reader *r, struct chunk *c)
+static void poll_turn(struct pool *p, struct worker *w);
+
+/*
+ * Converts the games of chunk c with w's reader, as the one-job loop does for them; between
+ * two games, writes out w's filled chunks when their turn has come (poll_turn()).
+ */
+static void fill_chunk(struct pool *p, struct worker *w, struct chunk *c)
 {
+	struct gamedb_reader *r = w->r;
 	struct emit e;
 	struct gamedb_game *g;
 	uint64_t k = c->start;
@@ -1303,6 +1309,8 @@ static void fill_chunk(struct pool *p, struct gamedb_reader *r, struct chunk *c)
 		c->status = take_game(&e, g, idx, c->status);
 		if (c->status == 2)
 			break;
+		if (w->pending)
+			poll_turn(p, w);
 	}
 }
 
@@ -1402,26 +1410,71 @@ static void write_chunk(struct pool *p, struct chunk *c)
 	}
 }
 
-/* Takes, fills and writes chunks until there are none left (or the run stops). */
-static void work(struct pool *p, struct gamedb_reader *r)
+/*
+ * Writes out w's chunks while it is their turn (the chunk next in turn is filled and w's);
+ * with the pool's mutex held, which is let go during each write.
+ */
+static void write_turns(struct pool *p, struct worker *w)
+{
+	while (!p->stop && p->next_write < p->next_take) {
+		struct chunk *n = &p->slots[p->next_write % p->window];
+		if (!n->ready || n->owner != w->id)
+			break;
+		pthread_mutex_unlock(&p->mu);
+		write_chunk(p, n);
+		pthread_mutex_lock(&p->mu);
+		__atomic_store_n(&n->ready, 0, __ATOMIC_RELAXED);
+		w->pending--;
+		__atomic_store_n(&p->next_write, p->next_write + 1, __ATOMIC_RELEASE);
+		if (p->status == 2)
+			p->stop = 1;
+		pthread_cond_broadcast(&p->turn);
+	}
+}
+
+/*
+ * Between two games of a chunk: w writes out its filled chunks if their turn has come. A look
+ * without the mutex first (the chunk next in turn, its owner and whether it is filled); taken
+ * only when the look says so, and write_turns() looks again under it.
+ */
+static void poll_turn(struct pool *p, struct worker *w)
+{
+	uint64_t k = __atomic_load_n(&p->next_write, __ATOMIC_ACQUIRE);
+	struct chunk *n = &p->slots[k % p->window];
+
+	if (__atomic_load_n(&n->owner, __ATOMIC_RELAXED) != w->id ||
+	    !__atomic_load_n(&n->ready, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&p->mu);
+	write_turns(p, w);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/*
+ * Takes, fills and writes chunks until there are none left and w's are written out (or the
+ * run stops).
+ */
+static void work(struct pool *p, struct worker *w)
 {
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		struct chunk *c;
-		while (!p->stop && p->next_start < p->end &&
-		       p->next_take >= p->next_write + p->window) {
-			p->waiting++;
-			pthread_cond_wait(&p->room, &p->mu);
-			p->waiting--;
-		}
-		if (p->stop || p->next_start >= p->end)
+		write_turns(p, w);
+		if (p->stop || (p->next_start >= p->end && !w->pending))
 			break;
-		/* The slot's last chunk (next_take - window) is written: it is ours until ready. */
+		if (p->next_start >= p->end || p->next_take >= p->next_write + p->window) {
+			/* Its chunks wait for their turn, or the window is full: a turn must pass. */
+			pthread_cond_wait(&p->turn, &p->mu);
+			continue;
+		}
+		/* The slot's last chunk (next_take - window) is written: it is ours until then. */
 		c = &p->slots[p->next_take++ % p->window];
 		c->start = p->next_start;
 		p->next_start += chunk_games(p);
 		c->end = p->next_start;
 		c->last = p->next_start == p->end;
+		c->store = &w->store;
+		__atomic_store_n(&c->owner, w->id, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&p->mu);
 
 		c->msgs.len = 0;
@@ -1429,28 +1482,13 @@ static void work(struct pool *p, struct gamedb_reader *r)
 		c->nobjs = 0;
 		c->done = 0;
 		c->status = 0;
-		fill_chunk(p, r, c);
+		fill_chunk(p, w, c);
 
 		pthread_mutex_lock(&p->mu);
-		c->ready = 1;
 		if (c->end > c->start)
 			p->per_game = c->len / (size_t)(c->end - c->start) + 1;
-		if (p->writing)
-			continue; /* the worker writing takes this chunk when its turn comes */
-		p->writing = 1;
-		while (!p->stop && p->slots[p->next_write % p->window].ready) {
-			struct chunk *w = &p->slots[p->next_write % p->window];
-			pthread_mutex_unlock(&p->mu);
-			write_chunk(p, w);
-			pthread_mutex_lock(&p->mu);
-			w->ready = 0;
-			p->next_write++;
-			if (p->status == 2)
-				p->stop = 1;
-			if (p->waiting)
-				pthread_cond_broadcast(&p->room);
-		}
-		p->writing = 0;
+		w->pending++;
+		__atomic_store_n(&c->ready, 1, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&p->mu);
 }
@@ -1462,7 +1500,7 @@ static void *worker_main(void *arg)
 	/* Opened here, not by the calling thread: the opens overlap the first chunks. */
 	w->r = open_db(w->p->db, w->p->o, 1);
 	if (w->r)
-		work(w->p, w->r);
+		work(w->p, w);
 	return NULL;
 }
 
@@ -1511,30 +1549,25 @@ static int convert_jobs(struct gamedb_reader *r, const char *db, const struct op
 		free(p.slots);
 		return -1;
 	}
-	if (pthread_mutex_init(&p.store.mu, NULL) != 0) {
+	if (pthread_cond_init(&p.turn, NULL) != 0) {
 		pthread_mutex_destroy(&p.mu);
 		free(ws);
 		free(p.slots);
 		return -1;
 	}
-	if (pthread_cond_init(&p.room, NULL) != 0) {
-		pthread_mutex_destroy(&p.store.mu);
-		pthread_mutex_destroy(&p.mu);
-		free(ws);
-		free(p.slots);
-		return -1;
+	for (i = 0; i < o->jobs; i++) {
+		ws[i].p = &p;
+		ws[i].id = i;
 	}
-	for (k = 0; k < p.window; k++)
-		p.slots[k].store = &p.store;
+	ws[0].r = r;
 	/* Worker 0 is this thread; a worker that cannot start leaves its share to the others. */
 	for (i = 1; i < o->jobs && (uint64_t)i < end - from; i++) {
-		ws[n].p = &p;
-		if (pthread_create(&ws[n].t, NULL, worker_main, &ws[n]) != 0)
+		if (pthread_create(&ws[i].t, NULL, worker_main, &ws[i]) != 0)
 			break;
 		n++;
 	}
-	work(&p, r);
-	for (i = 0; i < n; i++) {
+	work(&p, &ws[0]);
+	for (i = 1; i <= n; i++) {
 		pthread_join(ws[i].t, NULL);
 		gamedb_reader_free(ws[i].r);
 	}
@@ -1550,11 +1583,11 @@ static int convert_jobs(struct gamedb_reader *r, const char *db, const struct op
 		free(p.slots[k].msgs.p);
 		free(p.slots[k].objs);
 	}
-	blocks_free(p.store.free);
+	for (i = 0; i < o->jobs; i++)
+		blocks_free(ws[i].store.free);
 	free(p.slots);
 	free(ws);
-	pthread_mutex_destroy(&p.store.mu);
-	pthread_cond_destroy(&p.room);
+	pthread_cond_destroy(&p.turn);
 	pthread_mutex_destroy(&p.mu);
 	return p.status;
 }
