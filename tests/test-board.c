@@ -271,6 +271,21 @@ static void test_fen(void)
 		      "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1");
 	fen_roundtrip("r3k3/8/8/8/8/8/8/4K2R w", "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1");
 	fen_roundtrip("4k3/8/8/8/8/8/8/4K3 w - - 5", "4k3/8/8/8/8/8/8/4K3 w - - 5 1");
+	/*
+	 * A move number past what the API's int32_t holds is read as its largest value and stays
+	 * there after Black moves (it came out as -1, then wrapped to 0).
+	 */
+	fen_roundtrip("4k3/8/8/8/8/8/8/4K3 b - - 0 4294967295", "4k3/8/8/8/8/8/8/4K3 b - - 0 2147483647");
+	fen_roundtrip("4k3/8/8/8/8/8/8/4K3 b - - 0 99999999999999999999",
+		      "4k3/8/8/8/8/8/8/4K3 b - - 0 2147483647");
+	if (load(&pos, "4k3/8/8/8/8/8/8/4K3 b - - 0 2147483647") == 0) {
+		struct gamedb__move m;
+		memset(&m, 0, sizeof m);
+		m.from = 60;
+		m.to = 59;
+		CHECK(gamedb__move_play(&pos, &m) == 0);
+		CHECK(pos.fullmove == 2147483647u && pos.stm == 0);
+	}
 	/* Chess960: Shredder letters, outermost rooks become K/Q (X-FEN), inner ones keep letters */
 	fen_roundtrip("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
 		      "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9");

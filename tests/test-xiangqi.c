@@ -187,6 +187,9 @@ static void test_fen(void)
 		   "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1");
 	round_trip("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 7 12",
 		   "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 7 12");
+	/* A move number past what the API's int32_t holds is read as its largest value. */
+	round_trip("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 4294967295",
+		   "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 2147483647");
 	round_trip("4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 5",
 		   "4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 5 1");
 	/* Clocks saturate; move number 0 becomes 1. */

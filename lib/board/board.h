@@ -97,6 +97,13 @@ enum {
  * position. Chess code never reads hand[] or promoted, and pos_make only touches them when zh
  * is set, so chess pays one predictable branch per move.
  */
+/*
+ * The largest full-move number a position holds (chess and xiangqi): a larger one in a FEN
+ * is read as this, and playing on does not pass it. The public API hands move numbers out as
+ * int32_t: a FEN's 4294967295 came out as -1 (found by libFuzzer).
+ */
+#define GAMEDB__MOVENO_MAX ((uint32_t)INT32_MAX)
+
 struct gamedb__pos {
 	uint64_t by_colour[2];     /* squares of each colour's men (derived from sq) */
 	uint64_t by_type[8];       /* [type]: squares of men of that type, both colours ([0], [7]: 0) */
@@ -108,7 +115,7 @@ struct gamedb__pos {
 	uint8_t chess960;          /* see above */
 	uint8_t zh;                /* 0, GAMEDB__ZH_CRAZYHOUSE or GAMEDB__ZH_BUGHOUSE (see above) */
 	uint16_t halfmove;         /* half-move clock */
-	uint32_t fullmove;         /* full move number, >= 1 */
+	uint32_t fullmove;         /* full move number, 1..GAMEDB__MOVENO_MAX */
 	uint64_t hand;             /* zh: men in hand, 6 bits per colour and type (gamedb__hand()) */
 	uint64_t promoted;         /* zh: squares of men that were promoted from pawns */
 };

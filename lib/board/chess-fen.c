@@ -359,9 +359,10 @@ static int parse_fen(struct gamedb__pos *pos, const char *fen, const char **why,
 		if (*p >= '0' && *p <= '9') {
 			uint64_t w = 0;
 			for (; *p >= '0' && *p <= '9'; p++)
-				if (w < UINT32_MAX)
+				if (w < GAMEDB__MOVENO_MAX)
 					w = w * 10 + (uint64_t)(*p - '0');
-			pos->fullmove = (uint32_t)(w > UINT32_MAX ? UINT32_MAX : (w ? w : 1));
+			pos->fullmove = (uint32_t)(w > GAMEDB__MOVENO_MAX ? GAMEDB__MOVENO_MAX
+									 : (w ? w : 1));
 		}
 	}
 	/* Anything after (EPD operations, comments) is ignored. */

@@ -253,7 +253,7 @@ static HOT_INLINE void clocks(struct gamedb__pos *pos, unsigned us, int reset)
 		pos->halfmove = 0;
 	else
 		pos->halfmove += pos->halfmove != UINT16_MAX;
-	if (us && pos->fullmove != UINT32_MAX)
+	if (us && pos->fullmove < GAMEDB__MOVENO_MAX)
 		pos->fullmove++;
 }
 

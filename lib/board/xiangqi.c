@@ -376,7 +376,7 @@ void gamedb__xq_make(struct gamedb__xqpos *pos, const struct gamedb__move *m)
 		pos->halfmove++;
 	}
 	if (pos->stm & 1) {
-		if (pos->fullmove < UINT32_MAX)
+		if (pos->fullmove < GAMEDB__MOVENO_MAX)
 			pos->fullmove++;
 	}
 	pos->stm = (uint8_t)((pos->stm & 1) ^ 1);
@@ -725,7 +725,7 @@ int gamedb__xq_from_fen(struct gamedb__xqpos *pos, const char *fen, const char *
 		}
 		s = skip_ws(s);
 		if (*s >= '0' && *s <= '9') {
-			s = read_number(s, UINT32_MAX, &v);
+			s = read_number(s, GAMEDB__MOVENO_MAX, &v);
 			p.fullmove = v ? v : 1;
 			if (*s && !is_ws(*s)) {
 				*why = "bad move number";
