@@ -196,6 +196,19 @@ static void test_san(void)
 	/* king moves never disambiguate */
 	CHECK_EQ_STR(san_of("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1d2", buf), "Kd2");
 
+	/* castling's UCI: the king's move, or the king taking its rook when the king stays */
+	if (load(&pos, "4k3/8/8/8/8/8/8/4K2R w K - 0 1") == 0) {
+		CHECK_EQ_INT(gamedb__move_castle(&pos, 1, &m), 0);
+		gamedb__move_uci(&m, buf);
+		CHECK_EQ_STR(buf, "e1g1");
+	}
+	if (load(&pos, "4k3/8/8/8/8/8/8/6KR w H - 0 1") == 0) {
+		CHECK_EQ_INT(gamedb__move_castle(&pos, 1, &m), 0);
+		CHECK(m.from == 6 && m.to == 6 && m.rook_from == 7);
+		gamedb__move_uci(&m, buf);
+		CHECK_EQ_STR(buf, "g1h1");
+	}
+
 	/* null move */
 	gamedb__pos_startpos(&pos);
 	CHECK_EQ_INT(gamedb__move_null(&pos, &m), 0);

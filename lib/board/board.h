@@ -271,8 +271,9 @@ int gamedb__has_legal_move(const struct gamedb__pos *pos);
 size_t gamedb__move_san(const struct gamedb__pos *pos, const struct gamedb__move *m, char *buf);
 
 /*
- * UCI of a move: e2e4, e7e8q; castling as king from -> king destination (e1g1), "0000" for
- * null, "P@e4" / "N@f3" for a drop.
+ * UCI of a move: e2e4, e7e8q; castling as king from -> king destination (e1g1), but as the
+ * king taking its rook (g1h1) when the king stays on its square (Chess960), "0000" for null,
+ * "P@e4" / "N@f3" for a drop.
  */
 size_t gamedb__move_uci(const struct gamedb__move *m, char *buf);
 

@@ -31,6 +31,14 @@ size_t gamedb__move_uci(const struct gamedb__move *m, char *buf)
 		buf[n++] = file_char(m->from);
 		buf[n++] = rank_char(m->from);
 	}
+	if ((m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) && m->from == m->to &&
+	    m->rook_from < 64) {
+		/* The king stays (Chess960): its move would read "g1g1"; the king takes its rook. */
+		buf[n++] = file_char(m->rook_from);
+		buf[n++] = rank_char(m->rook_from);
+		buf[n] = '\0';
+		return n;
+	}
 	buf[n++] = file_char(m->to);
 	buf[n++] = rank_char(m->to);
 	if (m->promo)

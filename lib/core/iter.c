@@ -462,29 +462,21 @@ const char *gamedb__event_san(const struct gamedb_event *ev, size_t *len)
 }
 
 /* The UCI (xiangqi: ICCS) of a move node as gamedb_event_get_uci() gives it; its length. */
-static size_t node_uci(const struct gamedb_move_iter *it, const struct gamedb__node *nd,
-		       char *buf)
+size_t gamedb__move_iter_uci(const struct gamedb_move_iter *it, const struct gamedb__node *nd,
+			     char *buf)
 {
 	if (it->variant == GAMEDB_VARIANT_XIANGQI)
 		return gamedb__xq_move_iccs(&nd->m, buf);
-	if ((it->variant == GAMEDB_VARIANT_CHESS960 || (it->flags & GAMEDB_ITER_UCI_KING_TAKES_ROOK) ||
-	     nd->m.from == nd->m.to) &&
+	if ((it->variant == GAMEDB_VARIANT_CHESS960 || (it->flags & GAMEDB_ITER_UCI_KING_TAKES_ROOK)) &&
 	    (nd->m.flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) && nd->m.rook_from < 64) {
 		/* Castling as UCI_Chess960 engines write it, the king taking its rook: always in
-		 * Chess960, on request in standard chess, and whenever the king stays on its square
-		 * (a game not marked Chess960 whose set-up position castles as in Chess960: the
-		 * king's move would read "g1g1", which no engine takes). */
+		 * Chess960, on request in standard chess (the engine's UCI does it by itself when
+		 * the king stays on its square). */
 		struct gamedb__move km = nd->m;
 		km.to = km.rook_from;
 		return gamedb__move_uci(&km, buf);
 	}
 	return gamedb__move_uci(&nd->m, buf);
-}
-
-size_t gamedb__move_iter_uci(const struct gamedb_move_iter *it, const struct gamedb__node *nd,
-			     char *buf)
-{
-	return node_uci(it, nd, buf);
 }
 
 GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev)
@@ -495,7 +487,7 @@ GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev)
 		return NULL;
 	it = ev->it;
 	if (!it->have_uci) {
-		node_uci(it, ev->nd, it->uci);
+		gamedb__move_iter_uci(it, ev->nd, it->uci);
 		it->have_uci = 1;
 	}
 	return it->uci;
