@@ -289,62 +289,44 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 					    const struct gamedb_event **out)
 {
 	/*
-	 * The usual event, a move that carries its SAN (GAMEDB__NODE_SAN), handed out here as
-	 * next_slow() would: no flag skips a move, and it needs no position.
+	 * The plain events handed out here as next_slow() would, with only the fields that differ
+	 * set per kind: the usual one, a move that carries its SAN (GAMEDB__NODE_SAN: no flag skips
+	 * a move, and it needs no position); a NAG, or a comment when comments are not skipped
+	 * (they open no line and need no position); a variation's ends, when no flag skips them
+	 * and the stack has room (else next_slow() grows it).
 	 */
 	if (it && out && it->magic == GAMEDB__ITER_MAGIC && it->i < it->g->mb.n) {
 		const struct gamedb__node *nd = &it->g->mb.nodes[it->i];
 		struct gamedb_event *ev = &it->ev;
+		const char *text = NULL;
+		int32_t movenum = 0, depth = (int32_t)it->depth;
 		if (nd->type == GAMEDB_EVENT_MOVE && nd->kind == GAMEDB__NODE_SAN) {
-			it->have_san = it->have_uci = it->have_fen = 0;
-			it->i++;
-			ev->nd = nd;
-			ev->text = NULL;
-			ev->movenum = (int32_t)nd->val;
+			movenum = (int32_t)nd->val;
 			ev->colour = nd->aux;
-			ev->depth = (int32_t)it->depth;
-			*out = ev;
-			return GAMEDB_OK;
+		} else if (nd->type == GAMEDB_EVENT_NAG) {
+		} else if ((nd->type == GAMEDB_EVENT_COMMENT_AFTER ||
+			    nd->type == GAMEDB_EVENT_COMMENT_BEFORE) &&
+			   !(it->flags & GAMEDB_ITER_SKIP_COMMENTS)) {
+			text = it->g->mb.text.p + nd->val;
+		} else if (nd->type == GAMEDB_EVENT_VARIATION_BEGIN && it->depth + 1 < it->cap &&
+			   !(it->flags & GAMEDB_ITER_MAINLINE_ONLY)) {
+			depth = (int32_t)++it->depth;
+		} else if (nd->type == GAMEDB_EVENT_VARIATION_END &&
+			   !(it->flags & GAMEDB_ITER_MAINLINE_ONLY)) {
+			if (it->depth > 0)
+				it->depth--;
+			depth = (int32_t)it->depth + 1; /* the depth it closes */
+		} else {
+			return next_slow(it, out);
 		}
-		/*
-		 * A NAG, or a comment when comments are not skipped: the next events most
-		 * often, and as plain (they open no line and need no position).
-		 */
-		if (nd->type == GAMEDB_EVENT_NAG ||
-		    ((nd->type == GAMEDB_EVENT_COMMENT_AFTER ||
-		      nd->type == GAMEDB_EVENT_COMMENT_BEFORE) &&
-		     !(it->flags & GAMEDB_ITER_SKIP_COMMENTS))) {
-			it->have_san = it->have_uci = it->have_fen = 0;
-			it->i++;
-			ev->nd = nd;
-			ev->text = nd->type == GAMEDB_EVENT_NAG ? NULL : it->g->mb.text.p + nd->val;
-			ev->movenum = 0;
-			ev->depth = (int32_t)it->depth;
-			*out = ev;
-			return GAMEDB_OK;
-		}
-		/*
-		 * A variation's ends, when no flag skips it and the stack has room (else
-		 * next_slow() grows it): as next_slow() hands them out.
-		 */
-		if ((nd->type == GAMEDB_EVENT_VARIATION_END ||
-		     (nd->type == GAMEDB_EVENT_VARIATION_BEGIN && it->depth + 1 < it->cap)) &&
-		    !(it->flags & GAMEDB_ITER_MAINLINE_ONLY)) {
-			it->have_san = it->have_uci = it->have_fen = 0;
-			it->i++;
-			ev->nd = nd;
-			ev->text = NULL;
-			ev->movenum = 0;
-			if (nd->type == GAMEDB_EVENT_VARIATION_BEGIN) {
-				ev->depth = (int32_t)++it->depth;
-			} else {
-				if (it->depth > 0)
-					it->depth--;
-				ev->depth = (int32_t)it->depth + 1; /* the depth it closes */
-			}
-			*out = ev;
-			return GAMEDB_OK;
-		}
+		it->have_san = it->have_uci = it->have_fen = 0;
+		it->i++;
+		ev->nd = nd;
+		ev->text = text;
+		ev->movenum = movenum;
+		ev->depth = depth;
+		*out = ev;
+		return GAMEDB_OK;
 	}
 	return next_slow(it, out);
 }
