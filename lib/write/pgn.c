@@ -195,15 +195,6 @@ static void text_std(struct pgnw *w, const char *s)
 	}
 }
 
-/*
- * Scid's layout of free text whose columns are its bytes (text() without raw), a line at a
- * time rather than a word at a time, with the very result of the word loop in text(): the
- * bytes of a line up to a newline of the text that all fit before the margin go out in one
- * copy; where a line overflows, a space at the margin becomes the line break, else the line
- * breaks before the word that crosses the margin (a word at a line's start too: Scid then
- * leaves the line empty), and that word goes out whole, however long. Room for len + len + 8
- * bytes is reserved by text().
- */
 /* The k <= fit with s[k - 1] a space and none after it up to fit, or 0: where the word that
  * crosses the margin starts. Eight bytes at a time where the machine allows. */
 static PGN_HOT size_t word_start(const char *s, size_t fit)
@@ -243,6 +234,15 @@ static PGN_HOT size_t word_end_at(const char *s, size_t from, size_t r)
 	return e;
 }
 
+/*
+ * Scid's layout of free text whose columns are its bytes (text() without raw), a line at a
+ * time rather than a word at a time, with the very result of the word loop in text(): the
+ * bytes of a line up to a newline of the text that all fit before the margin go out in one
+ * copy; where a line overflows, a space at the margin becomes the line break, else the line
+ * breaks before the word that crosses the margin (a word at a line's start too: Scid then
+ * leaves the line empty), and that word goes out whole, however long. Room for len + len + 8
+ * bytes is reserved by text().
+ */
 static void text_scid(struct pgnw *w, const char *s, size_t len)
 {
 	const char *end = s + len, *seg;
@@ -426,11 +426,8 @@ static void tag_line(struct pgnw *w, const char *name, size_t nlen, const char *
 	/* Eight bytes at a time while they hold no '"', no '\\' and no NUL. */
 	for (; i < vlen;) {
 		if (vlen - i >= 8) {
-			uint64_t x;
-			memcpy(&x, value + i, 8);
-			if (!(gamedb__has_byte(x, '"') | gamedb__has_byte(x, '\\') |
-			      gamedb__has_byte(x, 0))) {
-				memcpy(d, &x, 8);
+			if (!tag_special8(value + i)) {
+				memcpy(d, value + i, 8);
 				d += 8;
 				i += 8;
 				continue;
@@ -468,19 +465,6 @@ static const char move_number[401] =
 	"80.\00081.\00082.\00083.\00084.\00085.\00086.\00087.\00088.\00089.\000"
 	"90.\00091.\00092.\00093.\00094.\00095.\00096.\00097.\00098.\00099.\000";
 
-/*
- * The run of plain moves and their NAGs that starts at nd (a move with its SAN; n nodes to the
- * game's end, gamedb__move_iter_nodes()), up to the first node of another kind, written as the
- * event loop of gamedb_game_write_pgn() writes each of them: a space (or a line break) after
- * the move before, the move number for White or where print_number asks, the SAN, and a NAG
- * as flush_move() writes it; number, SAN and NAG are words of their own. Returns the number
- * of nodes written, for gamedb__move_iter_pass(). The room is reserved once for
- * PGN_RUN_CHUNK nodes, and words go out with copies of constant size (a node's SAN has
- * GAMEDB__SAN_MAX = 8 bytes to read, the number buffer 32): this is the loop most of a game's
- * text comes from. A word here is shorter than any margin, so one that would reach it always
- * has words before it on its line: the test of the default layout for a word at a line's
- * start (emit_word_cols()) is not needed.
- */
 /* write_run()'s separator: a space, or a line break where the space would reach the margin. */
 static PGN_HOT char *run_space(char *p, size_t *col, size_t width)
 {
@@ -508,6 +492,19 @@ static PGN_HOT char *run_word(char *p, size_t *col, size_t width, const char *s,
 	return p + len;
 }
 
+/*
+ * The run of plain moves and their NAGs that starts at nd (a move with its SAN; n nodes to the
+ * game's end, gamedb__move_iter_nodes()), up to the first node of another kind, written as the
+ * event loop of gamedb_game_write_pgn() writes each of them: a space (or a line break) after
+ * the move before, the move number for White or where print_number asks, the SAN, and a NAG
+ * as flush_move() writes it; number, SAN and NAG are words of their own. Returns the number
+ * of nodes written, for gamedb__move_iter_pass(). The room is reserved once for
+ * PGN_RUN_CHUNK nodes, and words go out with copies of constant size (a node's SAN has
+ * GAMEDB__SAN_MAX = 8 bytes to read, the number buffer 32): this is the loop most of a game's
+ * text comes from. A word here is shorter than any margin, so one that would reach it always
+ * has words before it on its line: the test of the default layout for a word at a line's
+ * start (emit_word_cols()) is not needed.
+ */
 static size_t write_run(struct pgnw *w, const struct gamedb__node *nd, size_t n,
 			int *print_number, int have_move, int nags)
 {
