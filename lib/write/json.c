@@ -331,7 +331,6 @@ static void san_uci(struct jw *w, const char *san, size_t sl, const char *uci, s
 	jstr_n(w, uci, ul);
 }
 
-/* Writes the moves of it as the value of "moves", then a main-line comment no move follows. */
 /* A move's object opened on line l, up to its "uci" member (the event loop of moves()). */
 static inline void move_begin(struct jw *w, struct jline *l, const char *san, size_t sl,
 			      const char *uci, size_t ul)
@@ -374,6 +373,7 @@ static void move_run(struct jw *w, struct jline *l, struct gamedb_move_iter *it)
 	gamedb__move_iter_pass(it, n);
 }
 
+/* Writes the moves of it as the value of "moves", then a main-line comment no move follows. */
 static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 {
 	const struct gamedb_event *ev;
