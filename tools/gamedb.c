@@ -906,7 +906,7 @@ static int output_is_input(const char *path, struct gamedb_reader **rs, const st
 /*
  * Where the games of one database go. One job: straight into the output file, messages to
  * standard error. --jobs: into the chunk a worker fills (struct chunk), whose output and
- * messages the main thread writes later in database order.
+ * messages that worker writes out when the chunk's turn comes (database order).
  */
 struct membuf {
 	char *p;
@@ -1232,10 +1232,9 @@ struct worker {
 };
 
 /*
- * The output a chunk is meant to hold. A chunk's memory stays allocated for the next chunk in
- * its slot, so a slot keeps the largest output it ever held: counted in games alone, a run of
- * long annotated games (9 KB each in the real base) made chunks of 580 KB, and the peak memory
- * grew with the base (12.4 MB for a tenth of it, 16.1 MB for all of it).
+ * The output a chunk is meant to hold (chunk_games()). Counted in games alone, a run of long
+ * annotated games (9 KB each in the real base) made chunks of 580 KB; in bytes, the window of
+ * chunks in flight holds about as much whatever the games.
  */
 #define CHUNK_BYTES ((size_t)96 << 10)
 
