@@ -1377,23 +1377,33 @@ static int played_agrees(const struct gamedb__pos *pos, int rc, const struct gam
 		(p->check == GAMEDB__CHECK_MATE) == gamedb__has_legal_move(played));
 }
 
-/* One from/to/promo of a sweep, with `checked` as the caller would pass it (played_agrees()). */
-static int play_san_agrees(const struct gamedb__pos *pos, int from, int to, int promo, int checked)
+/*
+ * Plays p (as a decoder gives it) with gamedb__move_play_san() on a copy of pos, `checked` as
+ * the caller would pass it, and compares with c as the reference completed it (rc):
+ * played_agrees().
+ */
+static int play_agrees(const struct gamedb__pos *pos, int rc, const struct gamedb__move *c,
+		       struct gamedb__move p, int checked)
 {
-	struct gamedb__move c, p;
 	struct gamedb__pos played = *pos;
 	char got[GAMEDB__SAN_MAX];
 	size_t len = 99;
-	int rc, rp;
+	int rp = gamedb__move_play_san(&played, &p, got, &len, checked);
+
+	return played_agrees(pos, rc, c, rp, &p, &played, got, len);
+}
+
+/* One from/to/promo of a sweep (play_agrees()). */
+static int play_san_agrees(const struct gamedb__pos *pos, int from, int to, int promo, int checked)
+{
+	struct gamedb__move c, p;
 
 	memset(&c, 0, sizeof c);
 	c.from = (uint8_t)from;
 	c.to = (uint8_t)to;
 	c.promo = (uint8_t)promo;
-	p = c;
-	rc = gamedb__move_complete(pos, &c);
-	rp = gamedb__move_play_san(&played, &p, got, &len, checked);
-	return played_agrees(pos, rc, &c, rp, &p, &played, got, len);
+	p = c; /* as the decoder gives it; c is completed by the reference */
+	return play_agrees(pos, gamedb__move_complete(pos, &c), &c, p, checked);
 }
 
 /*
@@ -1404,18 +1414,12 @@ static int play_san_agrees(const struct gamedb__pos *pos, int from, int to, int 
 static int play_san_castle_agrees(const struct gamedb__pos *pos, int side, int checked)
 {
 	struct gamedb__move c, p;
-	struct gamedb__pos played = *pos;
-	char got[GAMEDB__SAN_MAX];
-	size_t len = 99;
-	int rc, rp;
 
 	memset(&c, 0, sizeof c);
 	memset(&p, 0, sizeof p);
 	p.flags = side ? GAMEDB__MF_CASTLE_K : GAMEDB__MF_CASTLE_Q;
 	p.from = pos->king[pos->stm];
-	rc = gamedb__move_castle(pos, side, &c);
-	rp = gamedb__move_play_san(&played, &p, got, &len, checked);
-	return played_agrees(pos, rc, &c, rp, &p, &played, got, len);
+	return play_agrees(pos, gamedb__move_castle(pos, side, &c), &c, p, checked);
 }
 
 /*
