@@ -1078,16 +1078,19 @@ static NO_INLINE int finish_check(const struct gamedb__pos *pos, struct gamedb__
 	return 0;
 }
 
+/*
+ * play_san_fast()'s instances but FAST_FULL's (which also takes `checked`), each out of line
+ * (see play_san_fast()): declared and defined by this one signature.
+ */
+#define PLAY_SAN_INSTANCE(name)                                                                \
+	static NO_INLINE int name(struct gamedb__pos *pos, struct gamedb__move *m, char *san,  \
+				  size_t *len)
 static NO_INLINE int play_san_full(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 				   size_t *len, int checked);
-static NO_INLINE int play_san_king(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
-				   size_t *len);
-static NO_INLINE int play_san_dis(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
-				  size_t *len);
-static NO_INLINE int play_san_pawn(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
-				   size_t *len);
-static NO_INLINE int play_san_usual(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
-				    size_t *len);
+PLAY_SAN_INSTANCE(play_san_king);
+PLAY_SAN_INSTANCE(play_san_dis);
+PLAY_SAN_INSTANCE(play_san_pawn);
+PLAY_SAN_INSTANCE(play_san_usual);
 
 /* play_san_fast()'s instances: what the caller knows of the move. */
 enum {
@@ -1237,33 +1240,16 @@ static NO_INLINE int play_san_full(struct gamedb__pos *pos, struct gamedb__move 
 	return play_san_fast(pos, m, san, len, checked, FAST_FULL);
 }
 
-/* Out of line, each with only what it needs: the king's attack test, the disambiguation. */
-static NO_INLINE int play_san_king(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
-				   size_t *len)
-{
-	return play_san_fast(pos, m, san, len, 0, FAST_KING);
-}
-
-static NO_INLINE int play_san_dis(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
-				  size_t *len)
-{
-	return play_san_fast(pos, m, san, len, 0, FAST_DIS);
-}
-
-/* Out of line: a quarter of the moves, and the piece moves keep FAST_USUAL to themselves. */
-static NO_INLINE int play_san_pawn(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
-				   size_t *len)
-{
-	return play_san_fast(pos, m, san, len, 0, FAST_PAWN);
-}
-
-/* Out of line too: the dispatch below stays a leaf that saves no register, so that the moves
- * of the other instances do not pay this one's prologue first. */
-static NO_INLINE int play_san_usual(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
-				    size_t *len)
-{
-	return play_san_fast(pos, m, san, len, 0, FAST_USUAL);
-}
+/*
+ * Out of line, each with only what it needs: FAST_KING the king's attack test, FAST_DIS the
+ * disambiguation; FAST_PAWN a quarter of the moves, so that the piece moves keep FAST_USUAL to
+ * themselves; FAST_USUAL too, so that the dispatch below stays a leaf that saves no register
+ * and the moves of the other instances do not pay this one's prologue first.
+ */
+PLAY_SAN_INSTANCE(play_san_king) { return play_san_fast(pos, m, san, len, 0, FAST_KING); }
+PLAY_SAN_INSTANCE(play_san_dis) { return play_san_fast(pos, m, san, len, 0, FAST_DIS); }
+PLAY_SAN_INSTANCE(play_san_pawn) { return play_san_fast(pos, m, san, len, 0, FAST_PAWN); }
+PLAY_SAN_INSTANCE(play_san_usual) { return play_san_fast(pos, m, san, len, 0, FAST_USUAL); }
 
 /*
  * Picks the instance by what one look at the board says (the man on `from`'s type, whether
