@@ -390,6 +390,18 @@ static HOT_INLINE size_t san_write(char *buf, int from, int to, int type, int pr
  * and the NUL, for gamedb__move_san() and gamedb__move_play_san(); not for a null move.
  * Returns the length written.
  */
+/* Puts the mark of `check` ('+', '#' or none) and the NUL after the n bytes of SAN in buf;
+ * the SAN's length. */
+static HOT_INLINE size_t san_mark(char *buf, size_t n, uint8_t check)
+{
+	if (check == GAMEDB__CHECK_CHECK)
+		buf[n++] = '+';
+	else if (check == GAMEDB__CHECK_MATE)
+		buf[n++] = '#';
+	buf[n] = '\0';
+	return n;
+}
+
 static inline size_t san_body(const struct gamedb__pos *pos, const struct gamedb__move *m,
 			      char *buf)
 {

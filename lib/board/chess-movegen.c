@@ -1047,11 +1047,7 @@ static COLD_PATH int play_san_general(struct gamedb__pos *pos, struct gamedb__mo
 	else
 		make_chess(pos, m);
 	m->check = after_check(pos, m);
-	if (m->check == GAMEDB__CHECK_CHECK)
-		san[n++] = '+';
-	else if (m->check == GAMEDB__CHECK_MATE)
-		san[n++] = '#';
-	san[n] = '\0';
+	n = san_mark(san, n, m->check);
 	if (len)
 		*len = n;
 	return 0;
@@ -1068,11 +1064,7 @@ static NO_INLINE int finish_check(const struct gamedb__pos *pos, struct gamedb__
 		m->check = check_state(pos);
 	else
 		m->check = gamedb__has_legal_move(pos) ? GAMEDB__CHECK_CHECK : GAMEDB__CHECK_MATE;
-	if (m->check == GAMEDB__CHECK_CHECK)
-		san[n++] = '+';
-	else if (m->check == GAMEDB__CHECK_MATE)
-		san[n++] = '#';
-	san[n] = '\0';
+	n = san_mark(san, n, m->check);
 	if (len)
 		*len = n;
 	return 0;

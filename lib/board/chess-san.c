@@ -62,12 +62,7 @@ size_t gamedb__move_san(const struct gamedb__pos *pos, const struct gamedb__move
 		gamedb__pos_make(&next, m);
 		check = check_state(&next);
 	}
-	if (check == GAMEDB__CHECK_CHECK)
-		buf[n++] = '+';
-	else if (check == GAMEDB__CHECK_MATE)
-		buf[n++] = '#';
-	buf[n] = '\0';
-	return n;
+	return san_mark(buf, n, check);
 }
 
 /* ------------------------------------------------------------------------------------------ */
