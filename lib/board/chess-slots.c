@@ -84,22 +84,29 @@ int gamedb__slots_init_scid(struct gamedb__slots *s, const struct gamedb__pos *p
 	return 0;
 }
 
+/* The slot of the man on from follows it to `to` (an empty square, or one just emptied). */
+static inline void slot_follow(struct gamedb__slots *s, int us, int from, int to)
+{
+	const uint8_t ms = s->slot[from];
+
+	s->slot[from] = 0xFF;
+	if (ms < 16) {
+		s->sq[us][ms] = (uint8_t)to;
+		s->slot[to] = ms;
+	}
+}
+
 void gamedb__slots_move_scid(struct gamedb__slots *s, int colour, const struct gamedb__move *m)
 {
 	const int us = colour, them = us ^ 1;
 
-	/* The usual move first, with one test: the man's slot follows it. */
+	/* The usual move first, with one test. */
 	if (!(m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q |
 			  GAMEDB__MF_CAPTURE))) {
-		const uint8_t ms = s->slot[m->from];
-		s->slot[m->from] = 0xFF;
-		if (ms < 16) {
-			s->sq[us][ms] = m->to;
-			s->slot[m->to] = ms;
-		}
+		slot_follow(s, us, m->from, m->to);
 		return;
 	}
-	/* Then a capture (never a null move or castling), then those two. */
+	/* Then a capture (never a null move or castling): the captured man's slot goes first. */
 	if (m->flags & GAMEDB__MF_CAPTURE) {
 		const int csq = (m->flags & GAMEDB__MF_EP) ? (us ? m->to + 8 : m->to - 8) : m->to;
 		const uint8_t cs = s->slot[csq];
@@ -113,9 +120,14 @@ void gamedb__slots_move_scid(struct gamedb__slots *s, int colour, const struct g
 			s->sq[them][last] = GAMEDB__NO_SQ;
 		}
 		s->slot[csq] = 0xFF;
-	} else if (m->flags & GAMEDB__MF_NULL) {
+		slot_follow(s, us, m->from, m->to);
 		return;
-	} else {
+	}
+	if (m->flags & GAMEDB__MF_NULL)
+		return;
+	{
+		/* Castling: both squares are emptied first (in Chess960 the king may land on its
+		 * rook's square). */
 		const int base = us ? 56 : 0;
 		const int rto = base + ((m->flags & GAMEDB__MF_CASTLE_K) ? 5 : 3);
 		const uint8_t ks = s->slot[m->from], rs = s->slot[m->rook_from];
@@ -128,15 +140,6 @@ void gamedb__slots_move_scid(struct gamedb__slots *s, int colour, const struct g
 		if (rs < 16) {
 			s->sq[us][rs] = (uint8_t)rto;
 			s->slot[rto] = rs;
-		}
-		return;
-	}
-	{
-		const uint8_t ms = s->slot[m->from];
-		s->slot[m->from] = 0xFF;
-		if (ms < 16) {
-			s->sq[us][ms] = m->to;
-			s->slot[m->to] = ms;
 		}
 	}
 }
