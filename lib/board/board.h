@@ -74,6 +74,13 @@ enum {
 };
 
 /*
+ * The largest full-move number a position holds (chess and xiangqi): a larger one in a FEN
+ * is read as this, and playing on does not pass it. The public API hands move numbers out as
+ * int32_t: a FEN's 4294967295 came out as -1 (found by libFuzzer).
+ */
+#define GAMEDB__MOVENO_MAX ((uint32_t)INT32_MAX)
+
+/*
  * A chess position. Plain data: copy it with '='.
  *
  * The board is kept twice: the mailbox sq[] and bitboards (bit i = square i) per colour and
@@ -97,13 +104,6 @@ enum {
  * position. Chess code never reads hand[] or promoted, and pos_make only touches them when zh
  * is set, so chess pays one predictable branch per move.
  */
-/*
- * The largest full-move number a position holds (chess and xiangqi): a larger one in a FEN
- * is read as this, and playing on does not pass it. The public API hands move numbers out as
- * int32_t: a FEN's 4294967295 came out as -1 (found by libFuzzer).
- */
-#define GAMEDB__MOVENO_MAX ((uint32_t)INT32_MAX)
-
 struct gamedb__pos {
 	uint64_t by_colour[2];     /* squares of each colour's men (derived from sq) */
 	uint64_t by_type[8];       /* [type]: squares of men of that type, both colours ([0], [7]: 0) */
