@@ -211,8 +211,9 @@ enum {
 /*
  * Runs. A reader that reads a base in pieces (the workers of gamedb --jobs: runs of games, each
  * worker skipping the runs of the others) views a file in runs of forward views (a view may
- * go back inside its run: a game's record, then its parts) separated by jumps. A window that doubles up to CHUNK_MAX would read far into the runs the reader skips
- * (gamedb --jobs 2 read 1.7 times the .sg4). So the length of the last run is kept, and while
+ * go back inside its run: a game's record, then its parts) separated by jumps. A window that
+ * doubles up to CHUNK_MAX would read far into the runs the reader skips (gamedb --jobs 2
+ * read 1.7 times the .sg4). So the length of the last run is kept, and while
  * the current run has not yet reached that length, a refill reads only up to where the run is
  * expected to end (plus RUN_SLACK). One pass over the whole file is a single run and is read as
  * before.
