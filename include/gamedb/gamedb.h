@@ -18,6 +18,11 @@
  *   long as the object it came from, unless the function says otherwise.
  * - There is no global state. One handle must not be used from two threads at once; different
  *   handles may be used from different threads concurrently.
+ * - No game is lost without a word (doc/ledger.md): every game a base holds is either
+ *   delivered (::GAMEDB_OK; ::GAMEDB_WARN with a message saying what was lost) or reported
+ *   (::GAMEDB_FAILED, with a message naming the file, the game or line, the byte offset and the
+ *   reason); gamedb_reader_game_count() counts exactly what gamedb_reader_next_game() hands
+ *   out, and a stream reports every line of its own that it cannot use.
  */
 #ifndef GAMEDB_GAMEDB_H
 #define GAMEDB_GAMEDB_H
