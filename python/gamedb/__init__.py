@@ -65,12 +65,17 @@ extensions, capabilities, default charset, options), from the library's own regi
 Errors: a failing call raises :class:`GamedbError` with ``code`` (the status), ``detail`` (the
 reader's detail code, e.g. ``E_IO``) and ``message`` (the library's message, which names the
 file). The end of an iteration is ``StopIteration``.
+
+Arguments are checked before they reach C: a string with a NUL in it raises ValueError
+("embedded null byte"), an integer out of its C type's range OverflowError (``r[i]``:
+IndexError, and negative indexes count from the end), an argument that is no integer TypeError.
 """
 
 import builtins
 import ctypes
 import io as _io
 import json as _json
+import operator
 import os
 import threading
 import warnings
@@ -228,19 +233,53 @@ def formats() -> List[Format]:
     return out
 
 
-def _enc(s: Any) -> Optional[bytes]:
-    """A str or path as the bytes the C API takes (None stays None)."""
+def _misuse(message: str) -> GamedbError:
+    return GamedbError(FAILED, E_MISUSE, message)
+
+
+# ---- arguments passed to C ----------------------------------------------------------------
+#
+# ctypes passes what it is given without a word: an int too large for the C type loses its
+# high bits (r[2**64 + 5] was game 5), a negative one becomes a large unsigned one, and a string
+# ends at its first NUL (open("a.si4\0x") opened a.si4). Every argument is checked here before
+# it reaches the library, as Python's own functions check theirs.
+
+_UINT32_MAX = 2 ** 32 - 1
+_UINT64_MAX = 2 ** 64 - 1
+
+
+def _enc(s: Any, what: str = "a string argument") -> Optional[bytes]:
+    """A str or path as the bytes the C API takes (None stays None). A NUL inside raises
+    ValueError ("embedded null byte", as Python's open() says): C would end the string there."""
     if s is None:
         return None
     if isinstance(s, bytes):
-        return s
-    if isinstance(s, str):
-        return s.encode("utf-8")
-    return os.fsencode(s)
+        data = s
+    elif isinstance(s, str):
+        data = s.encode("utf-8")
+    else:
+        data = os.fsencode(s)
+    if b"\0" in data:
+        raise ValueError("embedded null byte in %s" % what)
+    return data
 
 
-def _misuse(message: str) -> GamedbError:
-    return GamedbError(FAILED, E_MISUSE, message)
+def _int_arg(value: Any, what: str) -> int:
+    """An integer argument as int: an int, a bool or anything with __index__ (as a list index
+    takes); TypeError for anything else (a float, a str)."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError("%s must be an integer, not %s" % (what, type(value).__name__)) from None
+
+
+def _c_unsigned(value: Any, limit: int, what: str) -> int:
+    """An integer argument for an unsigned C type whose largest value is ``limit``: TypeError
+    if it is no integer, OverflowError if it is negative or above ``limit``."""
+    v = _int_arg(value, what)
+    if not 0 <= v <= limit:
+        raise OverflowError("%s %d is out of range (0 to %d)" % (what, v, limit))
+    return v
 
 
 # ---- SCID ---------------------------------------------------------------------------------
@@ -775,17 +814,20 @@ class Game:
             flags: int = 0) -> str:
         """The game as PGN text (tags, a blank line, the movetext, a blank line).
 
-        The keyword switches map to GAMEDB_WRITE_NO_*; ``flags`` adds raw writer flags.
+        The keyword switches map to GAMEDB_WRITE_NO_*; ``flags`` adds raw writer flags (an
+        unsigned 32-bit number: OverflowError outside it).
         """
         return self._write(_lib.gamedb_game_write_pgn,
-                           flags | _write_flags(comments, variations, nags))
+                           _c_unsigned(flags, _UINT32_MAX, "flags") |
+                           _write_flags(comments, variations, nags))
 
     def json(self, comments: bool = True, variations: bool = True, nags: bool = True,
              flags: int = 0) -> str:
         """The game as one JSON document (the library's JSON Lines record, without its
-        final newline)."""
+        final newline). ``flags`` as for :meth:`pgn`."""
         text = self._write(_lib.gamedb_game_write_json,
-                           flags | _write_flags(comments, variations, nags))
+                           _c_unsigned(flags, _UINT32_MAX, "flags") |
+                           _write_flags(comments, variations, nags))
         return text[:-1] if text.endswith("\n") else text
 
     def to_dict(self, comments: bool = True, variations: bool = True, nags: bool = True,
@@ -797,10 +839,11 @@ class Game:
     def tag_raw(self, name: str) -> Optional[Tuple[bytes, Optional[str]]]:
         """(bytes, charset) of a tag as stored in the database, or None if there is none."""
         length, charset = c_size_t(), c_char_p()
+        key = _enc(name, "the tag name")
         self._materialize()
         with self._lock:
             gp = self._own()
-            addr = _lib.gamedb_game_get_tag_raw(gp, _enc(name), byref(length), byref(charset))
+            addr = _lib.gamedb_game_get_tag_raw(gp, key, byref(length), byref(charset))
             if not addr:
                 return None
             return ctypes.string_at(addr, length.value), _ffi._decode(charset.value)
@@ -889,7 +932,7 @@ class Reader(_Closing):
         self.open_warning: Optional[str] = None
         self._ptr = _lib.gamedb_reader_new()
         if format is not None:
-            _lib.gamedb_reader_set_format(self._ptr, _enc(format))
+            _lib.gamedb_reader_set_format(self._ptr, _enc(format, "the format name"))
         else:
             _lib.gamedb_reader_support_format_all(self._ptr)
         if charset is not None:
@@ -989,8 +1032,8 @@ class Reader(_Closing):
                 if text is None:
                     return 1  # decline: the library converts the text itself
                 encoded = text.encode("utf-8")
-                if len(encoded) > out_cap:
-                    return 1
+                if len(encoded) > out_cap or b"\0" in encoded:
+                    return 1  # too long, or a NUL that would end the C string: declined
                 ctypes.memmove(out, encoded, len(encoded))
                 out_len[0] = len(encoded)
                 return OK
@@ -1008,7 +1051,9 @@ class Reader(_Closing):
                    format: Optional[str] = None) -> int:
         """gamedb_reader_set_option(): e.g. ("charset", "CP1251"). Returns WARN when the
         key is known but not to the addressed format, else OK."""
-        return int(self._call(_lib.gamedb_reader_set_option, _enc(format), _enc(key), _enc(value)))
+        args = (_enc(format, "the format name"), _enc(key, "the option key"),
+                _enc(value, "the option value"))
+        return int(self._call(_lib.gamedb_reader_set_option, *args))
 
     # -- state
 
@@ -1104,7 +1149,10 @@ class Reader(_Closing):
         return self._read(self.errors)
 
     def seek(self, index: int) -> None:
-        """Makes the next game read be game ``index`` (0-based)."""
+        """Makes the next game read be game ``index`` (0-based). An index that is no integer
+        raises TypeError, a negative one or one beyond 2**64 - 1 OverflowError, one past the
+        last game :class:`GamedbError` (``E_RANGE``)."""
+        index = _c_unsigned(index, _UINT64_MAX, "game index")
         with self._lock:
             self._check_alive()
             self._forget_current()
@@ -1119,15 +1167,26 @@ class Reader(_Closing):
     def __getitem__(self, index: slice) -> List[Game]: ...
 
     def __getitem__(self, index: Union[int, slice]) -> Union[Game, List[Game]]:
-        """Game ``index`` (negative counts from the end): seek, then read one game. A slice
-        gives a list of games (``r[10:20]``, ``r[::100]``)."""
+        """Game ``index``: seek, then read one game. As for a list, a negative index counts
+        from the end (TypeError for a format that cannot count its games), an index out of
+        range raises IndexError and one that is no integer TypeError. A slice gives a list of
+        games (``r[10:20]``, ``r[::100]``)."""
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        if not isinstance(index, int):
-            raise TypeError("game indices must be integers or slices")
+        try:
+            index = operator.index(index)
+        except TypeError:
+            raise TypeError("game indices must be integers or slices, not %s"
+                            % type(index).__name__) from None
         with self._lock:  # no other thread moves the reader between the seek and the read
             if index < 0:
-                index += len(self)
+                count = len(self)
+                if index + count < 0:
+                    raise IndexError("game index %d out of range: the database has %d games"
+                                     % (index, count))
+                index += count
+            if index > _UINT64_MAX:  # past any database; ctypes would keep its low 64 bits
+                raise IndexError("game index %d out of range" % index)
             try:
                 self.seek(index)
             except GamedbError as e:
@@ -1352,7 +1411,7 @@ class Style12Session:
     """
 
     def __init__(self, name: str = "live") -> None:
-        self._ptr = _lib.gamedb_style12_session_new(_enc(name))
+        self._ptr = _lib.gamedb_style12_session_new(_enc(name, "the session name"))
         self._lock = _RLock()
         self.warnings: List[str] = []
 
@@ -1408,9 +1467,18 @@ class Style12Session:
             return int(_lib.gamedb_style12_session_get_live_count(self._alive()))
 
     def peek(self, i: int = 0) -> "Game":
-        """A snapshot (a :class:`Game`) of game ``i`` in flight, 0 the oldest."""
+        """A snapshot (a :class:`Game`) of game ``i`` in flight, 0 the oldest; as for a list,
+        -1 is the newest, an index out of range raises IndexError and one that is no integer
+        TypeError."""
+        i = _int_arg(i, "the game index")
         with self._lock:
             ptr = self._alive()
+            live = _lib.gamedb_style12_session_get_live_count(ptr)
+            if i < 0:
+                i += live
+            if not 0 <= i < live:
+                raise IndexError("no game %d in flight: %d are" % (i if i >= 0 else i - live,
+                                                                  live))
             gp = _ffi.GameP()
             rc = _lib.gamedb_style12_session_peek_game(ptr, i, byref(gp))
             if rc not in (OK, WARN):
@@ -1444,12 +1512,20 @@ def open(path: PathType, charset: Optional[str] = None, format: Optional[str] = 
     charset: the source charset of the database's text (an iconv name), replacing the
     format's default. format: a format name ("scid") to skip detection. errors: see
     :class:`Reader`. converter: a callable (charset, raw_bytes) -> str or None (None lets
-    the library convert), tried before the library's own conversion. options: further
-    {key: value} for gamedb_reader_set_option(), e.g. ``{"password": "..."}`` for an
-    encrypted ChessBase archive (.cbz).
+    the library convert), tried before the library's own conversion (a text with a NUL in it
+    is declined too: C would end it there). options: further {key: value} for
+    gamedb_reader_set_option(), e.g. ``{"password": "..."}`` for an encrypted ChessBase
+    archive (.cbz). A NUL in the path or in any of these strings raises ValueError
+    ("embedded null byte"), as Python's own open() does: C would end the string there.
     """
+    name = _enc(path, "the path")
     r = Reader(charset, format, errors, converter, options)
-    return r._opening(_lib.gamedb_reader_open_filename, _enc(path))
+    return r._opening(_lib.gamedb_reader_open_filename, name)
+
+
+#: The options of :func:`book` (gamedb_book_set_option()'s keys, with ``_`` for ``-``).
+_BOOK_OPTIONS = ("max_ply", "min_game", "min_score", "only_white", "only_black", "uniform",
+                 "standard_start", "memory")
 
 
 def book(databases: Union[PathType, Reader, Iterable[Union[PathType, Reader]]],
@@ -1459,18 +1535,30 @@ def book(databases: Union[PathType, Reader, Iterable[Union[PathType, Reader]]],
 
     options (PolyGlot's, with ``_`` for ``-``): ``max_ply`` (1024), ``min_game`` (3),
     ``min_score`` (a percentage, 0), ``only_white``, ``only_black``, ``uniform``,
-    ``standard_start`` (bools), ``memory`` (MiB before the table spills, 256). Returns the
-    book's bytes, or writes them to ``path`` and returns None. Games the book cannot hold
-    (other variants; with ``standard_start``, set-up positions) are left out; a game whose
-    moves cannot be decoded is left out with a :class:`GamedbWarning`.
+    ``standard_start`` (bools), ``memory`` (MiB before the table spills, 256). An option
+    that is not one of these raises TypeError, as does a value that is no integer (or bool);
+    a value out of its range (negative, ``max_ply`` or ``min_game`` over 1,000,000,
+    ``min_score`` over 100, ``memory`` 0, a bool that is not 0 or 1) raises ValueError.
+    Returns the book's bytes, or writes them to ``path`` and returns None. Games the book
+    cannot hold (other variants; with ``standard_start``, set-up positions) are left out; a
+    game whose moves cannot be decoded is left out with a :class:`GamedbWarning`.
     """
+    settings: List[Tuple[str, int]] = []
+    for key, value in options.items():
+        if key not in _BOOK_OPTIONS:
+            raise TypeError("book() got an unexpected keyword argument %r" % key)
+        v = _int_arg(value, "book option " + key)
+        if v < 0:
+            raise ValueError("book option %s=%d: negative" % (key, v))
+        settings.append((key, v))
     bp = _ffi.BookP()
     _lib.gamedb_book_new(byref(bp))
     try:
-        for key, value in options.items():
-            if isinstance(value, bool):
-                value = int(value)
-            _lib.gamedb_book_set_option(bp, _enc(key.replace("_", "-")), _enc(str(value)))
+        for key, v in settings:
+            try:
+                _lib.gamedb_book_set_option(bp, _enc(key.replace("_", "-")), _enc(str(v)))
+            except GamedbError as e:  # the library's bounds: said, never cut
+                raise ValueError("book option %s=%d: %s" % (key, v, e.message)) from None
         if isinstance(databases, (str, bytes, os.PathLike, Reader)):
             databases = [databases]
         for db in databases:
@@ -1525,7 +1613,7 @@ def open_memory(files: Mapping[str, Union[bytes, bytearray, memoryview]],
     if items[0][0] != primary:
         raise KeyError(primary)
     n = len(items)
-    names = (c_char_p * n)(*[_enc(name) for name, _ in items])
+    names = (c_char_p * n)(*[_enc(name, "a file name") for name, _ in items])
     buffers = [c_char_p(data) for _, data in items]  # point into the bytes, no copy
     datas = (c_void_p * n)(*[ctypes.cast(b, c_void_p).value for b in buffers])
     sizes = (c_size_t * n)(*[len(data) for _, data in items])
@@ -1626,7 +1714,8 @@ def open_io(source: Union[Mapping[str, Any], Callable[[str], Any]], name: str,
     raised by the callable are chained to the resulting :class:`GamedbError`.
     Other keyword arguments are those of :func:`open`.
     """
+    opened_by = _enc(name, "the file name")
     r = Reader(**kwargs)
     files = _IoFiles(r, source)
     r._keep.append(files)
-    return r._opening(_lib.gamedb_reader_open_io, byref(files.io), _enc(name), None)
+    return r._opening(_lib.gamedb_reader_open_io, byref(files.io), opened_by, None)
