@@ -66,6 +66,27 @@ Errors: a failing call raises :class:`GamedbError` with ``code`` (the status), `
 reader's detail code, e.g. ``E_IO``) and ``message`` (the library's message, which names the
 file). The end of an iteration is ``StopIteration``.
 
+The loss ledger: no game is lost without a word. A game the library cannot hand out raises
+:class:`GameFailed` (a :class:`GamedbError` with ``index``, ``number`` and ``file``) from the
+iteration, which then goes on with the next game on the next ``next()``; a game whose moves
+cannot be decoded raises it from :meth:`Game.moves`, :meth:`Game.pgn` and :meth:`Game.json`.
+A game delivered with a loss (a name replaced, a text converted with loss, a repaired record)
+has the message in :attr:`Game.warning` (set when the game is read, or when its moves are first
+decoded). ``Reader.ledger`` counts the games delivered, failed and warned::
+
+    with gamedb.open("base.si4") as r:
+        while True:
+            try:
+                game = next(r)
+                text = game.pgn()
+            except StopIteration:
+                break
+            except gamedb.GameFailed as e:
+                print("game %d of %s: %s" % (e.number, e.file, e.message))
+                continue
+            ...
+        print(r.ledger)   # Ledger(delivered=926, failed=2, warned=1); 926 + 2 == r.game_count
+
 Arguments are checked before they reach C: a string with a NUL in it raises ValueError
 ("embedded null byte"), an integer out of its C type's range OverflowError (``r[i]``:
 IndexError, and negative indexes count from the end), an argument that is no integer TypeError.
@@ -97,7 +118,7 @@ __all__ = [
     "CAP_SEEK", "CAP_COUNT", "CAP_MULTIFILE", "CAP_VARIATIONS", "CAP_XIANGQI",
     "Reader", "Game", "Event", "MoveIterator", "ScidInfo", "ChessbaseInfo",
     "Style12Line", "Style12Session",
-    "GamedbError", "GamedbIOError", "GamedbWarning",
+    "GamedbError", "GamedbIOError", "GamedbWarning", "GameFailed", "Ledger",
     "OK", "END", "WARN", "FAILED", "FATAL",
     "E_NONE", "E_NOMEM", "E_IO", "E_UNRECOGNIZED_FORMAT", "E_CORRUPT",
     "E_UNSUPPORTED_VERSION", "E_ENCODING", "E_MISUSE", "E_RANGE", "E_STRUCT_SIZE",
@@ -145,7 +166,8 @@ _ERROR_POLICIES = ("raise", "warn", "skip")
 
 
 class GamedbWarning(UserWarning):
-    """An unreadable game skipped by a reader opened with ``errors="warn"``."""
+    """An unreadable game skipped by a reader opened with ``errors="warn"``, or left out of
+    :func:`book`. (A game delivered with a loss says so in :attr:`Game.warning` instead.)"""
 
 
 def version() -> str:
@@ -280,6 +302,81 @@ def _c_unsigned(value: Any, limit: int, what: str) -> int:
     if not 0 <= v <= limit:
         raise OverflowError("%s %d is out of range (0 to %d)" % (what, v, limit))
     return v
+
+
+# ---- the loss ledger: what became of every game the reader reached ------------------------
+#
+# A game is delivered (headers handed out; its moves decode when asked for), delivered with a
+# warning (something was lost or repaired: Game.warning says what), or failed (the library
+# could not hand it out, or could not decode its moves when they were asked for). Failures
+# raise GameFailed, which says which game of which file; the reader counts the outcomes per
+# game index, the worst one winning, so that reading a game twice (r[i], seek) counts it once.
+
+class GameFailed(GamedbError):
+    """One game the library could not give; the reader goes on with the next game.
+
+    Raised by iterating a :class:`Reader` (with ``errors="raise"``, the default) for a game
+    the library cannot hand out, and by :meth:`Game.moves`, :meth:`Game.pgn` and
+    :meth:`Game.json` of a game whose moves cannot be decoded. Besides ``code`` (``FAILED``),
+    ``detail`` and ``message`` (the library's, naming file, game and place) it has ``index``
+    (the game's 0-based index, as :attr:`Game.index` and ``r[i]``), ``number`` (``index + 1``,
+    as messages and the command count) and ``file`` (the database, as it was opened; None for a
+    game of a :class:`Style12Session`). After it, ``next(r)`` gives the following game.
+    """
+
+    def __init__(self, code: int, detail: Optional[int], message: Optional[str], index: int,
+                 file: Optional[str]) -> None:
+        super().__init__(code, detail, message)
+        self.index = index
+        self.file = file
+
+    @property
+    def number(self) -> int:
+        """The game's number counted from 1, as the library's messages say it."""
+        return self.index + 1
+
+    def __repr__(self) -> str:
+        return "GameFailed(index=%d, file=%r, message=%r)" % (self.index, self.file,
+                                                              self.message)
+
+
+#: What became of the games a :class:`Reader` reached (``Reader.ledger``): ``delivered``
+#: (handed out, with or without a warning), ``failed`` (not handed out, or moves that could not
+#: be decoded) and ``warned`` (the part of ``delivered`` handed out with a warning). After every
+#: game was read and decoded, ``delivered + failed == game_count``.
+class Ledger(NamedTuple):
+    delivered: int
+    failed: int
+    warned: int
+
+
+_DELIVERED, _WARNED, _FAILED = 1, 2, 3
+
+
+class _Tally:
+    """The outcome of each game index (0 not reached, then _DELIVERED < _WARNED < _FAILED; the
+    worst seen stays) and how many games have each. One byte per game up to the highest index
+    reached: only indexes of games the library read (or failed to read) are marked."""
+
+    __slots__ = ("states", "counts")
+
+    def __init__(self) -> None:
+        self.states = bytearray()
+        self.counts = [0, 0, 0, 0]  # per state; [0] is not used
+
+    def mark(self, index: int, state: int) -> None:
+        states = self.states
+        if index >= len(states):
+            states.extend(bytes(max(index + 1 - len(states), len(states))))
+        old = states[index]
+        if state > old:
+            states[index] = state
+            self.counts[old] -= 1
+            self.counts[state] += 1
+
+    def ledger(self) -> Ledger:
+        c = self.counts
+        return Ledger(c[_DELIVERED] + c[_WARNED], c[_FAILED], c[_WARNED])
 
 
 # ---- SCID ---------------------------------------------------------------------------------
@@ -516,7 +613,10 @@ class MoveIterator(_Closing):
         if not game._ptr:
             game._materialize()
         with self._lock:
-            _lib.gamedb_move_iter_new(game._ptr or game._own(), flags, byref(it))
+            try:
+                _lib.gamedb_move_iter_new(game._ptr or game._own(), flags, byref(it))
+            except GamedbError as e:
+                raise game._game_failed(e) from None
             self._ptr = it
             game._users += 1
 
@@ -613,7 +713,8 @@ class Game:
     the Seven Tag Roster first; when a tag is repeated, the first value), ``tag_list`` (every
     tag as (name, value) pairs, repeats included, in PGN order), ``fen`` (the start position), ``variant`` ("chess",
     "chess960", "xiangqi", "bughouse" or "crazyhouse"), ``deleted`` (bool), ``warning`` (the reader's
-    message when the game was delivered with a warning, else None), ``scid_flags`` (the
+    message when the game was delivered with a warning, or what was lost when its moves were
+    first decoded, e.g. a comment converted with loss; else None), ``scid_flags`` (the
     SCID flag bits, None for other formats) and ``chessbase`` (a dict of the ChessBase fields
     no tag carries, keyed as CHESSBASE_FIELDS; None for other formats).
 
@@ -623,7 +724,7 @@ class Game:
 
     __slots__ = ("index", "tags", "tag_list", "fen", "variant", "deleted", "warning", "scid_flags",
                  "chessbase", "chessassistant", "_reader", "_ptr", "_lost", "_lock", "_users", "_gone",
-                 "_zombie", "_closed", "__weakref__")
+                 "_zombie", "_closed", "_failure", "__weakref__")
     index: int
     tags: Dict[str, str]
     tag_list: List[Tuple[str, str]]
@@ -642,6 +743,7 @@ class Game:
     _gone: int
     _zombie: Any
     _closed: bool
+    _failure: Optional[Tuple[Optional[str]]]
 
     # Locking: _lock guards the game's own C copy (_ptr, _zombie, _users) and every call on
     # it; it is never held while waiting for the reader's lock, nor the reader's while waiting
@@ -660,6 +762,7 @@ class Game:
         self._gone = 0             # iterators collected while _lock was busy, not counted out
         self._zombie = None        # a copy close() could not free yet (iterators still on it)
         self._closed = False
+        self._failure = None       # (database,) once its copy showed the moves cannot be decoded
         self.index = _lib.gamedb_game_get_index(gp)
         pairs: List[Tuple[str, str]] = []
         name, value = c_char_p(), c_char_p()
@@ -705,11 +808,31 @@ class Game:
 
     def _adopt(self, gp: Any) -> None:
         """Makes the game's own copy from a valid C game (borrowed or not); the reader's lock
-        is held."""
+        is held. The copy decodes the moves: the reader's ledger learns whether they failed
+        (the game is then failed) or lost text (a warning, if the game had none yet)."""
         out = _ffi.GameP()
-        _lib.gamedb_game_dup(gp, byref(out))  # WARN: the copy holds the decodable part
+        rc = _lib.gamedb_game_dup(gp, byref(out))  # WARN: the copy holds the decodable part
+        reader = self._reader
+        state = 0
+        if rc == WARN:  # the moves could not all be decoded: moves() etc. raise GameFailed
+            self._failure = (reader._name if reader is not None else None,)
+            state = _FAILED
+        elif self.warning is None and _lib.gamedb_game_get_status(out) == WARN:
+            message = _lib.gamedb_game_errmsg(out)
+            if message:  # a comment converted with loss, a repaired record: said as the tags'
+                self.warning = message
+                state = _WARNED
+        if state and reader is not None:
+            reader._tally.mark(self.index, state)
         self._ptr = out
         self._reader = None
+
+    def _game_failed(self, e: GamedbError) -> GamedbError:
+        """The error to raise for ``e``, a status of a call on the game's copy: GameFailed when
+        the copy showed that the moves cannot be decoded."""
+        if self._failure is None or e.code != FAILED or isinstance(e, GameFailed):
+            return e
+        return GameFailed(e.code, e.detail, e.message, self.index, self._failure[0])
 
     def _materialize(self) -> None:
         """Makes sure the game has its own C copy (made on first use). Called without
@@ -761,7 +884,7 @@ class Game:
         mainline_only: leave out variations. comments: include comments. fen: fill
         ``Event.fen`` after each move. key: fill ``Event.key`` (the Polyglot key for chess).
         partial: when the moves cannot all be decoded, give the part before the failure
-        instead of raising :class:`GamedbError`.
+        instead of raising :class:`GameFailed`.
         uci_king_takes_rook: ``Event.uci`` of a castling is the king taking its own rook
         (e1h1; what UCI engines want in Chess960 mode, and what Chess960 games always give),
         not e1g1.
@@ -807,7 +930,7 @@ class Game:
             except GamedbError as e:
                 if sink.error is not None:
                     raise e from sink.error
-                raise
+                raise self._game_failed(e) from None
         return sink.text()
 
     def pgn(self, comments: bool = True, variations: bool = True, nags: bool = True,
@@ -815,7 +938,8 @@ class Game:
         """The game as PGN text (tags, a blank line, the movetext, a blank line).
 
         The keyword switches map to GAMEDB_WRITE_NO_*; ``flags`` adds raw writer flags (an
-        unsigned 32-bit number: OverflowError outside it).
+        unsigned 32-bit number: OverflowError outside it). Raises :class:`GameFailed` when the
+        moves cannot be decoded.
         """
         return self._write(_lib.gamedb_game_write_pgn,
                            _c_unsigned(flags, _UINT32_MAX, "flags") |
@@ -824,7 +948,7 @@ class Game:
     def json(self, comments: bool = True, variations: bool = True, nags: bool = True,
              flags: int = 0) -> str:
         """The game as one JSON document (the library's JSON Lines record, without its
-        final newline). ``flags`` as for :meth:`pgn`."""
+        final newline). ``flags`` and failures as for :meth:`pgn`."""
         text = self._write(_lib.gamedb_game_write_json,
                            _c_unsigned(flags, _UINT32_MAX, "flags") |
                            _write_flags(comments, variations, nags))
@@ -886,10 +1010,16 @@ class Reader(_Closing):
     """An open database. Use :func:`open`, :func:`open_memory` or :func:`open_io`.
 
     Iterating gives :class:`Game` objects from the current position; ``seek(0)`` starts
-    again. ``errors`` says what happens to a game the library cannot read: "raise" (the
-    default: :class:`GamedbError`; iterating again goes on with the next game), "warn" (skip
-    it with a :class:`GamedbWarning`) or "skip" (skip it silently). A fatal error always
-    raises.
+    again. ``errors`` says what happens to a game the library cannot hand out: "raise" (the
+    default: :class:`GameFailed`, which says which game of which file; ``next()`` then goes on
+    with the following game), "warn" (skip it with a :class:`GamedbWarning`) or "skip" (skip
+    it silently). A fatal error always raises :class:`GamedbError`: the reader cannot go on.
+    A game delivered with a loss has it in :attr:`Game.warning`.
+
+    ``ledger`` (a :class:`Ledger`; also ``delivered``, ``failed`` and ``warned``) counts what
+    became of the games reached so far, whatever ``errors`` says: each game once, however
+    often it is read, with its worst outcome (a game whose moves fail to decode when they are
+    asked for counts as failed). It stays readable after :meth:`close`.
 
     A reader may be shared between threads: every call on it holds its lock (``_lock``, a
     :class:`threading.RLock`), so threads iterating one reader share its games between them,
@@ -925,6 +1055,8 @@ class Reader(_Closing):
         self._cb_ptr: Any = None
         self._ca_ptr: Any = None
         self._callback_error: Optional[BaseException] = None
+        self._name: Optional[str] = None  # the database as opened, for GameFailed.file
+        self._tally = _Tally()  # the ledger; guarded by _lock
         self.errors = errors
         self.scid: Optional[ScidInfo] = None
         self.chessbase: Optional[ChessbaseInfo] = None
@@ -1096,6 +1228,30 @@ class Reader(_Closing):
                 raise TypeError("this %s database cannot count its games" % self.format)
             return n
 
+    # -- the ledger
+
+    @property
+    def ledger(self) -> Ledger:
+        """What became of the games reached so far: a :class:`Ledger` (delivered, failed,
+        warned); each game counted once, with its worst outcome."""
+        with self._lock:
+            return self._tally.ledger()
+
+    @property
+    def delivered(self) -> int:
+        """The games handed out (with or without a warning) and not failed since."""
+        return self.ledger.delivered
+
+    @property
+    def failed(self) -> int:
+        """The games the library could not hand out, or whose moves could not be decoded."""
+        return self.ledger.failed
+
+    @property
+    def warned(self) -> int:
+        """The games handed out with a warning (:attr:`Game.warning`), not failed since."""
+        return self.ledger.warned
+
     # -- iteration
 
     def _forget_current(self) -> None:
@@ -1122,17 +1278,24 @@ class Reader(_Closing):
                     except GamedbError as e:
                         err, self._callback_error = self._callback_error, None
                         if e.code == FAILED:
+                            # Every format gives one game per call, read or not: this one was
+                            # game _pos, and the next call gives the one after it.
+                            index = self._pos
                             self._pos += 1
+                            self._tally.mark(index, _FAILED)
                             if policy == "warn":
                                 warnings.warn(GamedbWarning(e.message), stacklevel=3)
                                 continue
                             if policy == "skip":
                                 continue
+                            raise GameFailed(e.code, e.detail, e.message, index,
+                                             self._name) from err
                         if err is not None:
                             raise e from err
                         raise
                     warning = _lib.gamedb_reader_errmsg(self._ptr) if rc == WARN else None
                     game = Game(self, gp, warning)
+                    self._tally.mark(game.index, _WARNED if game.warning else _DELIVERED)
                     self._pos = game.index + 1
                     self._current, self._current_ptr = weakref.ref(game), gp  # no cycle
                     self._pending.add(game)
@@ -1169,8 +1332,9 @@ class Reader(_Closing):
     def __getitem__(self, index: Union[int, slice]) -> Union[Game, List[Game]]:
         """Game ``index``: seek, then read one game. As for a list, a negative index counts
         from the end (TypeError for a format that cannot count its games), an index out of
-        range raises IndexError and one that is no integer TypeError. A slice gives a list of
-        games (``r[10:20]``, ``r[::100]``)."""
+        range raises IndexError and one that is no integer TypeError. A game that cannot be
+        read raises :class:`GameFailed`. A slice gives a list of games (``r[10:20]``,
+        ``r[::100]``)."""
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         try:
@@ -1520,6 +1684,7 @@ def open(path: PathType, charset: Optional[str] = None, format: Optional[str] = 
     """
     name = _enc(path, "the path")
     r = Reader(charset, format, errors, converter, options)
+    r._name = os.fsdecode(path)
     return r._opening(_lib.gamedb_reader_open_filename, name)
 
 
@@ -1541,7 +1706,8 @@ def book(databases: Union[PathType, Reader, Iterable[Union[PathType, Reader]]],
     ``min_score`` over 100, ``memory`` 0, a bool that is not 0 or 1) raises ValueError.
     Returns the book's bytes, or writes them to ``path`` and returns None. Games the book
     cannot hold (other variants; with ``standard_start``, set-up positions) are left out; a
-    game whose moves cannot be decoded is left out with a :class:`GamedbWarning`.
+    game whose moves cannot be decoded, or that a database given by its path cannot hand out,
+    is left out with a :class:`GamedbWarning`.
     """
     settings: List[Tuple[str, int]] = []
     for key, value in options.items():
@@ -1562,7 +1728,7 @@ def book(databases: Union[PathType, Reader, Iterable[Union[PathType, Reader]]],
         if isinstance(databases, (str, bytes, os.PathLike, Reader)):
             databases = [databases]
         for db in databases:
-            r = db if isinstance(db, Reader) else open(db)
+            r = db if isinstance(db, Reader) else open(db, errors="warn")
             try:
                 for g in r:
                     try:
@@ -1618,6 +1784,7 @@ def open_memory(files: Mapping[str, Union[bytes, bytearray, memoryview]],
     datas = (c_void_p * n)(*[ctypes.cast(b, c_void_p).value for b in buffers])
     sizes = (c_size_t * n)(*[len(data) for _, data in items])
     r = Reader(**kwargs)
+    r._name = primary
     r._keep.extend([items, names, buffers, datas, sizes])
     return r._opening(_lib.gamedb_reader_open_memory_set, names, datas, sizes, n)
 
@@ -1716,6 +1883,7 @@ def open_io(source: Union[Mapping[str, Any], Callable[[str], Any]], name: str,
     """
     opened_by = _enc(name, "the file name")
     r = Reader(**kwargs)
+    r._name = name
     files = _IoFiles(r, source)
     r._keep.append(files)
     return r._opening(_lib.gamedb_reader_open_io, byref(files.io), opened_by, None)
