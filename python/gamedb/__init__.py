@@ -65,12 +65,38 @@ extensions, capabilities, default charset, options), from the library's own regi
 Errors: a failing call raises :class:`GamedbError` with ``code`` (the status), ``detail`` (the
 reader's detail code, e.g. ``E_IO``) and ``message`` (the library's message, which names the
 file). The end of an iteration is ``StopIteration``.
+
+The loss ledger: no game is lost without a word. A game the library cannot hand out raises
+:class:`GameFailed` (a :class:`GamedbError` with ``index``, ``number`` and ``file``) from the
+iteration, which then goes on with the next game on the next ``next()``; a game whose moves
+cannot be decoded raises it from :meth:`Game.moves`, :meth:`Game.pgn` and :meth:`Game.json`.
+A game delivered with a loss (a name replaced, a text converted with loss, a repaired record)
+has the message in :attr:`Game.warning` (set when the game is read, or when its moves are first
+decoded). ``Reader.ledger`` counts the games delivered, failed and warned::
+
+    with gamedb.open("base.si4") as r:
+        while True:
+            try:
+                game = next(r)
+                text = game.pgn()
+            except StopIteration:
+                break
+            except gamedb.GameFailed as e:
+                print("game %d of %s: %s" % (e.number, e.file, e.message))
+                continue
+            ...
+        print(r.ledger)   # Ledger(delivered=926, failed=2, warned=1); 926 + 2 == r.game_count
+
+Arguments are checked before they reach C: a string with a NUL in it raises ValueError
+("embedded null byte"), an integer out of its C type's range OverflowError (``r[i]``:
+IndexError, and negative indexes count from the end), an argument that is no integer TypeError.
 """
 
 import builtins
 import ctypes
 import io as _io
 import json as _json
+import operator
 import os
 import threading
 import warnings
@@ -92,7 +118,7 @@ __all__ = [
     "CAP_SEEK", "CAP_COUNT", "CAP_MULTIFILE", "CAP_VARIATIONS", "CAP_XIANGQI",
     "Reader", "Game", "Event", "MoveIterator", "ScidInfo", "ChessbaseInfo",
     "Style12Line", "Style12Session",
-    "GamedbError", "GamedbIOError", "GamedbWarning",
+    "GamedbError", "GamedbIOError", "GamedbWarning", "GameFailed", "Ledger",
     "OK", "END", "WARN", "FAILED", "FATAL",
     "E_NONE", "E_NOMEM", "E_IO", "E_UNRECOGNIZED_FORMAT", "E_CORRUPT",
     "E_UNSUPPORTED_VERSION", "E_ENCODING", "E_MISUSE", "E_RANGE", "E_STRUCT_SIZE",
@@ -140,7 +166,8 @@ _ERROR_POLICIES = ("raise", "warn", "skip")
 
 
 class GamedbWarning(UserWarning):
-    """An unreadable game skipped by a reader opened with ``errors="warn"``."""
+    """An unreadable game skipped by a reader opened with ``errors="warn"``, or left out of
+    :func:`book`. (A game delivered with a loss says so in :attr:`Game.warning` instead.)"""
 
 
 def version() -> str:
@@ -228,19 +255,128 @@ def formats() -> List[Format]:
     return out
 
 
-def _enc(s: Any) -> Optional[bytes]:
-    """A str or path as the bytes the C API takes (None stays None)."""
+def _misuse(message: str) -> GamedbError:
+    return GamedbError(FAILED, E_MISUSE, message)
+
+
+# ---- arguments passed to C ----------------------------------------------------------------
+#
+# ctypes passes what it is given without a word: an int too large for the C type loses its
+# high bits (r[2**64 + 5] was game 5), a negative one becomes a large unsigned one, and a string
+# ends at its first NUL (open("a.si4\0x") opened a.si4). Every argument is checked here before
+# it reaches the library, as Python's own functions check theirs.
+
+_UINT32_MAX = 2 ** 32 - 1
+_UINT64_MAX = 2 ** 64 - 1
+
+
+def _enc(s: Any, what: str = "a string argument") -> Optional[bytes]:
+    """A str or path as the bytes the C API takes (None stays None). A NUL inside raises
+    ValueError ("embedded null byte", as Python's open() says): C would end the string there."""
     if s is None:
         return None
     if isinstance(s, bytes):
-        return s
-    if isinstance(s, str):
-        return s.encode("utf-8")
-    return os.fsencode(s)
+        data = s
+    elif isinstance(s, str):
+        data = s.encode("utf-8")
+    else:
+        data = os.fsencode(s)
+    if b"\0" in data:
+        raise ValueError("embedded null byte in %s" % what)
+    return data
 
 
-def _misuse(message: str) -> GamedbError:
-    return GamedbError(FAILED, E_MISUSE, message)
+def _int_arg(value: Any, what: str) -> int:
+    """An integer argument as int: an int, a bool or anything with __index__ (as a list index
+    takes); TypeError for anything else (a float, a str)."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError("%s must be an integer, not %s" % (what, type(value).__name__)) from None
+
+
+def _c_unsigned(value: Any, limit: int, what: str) -> int:
+    """An integer argument for an unsigned C type whose largest value is ``limit``: TypeError
+    if it is no integer, OverflowError if it is negative or above ``limit``."""
+    v = _int_arg(value, what)
+    if not 0 <= v <= limit:
+        raise OverflowError("%s %d is out of range (0 to %d)" % (what, v, limit))
+    return v
+
+
+# ---- the loss ledger: what became of every game the reader reached ------------------------
+#
+# A game is delivered (headers handed out; its moves decode when asked for), delivered with a
+# warning (something was lost or repaired: Game.warning says what), or failed (the library
+# could not hand it out, or could not decode its moves when they were asked for). Failures
+# raise GameFailed, which says which game of which file; the reader counts the outcomes per
+# game index, the worst one winning, so that reading a game twice (r[i], seek) counts it once.
+
+class GameFailed(GamedbError):
+    """One game the library could not give; the reader goes on with the next game.
+
+    Raised by iterating a :class:`Reader` (with ``errors="raise"``, the default) for a game
+    the library cannot hand out, and by :meth:`Game.moves`, :meth:`Game.pgn` and
+    :meth:`Game.json` of a game whose moves cannot be decoded. Besides ``code`` (``FAILED``),
+    ``detail`` and ``message`` (the library's, naming file, game and place) it has ``index``
+    (the game's 0-based index, as :attr:`Game.index` and ``r[i]``), ``number`` (``index + 1``,
+    as messages and the command count) and ``file`` (the database, as it was opened; None for a
+    game of a :class:`Style12Session`). After it, ``next(r)`` gives the following game.
+    """
+
+    def __init__(self, code: int, detail: Optional[int], message: Optional[str], index: int,
+                 file: Optional[str]) -> None:
+        super().__init__(code, detail, message)
+        self.index = index
+        self.file = file
+
+    @property
+    def number(self) -> int:
+        """The game's number counted from 1, as the library's messages say it."""
+        return self.index + 1
+
+    def __repr__(self) -> str:
+        return "GameFailed(index=%d, file=%r, message=%r)" % (self.index, self.file,
+                                                              self.message)
+
+
+#: What became of the games a :class:`Reader` reached (``Reader.ledger``): ``delivered``
+#: (handed out, with or without a warning), ``failed`` (not handed out, or moves that could not
+#: be decoded) and ``warned`` (the part of ``delivered`` handed out with a warning). After every
+#: game was read and decoded, ``delivered + failed == game_count``.
+class Ledger(NamedTuple):
+    delivered: int
+    failed: int
+    warned: int
+
+
+_DELIVERED, _WARNED, _FAILED = 1, 2, 3
+
+
+class _Tally:
+    """The outcome of each game index (0 not reached, then _DELIVERED < _WARNED < _FAILED; the
+    worst seen stays) and how many games have each. One byte per game up to the highest index
+    reached: only indexes of games the library read (or failed to read) are marked."""
+
+    __slots__ = ("states", "counts")
+
+    def __init__(self) -> None:
+        self.states = bytearray()
+        self.counts = [0, 0, 0, 0]  # per state; [0] is not used
+
+    def mark(self, index: int, state: int) -> None:
+        states = self.states
+        if index >= len(states):
+            states.extend(bytes(max(index + 1 - len(states), len(states))))
+        old = states[index]
+        if state > old:
+            states[index] = state
+            self.counts[old] -= 1
+            self.counts[state] += 1
+
+    def ledger(self) -> Ledger:
+        c = self.counts
+        return Ledger(c[_DELIVERED] + c[_WARNED], c[_FAILED], c[_WARNED])
 
 
 # ---- SCID ---------------------------------------------------------------------------------
@@ -477,7 +613,10 @@ class MoveIterator(_Closing):
         if not game._ptr:
             game._materialize()
         with self._lock:
-            _lib.gamedb_move_iter_new(game._ptr or game._own(), flags, byref(it))
+            try:
+                _lib.gamedb_move_iter_new(game._ptr or game._own(), flags, byref(it))
+            except GamedbError as e:
+                raise game._game_failed(e) from None
             self._ptr = it
             game._users += 1
 
@@ -574,7 +713,8 @@ class Game:
     the Seven Tag Roster first; when a tag is repeated, the first value), ``tag_list`` (every
     tag as (name, value) pairs, repeats included, in PGN order), ``fen`` (the start position), ``variant`` ("chess",
     "chess960", "xiangqi", "bughouse" or "crazyhouse"), ``deleted`` (bool), ``warning`` (the reader's
-    message when the game was delivered with a warning, else None), ``scid_flags`` (the
+    message when the game was delivered with a warning, or what was lost when its moves were
+    first decoded, e.g. a comment converted with loss; else None), ``scid_flags`` (the
     SCID flag bits, None for other formats) and ``chessbase`` (a dict of the ChessBase fields
     no tag carries, keyed as CHESSBASE_FIELDS; None for other formats).
 
@@ -584,7 +724,7 @@ class Game:
 
     __slots__ = ("index", "tags", "tag_list", "fen", "variant", "deleted", "warning", "scid_flags",
                  "chessbase", "chessassistant", "_reader", "_ptr", "_lost", "_lock", "_users", "_gone",
-                 "_zombie", "_closed", "__weakref__")
+                 "_zombie", "_closed", "_failure", "__weakref__")
     index: int
     tags: Dict[str, str]
     tag_list: List[Tuple[str, str]]
@@ -603,6 +743,7 @@ class Game:
     _gone: int
     _zombie: Any
     _closed: bool
+    _failure: Optional[Tuple[Optional[str]]]
 
     # Locking: _lock guards the game's own C copy (_ptr, _zombie, _users) and every call on
     # it; it is never held while waiting for the reader's lock, nor the reader's while waiting
@@ -621,6 +762,7 @@ class Game:
         self._gone = 0             # iterators collected while _lock was busy, not counted out
         self._zombie = None        # a copy close() could not free yet (iterators still on it)
         self._closed = False
+        self._failure = None       # (database,) once its copy showed the moves cannot be decoded
         self.index = _lib.gamedb_game_get_index(gp)
         pairs: List[Tuple[str, str]] = []
         name, value = c_char_p(), c_char_p()
@@ -666,11 +808,31 @@ class Game:
 
     def _adopt(self, gp: Any) -> None:
         """Makes the game's own copy from a valid C game (borrowed or not); the reader's lock
-        is held."""
+        is held. The copy decodes the moves: the reader's ledger learns whether they failed
+        (the game is then failed) or lost text (a warning, if the game had none yet)."""
         out = _ffi.GameP()
-        _lib.gamedb_game_dup(gp, byref(out))  # WARN: the copy holds the decodable part
+        rc = _lib.gamedb_game_dup(gp, byref(out))  # WARN: the copy holds the decodable part
+        reader = self._reader
+        state = 0
+        if rc == WARN:  # the moves could not all be decoded: moves() etc. raise GameFailed
+            self._failure = (reader._name if reader is not None else None,)
+            state = _FAILED
+        elif self.warning is None and _lib.gamedb_game_get_status(out) == WARN:
+            message = _lib.gamedb_game_errmsg(out)
+            if message:  # a comment converted with loss, a repaired record: said as the tags'
+                self.warning = message
+                state = _WARNED
+        if state and reader is not None:
+            reader._tally.mark(self.index, state)
         self._ptr = out
         self._reader = None
+
+    def _game_failed(self, e: GamedbError) -> GamedbError:
+        """The error to raise for ``e``, a status of a call on the game's copy: GameFailed when
+        the copy showed that the moves cannot be decoded."""
+        if self._failure is None or e.code != FAILED or isinstance(e, GameFailed):
+            return e
+        return GameFailed(e.code, e.detail, e.message, self.index, self._failure[0])
 
     def _materialize(self) -> None:
         """Makes sure the game has its own C copy (made on first use). Called without
@@ -722,7 +884,7 @@ class Game:
         mainline_only: leave out variations. comments: include comments. fen: fill
         ``Event.fen`` after each move. key: fill ``Event.key`` (the Polyglot key for chess).
         partial: when the moves cannot all be decoded, give the part before the failure
-        instead of raising :class:`GamedbError`.
+        instead of raising :class:`GameFailed`.
         uci_king_takes_rook: ``Event.uci`` of a castling is the king taking its own rook
         (e1h1; what UCI engines want in Chess960 mode, and what Chess960 games always give),
         not e1g1.
@@ -768,24 +930,28 @@ class Game:
             except GamedbError as e:
                 if sink.error is not None:
                     raise e from sink.error
-                raise
+                raise self._game_failed(e) from None
         return sink.text()
 
     def pgn(self, comments: bool = True, variations: bool = True, nags: bool = True,
             flags: int = 0) -> str:
         """The game as PGN text (tags, a blank line, the movetext, a blank line).
 
-        The keyword switches map to GAMEDB_WRITE_NO_*; ``flags`` adds raw writer flags.
+        The keyword switches map to GAMEDB_WRITE_NO_*; ``flags`` adds raw writer flags (an
+        unsigned 32-bit number: OverflowError outside it). Raises :class:`GameFailed` when the
+        moves cannot be decoded.
         """
         return self._write(_lib.gamedb_game_write_pgn,
-                           flags | _write_flags(comments, variations, nags))
+                           _c_unsigned(flags, _UINT32_MAX, "flags") |
+                           _write_flags(comments, variations, nags))
 
     def json(self, comments: bool = True, variations: bool = True, nags: bool = True,
              flags: int = 0) -> str:
         """The game as one JSON document (the library's JSON Lines record, without its
-        final newline)."""
+        final newline). ``flags`` and failures as for :meth:`pgn`."""
         text = self._write(_lib.gamedb_game_write_json,
-                           flags | _write_flags(comments, variations, nags))
+                           _c_unsigned(flags, _UINT32_MAX, "flags") |
+                           _write_flags(comments, variations, nags))
         return text[:-1] if text.endswith("\n") else text
 
     def to_dict(self, comments: bool = True, variations: bool = True, nags: bool = True,
@@ -797,10 +963,11 @@ class Game:
     def tag_raw(self, name: str) -> Optional[Tuple[bytes, Optional[str]]]:
         """(bytes, charset) of a tag as stored in the database, or None if there is none."""
         length, charset = c_size_t(), c_char_p()
+        key = _enc(name, "the tag name")
         self._materialize()
         with self._lock:
             gp = self._own()
-            addr = _lib.gamedb_game_get_tag_raw(gp, _enc(name), byref(length), byref(charset))
+            addr = _lib.gamedb_game_get_tag_raw(gp, key, byref(length), byref(charset))
             if not addr:
                 return None
             return ctypes.string_at(addr, length.value), _ffi._decode(charset.value)
@@ -843,10 +1010,16 @@ class Reader(_Closing):
     """An open database. Use :func:`open`, :func:`open_memory` or :func:`open_io`.
 
     Iterating gives :class:`Game` objects from the current position; ``seek(0)`` starts
-    again. ``errors`` says what happens to a game the library cannot read: "raise" (the
-    default: :class:`GamedbError`; iterating again goes on with the next game), "warn" (skip
-    it with a :class:`GamedbWarning`) or "skip" (skip it silently). A fatal error always
-    raises.
+    again. ``errors`` says what happens to a game the library cannot hand out: "raise" (the
+    default: :class:`GameFailed`, which says which game of which file; ``next()`` then goes on
+    with the following game), "warn" (skip it with a :class:`GamedbWarning`) or "skip" (skip
+    it silently). A fatal error always raises :class:`GamedbError`: the reader cannot go on.
+    A game delivered with a loss has it in :attr:`Game.warning`.
+
+    ``ledger`` (a :class:`Ledger`; also ``delivered``, ``failed`` and ``warned``) counts what
+    became of the games reached so far, whatever ``errors`` says: each game once, however
+    often it is read, with its worst outcome (a game whose moves fail to decode when they are
+    asked for counts as failed). It stays readable after :meth:`close`.
 
     A reader may be shared between threads: every call on it holds its lock (``_lock``, a
     :class:`threading.RLock`), so threads iterating one reader share its games between them,
@@ -882,6 +1055,8 @@ class Reader(_Closing):
         self._cb_ptr: Any = None
         self._ca_ptr: Any = None
         self._callback_error: Optional[BaseException] = None
+        self._name: Optional[str] = None  # the database as opened, for GameFailed.file
+        self._tally = _Tally()  # the ledger; guarded by _lock
         self.errors = errors
         self.scid: Optional[ScidInfo] = None
         self.chessbase: Optional[ChessbaseInfo] = None
@@ -889,7 +1064,7 @@ class Reader(_Closing):
         self.open_warning: Optional[str] = None
         self._ptr = _lib.gamedb_reader_new()
         if format is not None:
-            _lib.gamedb_reader_set_format(self._ptr, _enc(format))
+            _lib.gamedb_reader_set_format(self._ptr, _enc(format, "the format name"))
         else:
             _lib.gamedb_reader_support_format_all(self._ptr)
         if charset is not None:
@@ -989,8 +1164,8 @@ class Reader(_Closing):
                 if text is None:
                     return 1  # decline: the library converts the text itself
                 encoded = text.encode("utf-8")
-                if len(encoded) > out_cap:
-                    return 1
+                if len(encoded) > out_cap or b"\0" in encoded:
+                    return 1  # too long, or a NUL that would end the C string: declined
                 ctypes.memmove(out, encoded, len(encoded))
                 out_len[0] = len(encoded)
                 return OK
@@ -1008,7 +1183,9 @@ class Reader(_Closing):
                    format: Optional[str] = None) -> int:
         """gamedb_reader_set_option(): e.g. ("charset", "CP1251"). Returns WARN when the
         key is known but not to the addressed format, else OK."""
-        return int(self._call(_lib.gamedb_reader_set_option, _enc(format), _enc(key), _enc(value)))
+        args = (_enc(format, "the format name"), _enc(key, "the option key"),
+                _enc(value, "the option value"))
+        return int(self._call(_lib.gamedb_reader_set_option, *args))
 
     # -- state
 
@@ -1051,6 +1228,30 @@ class Reader(_Closing):
                 raise TypeError("this %s database cannot count its games" % self.format)
             return n
 
+    # -- the ledger
+
+    @property
+    def ledger(self) -> Ledger:
+        """What became of the games reached so far: a :class:`Ledger` (delivered, failed,
+        warned); each game counted once, with its worst outcome."""
+        with self._lock:
+            return self._tally.ledger()
+
+    @property
+    def delivered(self) -> int:
+        """The games handed out (with or without a warning) and not failed since."""
+        return self.ledger.delivered
+
+    @property
+    def failed(self) -> int:
+        """The games the library could not hand out, or whose moves could not be decoded."""
+        return self.ledger.failed
+
+    @property
+    def warned(self) -> int:
+        """The games handed out with a warning (:attr:`Game.warning`), not failed since."""
+        return self.ledger.warned
+
     # -- iteration
 
     def _forget_current(self) -> None:
@@ -1077,17 +1278,24 @@ class Reader(_Closing):
                     except GamedbError as e:
                         err, self._callback_error = self._callback_error, None
                         if e.code == FAILED:
+                            # Every format gives one game per call, read or not: this one was
+                            # game _pos, and the next call gives the one after it.
+                            index = self._pos
                             self._pos += 1
+                            self._tally.mark(index, _FAILED)
                             if policy == "warn":
                                 warnings.warn(GamedbWarning(e.message), stacklevel=3)
                                 continue
                             if policy == "skip":
                                 continue
+                            raise GameFailed(e.code, e.detail, e.message, index,
+                                             self._name) from err
                         if err is not None:
                             raise e from err
                         raise
                     warning = _lib.gamedb_reader_errmsg(self._ptr) if rc == WARN else None
                     game = Game(self, gp, warning)
+                    self._tally.mark(game.index, _WARNED if game.warning else _DELIVERED)
                     self._pos = game.index + 1
                     self._current, self._current_ptr = weakref.ref(game), gp  # no cycle
                     self._pending.add(game)
@@ -1104,7 +1312,10 @@ class Reader(_Closing):
         return self._read(self.errors)
 
     def seek(self, index: int) -> None:
-        """Makes the next game read be game ``index`` (0-based)."""
+        """Makes the next game read be game ``index`` (0-based). An index that is no integer
+        raises TypeError, a negative one or one beyond 2**64 - 1 OverflowError, one past the
+        last game :class:`GamedbError` (``E_RANGE``)."""
+        index = _c_unsigned(index, _UINT64_MAX, "game index")
         with self._lock:
             self._check_alive()
             self._forget_current()
@@ -1119,15 +1330,27 @@ class Reader(_Closing):
     def __getitem__(self, index: slice) -> List[Game]: ...
 
     def __getitem__(self, index: Union[int, slice]) -> Union[Game, List[Game]]:
-        """Game ``index`` (negative counts from the end): seek, then read one game. A slice
-        gives a list of games (``r[10:20]``, ``r[::100]``)."""
+        """Game ``index``: seek, then read one game. As for a list, a negative index counts
+        from the end (TypeError for a format that cannot count its games), an index out of
+        range raises IndexError and one that is no integer TypeError. A game that cannot be
+        read raises :class:`GameFailed`. A slice gives a list of games (``r[10:20]``,
+        ``r[::100]``)."""
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        if not isinstance(index, int):
-            raise TypeError("game indices must be integers or slices")
+        try:
+            index = operator.index(index)
+        except TypeError:
+            raise TypeError("game indices must be integers or slices, not %s"
+                            % type(index).__name__) from None
         with self._lock:  # no other thread moves the reader between the seek and the read
             if index < 0:
-                index += len(self)
+                count = len(self)
+                if index + count < 0:
+                    raise IndexError("game index %d out of range: the database has %d games"
+                                     % (index, count))
+                index += count
+            if index > _UINT64_MAX:  # past any database; ctypes would keep its low 64 bits
+                raise IndexError("game index %d out of range" % index)
             try:
                 self.seek(index)
             except GamedbError as e:
@@ -1352,7 +1575,7 @@ class Style12Session:
     """
 
     def __init__(self, name: str = "live") -> None:
-        self._ptr = _lib.gamedb_style12_session_new(_enc(name))
+        self._ptr = _lib.gamedb_style12_session_new(_enc(name, "the session name"))
         self._lock = _RLock()
         self.warnings: List[str] = []
 
@@ -1408,9 +1631,18 @@ class Style12Session:
             return int(_lib.gamedb_style12_session_get_live_count(self._alive()))
 
     def peek(self, i: int = 0) -> "Game":
-        """A snapshot (a :class:`Game`) of game ``i`` in flight, 0 the oldest."""
+        """A snapshot (a :class:`Game`) of game ``i`` in flight, 0 the oldest; as for a list,
+        -1 is the newest, an index out of range raises IndexError and one that is no integer
+        TypeError."""
+        i = _int_arg(i, "the game index")
         with self._lock:
             ptr = self._alive()
+            live = _lib.gamedb_style12_session_get_live_count(ptr)
+            if i < 0:
+                i += live
+            if not 0 <= i < live:
+                raise IndexError("no game %d in flight: %d are" % (i if i >= 0 else i - live,
+                                                                  live))
             gp = _ffi.GameP()
             rc = _lib.gamedb_style12_session_peek_game(ptr, i, byref(gp))
             if rc not in (OK, WARN):
@@ -1444,12 +1676,21 @@ def open(path: PathType, charset: Optional[str] = None, format: Optional[str] = 
     charset: the source charset of the database's text (an iconv name), replacing the
     format's default. format: a format name ("scid") to skip detection. errors: see
     :class:`Reader`. converter: a callable (charset, raw_bytes) -> str or None (None lets
-    the library convert), tried before the library's own conversion. options: further
-    {key: value} for gamedb_reader_set_option(), e.g. ``{"password": "..."}`` for an
-    encrypted ChessBase archive (.cbz).
+    the library convert), tried before the library's own conversion (a text with a NUL in it
+    is declined too: C would end it there). options: further {key: value} for
+    gamedb_reader_set_option(), e.g. ``{"password": "..."}`` for an encrypted ChessBase
+    archive (.cbz). A NUL in the path or in any of these strings raises ValueError
+    ("embedded null byte"), as Python's own open() does: C would end the string there.
     """
+    name = _enc(path, "the path")
     r = Reader(charset, format, errors, converter, options)
-    return r._opening(_lib.gamedb_reader_open_filename, _enc(path))
+    r._name = os.fsdecode(path)
+    return r._opening(_lib.gamedb_reader_open_filename, name)
+
+
+#: The options of :func:`book` (gamedb_book_set_option()'s keys, with ``_`` for ``-``).
+_BOOK_OPTIONS = ("max_ply", "min_game", "min_score", "only_white", "only_black", "uniform",
+                 "standard_start", "memory")
 
 
 def book(databases: Union[PathType, Reader, Iterable[Union[PathType, Reader]]],
@@ -1459,22 +1700,35 @@ def book(databases: Union[PathType, Reader, Iterable[Union[PathType, Reader]]],
 
     options (PolyGlot's, with ``_`` for ``-``): ``max_ply`` (1024), ``min_game`` (3),
     ``min_score`` (a percentage, 0), ``only_white``, ``only_black``, ``uniform``,
-    ``standard_start`` (bools), ``memory`` (MiB before the table spills, 256). Returns the
-    book's bytes, or writes them to ``path`` and returns None. Games the book cannot hold
-    (other variants; with ``standard_start``, set-up positions) are left out; a game whose
-    moves cannot be decoded is left out with a :class:`GamedbWarning`.
+    ``standard_start`` (bools), ``memory`` (MiB before the table spills, 256). An option
+    that is not one of these raises TypeError, as does a value that is no integer (or bool);
+    a value out of its range (negative, ``max_ply`` or ``min_game`` over 1,000,000,
+    ``min_score`` over 100, ``memory`` 0, a bool that is not 0 or 1) raises ValueError.
+    Returns the book's bytes, or writes them to ``path`` and returns None. Games the book
+    cannot hold (other variants; with ``standard_start``, set-up positions) are left out; a
+    game whose moves cannot be decoded, or that a database given by its path cannot hand out,
+    is left out with a :class:`GamedbWarning`.
     """
+    settings: List[Tuple[str, int]] = []
+    for key, value in options.items():
+        if key not in _BOOK_OPTIONS:
+            raise TypeError("book() got an unexpected keyword argument %r" % key)
+        v = _int_arg(value, "book option " + key)
+        if v < 0:
+            raise ValueError("book option %s=%d: negative" % (key, v))
+        settings.append((key, v))
     bp = _ffi.BookP()
     _lib.gamedb_book_new(byref(bp))
     try:
-        for key, value in options.items():
-            if isinstance(value, bool):
-                value = int(value)
-            _lib.gamedb_book_set_option(bp, _enc(key.replace("_", "-")), _enc(str(value)))
+        for key, v in settings:
+            try:
+                _lib.gamedb_book_set_option(bp, _enc(key.replace("_", "-")), _enc(str(v)))
+            except GamedbError as e:  # the library's bounds: said, never cut
+                raise ValueError("book option %s=%d: %s" % (key, v, e.message)) from None
         if isinstance(databases, (str, bytes, os.PathLike, Reader)):
             databases = [databases]
         for db in databases:
-            r = db if isinstance(db, Reader) else open(db)
+            r = db if isinstance(db, Reader) else open(db, errors="warn")
             try:
                 for g in r:
                     try:
@@ -1525,11 +1779,12 @@ def open_memory(files: Mapping[str, Union[bytes, bytearray, memoryview]],
     if items[0][0] != primary:
         raise KeyError(primary)
     n = len(items)
-    names = (c_char_p * n)(*[_enc(name) for name, _ in items])
+    names = (c_char_p * n)(*[_enc(name, "a file name") for name, _ in items])
     buffers = [c_char_p(data) for _, data in items]  # point into the bytes, no copy
     datas = (c_void_p * n)(*[ctypes.cast(b, c_void_p).value for b in buffers])
     sizes = (c_size_t * n)(*[len(data) for _, data in items])
     r = Reader(**kwargs)
+    r._name = primary
     r._keep.extend([items, names, buffers, datas, sizes])
     return r._opening(_lib.gamedb_reader_open_memory_set, names, datas, sizes, n)
 
@@ -1626,7 +1881,9 @@ def open_io(source: Union[Mapping[str, Any], Callable[[str], Any]], name: str,
     raised by the callable are chained to the resulting :class:`GamedbError`.
     Other keyword arguments are those of :func:`open`.
     """
+    opened_by = _enc(name, "the file name")
     r = Reader(**kwargs)
+    r._name = name
     files = _IoFiles(r, source)
     r._keep.append(files)
-    return r._opening(_lib.gamedb_reader_open_io, byref(files.io), _enc(name), None)
+    return r._opening(_lib.gamedb_reader_open_io, byref(files.io), opened_by, None)

@@ -29,3 +29,23 @@ def summary(path: str) -> Tuple[int, List[str], Optional[int]]:
     data: Optional[bytes] = gamedb.book([path], min_game=1)
     del data
     return moves, names, count
+
+
+def ledger(path: str) -> Tuple[int, int, int, List[Tuple[int, Optional[str], str]]]:
+    """The loss ledger: every failure caught, the iteration resumed, the counts read."""
+    failures: List[Tuple[int, Optional[str], str]] = []
+    with gamedb.open(path) as r:
+        while True:
+            try:
+                g = next(r)
+                text: str = g.pgn()
+                warning: Optional[str] = g.warning
+                del text, warning
+            except StopIteration:
+                break
+            except gamedb.GameFailed as e:
+                number: int = e.number
+                failures.append((e.index + 0 * number, e.file, e.message))
+        counts: gamedb.Ledger = r.ledger
+        assert counts.delivered + counts.failed == (r.game_count or 0)
+        return r.delivered, r.failed, r.warned, failures
