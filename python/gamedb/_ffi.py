@@ -450,13 +450,33 @@ API = (
 
 # ---- loading -----------------------------------------------------------------------------
 
+def _installed() -> List[Tuple[str, str]]:
+    """The library `meson install` put beside this package, from gamedb/_paths.py (written
+    by the install only): first the library's folder taken relative to where the package is
+    now (a prefix moved, or installed with --destdir), then the folder as installed."""
+    try:
+        from . import _paths  # type: ignore[attr-defined]
+    except ImportError:
+        return []  # the source tree, or a pip install: the loader's search path only
+    here = os.path.dirname(os.path.abspath(__file__))
+    libdir = str(_paths.LIBDIR)
+    found: List[Tuple[str, str]] = []
+    for folder in (os.path.join(here, os.path.relpath(libdir, str(_paths.PACKAGE_DIR))),
+                   libdir):
+        path = os.path.normpath(os.path.join(folder, SONAME))
+        if os.path.isfile(path) and path not in (w for _, w in found):
+            found.append(("installed with the package", path))
+    return found
+
+
 def _candidates() -> List[Tuple[str, str]]:
     """Where to look for the library, in order, as (how, what) pairs."""
     env = os.environ.get("GAMEDB_LIBRARY")
     if env:
         # An explicit choice is the only candidate: falling back would hide a broken setup.
         return [("GAMEDB_LIBRARY", env)]
-    found = [("soname", SONAME)]
+    found = _installed()
+    found.append(("soname", SONAME))
     if os.name == "nt":
         # Python 3.8+ no longer loads DLLs from PATH by name; look there for gamedb-1.dll.
         for folder in os.environ.get("PATH", "").split(os.pathsep):
