@@ -28,7 +28,7 @@ from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_int32, c_int64, c
                     c_uint32, c_uint64, c_void_p)
 
 #: The oldest library version (MAJOR * 10000 + MINOR * 100 + PATCH) this binding works with.
-REQUIRED_VERSION = 10000
+REQUIRED_VERSION = 10100
 
 #: The soname this binding is written against (on Windows, the DLL's name: gamedb-1.dll).
 SONAME = "gamedb-1.dll" if os.name == "nt" else "libgamedb.so.1"
