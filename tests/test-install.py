@@ -10,6 +10,7 @@ would). Then, with LD_LIBRARY_PATH and GAMEDB_LIBRARY unset:
 1. the installed `gamedb` resolves libgamedb.so.1 to the library under TMP (the dynamic
    loader's own list, LD_TRACE_LOADED_OBJECTS=1), and `gamedb info` on testdata/scid/tags.si4
    says 9 games (the count of games in tags.oracle.pgn, Scid's own export of that base);
+   its `--version` (the library's) and the installed gamedb.pc say meson's project version;
 2. the installed package, imported from TMP's site-packages, loads the library under TMP and
    reads the 9 games of the same base, each with the Event tag of the oracle;
 3. GAMEDB_LIBRARY still wins over the installed library (the tests rely on it).
@@ -99,6 +100,21 @@ def main():
                                                                          p.stderr.strip()))
         eq(re.findall(r"^games: (\d+)$", p.stdout, flags=re.M), [str(len(events))],
            "installed gamedb info: games")
+
+        # The version a program tests for features with: the installed command's (it prints
+        # the library's), the installed gamedb.pc's and meson's project version agree.
+        p = subprocess.run([meson, "introspect", "--projectinfo", build], capture_output=True,
+                           text=True)
+        m = re.search(r'"version":\s*"([^"]*)"', p.stdout)
+        project = m.group(1) if m else None
+        p = subprocess.run([tool, "--version"], capture_output=True, text=True,
+                           env=clean_env())
+        eq(p.stdout.strip(), "gamedb %s" % project, "installed gamedb --version")
+        pcs = list(find(dest, "gamedb.pc", "file"))
+        if check(len(pcs) == 1, "one gamedb.pc installed: %r" % pcs):
+            with open(pcs[0], encoding="utf-8") as f:
+                eq(re.findall(r"^Version:\s*(\S+)$", f.read(), flags=re.M), [project],
+                   "gamedb.pc: Version")
 
         # 2. The package, from the site-packages the install made.
         pkgs = [os.path.dirname(d) for d in find(dest, "gamedb", "dir")
