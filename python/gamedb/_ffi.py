@@ -460,9 +460,13 @@ def _installed() -> List[Tuple[str, str]]:
         return []  # the source tree, or a pip install: the loader's search path only
     here = os.path.dirname(os.path.abspath(__file__))
     libdir = str(_paths.LIBDIR)
+    folders = [libdir]
+    try:
+        folders.insert(0, os.path.join(here, os.path.relpath(libdir, str(_paths.PACKAGE_DIR))))
+    except ValueError:
+        pass  # Windows: the library and the package on different drives
     found: List[Tuple[str, str]] = []
-    for folder in (os.path.join(here, os.path.relpath(libdir, str(_paths.PACKAGE_DIR))),
-                   libdir):
+    for folder in folders:
         path = os.path.normpath(os.path.join(folder, SONAME))
         if os.path.isfile(path) and path not in (w for _, w in found):
             found.append(("installed with the package", path))
