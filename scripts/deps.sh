@@ -4,7 +4,7 @@
 # "clang": clang).
 # Run as root or with sudo available. Idempotent: does nothing when all is there.
 set -eu
-pkgs="meson ninja-build gcc g++ pkg-config python3 python3-pytest python3-setuptools python3-wheel python3-pip mypy scid pgn-extract stockfish fairy-stockfish polyglot doxygen abigail-tools valgrind"
+pkgs="meson ninja-build gcc g++ pkg-config python3 python3-pytest python3-venv python3-pip mypy scid pgn-extract stockfish fairy-stockfish polyglot doxygen abigail-tools valgrind"
 # `scripts/deps.sh windows`: the MinGW cross compilers and Wine for the Windows build and its
 # tests (cross/x86_64-w64-mingw32.ini). wine64 alone: no i386 architecture is needed.
 if [ "${1:-}" = windows ]; then

@@ -10,7 +10,11 @@
    start with ``gamedb_`` and carry its map node as version (``name@@GAMEDB_1.0``);
 4. if python/gamedb/_ffi.py exists, the names in its ``_Api`` table.
 
-It also checks that the library's SONAME is libgamedb.so.1.
+It also checks that the library's SONAME is libgamedb.so.1, and the version (issue 28): the
+project version of meson.build (which gamedb_version_string(), `gamedb --version` and gamedb.pc
+follow) is at least the newest node of the map, since a program tests for a feature with the
+version; python/pyproject.toml, gamedb.__version__ and the man page say the same version; and
+the binding's REQUIRED_VERSION is at least the newest node of the names in its _Api table.
 
 Usage: check-symbols.py SRCDIR LIBRARY [--nm NM] [--readelf READELF]
 Exit status: 0 all lists agree, 1 a difference (printed), 77 the tools are missing.
@@ -161,6 +165,57 @@ def ffi_names(path):
     return names
 
 
+def node_version(node):
+    """(major, minor) of a map node name GAMEDB_MAJOR.MINOR, or None."""
+    m = re.fullmatch(r"GAMEDB_(\d+)\.(\d+)", node)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def read_first(path, pattern):
+    """The first group of the first match of pattern in the file, or None (no file too)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            m = re.search(pattern, f.read(), flags=re.M | re.S)
+    except OSError:
+        return None
+    return m.group(1) if m else None
+
+
+def check_versions(srcdir, map_syms, ffi, problems):
+    """The version checks of the docstring; returns the project version."""
+    project = read_first(os.path.join(srcdir, "meson.build"),
+                         r"^project\(.*?\bversion\s*:\s*'([^']*)'")
+    m = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)", project or "")
+    if not m:
+        problems.append("meson.build: no project version MAJOR.MINOR.PATCH (%r)" % project)
+        return project
+    have = (int(m.group(1)), int(m.group(2)))
+    nodes = sorted(set(node_version(n) or (0, 0) for n in map_syms.values()))
+    if nodes and nodes[-1] > have:
+        problems.append("lib/libgamedb.map has node GAMEDB_%d.%d, newer than the project "
+                        "version %s in meson.build: a program cannot test for its symbols "
+                        "with the version" % (nodes[-1] + (project,)))
+    for label, path, pattern in (
+            ("python/pyproject.toml", os.path.join(srcdir, "python", "pyproject.toml"),
+             r'^\[project\].*?^version\s*=\s*"([^"]*)"'),
+            ("gamedb.__version__", os.path.join(srcdir, "python", "gamedb", "__init__.py"),
+             r'^__version__\s*=\s*"([^"]*)"'),
+            ("tools/gamedb.1", os.path.join(srcdir, "tools", "gamedb.1"),
+             r'^\.TH\s.*?"libgamedb ([^"]*)"')):
+        if os.path.exists(path):
+            got = read_first(path, pattern)
+            if got != project:
+                problems.append("%s says version %s, meson.build %s" % (label, got, project))
+    if ffi is not None:
+        required = read_first(ffi, r"^REQUIRED_VERSION\s*=\s*(\d+)")
+        bound = [node_version(map_syms[n]) for n in ffi_names(ffi) if n in map_syms]
+        need = max((v for v in bound if v), default=None)
+        if need and (required is None or int(required) < need[0] * 10000 + need[1] * 100):
+            problems.append("%s: REQUIRED_VERSION %s, but its _Api table binds symbols of "
+                            "GAMEDB_%d.%d" % ((ffi, required) + need))
+    return project
+
+
 def compare(label_a, a, label_b, b, problems):
     for name in sorted(set(a) - set(b)):
         problems.append("%s in %s but not in %s" % (name, label_a, label_b))
@@ -210,8 +265,11 @@ def main():
     if soname != SONAME:
         problems.append("SONAME is %s, expected %s" % (soname, SONAME))
 
+    project = check_versions(args.srcdir, map_syms,
+                             ffi_path if os.path.exists(ffi_path) else None, problems)
+
     checked = ["map (%d)" % len(map_syms), "headers (%d)" % len(hdr_syms),
-               "library (%d)" % len(lib_syms), "SONAME"]
+               "library (%d)" % len(lib_syms), "SONAME", "version %s" % project]
     if os.path.exists(ffi_path):
         names = ffi_names(ffi_path)
         seen = set()

@@ -127,7 +127,7 @@ __all__ = [
     "square_name",
 ]
 
-__version__ = "1.0.0"
+__version__ = "1.1.0"
 
 _lib = _ffi.lib
 _RLock = threading.RLock

@@ -28,7 +28,7 @@ from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_int32, c_int64, c
                     c_uint32, c_uint64, c_void_p)
 
 #: The oldest library version (MAJOR * 10000 + MINOR * 100 + PATCH) this binding works with.
-REQUIRED_VERSION = 10000
+REQUIRED_VERSION = 10100
 
 #: The soname this binding is written against (on Windows, the DLL's name: gamedb-1.dll).
 SONAME = "gamedb-1.dll" if os.name == "nt" else "libgamedb.so.1"
@@ -450,13 +450,37 @@ API = (
 
 # ---- loading -----------------------------------------------------------------------------
 
+def _installed() -> List[Tuple[str, str]]:
+    """The library `meson install` put beside this package, from gamedb/_paths.py (written
+    by the install only): first the library's folder taken relative to where the package is
+    now (a prefix moved, or installed with --destdir), then the folder as installed."""
+    try:
+        from . import _paths  # type: ignore[attr-defined]
+    except ImportError:
+        return []  # the source tree, or a pip install: the loader's search path only
+    here = os.path.dirname(os.path.abspath(__file__))
+    libdir = str(_paths.LIBDIR)
+    folders = [libdir]
+    try:
+        folders.insert(0, os.path.join(here, os.path.relpath(libdir, str(_paths.PACKAGE_DIR))))
+    except ValueError:
+        pass  # Windows: the library and the package on different drives
+    found: List[Tuple[str, str]] = []
+    for folder in folders:
+        path = os.path.normpath(os.path.join(folder, SONAME))
+        if os.path.isfile(path) and path not in (w for _, w in found):
+            found.append(("installed with the package", path))
+    return found
+
+
 def _candidates() -> List[Tuple[str, str]]:
     """Where to look for the library, in order, as (how, what) pairs."""
     env = os.environ.get("GAMEDB_LIBRARY")
     if env:
         # An explicit choice is the only candidate: falling back would hide a broken setup.
         return [("GAMEDB_LIBRARY", env)]
-    found = [("soname", SONAME)]
+    found = _installed()
+    found.append(("soname", SONAME))
     if os.name == "nt":
         # Python 3.8+ no longer loads DLLs from PATH by name; look there for gamedb-1.dll.
         for folder in os.environ.get("PATH", "").split(os.pathsep):
