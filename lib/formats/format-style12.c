@@ -113,6 +113,7 @@ struct s12ply {
 	uint8_t ms;     /* the line had milliseconds */
 	uint8_t reserved[7];
 	uint64_t hand;  /* bughouse: the hands before the move (they come from the partner board) */
+	uint64_t line;  /* the line of its board */
 };
 
 struct s12game {
@@ -128,6 +129,16 @@ struct s12game {
 	uint32_t start_ply;
 	struct s12ply *plies;
 	size_t n, cap;
+	/*
+	 * A takeback (or examine mode going back) leaves the moves taken back in plies[n..tail):
+	 * the same moves played again keep them; other moves, or the end of the game, lose them,
+	 * with a warning naming their lines (tail_line: the line that took them back).
+	 */
+	size_t tail;
+	uint64_t tail_line;
+	/* Moves taken back and lost so far: how many, and the lines they are in (first, last). */
+	size_t lost;
+	uint64_t lost_first, lost_last;
 	char result[8];
 	char comment[200];      /* said after the last move (how it ended, or why it was cut) */
 	uint64_t first_line;
@@ -285,6 +296,32 @@ static void line_failed(struct s12 *s, const char *fmt, ...)
 	s->ready[s->ready_head + s->nready++] = f;
 }
 
+/*
+ * The moves a takeback left in plies[n..tail) are not played again: counted with their lines
+ * (from the first one's to the line before the takeback, which holds their boards sent again),
+ * for the warning the game ends with (finish()).
+ */
+static void tail_lost(struct s12game *g)
+{
+	if (g->tail > g->n) {
+		if (!g->lost || g->plies[g->n].line < g->lost_first)
+			g->lost_first = g->plies[g->n].line;
+		if (g->tail_line - 1 > g->lost_last)
+			g->lost_last = g->tail_line - 1;
+		g->lost += g->tail - g->n;
+	}
+	g->tail = 0;
+}
+
+/* A takeback (the board of an earlier ply) cuts g back to k plies. */
+static void take_back(struct s12 *s, struct s12game *g, size_t k)
+{
+	if (g->n > g->tail)
+		g->tail = g->n;
+	g->tail_line = s->line;
+	g->n = k;
+}
+
 /* Moves live game i to the ready queue. */
 static int finish(struct s12 *s, size_t i, const char *result, const char *comment)
 {
@@ -292,6 +329,15 @@ static int finish(struct s12 *s, size_t i, const char *result, const char *comme
 
 	if (ready_room(s) != 0)
 		return -1;
+	tail_lost(g);
+	if (g->lost) {
+		/* What it lost comes first: its message names the lines that are in no game. */
+		snprintf(g->warn, sizeof g->warn, "%s: lines %llu to %llu: game %ld: %zu move%s taken "
+			 "back and not played again (moves taken back are not kept)", s->f->name,
+			 (unsigned long long)g->lost_first, (unsigned long long)g->lost_last, g->gameno,
+			 g->lost, g->lost == 1 ? "" : "s");
+		g->nwarn++;
+	}
 	snprintf(g->result, sizeof g->result, "%s", result);
 	if (g->zh == GAMEDB__ZH_CRAZYHOUSE && g->b1_pending) {
 		/* Its last <b1> line matched neither the last board nor a move after it. */
@@ -476,6 +522,13 @@ static int add_ply(struct s12 *s, struct s12game *g, const struct gamedb__move *
 		return -1;
 	}
 	s->live_bytes += game_bytes(g) - before;
+	if (g->n < g->tail) {
+		/* After a takeback: the same move again keeps the moves taken back, another loses them. */
+		const struct gamedb__move *o = &g->plies[g->n].m;
+		if (o->from != m->from || o->to != m->to || o->promo != m->promo ||
+		    o->flags != m->flags || o->piece != m->piece)
+			tail_lost(g);
+	}
 	/* Past the memory bound: the other games idle longest go out first. */
 	while (s->live_bytes > S12_MAX_LIVE_BYTES) {
 		int rc = push_out(s, g, S12_BYTES_BOUND);
@@ -492,6 +545,7 @@ static int add_ply(struct s12 *s, struct s12game *g, const struct gamedb__move *
 	p->taken = L->taken;
 	p->ms = (uint8_t)L->ms;
 	p->hand = hand;
+	p->line = s->line;
 	return 0;
 }
 
@@ -648,7 +702,7 @@ static int on_board(struct s12 *s, const struct gamedb__s12line *L)
 		/* A takeback, examine mode going back, or the same board again. */
 		pos_at(g, ply - g->start_ply, &at);
 		if (same_board(&at, L)) {
-			g->n = ply - g->start_ply;
+			take_back(s, g, ply - g->start_ply);
 			g->cur = at;
 			return 0;
 		}
@@ -659,7 +713,7 @@ static int on_board(struct s12 *s, const struct gamedb__s12line *L)
 				bug_lend(&at, L->verbose);
 			hand = at.hand;
 			if (play_verbose(&at, L->verbose, &m) == 0 && same_board(&at, L)) {
-				g->n = ply - 1 - g->start_ply;
+				take_back(s, g, ply - 1 - g->start_ply);
 				g->cur = at;
 				return zh_after(s, g, hand) || add_ply(s, g, &m, L, hand);
 			}
