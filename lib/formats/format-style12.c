@@ -1302,7 +1302,12 @@ static int32_t style12_next_game(void *state, struct gamedb_game *g)
 	if (--s->nready == 0)
 		s->ready_head = 0;
 	if (x->failed) {
-		/* A line that could not be used: one failure (the command counts it so). */
+		/*
+		 * A line that could not be used: one failure, which takes a game number as every
+		 * FAILED of next_game() does (one game per call, read or not; the command counts
+		 * it as one failure).
+		 */
+		s->index++;
 		rc = gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s", x->warn);
 		game_free(x);
 		return rc;
