@@ -332,9 +332,14 @@ static int finish(struct s12 *s, size_t i, const char *result, const char *comme
 	tail_lost(g);
 	if (g->lost) {
 		/* What it lost comes first: its message names the lines that are in no game. */
-		snprintf(g->warn, sizeof g->warn, "%s: lines %llu to %llu: game %ld: %zu move%s taken "
-			 "back and not played again (moves taken back are not kept)", s->f->name,
-			 (unsigned long long)g->lost_first, (unsigned long long)g->lost_last, g->gameno,
+		char where[64];
+		if (g->lost_first == g->lost_last)
+			snprintf(where, sizeof where, "line %llu", (unsigned long long)g->lost_first);
+		else
+			snprintf(where, sizeof where, "lines %llu to %llu",
+				 (unsigned long long)g->lost_first, (unsigned long long)g->lost_last);
+		snprintf(g->warn, sizeof g->warn, "%s: %s: game %ld: %zu move%s taken back and not "
+			 "played again (moves taken back are not kept)", s->f->name, where, g->gameno,
 			 g->lost, g->lost == 1 ? "" : "s");
 		g->nwarn++;
 	}
