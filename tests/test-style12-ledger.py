@@ -221,7 +221,7 @@ def test_names(tmp, srcs):
     """Item 1: names outside ASCII, in UTF-8 and (one game) in CP1252."""
     srcs = [s for s in srcs if len(s.plies) >= 12]
     names = [("Židu", "Østmoe"), ("王嘉良", "Ягудин"), ("Ĳsbrand", "Łukasz"), ("Ørjan", "Ç")]
-    lines = []
+    lines = ["Creating: Židu (1500) Østmoe (1600) rated blitz 3 0"]
     for i, (w, b) in enumerate(names):
         lines += game_lines(srcs[i], 10 + i, w, b, 12)
         lines.append("{Game %d (%s vs. %s) %s resigns} 1-0" % (10 + i, w, b, b))
@@ -240,6 +240,8 @@ def test_names(tmp, srcs):
     tags = [(json.loads(ln)["tags"]["White"], json.loads(ln)["tags"]["Black"])
             for ln in js.decode().splitlines() if ln.strip().startswith("{")]
     check(rc2 == 0 and tags == want, "names: in JSON: %s" % tags)
+    elo = re.findall(rb'\[WhiteElo "([^"]*)"\]\n\[BlackElo "([^"]*)"\]', pgn)
+    check(elo == [(b"1500", b"1600")], "names: the Creating: line's ratings found: %s" % elo)
     results = re.findall(rb'\[Result "([^"]*)"\]', pgn)
     check(results == [b"1-0"] * 5, "names: the ends ({Game N (A vs. B) ...}) found: %s" % results)
     moves = [len(re.findall(rb"%clk", g)) for g in pgn.split(b"[Event ")[1:]]
@@ -249,7 +251,7 @@ def test_names(tmp, srcs):
           "names: the CP1252 game (only) with a warning: %s" % warn)
     # The live line API gives the names in UTF-8, and a warning for the CP1252 line.
     try:
-        l = gamedb.Style12Line(lines[0].encode("utf-8"))
+        l = gamedb.Style12Line(lines[1].encode("utf-8"))
         check((l.white, l.black, l.warning) == ("Židu", "Østmoe", None),
               "line API: %s %s %s" % (l.white, l.black, l.warning))
         l = gamedb.Style12Line(cp[0].encode("cp1252"))

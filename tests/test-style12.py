@@ -19,8 +19,9 @@ the gamedb command.
    game into the part before and a game from the board after, as doc/formats/style12.md says.
 3. Hostile logs through the command: every line cut short, wrong field counts, boards with no
    king or too many men, moves that do not match the board, a line of 1 MiB, 100 MB of junk
-   between two games: clean warnings, the good games kept, and the command's memory bounded
-   (its peak resident size is measured).
+   between two games: each <12>/<b1> line that cannot be used a failure naming it (exit 1),
+   the other losses warnings, the good games kept, and the command's memory bounded (its peak
+   resident size is measured). tests/test-style12-ledger.py checks every line of a log.
 Exit 77 (skip) when the real data is absent.
 """
 import os
