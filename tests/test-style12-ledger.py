@@ -294,6 +294,34 @@ def test_many(tmp, srcs):
     return paths
 
 
+def test_long_game(tmp):
+    """The other bound: a game of more than 65,536 plies (knights out and back) goes on as a
+    new game from its board, with a warning."""
+    boards = [("rnbqkbnr", "PPPPPPPP RNBQKBNR", "W", "none", "none"),
+              ("rnbqkbnr", "PPPPPPPP RNBQKB-R", "B", "N/g1-f3", "Nf3"),
+              ("rnbqkb-r", "PPPPPPPP RNBQKB-R", "W", "N/g8-f6", "Nf6"),
+              ("rnbqkb-r", "PPPPPPPP RNBQKBNR", "B", "N/f3-g1", "Ng1"),
+              ("rnbqkbnr", "PPPPPPPP RNBQKBNR", "W", "N/f6-g8", "Ng8")]
+    sixth = {"rnbqkbnr": "--------", "rnbqkb-r": "-----n--"}
+    third = {"RNBQKBNR": "--------", "RNBQKB-R": "-----N--"}
+    lines = []
+    n = 65540
+    for ply in range(n + 1):
+        r8, low, side, verbose, san = boards[(ply - 1) % 4 + 1 if ply else 0]
+        r1 = low.split()[1]
+        lines.append("<12> %s pppppppp %s -------- -------- %s %s %s -1 1 1 1 1 %d 5 kn ights 1 3 0"
+                     " 39 39 180 180 %d %s (0:00) %s 0 0 0" % (
+                         r8, sixth[r8], third[r1], low, side, min(ply, 99999), ply // 2 + 1,
+                         verbose, san))
+    path = write(tmp, "long.log", ("\n".join(lines) + "\n").encode())
+    rc, js, err = testsupport.run_tool("json", path)
+    out = [json.loads(ln) for ln in js.decode().splitlines() if ln.strip().startswith("{")]
+    plies = [len(g["moves"]) for g in out]
+    # The line of ply 65,537 starts the second game from its board (its move is the cut).
+    check(rc == 0 and plies == [65536, n - 65537] and "longer than 65536 plies" in err,
+          "a game of %d plies: games of %s plies, %s" % (n, plies, err[:300]))
+
+
 def test_move_numbers(tmp, srcs):
     """Item 4: move numbers past 100,000 (up to the board's 2^31 - 1)."""
     lines = []
@@ -355,6 +383,7 @@ def main():
         logs.append(test_names(tmp, srcs))
         logs += test_many(tmp, srcs)[:2]
         logs.append(test_move_numbers(tmp, srcs))
+        test_long_game(tmp)
         for path in logs:
             n, used, named, rc = ledger(path)
             totals[0] += n
