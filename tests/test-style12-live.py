@@ -258,8 +258,10 @@ def test_errors():
 
 
 def reader_games(path):
-    with gamedb.open(path, format="style12", errors="warn") as r:
-        return [(g.pgn(), g.variant, g.fen) for g in r]
+    games = t12.read_games(path)  # the failures: the lines the reader could not use
+    failed = sorted(int(n) for f in t12.FAILURES for n in re.findall(r": line (\d+): ", f))
+    with gamedb.open(path, format="style12", errors="skip") as r:
+        return [(g.pgn(), g.variant, g.fen) for g in r], failed, len(games)
 
 
 def session_games(data, chunk):
@@ -269,7 +271,8 @@ def session_games(data, chunk):
             out += s.feed(data[i:i + chunk])
         out += s.end()
         check(s.live_count == 0, "no game in flight after the end")
-    return [(g.pgn(), g.variant, g.fen) for g in out]
+        failed = sorted(int(n) for f in s.warnings for n in re.findall(r": line (\d+): ", f))
+    return [(g.pgn(), g.variant, g.fen) for g in out], failed
 
 
 def test_sessions():
@@ -288,24 +291,33 @@ def test_sessions():
             path = os.path.join(tmp, name)
             with open(path, "wb") as f:
                 f.write(data)
-            want = reader_games(path)
+            want, want_failed, _ = reader_games(path)
             total += len(want)
             check(len(want) >= 1, "%s: %d games" % (name, len(want)))
             for chunk in (1, 7, 4096):
                 if chunk == 1 and len(data) > (1 << 20):
                     chunk = 2  # the same splits, in half the calls
-                got = session_games(data, chunk)
+                got, failed = session_games(data, chunk)
                 same = sum(1 for a, b in zip(got, want) if a == b)
                 check(len(got) == len(want) and same == len(want),
                       "%s, chunks of %d: %d games, %d equal to the reader's %d" % (
                           name, chunk, len(got), same, len(want)))
+                # The lines it cannot use, as the reader: each a failure naming the line.
+                check(failed == want_failed, "%s, chunks of %d: lines not used %s, the "
+                      "reader's %s" % (name, chunk, failed[:8], want_failed[:8]))
             if EXAMPLE:
                 rc, pgn, err = testsupport.run_tool("pgn", path)
                 for chunk in ("1", "7", "4096"):
                     p = subprocess.run([EXAMPLE, chunk], input=data, capture_output=True)
-                    check(p.returncode == 0 and p.stdout == pgn,
-                          "%s: style12-live %s prints what gamedb pgn prints (%d, %d/%d bytes)"
-                          % (name, chunk, p.returncode, len(p.stdout), len(pgn)))
+                    check(p.returncode == rc and p.stdout == pgn,
+                          "%s: style12-live %s prints what gamedb pgn prints (%d/%d, %d/%d "
+                          "bytes)" % (name, chunk, p.returncode, rc, len(p.stdout), len(pgn)))
+                    lines = sorted(int(n) for ln in p.stderr.splitlines()
+                                   if not ln.startswith(b"warning: ")
+                                   for n in re.findall(rb": line (\d+): ", ln))
+                    check(lines == want_failed and (rc == 1) == bool(want_failed),
+                          "%s: style12-live %s names the lines not used: %s" % (
+                              name, chunk, lines[:8]))
             variants = {v for _, v, _ in want}
             if name == "zh.log":
                 check({"crazyhouse", "bughouse"} <= variants, "zh.log: variants %s" % variants)

@@ -19,8 +19,9 @@ the gamedb command.
    game into the part before and a game from the board after, as doc/formats/style12.md says.
 3. Hostile logs through the command: every line cut short, wrong field counts, boards with no
    king or too many men, moves that do not match the board, a line of 1 MiB, 100 MB of junk
-   between two games: clean warnings, the good games kept, and the command's memory bounded
-   (its peak resident size is measured).
+   between two games: each <12>/<b1> line that cannot be used a failure naming it (exit 1),
+   the other losses warnings, the good games kept, and the command's memory bounded (its peak
+   resident size is measured). tests/test-style12-ledger.py checks every line of a log.
 Exit 77 (skip) when the real data is absent.
 """
 import os
@@ -123,10 +124,18 @@ def play(board, verbose, white_moves):
 
 # ---- reading through the library --------------------------------------------------------------
 
+FAILURES = []  # the messages of the lines read_games() was told could not be used
+
+
 def read_games(path, errors="warn"):
-    """[(tags, start fen, [move events], [clock texts], [emt texts], [comments], warning)]."""
+    """[(tags, start fen, [move events], [clock texts], [emt texts], [comments], warning)];
+    the failures (lines that could not be used: GAMEDB_FAILED from next_game) in FAILURES."""
+    import warnings
     games = []
-    with gamedb.open(path, format="style12", errors=errors) as r:
+    del FAILURES[:]
+    with warnings.catch_warnings(record=True) as caught, \
+            gamedb.open(path, format="style12", errors=errors) as r:
+        warnings.simplefilter("always")
         for g in r:
             moves, clocks, emts, comments = [], [], [], []
             for ev in g.moves(fen=True, partial=True):
@@ -139,6 +148,7 @@ def read_games(path, errors="warn"):
                 elif ev.type in ("comment_after", "comment_before"):
                     comments.append(ev.text)
             games.append((dict(g.tags), g.fen, moves, clocks, emts, comments, g.warning))
+    FAILURES.extend(str(w.message) for w in caught if isinstance(w.message, gamedb.GamedbWarning))
     return games
 
 
@@ -473,12 +483,17 @@ def test_sessions():
                 exact += ok
         print("sessions: %d lines, %d source games, %d games rebuilt, %d exact" % (
             len(lines), len(expected), len(games), exact))
+        # The junk <12> and <b1> lines (JUNK) cannot be used: each is a failure naming it.
+        junk = [n for n, ln in enumerate(lines, 1) if ln in JUNK and ln.startswith("<")]
+        named = {int(m) for f in FAILURES for m in re.findall(r": line (\d+): <", f)}
+        check(len(junk) > 10 and set(junk) <= named, "the junk <12>/<b1> lines are failures: "
+              "%d lines, %d named" % (len(junk), len(named & set(junk))))
         # The same log from stdin, through a pipe: the same PGN as from the file.
         rc, want, err = testsupport.run_tool("pgn", path)
-        check(rc == 0, "gamedb pgn on the log: %d %s" % (rc, err))
+        check(rc == 1, "gamedb pgn on the log: exit 1 for its junk lines: %d" % rc)
         with open(path, "rb") as f:
             p = subprocess.run([TOOL, "pgn", "-"], stdin=f, capture_output=True)
-        check(p.returncode == 0 and p.stdout == want,
+        check(p.returncode == 1 and p.stdout == want,
               "gamedb pgn - (a pipe) gives what the file gives: %d %s" % (
                   p.returncode, p.stderr.decode(errors="replace")[:300]))
         with open(path, "rb") as f:
@@ -486,7 +501,7 @@ def test_sessions():
             p = subprocess.run([TOOL, "json", "-"], stdin=cat.stdout, capture_output=True)
             cat.stdout.close()  # so that cat ends (SIGPIPE) if the command stopped reading
             cat.wait()
-        check(p.returncode == 0 and p.stdout.count(b'"index"') == len(games),
+        check(p.returncode == 1 and p.stdout.count(b'"index"') == len(games),
               "gamedb json - from a pipe: %d games" % p.stdout.count(b'"index"'))
         return lines
 
@@ -604,11 +619,16 @@ def test_zh_sessions():
         with gamedb.open(path, format="style12", errors="warn") as r:
             variants = {(g.tags.get("White"), g.tags.get("Black")): g.variant for g in r}
         # The command: the variant in JSON, the tag and "P@e4" drops in PGN.
+        # The FatICS <b1> lines of a game not announced as crazyhouse or bughouse cannot be
+        # used: failures naming them, exit 1.
+        b1s = [len(lines) + n for n, ln in enumerate(real, 1) if ln.startswith("<b1>")]
+        named = [int(m) for f in FAILURES for m in re.findall(r": line (\d+): <b1>", f)]
+        check(named == b1s, "the FatICS <b1> lines are failures: %s, named %s" % (b1s, named))
         rc, js, err = testsupport.run_tool("json", path)
-        check(rc == 0 and b'"variant": "crazyhouse"' in js and b'"variant": "bughouse"' in js,
+        check(rc == 1 and b'"variant": "crazyhouse"' in js and b'"variant": "bughouse"' in js,
               "gamedb json: the crazyhouse and bughouse variants (%d %s)" % (rc, err[:200]))
         rc, pgn, err = testsupport.run_tool("pgn", path)
-        check(rc == 0 and b'[Variant "crazyhouse"]' in pgn and b'[BughousePartner "52 (bugB1 vs. bugB2)"]'
+        check(rc == 1 and b'[Variant "crazyhouse"]' in pgn and b'[BughousePartner "52 (bugB1 vs. bugB2)"]'
               in pgn and re.search(rb"\b[PNBRQ]@[a-h][1-8]", pgn) is not None,
               "gamedb pgn: variant and partner tags, drops written P@e4 (%d %s)" % (rc, err[:200]))
     byname = {}
@@ -725,7 +745,8 @@ def write(tmp, name, text):
 
 def test_hostile(session_lines):
     with tempfile.TemporaryDirectory() as tmp:
-        # Wrong field counts and bad fields: a warning naming the line and the field.
+        # Wrong field counts and bad fields: a failure (the line is not used) naming the line
+        # and the field; the game goes on.
         bad = GOOD[0].split()
         cases = {
             "short": " ".join(bad[:20]),
@@ -740,12 +761,17 @@ def test_hostile(session_lines):
             games = read_games(path)
             check(len(games) == 1 and [m.san for m in games[0][2]] == ["e4", "e5"],
                   "%s: the good game is kept" % name)
-            check(games and games[0][6] and ("line 1" in games[0][6]),
-                  "%s: a warning naming line 1: %s" % (name, games and games[0][6]))
+            check(len(FAILURES) == 1 and ": line 1: " in FAILURES[0] and games[0][6] is None,
+                  "%s: a failure naming line 1: %s" % (name, FAILURES))
+            path2 = write(tmp, name + "-mid.log", "\n".join(GOOD[:2] + [text] + GOOD[2:]) + "\n")
+            rc, out, err = testsupport.run_tool("pgn", path2)
+            check(rc == 1 and b"1.e4" in out and b"e5" in out and ": line 3: " in err,
+                  "%s: in the middle of a game: exit 1, the line named, the game whole (%d %s)"
+                  % (name, rc, err))
         g = read_games(write(tmp, "short2.log", " ".join(bad[:20]) + "\n" + "\n".join(GOOD) + "\n"))
         # 20 fields: "<12>" and 19 after it; the help's 21st field, the initial time, is missing.
-        check(g and g[0][6] and "field 21 (initial time) is missing" in g[0][6],
-              "wrong field count names the missing field: %s" % (g and g[0][6]))
+        check(FAILURES and "field 21 (initial time) is missing" in FAILURES[0],
+              "wrong field count names the missing field: %s" % FAILURES)
         # Nine queens and no pawns is a position: a game of its own from it.
         nine = ("<12> -------k -------- -------- -------- Q------- QQ------ Q-QQ---- -QQQK--- W -1 0 0 0"
                 " 0 0 8 carol dave 1 3 0 39 39 180 180 1 none (0:00) none 0 0 0")
@@ -783,8 +809,9 @@ def test_hostile(session_lines):
         path = write(tmp, "long.log", GOOD[0] + "\n" + "<12> " + "x" * (1 << 20) + "\n" +
                      "\n".join(GOOD[1:]) + "\n")
         g = read_games(path)
-        check(len(g) == 1 and [m.san for m in g[0][2]] == ["e4", "e5"] and g[0][6] and
-              "longer than" in g[0][6], "1 MiB line: skipped (%s)" % (g and g[0][6]))
+        check(len(g) == 1 and [m.san for m in g[0][2]] == ["e4", "e5"] and FAILURES and
+              "line 2: a <12> or <b1> line longer than" in FAILURES[0],
+              "1 MiB line: skipped, a failure (%s)" % FAILURES)
         # 100 MB of junk between two games: both read, memory bounded.
         path = os.path.join(tmp, "junk.log")
         junk_line = ("fics% Foo(C) kibitzes: <12> not a board " * 3)[:100] + "\n"

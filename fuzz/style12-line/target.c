@@ -6,7 +6,8 @@
  * (every integer and text field, known or not; holdings given to the boards they fit); the
  * whole output is fed to a session in those chunks, its games walked (fuzz/fuzz-walk.h) and
  * its games in flight snapshot as they go; and the games must be, PGN for PGN, those the
- * style12 reader gives for the same bytes read from memory. Seeds: fuzz/style12-line/corpus.
+ * style12 reader gives for the same bytes read from memory, with the same lines it could not
+ * use (the messages of their failures) in the same places. Seeds: fuzz/style12-line/corpus.
  */
 #include "../fuzz-walk.h"
 
@@ -38,8 +39,10 @@ static void fuzz_line(struct gamedb_style12_line *l, struct gamedb_style12_line 
 	int32_t f;
 	int64_t v;
 
-	REQUIRE(rc == GAMEDB_OK || rc == GAMEDB_FAILED);
-	REQUIRE((rc == GAMEDB_OK) == (kind != GAMEDB_STYLE12_NONE));
+	/* WARN: a board whose names needed the fallback charset. */
+	REQUIRE(rc == GAMEDB_OK || rc == GAMEDB_WARN || rc == GAMEDB_FAILED);
+	REQUIRE((rc != GAMEDB_FAILED) == (kind != GAMEDB_STYLE12_NONE));
+	REQUIRE(rc != GAMEDB_WARN || kind == GAMEDB_STYLE12_BOARD);
 	REQUIRE(kind == GAMEDB_STYLE12_NONE || kind == GAMEDB_STYLE12_BOARD ||
 		kind == GAMEDB_STYLE12_HOLDINGS);
 	REQUIRE(fuzz_str(gamedb_style12_line_errmsg(l)) != NULL);
@@ -70,13 +73,24 @@ static void fuzz_line(struct gamedb_style12_line *l, struct gamedb_style12_line 
 		gamedb_style12_line_get_kind(b1) == GAMEDB_STYLE12_BOARD);
 }
 
-/* The games ready in the session: walked, and their PGN appended to t. */
+/*
+ * The games ready in the session: walked, and their PGN appended to t; a line it could not
+ * use (FAILED) appends its message.
+ */
 static void fuzz_drain(struct gamedb_style12_session *s, uint64_t *index, struct fuzz_text *t)
 {
 	struct gamedb_game *g;
 	int32_t rc;
 
-	while ((rc = gamedb_style12_session_next_game(s, &g)) == GAMEDB_OK || rc == GAMEDB_WARN) {
+	while ((rc = gamedb_style12_session_next_game(s, &g)) == GAMEDB_OK || rc == GAMEDB_WARN ||
+	       rc == GAMEDB_FAILED) {
+		if (rc == GAMEDB_FAILED) {
+			const char *m = gamedb_style12_session_errmsg(s);
+			REQUIRE(g == NULL && fuzz_nonempty(m));
+			fuzz_append(t, m, strlen(m));
+			++*index; /* a failure takes a game number, as from a reader */
+			continue;
+		}
 		REQUIRE(g != NULL);
 		fuzz_walk_game(NULL, g, *index);
 		(void)gamedb_game_write_pgn(g, 0, fuzz_append, t);
@@ -136,7 +150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		REQUIRE(gamedb_style12_session_feed(s, p + off, n) == GAMEDB_OK);
 		fuzz_drain(s, &index, &fed);
 		live = gamedb_style12_session_get_live_count(s);
-		REQUIRE(live <= 64);
+		REQUIRE(live <= 4096);
 		for (k = 0; k <= live && k < 2; k++) {
 			size_t events;
 			rc = gamedb_style12_session_peek_game(s, k, &g);
@@ -161,8 +175,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	REQUIRE(gamedb_reader_set_format(r, "style12") == GAMEDB_OK);
 	rc = gamedb_reader_open_memory(r, "fuzz.log", p, (size_t)(end - p));
 	if (rc == GAMEDB_OK || rc == GAMEDB_WARN) {
-		while ((rc = gamedb_reader_next_game(r, &g)) == GAMEDB_OK || rc == GAMEDB_WARN)
-			(void)gamedb_game_write_pgn(g, 0, fuzz_append, &read);
+		while ((rc = gamedb_reader_next_game(r, &g)) == GAMEDB_OK || rc == GAMEDB_WARN ||
+		       rc == GAMEDB_FAILED) {
+			if (rc == GAMEDB_FAILED)
+				fuzz_append(&read, gamedb_reader_errmsg(r), strlen(gamedb_reader_errmsg(r)));
+			else
+				(void)gamedb_game_write_pgn(g, 0, fuzz_append, &read);
+		}
 		REQUIRE(rc == GAMEDB_END);
 		REQUIRE(fed.len == read.len && (!fed.len || !memcmp(fed.p, read.p, fed.len)));
 	} else {

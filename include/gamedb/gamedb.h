@@ -1475,13 +1475,15 @@ GAMEDB_EXPORT const char *gamedb_chessassistant_get_comment(struct gamedb_chessa
  *     struct gamedb_style12_session *s = gamedb_style12_session_new("fics");
  *     while ((n = read(sock, buf, sizeof buf)) > 0) {
  *         gamedb_style12_session_feed(s, buf, n);
- *         while ((rc = gamedb_style12_session_next_game(s, &g)) == GAMEDB_OK ||
- *                rc == GAMEDB_WARN)
- *             save(g);            // borrowed, as from gamedb_reader_next_game()
+ *         while ((rc = gamedb_style12_session_next_game(s, &g)) != GAMEDB_END &&
+ *                rc != GAMEDB_FATAL)
+ *             if (rc == GAMEDB_FAILED)  // a line it could not use
+ *                 log(gamedb_style12_session_errmsg(s));
+ *             else
+ *                 save(g);        // borrowed, as from gamedb_reader_next_game()
  *     }
  *     gamedb_style12_session_end(s); // the games still open end with "*"
- *     while ((rc = gamedb_style12_session_next_game(s, &g)) == GAMEDB_OK || rc == GAMEDB_WARN)
- *         save(g);
+ *     // ... and the same loop once more
  *     gamedb_style12_session_free(s);
  * @endcode
  * @{
@@ -1575,11 +1577,12 @@ GAMEDB_EXPORT struct gamedb_style12_line *gamedb_style12_line_new(void);
  * ("fics% ") and timestamps, with or without its line break (text after the first line break
  * is not read). Fields after the 31st of a `<12>` line are ignored (the help says fields may
  * be added).
- * @return ::GAMEDB_OK; or ::GAMEDB_FAILED when the text is not such a line or a field is
- *         missing or bad, with gamedb_style12_line_errmsg() naming the field by its number in
- *         the help's count ("<12>" being field 1): "field 25 (white's clock) is missing: the
- *         line has 24 fields where style 12 has 31". The line then holds nothing
- *         (::GAMEDB_STYLE12_NONE).
+ * @return ::GAMEDB_OK; ::GAMEDB_WARN for a board whose names are not UTF-8 (read as CP1252,
+ *         gamedb_style12_line_errmsg() says so; the line is parsed); or ::GAMEDB_FAILED when
+ *         the text is not such a line or a field is missing or bad, with
+ *         gamedb_style12_line_errmsg() naming the field by its number in the help's count
+ *         ("<12>" being field 1): "field 25 (white's clock) is missing: the line has 24
+ *         fields where style 12 has 31". The line then holds nothing (::GAMEDB_STYLE12_NONE).
  * @since 1.1
  */
 GAMEDB_EXPORT int32_t gamedb_style12_line_parse(struct gamedb_style12_line *l, const char *text,
@@ -1592,7 +1595,8 @@ GAMEDB_EXPORT int32_t gamedb_style12_line_parse(struct gamedb_style12_line *l, c
 GAMEDB_EXPORT int32_t gamedb_style12_line_get_kind(const struct gamedb_style12_line *l);
 
 /**
- * The message of the last failed parse ("" after a parse that succeeded).
+ * The message of the last parse that failed or warned ("" after a parse that returned
+ * ::GAMEDB_OK).
  * @return a string owned by @p l, valid until its next parse or free.
  * @since 1.1
  */
@@ -1619,7 +1623,8 @@ GAMEDB_EXPORT int32_t gamedb_style12_line_get_int(const struct gamedb_style12_li
 						  int32_t field, int64_t *out);
 
 /**
- * A text field (::gamedb_style12_text), UTF-8 (the fields are printable ASCII).
+ * A text field (::gamedb_style12_text), UTF-8 (names that are not UTF-8 are read as CP1252;
+ * the other fields are printable ASCII).
  * @return a string owned by @p l, valid until its next parse, set_holdings or free; NULL when
  *         the line has no such field.
  * @since 1.1
@@ -1682,9 +1687,12 @@ GAMEDB_EXPORT int32_t gamedb_style12_session_end(struct gamedb_style12_session *
  * gamedb_game_dup() to keep it). Its moves must be read (or the game duplicated) before the
  * next call.
  * @return ::GAMEDB_OK or ::GAMEDB_WARN (a game; for WARN, gamedb_style12_session_errmsg()
- *         says what was wrong in its lines or in lines skipped before it); ::GAMEDB_END when
- *         no game is ready now (after gamedb_style12_session_end(): none will be; a warning
- *         about skipped lines may then be in gamedb_style12_session_errmsg()); ::GAMEDB_FATAL.
+ *         says what was wrong in its lines or in lines skipped before it); ::GAMEDB_FAILED
+ *         for a `<12>` or `<b1>` line that could not be used, in its place among the games
+ *         (gamedb_style12_session_errmsg() names the line and why, as the reader's message
+ *         does; @p out is NULL; call again for what follows); ::GAMEDB_END when no game is
+ *         ready now (after gamedb_style12_session_end(): none will be; a warning about other
+ *         skipped lines may then be in gamedb_style12_session_errmsg()); ::GAMEDB_FATAL.
  * @since 1.1
  */
 GAMEDB_EXPORT int32_t gamedb_style12_session_next_game(struct gamedb_style12_session *s,

@@ -19,8 +19,13 @@
  *     blitz match.}" give ratings and the variant;
  *   - a board of relation -3 (an isolated position: `ref`, `sposition`) is a game of no moves.
  *
- * Memory is bounded by the games in flight (at most S12_MAX_GAMES of at most S12_MAX_PLIES
- * plies each), never by the size of the log.
+ * Every `<12>` and `<b1>` line is used or reported: a line that cannot be used is a
+ * GAMEDB_FAILED of next_game() whose message names the file, the line and why (the command
+ * counts it as one failure), and a game that loses anything is handed out with a warning.
+ *
+ * Memory is bounded by the games in flight (at most S12_MAX_GAMES, holding at most
+ * S12_MAX_LIVE_BYTES, of at most S12_MAX_PLIES plies each; a game pushed out by a bound is
+ * handed out with a warning), never by the size of the log.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +38,15 @@
 #define S12_VIEW (64u << 10)      /* bytes asked of the I/O layer at a time */
 #define S12_MAX_LINE (16u << 10)  /* longer lines are skipped unread (a <12> line is ~200) */
 #define S12_BID_BYTES (64u << 10) /* how far the bid looks for a <12> line */
-#define S12_MAX_GAMES 64          /* games in flight; the one idle longest goes out first */
-#define S12_MAX_PLIES 4096        /* plies of one game; a longer one goes on as a new game */
+/*
+ * Games in flight: the table grows up to S12_MAX_GAMES games holding S12_MAX_LIVE_BYTES (the
+ * games and their plies); past either bound the game idle longest goes out first, unfinished,
+ * with a warning. A server has a few hundred games at once; a log that observes 1,000 of them
+ * at once is read whole.
+ */
+#define S12_MAX_GAMES 4096
+#define S12_MAX_LIVE_BYTES ((size_t)64 << 20)
+#define S12_MAX_PLIES 65536       /* plies of one game; a longer one goes on as a new game */
 #define S12_NAME GAMEDB__S12_NAME
 #define S12_MAX_ANN 16            /* "Creating:" announcements kept */
 
@@ -101,6 +113,7 @@ struct s12ply {
 	uint8_t ms;     /* the line had milliseconds */
 	uint8_t reserved[7];
 	uint64_t hand;  /* bughouse: the hands before the move (they come from the partner board) */
+	uint64_t line;  /* the line of its board */
 };
 
 struct s12game {
@@ -116,6 +129,16 @@ struct s12game {
 	uint32_t start_ply;
 	struct s12ply *plies;
 	size_t n, cap;
+	/*
+	 * A takeback (or examine mode going back) leaves the moves taken back in plies[n..tail):
+	 * the same moves played again keep them; other moves, or the end of the game, lose them,
+	 * with a warning naming their lines (tail_line: the line that took them back).
+	 */
+	size_t tail;
+	uint64_t tail_line;
+	/* Moves taken back and lost so far: how many, and the lines they are in (first, last). */
+	size_t lost;
+	uint64_t lost_first, lost_last;
 	char result[8];
 	char comment[200];      /* said after the last move (how it ended, or why it was cut) */
 	uint64_t first_line;
@@ -126,9 +149,12 @@ struct s12game {
 	int b1_pending;         /* a <b1> line's hands not yet matched by a board (b1_hand) */
 	uint64_t b1_hand;
 	uint64_t b1_line;
-	char partner[80];       /* bughouse: "53 (C vs. D)", the other board of the pair */
-	char warn[256];         /* the first warning about this game */
+	char partner[2 * S12_NAME + 32]; /* bughouse: "53 (C vs. D)", the other board of the pair
+					    (the names' bytes as the lines have them) */
+	char warn[320];         /* the first warning about this game; a failure's message */
 	unsigned nwarn;
+	int failed;             /* not a game: a line that could not be used (warn says why) */
+	char fb_sample[48];     /* its end's reason needed the fallback charset: the text's start */
 };
 
 /* An announcement: "Creating: A (1500) B (1600) rated blitz 5 0" (ratings, kind). */
@@ -147,8 +173,9 @@ struct s12 {
 	uint64_t line;       /* lines read */
 	int eof;
 	uint64_t index;      /* games handed out */
-	struct s12game *live[S12_MAX_GAMES];
-	size_t nlive;
+	struct s12game **live; /* games in flight, in the order they began */
+	size_t nlive, live_cap;
+	size_t live_bytes;   /* their memory: the games and their plies */
 	struct s12game **ready; /* finished, not yet handed out (FIFO from ready_head) */
 	size_t nready, ready_head, ready_cap;
 	struct s12game *out; /* the game handed out last (decode_moves reads it) */
@@ -158,11 +185,34 @@ struct s12 {
 	char *carry;         /* the start of a line the bytes so far end in (S12_MAX_LINE bytes) */
 	size_t ncarry;
 	int skipping;        /* in a line longer than S12_MAX_LINE */
+	int skip_own;        /* and that line is a <12> or <b1> line */
 	int live_feed;       /* a live session: bytes come from gamedb_style12_session_feed() */
 	char warn[320];      /* the first line warning not yet reported */
 	unsigned nwarn;
 	int nomem;
 };
+
+/* A game's memory, as counted against S12_MAX_LIVE_BYTES. */
+static size_t game_bytes(const struct s12game *g)
+{
+	return sizeof *g + g->cap * sizeof *g->plies;
+}
+
+/*
+ * A name for a message (messages are UTF-8): the name when it is UTF-8, else its bytes outside
+ * ASCII as '?' (the game's tags have it read in the fallback charset).
+ */
+static const char *shown(const char *name, char *buf, size_t cap)
+{
+	size_t k, n = strlen(name);
+
+	if (gamedb__utf8_valid(name, n))
+		return name;
+	for (k = 0; k < n && k + 1 < cap; k++)
+		buf[k] = (unsigned char)name[k] < 0x80 ? name[k] : '?';
+	buf[k] = 0;
+	return buf;
+}
 
 static void game_free(struct s12game *g)
 {
@@ -205,11 +255,9 @@ static void game_warning(struct s12game *g, const char *fmt, ...)
 }
 
 
-/* Moves live game i to the ready queue. */
-static int finish(struct s12 *s, size_t i, const char *result, const char *comment)
+/* Room for one more entry at the end of the ready queue: 0, or -1 (out of memory). */
+static int ready_room(struct s12 *s)
 {
-	struct s12game *g = s->live[i];
-
 	if (s->nready + s->ready_head == s->ready_cap && s->ready_head) {
 		memmove(s->ready, s->ready + s->ready_head, s->nready * sizeof *s->ready);
 		s->ready_head = 0;
@@ -218,6 +266,82 @@ static int finish(struct s12 *s, size_t i, const char *result, const char *comme
 			 sizeof *s->ready) != 0) {
 		s->nomem = 1;
 		return -1;
+	}
+	return 0;
+}
+
+static void line_failed(struct s12 *s, const char *fmt, ...) GAMEDB__PRINTF(2, 3);
+
+/*
+ * A <12> or <b1> line that cannot be used: a failure in the ready queue, after the games that
+ * ended before it, handed out by next_game() as GAMEDB_FAILED with this message (it names the
+ * file and the line). Out of memory sets s->nomem.
+ */
+static void line_failed(struct s12 *s, const char *fmt, ...)
+{
+	struct s12game *f;
+	va_list ap;
+
+	if (ready_room(s) != 0)
+		return;
+	f = calloc(1, sizeof *f);
+	if (!f) {
+		s->nomem = 1;
+		return;
+	}
+	f->failed = 1;
+	va_start(ap, fmt);
+	vsnprintf(f->warn, sizeof f->warn, fmt, ap);
+	va_end(ap);
+	s->ready[s->ready_head + s->nready++] = f;
+}
+
+/*
+ * The moves a takeback left in plies[n..tail) are not played again: counted with their lines
+ * (from the first one's to the line before the takeback, which holds their boards sent again),
+ * for the warning the game ends with (finish()).
+ */
+static void tail_lost(struct s12game *g)
+{
+	if (g->tail > g->n) {
+		if (!g->lost || g->plies[g->n].line < g->lost_first)
+			g->lost_first = g->plies[g->n].line;
+		if (g->tail_line - 1 > g->lost_last)
+			g->lost_last = g->tail_line - 1;
+		g->lost += g->tail - g->n;
+	}
+	g->tail = 0;
+}
+
+/* A takeback (the board of an earlier ply) cuts g back to k plies. */
+static void take_back(struct s12 *s, struct s12game *g, size_t k)
+{
+	if (g->n > g->tail)
+		g->tail = g->n;
+	g->tail_line = s->line;
+	g->n = k;
+}
+
+/* Moves live game i to the ready queue. */
+static int finish(struct s12 *s, size_t i, const char *result, const char *comment)
+{
+	struct s12game *g = s->live[i];
+
+	if (ready_room(s) != 0)
+		return -1;
+	tail_lost(g);
+	if (g->lost) {
+		/* What it lost comes first: its message names the lines that are in no game. */
+		char where[64];
+		if (g->lost_first == g->lost_last)
+			snprintf(where, sizeof where, "line %llu", (unsigned long long)g->lost_first);
+		else
+			snprintf(where, sizeof where, "lines %llu to %llu",
+				 (unsigned long long)g->lost_first, (unsigned long long)g->lost_last);
+		snprintf(g->warn, sizeof g->warn, "%s: %s: game %ld: %zu move%s taken back and not "
+			 "played again (moves taken back are not kept)", s->f->name, where, g->gameno,
+			 g->lost, g->lost == 1 ? "" : "s");
+		g->nwarn++;
 	}
 	snprintf(g->result, sizeof g->result, "%s", result);
 	if (g->zh == GAMEDB__ZH_CRAZYHOUSE && g->b1_pending) {
@@ -234,9 +358,34 @@ static int finish(struct s12 *s, size_t i, const char *result, const char *comme
 		snprintf(g->comment, sizeof g->comment, "%s", comment);
 	s->ready[s->ready_head + s->nready++] = g;
 	/* Out of the live games, keeping the order of arrival (the oldest first). */
+	s->live_bytes -= game_bytes(g);
 	memmove(s->live + i, s->live + i + 1, (s->nlive - i - 1) * sizeof *s->live);
 	s->nlive--;
 	return 0;
+}
+
+/*
+ * A bound of the games in flight is reached (bound says which): the game idle longest, other
+ * than keep, goes out unfinished, with a warning (its next board, if any comes, starts a new
+ * game from that board). 0; 1 when there is no other game; -1 out of memory.
+ */
+static int push_out(struct s12 *s, const struct s12game *keep, const char *bound)
+{
+	size_t i, old = (size_t)-1;
+	struct s12game *g;
+	char why[200];
+
+	for (i = 0; i < s->nlive; i++)
+		if (s->live[i] != keep && (old == (size_t)-1 || s->live[i]->touched < s->live[old]->touched))
+			old = i;
+	if (old == (size_t)-1)
+		return 1;
+	g = s->live[old];
+	snprintf(why, sizeof why, "line %llu: %s: this game, without a board since line %llu, is "
+		 "handed out unfinished", (unsigned long long)s->line, bound,
+		 (unsigned long long)g->touched);
+	game_warning(g, "%s: %s", s->f->name, why);
+	return finish(s, old, "*", why) != 0 ? -1 : 0;
 }
 
 /* The live game of this number and these players, or -1. */
@@ -302,9 +451,12 @@ static void zh_setup(struct s12 *s, struct s12game *g)
 	}
 }
 
+/* The warning of a game pushed out by S12_MAX_LIVE_BYTES. */
+#define S12_BYTES_BOUND "the games in flight hold 64 MiB, the most a style 12 reader keeps"
+
 /*
  * A new live game from line L (position pos, its FEN fen). When S12_MAX_GAMES are in flight,
- * the one idle longest goes out first, unfinished.
+ * or their memory is at S12_MAX_LIVE_BYTES, the one idle longest goes out first, unfinished.
  */
 static struct s12game *start_game(struct s12 *s, const struct gamedb__s12line *L,
 				  const struct gamedb__pos *pos, const char *fen)
@@ -312,16 +464,18 @@ static struct s12game *start_game(struct s12 *s, const struct gamedb__s12line *L
 	struct s12game *g;
 	struct s12ann *a;
 
-	if (s->nlive == S12_MAX_GAMES) {
-		size_t i, old = 0;
-		char why[120];
-		for (i = 1; i < s->nlive; i++)
-			if (s->live[i]->touched < s->live[old]->touched)
-				old = i;
-		snprintf(why, sizeof why, "no board after line %llu while %d other games went on",
-			 (unsigned long long)s->live[old]->touched, S12_MAX_GAMES);
-		if (finish(s, old, "*", why) != 0)
+	while (s->nlive >= S12_MAX_GAMES || s->live_bytes + sizeof *g > S12_MAX_LIVE_BYTES) {
+		int rc = push_out(s, NULL, s->nlive >= S12_MAX_GAMES
+					   ? "4,096 games are in flight, the most a style 12 "
+					     "reader keeps" : S12_BYTES_BOUND);
+		if (rc < 0)
 			return NULL;
+		if (rc > 0)
+			break;
+	}
+	if (gamedb__grow((void **)&s->live, &s->live_cap, s->nlive + 1, sizeof *s->live) != 0) {
+		s->nomem = 1;
+		return NULL;
 	}
 	g = calloc(1, sizeof *g);
 	if (!g) {
@@ -347,6 +501,7 @@ static struct s12game *start_game(struct s12 *s, const struct gamedb__s12line *L
 		memcpy(g->variant, a->kind, sizeof g->variant);
 	}
 	s->live[s->nlive++] = g;
+	s->live_bytes += game_bytes(g);
 	zh_setup(s, g);
 	return g;
 }
@@ -365,10 +520,27 @@ static int add_ply(struct s12 *s, struct s12game *g, const struct gamedb__move *
 		   const struct gamedb__s12line *L, uint64_t hand)
 {
 	struct s12ply *p;
+	size_t before = game_bytes(g);
 
 	if (gamedb__grow((void **)&g->plies, &g->cap, g->n + 1, sizeof *g->plies) != 0) {
 		s->nomem = 1;
 		return -1;
+	}
+	s->live_bytes += game_bytes(g) - before;
+	if (g->n < g->tail) {
+		/* After a takeback: the same move again keeps the moves taken back, another loses them. */
+		const struct gamedb__move *o = &g->plies[g->n].m;
+		if (o->from != m->from || o->to != m->to || o->promo != m->promo ||
+		    o->flags != m->flags || o->piece != m->piece)
+			tail_lost(g);
+	}
+	/* Past the memory bound: the other games idle longest go out first. */
+	while (s->live_bytes > S12_MAX_LIVE_BYTES) {
+		int rc = push_out(s, g, S12_BYTES_BOUND);
+		if (rc < 0)
+			return -1;
+		if (rc > 0)
+			break;
 	}
 	p = &g->plies[g->n++];
 	memset(p, 0, sizeof *p);
@@ -378,6 +550,7 @@ static int add_ply(struct s12 *s, struct s12game *g, const struct gamedb__move *
 	p->taken = L->taken;
 	p->ms = (uint8_t)L->ms;
 	p->hand = hand;
+	p->line = s->line;
 	return 0;
 }
 
@@ -455,10 +628,11 @@ static int on_board(struct s12 *s, const struct gamedb__s12line *L)
 	}
 	rc = gamedb__s12_pos(L, &pos, fen, sizeof fen, &fwhy, zh_ok);
 	if (rc < 0) {
-		line_warning(s, "%s: line %llu: game %ld (%s vs. %s): the board is not a playable "
-			     "position (%s); line skipped", s->f->name, (unsigned long long)s->line,
-			     L->gameno, L->white, L->black, fwhy);
-		return 0;
+		char w[S12_NAME], b[S12_NAME];
+		line_failed(s, "%s: line %llu: game %ld (%s vs. %s): the board is not a playable "
+			    "position (%s); line skipped", s->f->name, (unsigned long long)s->line,
+			    L->gameno, shown(L->white, w, sizeof w), shown(L->black, b, sizeof b), fwhy);
+		return s->nomem ? -1 : 0;
 	}
 	if (rc == 1) {
 		/* Read with hands; the game's kind and its <b1> lines give them (zh_setup()). */
@@ -533,7 +707,7 @@ static int on_board(struct s12 *s, const struct gamedb__s12line *L)
 		/* A takeback, examine mode going back, or the same board again. */
 		pos_at(g, ply - g->start_ply, &at);
 		if (same_board(&at, L)) {
-			g->n = ply - g->start_ply;
+			take_back(s, g, ply - g->start_ply);
 			g->cur = at;
 			return 0;
 		}
@@ -544,7 +718,7 @@ static int on_board(struct s12 *s, const struct gamedb__s12line *L)
 				bug_lend(&at, L->verbose);
 			hand = at.hand;
 			if (play_verbose(&at, L->verbose, &m) == 0 && same_board(&at, L)) {
-				g->n = ply - 1 - g->start_ply;
+				take_back(s, g, ply - 1 - g->start_ply);
 				g->cur = at;
 				return zh_after(s, g, hand) || add_ply(s, g, &m, L, hand);
 			}
@@ -560,8 +734,10 @@ static int on_board(struct s12 *s, const struct gamedb__s12line *L)
 		snprintf(why, sizeof why, "line %llu: a board of ply %u, before the first one seen; "
 			 "the game goes on from it as a new game", (unsigned long long)s->line, ply);
 	} else {
-		snprintf(why, sizeof why, "line %llu: the game is longer than %u plies; it goes on "
-			 "as a new game", (unsigned long long)s->line, S12_MAX_PLIES);
+		snprintf(why, sizeof why, "line %llu: the game is longer than %u plies, the most a "
+			 "style 12 reader keeps; it goes on as a new game", (unsigned long long)s->line,
+			 S12_MAX_PLIES);
+		game_warning(g, "%s: %s", s->f->name, why);
 	}
 	/* Cut: the game so far ends with "*", a new one starts from this board. */
 	{
@@ -685,13 +861,19 @@ static int on_game_line(struct s12 *s, const char *p, const char *end)
 		     strcmp(res, "*")))
 			return 0;
 		/* The reason is server text: through the text layer, like any text of a format. */
+		uint64_t before = s->r->text.fallback_texts;
 		gamedb__buf_init_fixed(&reason, rstore, sizeof rstore);
+		s->r->text.fallback_sample[0] = 0;
 		if (gamedb__text_to_utf8(&s->r->text, gamedb__reader_charset(s->r),
 					 gamedb__reader_fallback(s->r), p, rl, &reason) == GAMEDB_FAILED) {
 			gamedb__buf_free(&reason);
 			s->nomem = 1;
 			return -1;
 		}
+		/* Its warning goes with this game, not with the one handed out while it is read. */
+		if (s->r->text.fallback_texts != before)
+			snprintf(s->live[i]->fb_sample, sizeof s->live[i]->fb_sample, "%s",
+				 s->r->text.fallback_sample[0] ? s->r->text.fallback_sample : "?");
 		/* At most 199 bytes, cut between letters. */
 		if (reason.len >= sizeof s->live[i]->comment) {
 			size_t cut = sizeof s->live[i]->comment - 1;
@@ -723,9 +905,9 @@ static int on_b1(struct s12 *s, const char *p, const char *end)
 	size_t i;
 
 	if (gamedb__s12_parse_b1(p, end, &b1, why, sizeof why) != 0) {
-		line_warning(s, "%s: line %llu: <b1> line: %s; line skipped", s->f->name,
-			     (unsigned long long)s->line, why);
-		return 0;
+		line_failed(s, "%s: line %llu: <b1> line: %s; line skipped", s->f->name,
+			    (unsigned long long)s->line, why);
+		return s->nomem ? -1 : 0;
 	}
 	hand = b1.hand;
 	gameno = b1.gameno;
@@ -734,17 +916,33 @@ static int on_b1(struct s12 *s, const char *p, const char *end)
 			g = s->live[i];
 			break;
 		}
-	if (!g || !g->zh || g->unsupported)
+	if (g && g->unsupported) {
+		g->touched = s->line; /* the game fails, naming its lines up to here */
 		return 0;
+	}
+	if (!g || !g->zh) {
+		/* A chess game has no hands: the line cannot be used. */
+		char w[S12_NAME], b[S12_NAME];
+		if (g)
+			line_failed(s, "%s: line %llu: <b1> line of game %ld (%s vs. %s), which is not "
+				    "announced as crazyhouse or bughouse; line skipped", s->f->name,
+				    (unsigned long long)s->line, gameno, shown(g->white, w, sizeof w),
+				    shown(g->black, b, sizeof b));
+		else
+			line_failed(s, "%s: line %llu: <b1> line of game %ld, which is not in "
+				    "progress; line skipped", s->f->name, (unsigned long long)s->line,
+				    gameno);
+		return s->nomem ? -1 : 0;
+	}
 	{
 		/* More men in hand than a FEN of the game can hold: not a real line. */
 		struct gamedb__pos t = g->cur;
 		char probe[8];
 		t.hand = hand;
 		if (gamedb__pos_to_fen(&t, probe, sizeof probe) >= sizeof g->fen) {
-			line_warning(s, "%s: line %llu: <b1> line: more men in hand than a game holds; "
-				     "line skipped", s->f->name, (unsigned long long)s->line);
-			return 0;
+			line_failed(s, "%s: line %llu: <b1> line: more men in hand than a game holds; "
+				    "line skipped", s->f->name, (unsigned long long)s->line);
+			return s->nomem ? -1 : 0;
 		}
 	}
 	if (b1.has_passed) {
@@ -789,9 +987,9 @@ static int on_line(struct s12 *s, const char *p, size_t n)
 		struct gamedb__s12line L;
 		char why[160];
 		if (gamedb__s12_parse(q, end, &L, why, sizeof why) != 0) {
-			line_warning(s, "%s: line %llu: <12> line: %s; line skipped", s->f->name,
-				     (unsigned long long)s->line, why);
-			return 0;
+			line_failed(s, "%s: line %llu: <12> line: %s; line skipped", s->f->name,
+				    (unsigned long long)s->line, why);
+			return s->nomem ? -1 : 0;
 		}
 		return on_board(s, &L);
 	}
@@ -802,6 +1000,36 @@ static int on_line(struct s12 *s, const char *p, size_t n)
 	if ((q = gamedb__s12_after_tag(p, end, "Creating: ")) != NULL)
 		on_creating(s, q, end);
 	return 0;
+}
+
+/*
+ * Does the line that starts with the bytes a (na of them), then b (nb), begin as a <12> or
+ * <b1> line? For a line too long to be read: one of those is reported as a line not used.
+ */
+static int own_line(const char *a, size_t na, const char *b, size_t nb)
+{
+	char head[256];
+	size_t n = na < sizeof head ? na : sizeof head;
+
+	memcpy(head, a, n);
+	if (n < sizeof head) {
+		size_t m = nb < sizeof head - n ? nb : sizeof head - n;
+		memcpy(head + n, b, m);
+		n += m;
+	}
+	return gamedb__s12_after_tag(head, head + n, "<12> ") != NULL ||
+	       gamedb__s12_after_tag(head, head + n, "<b1> ") != NULL;
+}
+
+/* A line longer than S12_MAX_LINE, skipped: a failure when it is a <12> or <b1> line. */
+static void long_line(struct s12 *s, int own)
+{
+	if (own)
+		line_failed(s, "%s: line %llu: a <12> or <b1> line longer than %u bytes; skipped",
+			    s->f->name, (unsigned long long)s->line, S12_MAX_LINE);
+	else
+		line_warning(s, "%s: line %llu: longer than %u bytes; skipped", s->f->name,
+			     (unsigned long long)s->line, S12_MAX_LINE);
 }
 
 /*
@@ -819,6 +1047,7 @@ static int feed_bytes(struct s12 *s, const char *p, size_t n)
 		if (!nl) {
 			if (!s->skipping && s->ncarry + n > S12_MAX_LINE) {
 				s->skipping = 1;
+				s->skip_own = own_line(s->carry ? s->carry : "", s->ncarry, p, n);
 				s->ncarry = 0;
 			}
 			if (!s->skipping) {
@@ -834,8 +1063,10 @@ static int feed_bytes(struct s12 *s, const char *p, size_t n)
 		len = (size_t)(nl - p);
 		s->line++;
 		if (s->skipping || s->ncarry + len > S12_MAX_LINE) {
-			line_warning(s, "%s: line %llu: longer than %u bytes; skipped", s->f->name,
-				     (unsigned long long)s->line, S12_MAX_LINE);
+			long_line(s, s->skipping ? s->skip_own
+						 : own_line(s->carry ? s->carry : "", s->ncarry, p, len));
+			if (s->nomem)
+				return -1;
 		} else if (s->ncarry) {
 			memcpy(s->carry + s->ncarry, p, len);
 			rc = on_line(s, s->carry, s->ncarry + len);
@@ -859,8 +1090,9 @@ static int feed_end(struct s12 *s)
 
 	if (s->skipping) {
 		s->line++;
-		line_warning(s, "%s: line %llu: longer than %u bytes; skipped", s->f->name,
-			     (unsigned long long)s->line, S12_MAX_LINE);
+		long_line(s, s->skip_own);
+		if (s->nomem)
+			rc = -1;
 	} else if (s->ncarry) {
 		s->line++;
 		rc = on_line(s, s->carry, s->ncarry);
@@ -951,6 +1183,7 @@ static void style12_close(void *state)
 		return;
 	for (i = 0; i < s->nlive; i++)
 		game_free(s->live[i]);
+	free(s->live);
 	for (i = 0; i < s->nready; i++)
 		game_free(s->ready[s->ready_head + i]);
 	free(s->ready);
@@ -980,6 +1213,21 @@ static int add_tag(struct gamedb_game *g, const char *name, const char *value)
 	return gamedb__tags_add(&g->head, name, value, strlen(value), NULL, 0, NULL);
 }
 
+/*
+ * A tag whose value holds names as the lines have them: ASCII as it is, other bytes through
+ * the text layer in the reader's charset (UTF-8 by default, bytes that are not UTF-8 read in
+ * the fallback, CP1252 by default: the core then warns, once per game). 0, or -1.
+ */
+static int add_name_tag(struct gamedb_game *g, const char *name, const char *value)
+{
+	size_t n = strlen(value);
+
+	if (gamedb__text_is_plain(value, n))
+		return add_tag(g, name, value);
+	return gamedb__game_add_tag_raw(g, &g->head, name, value, n,
+					gamedb__reader_charset(g->reader)) == GAMEDB_FAILED ? -1 : 0;
+}
+
 /* The header of game x into g: variant, start position and tags. 0, or -1 (out of memory). */
 static int fill_game(struct s12 *s, const struct s12game *x, struct gamedb_game *g)
 {
@@ -995,8 +1243,8 @@ static int fill_game(struct s12 *s, const struct s12game *x, struct gamedb_game 
 	g->have_start = 1;
 	gamedb__pgn_date(date, 0, 0, 0); /* a log line carries no date */
 	if (add_tag(g, "Event", "?") || add_tag(g, "Site", "?") || add_tag(g, "Date", date) ||
-	    add_tag(g, "Round", "?") || add_tag(g, "White", x->white) ||
-	    add_tag(g, "Black", x->black) || add_tag(g, "Result", x->result))
+	    add_tag(g, "Round", "?") || add_name_tag(g, "White", x->white) ||
+	    add_name_tag(g, "Black", x->black) || add_tag(g, "Result", x->result))
 		return -1;
 	if ((x->welo[0] && add_tag(g, "WhiteElo", x->welo)) ||
 	    (x->belo[0] && add_tag(g, "BlackElo", x->belo)))
@@ -1022,7 +1270,7 @@ static int fill_game(struct s12 *s, const struct s12game *x, struct gamedb_game 
 		return -1;
 	if (x->rated[0] && add_tag(g, "Rated", strcmp(x->rated, "rated") == 0 ? "yes" : "no"))
 		return -1;
-	if (x->partner[0] && add_tag(g, "BughousePartner", x->partner))
+	if (x->partner[0] && add_name_tag(g, "BughousePartner", x->partner))
 		return -1;
 	return 0;
 }
@@ -1058,10 +1306,32 @@ static int32_t style12_next_game(void *state, struct gamedb_game *g)
 	x = s->ready[s->ready_head++];
 	if (--s->nready == 0)
 		s->ready_head = 0;
+	if (x->failed) {
+		/*
+		 * A line that could not be used: one failure, which takes a game number as every
+		 * FAILED of next_game() does (one game per call, read or not; the command counts
+		 * it as one failure).
+		 */
+		s->index++;
+		rc = gamedb__error(s->r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s", x->warn);
+		game_free(x);
+		return rc;
+	}
 	s->out = x;
 	g->index = s->index++;
+	/*
+	 * Texts read in the fallback charset while the lines were read belong to the games they
+	 * are in (fb_sample), not to this one: the count starts again for this game's own.
+	 */
+	s->r->text.fallback_texts = 0;
+	s->r->text.fallback_sample[0] = 0;
 	if (fill_game(s, x, g) != 0)
 		goto nomem;
+	if (x->fb_sample[0] && !s->r->text.fallback_texts) {
+		s->r->text.fallback_texts = 1;
+		snprintf(s->r->text.fallback_sample, sizeof s->r->text.fallback_sample, "%s",
+			 x->fb_sample);
+	}
 	if (x->nwarn) {
 		/* What went wrong in this game's boards (decode_moves says it again). */
 		if (x->nwarn > 1)
@@ -1121,8 +1391,12 @@ static int32_t style12_decode(void *state, struct gamedb_game *g, struct gamedb_
 		return GAMEDB_FAILED;
 	}
 	if (x->unsupported) {
-		gamedb__game_seterr(g, "%s: line %llu: game %ld (%s vs. %s): %s%s%s", s->f->name,
-				    (unsigned long long)x->first_line, x->gameno, x->white, x->black,
+		/* Its lines are named (first to last), since none of them is used. */
+		char w[S12_NAME], b[S12_NAME];
+		gamedb__game_seterr(g, "%s: lines %llu to %llu: game %ld (%s vs. %s): %s%s%s",
+				    s->f->name, (unsigned long long)x->first_line,
+				    (unsigned long long)x->touched, x->gameno,
+				    shown(x->white, w, sizeof w), shown(x->black, b, sizeof b),
 				    x->unsupported, x->variant[0] ? ": " : "", x->variant);
 		return GAMEDB_FAILED;
 	}

@@ -180,16 +180,22 @@ const char *gamedb__s12_after_tag(const char *p, const char *end, const char *ta
 }
 
 
-/* A field of printable ASCII (names, moves) into dst of cap bytes; 1 when it does not fit or
- * holds anything else. */
-static int copy_word(char *dst, size_t cap, const char *tok, size_t len)
+/*
+ * A field into dst of cap bytes; 1 when it does not fit or holds a byte it may not. Moves and
+ * times are printable ASCII (text = 0); a name (text = 1) is any bytes but blanks and control
+ * characters: FICS and ICC handles are ASCII, but other servers' logs, edited logs and test
+ * logs hold names in UTF-8 or another charset, which the caller reads through the text layer.
+ */
+static int copy_word(char *dst, size_t cap, const char *tok, size_t len, int text)
 {
 	size_t k;
 	if (len >= cap)
 		return 1;
-	for (k = 0; k < len; k++)
-		if ((unsigned char)tok[k] < 0x21 || (unsigned char)tok[k] > 0x7E)
+	for (k = 0; k < len; k++) {
+		unsigned char c = (unsigned char)tok[k];
+		if (c < 0x21 || c == 0x7F || (c > 0x7E && !text))
 			return 1;
+	}
 	memcpy(dst, tok, len);
 	dst[len] = 0;
 	return 0;
@@ -251,7 +257,7 @@ int gamedb__s12_parse(const char *p, const char *end, struct gamedb__s12line *L,
 	if (gamedb__s12_int(tok[i], len[i], -1, 1000000000, &L->gameno))
 		goto bad;
 	for (i = 16; i < 18; i++)
-		if (copy_word(i == 16 ? L->white : L->black, GAMEDB__S12_NAME, tok[i], len[i]))
+		if (copy_word(i == 16 ? L->white : L->black, GAMEDB__S12_NAME, tok[i], len[i], 1))
 			goto bad;
 	i = 18;
 	if (gamedb__s12_int(tok[i], len[i], -4, 2, &v))
@@ -278,11 +284,11 @@ int gamedb__s12_parse(const char *p, const char *end, struct gamedb__s12line *L,
 		*(i == 23 ? &L->wclock : &L->bclock) = L->ms ? t : t * 1000;
 	}
 	i = 25;
-	if (gamedb__s12_int(tok[i], len[i], 1, 100000, &L->moveno))
+	if (gamedb__s12_int(tok[i], len[i], 1, (long)GAMEDB__MOVENO_MAX, &L->moveno))
 		goto bad;
 	for (i = 26; i < 29; i += 2)
-		if (i == 26 ? copy_word(L->verbose, sizeof L->verbose, tok[i], len[i])
-			    : copy_word(L->san, sizeof L->san, tok[i], len[i]))
+		if (i == 26 ? copy_word(L->verbose, sizeof L->verbose, tok[i], len[i], 0)
+			    : copy_word(L->san, sizeof L->san, tok[i], len[i], 0))
 			goto bad;
 	i = 29;
 	if (gamedb__s12_int(tok[i], len[i], 0, 1, &v))
@@ -393,8 +399,9 @@ int gamedb__s12_word(const char **pp, const char *end, char *dst, size_t cap)
 		p++;
 	w = p;
 	while (p < end && *p != ' ') {
-		if ((unsigned char)*p < 0x21 || (unsigned char)*p > 0x7E)
-			return -1; /* names, ratings, kinds and results are printable ASCII */
+		/* No control characters; other bytes are names' (as in a <12> line's names). */
+		if ((unsigned char)*p < 0x21 || (unsigned char)*p == 0x7F)
+			return -1;
 		p++;
 	}
 	if (p == w || (size_t)(p - w) >= cap)
@@ -527,7 +534,10 @@ struct gamedb_style12_line {
 	char fen[768];               /* BOARD: a FEN with two full hands (630 men) fits */
 	char uci[8];
 	char hold[2][GAMEDB__HAND_MAX * 5 + 1];
-	char errmsg[200];
+	char name[2][GAMEDB__S12_NAME_UTF8]; /* BOARD: the names in UTF-8 */
+	struct gamedb__text text;    /* their conversion (UTF-8, else CP1252, as the reader's
+					default) */
+	char errmsg[2 * GAMEDB__S12_NAME_UTF8 + 100];
 };
 
 static int line_ok(const struct gamedb_style12_line *l)
@@ -548,6 +558,7 @@ GAMEDB_EXPORT void gamedb_style12_line_free(struct gamedb_style12_line *l)
 {
 	if (!line_ok(l))
 		return;
+	gamedb__text_close(&l->text);
 	l->magic = 0;
 	free(l);
 }
@@ -567,6 +578,37 @@ static void line_holdings(struct gamedb_style12_line *l)
 				l->hold[c][o++] = letters[type - 1];
 		l->hold[c][o] = 0;
 	}
+}
+
+/*
+ * The names of a board in UTF-8, read as the style12 reader reads them by default: UTF-8, the
+ * bytes that are not read as CP1252 (the fallback). 0; 1 when a name needed the fallback; -1
+ * out of memory.
+ */
+static int line_names(struct gamedb_style12_line *l)
+{
+	const char *raw[2] = { l->L.white, l->L.black };
+	int c, fell = 0;
+
+	for (c = 0; c < 2; c++) {
+		struct gamedb__buf b;
+		uint64_t before = l->text.fallback_texts;
+		size_t n = strlen(raw[c]);
+		if (gamedb__text_is_plain(raw[c], n)) {
+			memcpy(l->name[c], raw[c], n + 1);
+			continue;
+		}
+		gamedb__buf_init_fixed(&b, l->name[c], sizeof l->name[c]);
+		if (gamedb__text_to_utf8(&l->text, "UTF-8", "CP1252", raw[c], n, &b) == GAMEDB_FAILED) {
+			gamedb__buf_free(&b);
+			return -1;
+		}
+		if (b.p != l->name[c]) /* cannot be longer (GAMEDB__S12_NAME_UTF8), but cut if it is */
+			snprintf(l->name[c], sizeof l->name[c], "%s", b.p);
+		gamedb__buf_free(&b);
+		fell |= l->text.fallback_texts != before;
+	}
+	return fell;
 }
 
 /* The FEN of a board, with its hands when it has any. */
@@ -637,6 +679,18 @@ GAMEDB_EXPORT int32_t gamedb_style12_line_parse(struct gamedb_style12_line *l, c
 					 k == GAMEDB__S12_MV_SHORT ? 'g' : 'c', mover ? '8' : '1');
 		}
 		l->kind = GAMEDB_STYLE12_BOARD;
+		rc = line_names(l);
+		if (rc < 0) {
+			l->kind = GAMEDB_STYLE12_NONE;
+			snprintf(l->errmsg, sizeof l->errmsg, "out of memory");
+			return GAMEDB_FAILED;
+		}
+		if (rc > 0) {
+			snprintf(l->errmsg, sizeof l->errmsg, "<12> line: a name is not UTF-8, read as "
+				 "CP1252 (the fallback charset): \"%s\" - \"%s\"", l->name[0],
+				 l->name[1]);
+			return GAMEDB_WARN;
+		}
 		return GAMEDB_OK;
 	}
 	if ((q = gamedb__s12_after_tag(text, end, "<b1> ")) != NULL) {
@@ -728,8 +782,8 @@ GAMEDB_EXPORT const char *gamedb_style12_line_get_text(const struct gamedb_style
 	if (l->kind != GAMEDB_STYLE12_BOARD)
 		return NULL;
 	switch (field) {
-	case GAMEDB_STYLE12_WHITE_NAME: return l->L.white;
-	case GAMEDB_STYLE12_BLACK_NAME: return l->L.black;
+	case GAMEDB_STYLE12_WHITE_NAME: return l->name[0];
+	case GAMEDB_STYLE12_BLACK_NAME: return l->name[1];
 	case GAMEDB_STYLE12_MOVE_VERBOSE: return l->L.verbose;
 	case GAMEDB_STYLE12_MOVE_SAN: return l->L.san;
 	case GAMEDB_STYLE12_MOVE_UCI: return l->uci[0] ? l->uci : NULL;

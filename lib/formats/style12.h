@@ -9,7 +9,13 @@
 
 #include "formats/format.h"
 
-#define GAMEDB__S12_NAME 32  /* FICS handles have at most 17 letters; ICC 15 */
+/*
+ * A name's bytes and NUL. FICS handles have at most 17 letters, ICC's 15; names of other
+ * servers and of edited logs may be UTF-8 (up to 4 bytes a letter) or another charset.
+ */
+#define GAMEDB__S12_NAME 64
+/* The UTF-8 of a name: a byte of a single-byte charset (or U+FFFD) is at most 3 bytes. */
+#define GAMEDB__S12_NAME_UTF8 (3 * (GAMEDB__S12_NAME - 1) + 1)
 #define GAMEDB__S12_FIELDS 30 /* fields after "<12>" (the help counts 31 with "<12>") */
 
 /* One <12> line, as parse gives it. */
@@ -20,7 +26,8 @@ struct gamedb__s12line {
 	int castle[4];      /* wK wQ bK bQ */
 	long halfmove;
 	long gameno;
-	char white[GAMEDB__S12_NAME], black[GAMEDB__S12_NAME];
+	char white[GAMEDB__S12_NAME], black[GAMEDB__S12_NAME]; /* as the line has them: any bytes
+								  but blanks and controls */
 	int relation;
 	long base, inc;     /* minutes, seconds */
 	long wmat, bmat;    /* material strength */
@@ -102,7 +109,10 @@ enum {
 };
 int gamedb__s12_verbose(const char *v, struct gamedb__move *m);
 
-/* Copies a word (printable ASCII up to a blank) of at most cap - 1 bytes; 0, or -1. */
+/*
+ * Copies a word (up to a blank: no control characters; bytes outside ASCII are kept, as names
+ * have them) of at most cap - 1 bytes; 0, or -1.
+ */
 int gamedb__s12_word(const char **pp, const char *end, char *dst, size_t cap);
 
 /* The hands as a <b1> line writes them: "white [PN] black [Q]". */

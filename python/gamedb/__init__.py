@@ -1484,6 +1484,8 @@ class Style12Line:
     ``white_material``, ``black_material``, ``clocks_in_ms``, ``castling``, ``ply``, and the
     texts ``white``, ``black``, ``move_verbose``, ``move_san``, ``move_uci``, ``time_taken``,
     ``white_holdings``, ``black_holdings``, ``passed``; a field the line has not is None.
+    ``warning``: None, or why the line was read with a loss (a name that is not UTF-8, read
+    as CP1252).
     """
 
     kind: str
@@ -1519,10 +1521,12 @@ class Style12Line:
         data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
         self._ptr = _lib.gamedb_style12_line_new()
         rc = _lib.gamedb_style12_line_parse(self._ptr, data, len(data))
-        if rc != OK:
+        if rc not in (OK, WARN):
             msg = _lib.gamedb_style12_line_errmsg(self._ptr)
             self.close()
             raise GamedbError(rc, E_CORRUPT, msg)
+        self.warning: Optional[str] = _lib.gamedb_style12_line_errmsg(self._ptr) \
+            if rc == WARN else None
         self._snapshot()
 
     def _snapshot(self) -> None:
@@ -1571,7 +1575,8 @@ class Style12Session:
     with its own copy: moves, PGN and JSON stay available); ``end()`` ends the games still in
     flight with "*". ``live_count`` is the number of games in flight, ``peek(i)`` a snapshot
     of one of them (moves so far, result "*"). A game delivered with a warning has it in
-    ``Game.warning``; ``warnings`` collects the messages about lines that were skipped.
+    ``Game.warning``; ``warnings`` collects the messages about lines that were skipped
+    (a ``<12>`` or ``<b1>`` line that could not be used, named by its line number).
     """
 
     def __init__(self, name: str = "live") -> None:
@@ -1597,6 +1602,9 @@ class Style12Session:
                 if msg:
                     self.warnings.append(msg)
                 return out
+            if rc == FAILED:  # a line that could not be used; the games go on
+                self.warnings.append(_lib.gamedb_style12_session_errmsg(self._ptr))
+                continue
             if rc not in (OK, WARN):
                 self._raise(rc)
             warning = _lib.gamedb_style12_session_errmsg(self._ptr) if rc == WARN else None

@@ -81,3 +81,42 @@ def test_session_peek_and_end():
     with pytest.raises(gamedb.GamedbError):
         s.feed(b"x")
     s.close()
+
+
+def test_line_names_not_ascii():
+    # Names of other servers and of edited logs: UTF-8 as it is, other bytes read as CP1252
+    # (with a warning), as the reader reads them.
+    l = gamedb.Style12Line(GAME[0].replace("alice bob", "Židu 王嘉良"))
+    assert (l.white, l.black, l.warning) == ("Židu", "王嘉良", None)
+    l = gamedb.Style12Line(GAME[0].replace("alice bob", "Müller Gärtner").encode("cp1252"))
+    assert (l.white, l.black) == ("Müller", "Gärtner")
+    assert "CP1252" in l.warning
+    with pytest.raises(gamedb.GamedbError) as e:  # a control character is not a name
+        gamedb.Style12Line(GAME[0].replace("alice bob", "al\x01ce bob"))
+    assert "field 18 (white's name)" in e.value.message
+
+
+def test_line_move_number_past_100000():
+    f = GAME[0].split(" ")
+    f[27] = "150000"  # field 27, the move number ("fics%" is f[0])
+    l = gamedb.Style12Line(" ".join(f))
+    assert l.move_number == 150000 and l.fen.endswith(" 0 150000")
+
+
+@pytest.mark.parametrize("chunk", [1, 4096])
+def test_session_line_not_used(chunk):
+    # A board line with a bad field in the middle of a game: not used, said in
+    # Style12Session.warnings with its line number (as the reader's failure); the game whole.
+    bad = GAME[1].replace(" 39 39 ", " X 39 ")
+    data = ("\n".join(GAME[:2] + [bad] + GAME[2:]) + "\n").encode()
+    with gamedb.Style12Session("fics") as s:
+        games = []
+        for i in range(0, len(data), chunk):
+            games += s.feed(data[i:i + chunk])
+        games += s.end()
+        assert len(s.warnings) == 1 and "fics: line 3: <12> line: field 23" in s.warnings[0]
+    assert len(games) == 1 and games[0].warning is None
+    assert [e.san for e in games[0].moves() if e.type == "move"] == ["e4", "e5"]
+    with gamedb.open_memory({"game.log": data}, format="style12", errors="warn") as r:
+        with pytest.warns(gamedb.GamedbWarning, match="game.log: line 3: "):
+            assert [g.pgn() for g in r] == [games[0].pgn()]
