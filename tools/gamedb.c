@@ -13,7 +13,8 @@
  *                     [--only-white|--only-black] [--uniform] [--standard-start]
  *                     [--memory MIB]
  *
- * Exit status: 0 all good, 1 some games failed, 2 a database cannot be opened or bad usage.
+ * Exit status: 0 all good, 1 some games failed, 2 a database cannot be opened or read (the
+ * others are written), the output cannot be written, or bad usage.
  */
 #define _XOPEN_SOURCE 700 /* realpath(), fchmod() */
 #ifdef __linux__
@@ -307,10 +308,12 @@ static void usage(FILE *f)
 	      "--standard-start leaves out games from set-up positions (PolyGlot cannot read them);\n"
 	      "--memory caps the table (MiB, default 256) before it spills to temporary files.\n"
 	      "Deleted games are skipped unless --include-deleted is given.\n"
-	      "-o FILE is written whole or not at all (a temporary file renamed on success), and\n"
-	      "never over a file of a database being read.\n"
+	      "-o FILE is written whole or not at all (a temporary file renamed at the end), and\n"
+	      "never over a file of a database being read; a database that cannot be opened costs\n"
+	      "only its own games. When anything failed or was reported, a line per database ends\n"
+	      "the run: N games written, M failed, K with warnings.\n"
 	      "Exit status: 0 all good, 1 some games failed, 2 a database could not be opened or\n"
-	      "read, or the output could not be written.\n",
+	      "read (the others are written), or the output could not be written.\n",
 	      f);
 }
 
