@@ -308,6 +308,11 @@ def limits_and_signals(tmp):
             check(p.returncode == 2 and err.count("write error") == 1,
                   "%s > /dev/full: exit 2, one write error (%d, %r)" % (" ".join(args),
                                                                         p.returncode, err))
+    # Standard output closed from the start is no error for a run that writes none to it.
+    p = subprocess.run(["sh", "-c", 'exec "$0" pgn "$1" -o "$2" >&-', TOOL, FIVE, dest],
+                       capture_output=True)
+    check(p.returncode == 0 and p.stderr == b"", "-o with standard output closed: exit 0 (%d, %r)"
+          % (p.returncode, p.stderr))
 
 
 def main():

@@ -8,6 +8,7 @@ the passwords uncbv's tests give them, against their unpacked twin small/ (a bas
 """
 import json
 import re
+import resource
 import signal
 import subprocess
 import time
@@ -246,7 +247,6 @@ def main():
               "no temporary file is left behind")
         # A run that stops (the output cannot be written) writes nothing and leaves what was
         # there: a file size limit (ulimit -f) below the output.
-        import resource
         def fsize(limit):
             return lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
         p = subprocess.run([os.environ["GAMEDB_TOOL"], "pgn", FIVE, "-o", real],

@@ -2052,14 +2052,18 @@ static const char *opt_value(int argc, char **argv, int *i, const char **inl)
  */
 static int finish_stdout(int status)
 {
-	int bad = ferror(stdout) != 0;
+	int bad = ferror(stdout) != 0, err = bad ? errno : 0;
 
-	if (fflush(stdout) != 0)
+	if (fflush(stdout) != 0) {
+		err = err ? err : errno;
 		bad = 1;
-	if (fclose(stdout) != 0 && errno != EBADF)
+	}
+	if (fclose(stdout) != 0 && errno != EBADF) {
+		err = err ? err : errno;
 		bad = 1;
+	}
 	if (bad && !stdout_said)
-		fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
+		fprintf(stderr, "gamedb: write error: %s\n", err ? strerror(err) : "output lost");
 	return bad ? 2 : status;
 }
 
