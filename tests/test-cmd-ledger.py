@@ -208,6 +208,13 @@ def output_not_input(tmp):
               and open(v, "rb").read() == open(LOG, "rb").read(),
               "pgn - -o %s < v.log: refused, the log unchanged (%d, %r)"
               % (os.path.basename(target), rc, err))
+    # Another file as standard input: the output there is written over (no false refusal).
+    other = os.path.join(tmp, "other.pgn")
+    open(other, "wb").write(b"old\n")
+    with open(v, "rb") as f:
+        rc, out, err = run(["pgn", "-", "-o", other], stdin=f)
+    check(rc == 0 and open(other, "rb").read() == run(["pgn", "-"], input=open(v, "rb").read())[1],
+          "pgn - -o other < v.log: written (%d, %r)" % (rc, err))
     # Standard input not named: it is not read, so a file that happens to be it is no input.
     with open(v, "rb") as f:
         rc, out, err = run(["pgn", FIVE, "-o", v], stdin=f)

@@ -1666,7 +1666,8 @@ static int online_cores(void)
  * written).
  */
 static int convert_jobs(struct gamedb_reader *r, const char *db, const struct opts *o, int mode,
-			FILE *out, uint64_t from, uint64_t end, struct progress *pr, struct tally *t)
+			FILE *out, uint64_t from, uint64_t end, struct progress *pr,
+			struct tally *t)
 {
 	struct pool p;
 	struct worker *ws = calloc((size_t)o->jobs, sizeof *ws);
@@ -1882,8 +1883,8 @@ static int output_is_input(const struct opts *o, int i, struct gamedb_reader *r)
 		struct stat in, out;
 		if (fstat(STDIN_FILENO, &in) == 0 && stat(o->out, &out) == 0 &&
 		    in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
-			fprintf(stderr, "gamedb: %s: refusing to write over standard input, which is "
-				"read as the database -\n", o->out);
+			fprintf(stderr, "gamedb: %s: refusing to write over standard input, "
+				"which is read as the database -\n", o->out);
 			return 1;
 		}
 #endif
@@ -1904,8 +1905,8 @@ static int output_is_input(const struct opts *o, int i, struct gamedb_reader *r)
 		return 1;
 	}
 	if (used < 0) {
-		fprintf(stderr, "gamedb: %s: cannot tell whether it belongs to %s: %s\n", o->out, db,
-			strerror(errno));
+		fprintf(stderr, "gamedb: %s: cannot tell whether it belongs to %s: %s\n", o->out,
+			db, strerror(errno));
 		return 1;
 	}
 	return 0;
@@ -2303,8 +2304,8 @@ static int run(int argc, char **argv)
 		if (strcmp(o.dbs[i], "-") != 0)
 			continue;
 		if (stdin_named++) {
-			fprintf(stderr, "gamedb: - (standard input) is named more than once; it can be "
-				"read once\n");
+			fprintf(stderr, "gamedb: - (standard input) is named more than once; "
+				"it can be read once\n");
 			goto fail;
 		}
 	}
