@@ -8,6 +8,7 @@ the passwords uncbv's tests give them, against their unpacked twin small/ (a bas
 """
 import json
 import re
+import resource
 import signal
 import subprocess
 import time
@@ -230,13 +231,29 @@ def main():
               "-o through a symbolic link writes its target")
         check(os.stat(real).st_mode & 0o777 == 0o640, "-o keeps the permissions of the file")
 
-        # A failed run (a database cannot be opened) writes nothing and leaves what was there.
-        rc, out, err = run("pgn", FIVE, os.path.join(tmp, "missing"), "-o", real)
-        check(rc == 2 and "not written" in err and open(real, "rb").read() == out1,
-              "failed run: the old output is left as it was")
+        # A database that cannot be opened costs only its own games (issue 26): the file is
+        # written with the other's and kept, exit 2, the ledger names the one not opened.
+        missing = os.path.join(tmp, "missing")
+        open(real, "wb").write(b"old\n")
+        rc, out, err = run("pgn", FIVE, missing, "-o", real)
+        check(rc == 2 and "not written" not in err and open(real, "rb").read() == out1
+              and ("gamedb: %s: not opened" % missing) in err.splitlines(),
+              "a base not opened: -o holds the other's games, exit 2 (%d, %r)" % (rc, err))
         fresh = os.path.join(tmp, "fresh.pgn")
-        rc, out, err = run("pgn", FIVE, os.path.join(tmp, "missing"), "-o", fresh)
-        check(rc == 2 and not os.path.exists(fresh), "failed run: no output file")
+        rc, out, err = run("pgn", missing, FIVE, "-o", fresh)
+        check(rc == 2 and os.path.exists(fresh) and open(fresh, "rb").read() == out1,
+              "the base not opened first: -o still holds the other's games")
+        check(not [n for n in os.listdir(tmp) if n.startswith(".gamedb-")],
+              "no temporary file is left behind")
+        # A run that stops (the output cannot be written) writes nothing and leaves what was
+        # there: a file size limit (ulimit -f) below the output.
+        def fsize(limit):
+            return lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+        p = subprocess.run([os.environ["GAMEDB_TOOL"], "pgn", FIVE, "-o", real],
+                           capture_output=True, preexec_fn=fsize(1000))
+        check(p.returncode == 2 and b"File too large" in p.stderr and b"not written" in p.stderr
+              and open(real, "rb").read() == out1,
+              "failed run: the old output is left as it was (%d, %r)" % (p.returncode, p.stderr))
         check(not [n for n in os.listdir(tmp) if n.startswith(".gamedb-")],
               "no temporary file is left behind")
 

@@ -13,7 +13,8 @@
  *                     [--only-white|--only-black] [--uniform] [--standard-start]
  *                     [--memory MIB]
  *
- * Exit status: 0 all good, 1 some games failed, 2 a database cannot be opened or bad usage.
+ * Exit status: 0 all good, 1 some games failed, 2 a database cannot be opened or read (the
+ * others are written), the output cannot be written, or bad usage.
  */
 #define _XOPEN_SOURCE 700 /* realpath(), fchmod() */
 #ifdef __linux__
@@ -31,6 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #ifndef _WIN32
+#include <sys/resource.h> /* getrlimit() */
 #include <sys/uio.h> /* writev() */
 #endif
 #ifdef _WIN32
@@ -151,8 +153,54 @@ static int os_mkstemp(char *tmpl)
 #define os_unlink unlink
 #define os_replace rename
 #define os_mkstemp mkstemp
-#define os_realpath(p) realpath((p), NULL)
 #define os_fopen_write(p) fopen((p), "w")
+
+/*
+ * The file a write to path lands on, as a shell's redirection finds it: path with its symbolic
+ * links followed, also when the last one points at a file that is not there yet (a dangling
+ * link: the file it names is created, the link stays). A malloc'd name, or NULL to use path as
+ * it is (no link, or one that cannot be followed: then the run fails on the name given).
+ */
+static char *os_realpath(const char *path)
+{
+	char *cur = realpath(path, NULL);
+	int hops;
+
+	if (cur || errno != ENOENT)
+		return cur;
+	cur = strdup(path);
+	for (hops = 0; cur && hops < 40; hops++) {
+		struct stat st;
+		char link[4096];
+		const char *slash;
+		size_t dirlen;
+		ssize_t n;
+		char *next;
+		if (lstat(cur, &st) != 0) {
+			if (hops > 0 && errno == ENOENT)
+				return cur; /* where the last link points: created there */
+			break;
+		}
+		if (!S_ISLNK(st.st_mode))
+			break;
+		n = readlink(cur, link, sizeof link);
+		if (n <= 0 || (size_t)n >= sizeof link)
+			break;
+		link[n] = 0;
+		/* A relative target is relative to the link's folder. */
+		slash = strrchr(cur, '/');
+		dirlen = link[0] != '/' && slash ? (size_t)(slash - cur) + 1 : 0;
+		next = malloc(dirlen + (size_t)n + 1);
+		if (!next)
+			break;
+		memcpy(next, cur, dirlen);
+		memcpy(next + dirlen, link, (size_t)n + 1);
+		free(cur);
+		cur = next;
+	}
+	free(cur);
+	return NULL;
+}
 #endif
 
 struct opts {
@@ -176,6 +224,25 @@ struct opts {
 };
 
 enum { OUT_PGN, OUT_JSON, OUT_BOOK, OUT_POSITIONS };
+
+/*
+ * How a database's run ended, in order of gravity; the exit status is the gravest, with
+ * ST_STOP as 2. ST_BASE stops that database only: the others are still written and the
+ * output is kept (a database that cannot be opened or read must not cost the games of the
+ * others). ST_STOP stops the run and the output is not kept: the output cannot be written,
+ * memory ran out, the book failed.
+ */
+enum { ST_OK = 0, ST_FAILED = 1, ST_BASE = 2, ST_STOP = 3 };
+
+/*
+ * The loss ledger of one database: what became of the games the run reached and took (the
+ * games --range, --games and deleted games leave out on purpose are not counted). A game is
+ * written (warned: with a warning that says what it lost) or failed (reported with its
+ * reason; a game written in part by --partial counts as failed).
+ */
+struct tally {
+	uint64_t written, failed, warned;
+};
 
 static void usage(FILE *f)
 {
@@ -241,10 +308,12 @@ static void usage(FILE *f)
 	      "--standard-start leaves out games from set-up positions (PolyGlot cannot read them);\n"
 	      "--memory caps the table (MiB, default 256) before it spills to temporary files.\n"
 	      "Deleted games are skipped unless --include-deleted is given.\n"
-	      "-o FILE is written whole or not at all (a temporary file renamed on success), and\n"
-	      "never over a file of a database being read.\n"
+	      "-o FILE is written whole or not at all (a temporary file renamed at the end), and\n"
+	      "never over a file of a database being read; a database that cannot be opened costs\n"
+	      "only its own games. When anything failed or was reported, a line per database ends\n"
+	      "the run: N games written, M failed, K with warnings.\n"
 	      "Exit status: 0 all good, 1 some games failed, 2 a database could not be opened or\n"
-	      "read, or the output could not be written.\n",
+	      "read (the others are written), or the output could not be written.\n",
 	      f);
 }
 
@@ -706,6 +775,12 @@ struct output {
 	char *tmp;        /* the temporary file, NULL when writing directly */
 };
 
+/*
+ * A write error was reported: on the output (output_close() says no more), on standard output
+ * (finish_stdout() says no more).
+ */
+static int write_said, stdout_said;
+
 /* The temporary file, for the signal handler: a run stopped by a signal removes it. */
 static char *volatile pending_tmp;
 
@@ -716,30 +791,35 @@ static char *volatile pending_tmp;
  * back all of its blocks (the auto_da_alloc safeguard), in the rename() call: 20-40 ms for the
  * 140 MB of the real base at the very end of the run, when no other work is left to overlap
  * it; the allocations along the way cost about a millisecond each. Nothing is done where
- * fallocate() is not supported (the first failure turns it off).
+ * fallocate() is not supported (the first failure turns it off). Never past the file size
+ * limit (ulimit -f): an allocation past it stopped the run at 275 KB of output with SIGXFSZ.
  */
 #define PREALLOC_STEP ((int64_t)16 << 20)
 static struct {
 	int fd;           /* the temporary file, or -1 */
 	int64_t reserved; /* allocated up to here (the file's size meanwhile) */
-} prealloc = { -1, 0 };
+	int64_t limit;    /* RLIMIT_FSIZE, or INT64_MAX */
+} prealloc = { -1, 0, INT64_MAX };
 
 /* Allocates the next step of the output file when its writes come near the end of the last. */
 static void prealloc_more(FILE *f)
 {
 #ifdef __linux__
 	int64_t at;
+	int64_t step = PREALLOC_STEP;
 
 	if (prealloc.fd < 0)
 		return;
 	at = (int64_t)ftello(f);
 	if (at < 0 || at + PREALLOC_STEP / 2 < prealloc.reserved)
 		return;
-	if (fallocate(prealloc.fd, 0, (off_t)prealloc.reserved, (off_t)PREALLOC_STEP) != 0) {
+	if (step > prealloc.limit - prealloc.reserved)
+		step = prealloc.limit - prealloc.reserved;
+	if (step <= 0 || fallocate(prealloc.fd, 0, (off_t)prealloc.reserved, (off_t)step) != 0) {
 		prealloc.fd = -1;
 		return;
 	}
-	prealloc.reserved += PREALLOC_STEP;
+	prealloc.reserved += step;
 #else
 	(void)f;
 #endif
@@ -753,6 +833,49 @@ static void on_signal(int sig)
 		os_unlink(tmp);
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/*
+ * Every signal whose default is to end the process (SIGUSR1 and SIGALRM left the temporary
+ * file behind) goes through on_signal(), which removes the temporary file and ends the process
+ * by the same signal; the ones a program's own bugs raise (SIGSEGV, SIGABRT, ...) are left to
+ * the sanitizers and debuggers. SIGXFSZ is ignored, so that a write past the file size limit
+ * (ulimit -f) fails with EFBIG and is reported as a write error, the temporary file removed.
+ */
+static void catch_signals(void)
+{
+	static const int sigs[] = {
+		SIGINT, SIGTERM,
+#ifndef _WIN32
+		SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF,
+#endif
+#ifdef SIGPOLL
+		SIGPOLL,
+#endif
+#ifdef SIGPWR
+		SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+		SIGSTKFLT,
+#endif
+#ifdef SIGBREAK
+		SIGBREAK, /* Windows: Ctrl+Break */
+#endif
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
+		signal(sigs[k], on_signal);
+#ifdef SIGRTMIN
+	{
+		int sig;
+		for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+			signal(sig, on_signal);
+	}
+#endif
+#ifdef SIGXFSZ
+	signal(SIGXFSZ, SIG_IGN);
+#endif
 }
 
 static int output_open(struct output *out, const char *path)
@@ -827,6 +950,15 @@ static int output_open(struct output *out, const char *path)
 	}
 	prealloc.fd = fd;
 	prealloc.reserved = 0;
+	prealloc.limit = INT64_MAX;
+#ifdef RLIMIT_FSIZE
+	{
+		struct rlimit rl;
+		if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+		    rl.rlim_cur < (rlim_t)INT64_MAX)
+			prealloc.limit = (int64_t)rl.rlim_cur;
+	}
+#endif
 	return 0;
 }
 
@@ -839,7 +971,9 @@ static int output_close(struct output *out, int keep)
 	int rc = 0;
 
 	if (out->f && (fflush(out->f) != 0 || ferror(out->f))) {
-		fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
+		if (!write_said)
+			fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
+		stdout_said |= out->f == stdout;
 		keep = 0;
 		rc = -1;
 	}
@@ -877,30 +1011,6 @@ static int output_close(struct output *out, int keep)
 	free(out->target);
 	out->target = NULL;
 	return rc;
-}
-
-/* 1 (after a message) if any open database reads the file at path, else 0. */
-static int output_is_input(const char *path, struct gamedb_reader **rs, const struct opts *o)
-{
-	int i;
-
-	for (i = 0; i < o->ndbs; i++) {
-		int32_t used;
-		if (!rs[i])
-			continue;
-		used = gamedb_reader_uses_file(rs[i], path);
-		if (used == 1) {
-			fprintf(stderr, "gamedb: %s: refusing to write over a file of the database %s\n",
-				path, o->dbs[i]);
-			return 1;
-		}
-		if (used < 0) {
-			fprintf(stderr, "gamedb: %s: cannot tell whether it belongs to %s: %s\n", path,
-				o->dbs[i], strerror(errno));
-			return 1;
-		}
-	}
-	return 0;
 }
 
 /*
@@ -1017,7 +1127,9 @@ struct chunk {
 	size_t *objs;         /* json: where each object's '{' was (left out of the output) */
 	size_t nobjs, capobjs;
 	uint64_t done;        /* games counted by the progress bar */
-	int status;           /* 0, 1 some games failed, 2 the database stops after this chunk */
+	struct tally tally;   /* its games: written, failed, with warnings */
+	int status;           /* ST_OK, ST_FAILED, ST_BASE or ST_STOP: the database or the run
+				 stops after this chunk */
 	int ready;            /* filled, not yet written (set under the pool's mutex, read atomically) */
 };
 
@@ -1060,6 +1172,7 @@ struct emit {
 	struct json_sink js;   /* one job, json */
 	struct gamedb_book *book;
 	struct chunk *c;       /* --jobs: the chunk being filled (then out is NULL) */
+	struct tally *t;       /* where the games are counted: the database's, or the chunk's */
 };
 
 static void say(struct emit *e, const char *fmt, ...)
@@ -1119,9 +1232,23 @@ static int32_t sink_chunk_json(void *user_data, const char *data, size_t len)
 }
 
 /*
+ * Whether the moves of g cannot all be read (--partial wrote it in part). A game whose moves
+ * are read keeps the message of its write's warning (a text read with loss), said as one.
+ */
+static int moves_fail(struct gamedb_game *g)
+{
+	struct gamedb_move_iter *it = NULL;
+	int failed = gamedb_move_iter_new(g, 0, &it) == GAMEDB_FAILED;
+
+	gamedb_move_iter_free(it);
+	return failed;
+}
+
+/*
  * One game the loop reached and keeps (OK or WARN, wanted, not a skipped deleted game):
- * written, added to the book, or reported. The status so far, updated; 2 after a message
- * when the run cannot go on (write error, out of memory, the book failed).
+ * written, added to the book, or reported, and counted in e->t. The status so far, updated;
+ * ST_STOP after a message when the run cannot go on (write error, out of memory, the book
+ * failed).
  */
 static int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int status)
 {
@@ -1132,12 +1259,15 @@ static int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int st
 		rc = gamedb_book_add_game(e->book, g);
 		if (rc == GAMEDB_FATAL) {
 			say(e, "gamedb: book: %s\n", gamedb_book_errmsg(e->book));
-			return 2;
+			return ST_STOP;
 		}
 		if (rc == GAMEDB_FAILED) {
 			say(e, "gamedb: %s: game %" PRIu64 ": %s\n", e->db, idx + 1,
 			    gamedb_book_errmsg(e->book));
-			status = status ? status : 1;
+			e->t->failed++;
+			status = status ? status : ST_FAILED;
+		} else {
+			e->t->written++;
 		}
 		return status;
 	}
@@ -1154,27 +1284,30 @@ static int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int st
 	if (rc == GAMEDB_FAILED) {
 		if (e->c && e->c->oom) {
 			say(e, "gamedb: out of memory\n");
-			return 2;
+			return ST_STOP;
 		}
 		if (!e->c && ferror(e->out)) {
 			fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
-			return 2;
+			write_said = 1;
+			return ST_STOP;
 		}
 		say(e, "gamedb: %s: game %" PRIu64 ": %s\n", e->db, idx + 1, gamedb_game_errmsg(g));
-		status = status ? status : 1;
-	} else if (rc == GAMEDB_WARN && (o->wflags & GAMEDB_WRITE_PARTIAL)) {
-		/* Written in part when its moves fail (a WARN may also be a lossy text). */
-		struct gamedb_move_iter *it = NULL;
-		if (gamedb_move_iter_new(g, 0, &it) == GAMEDB_FAILED) {
-			say(e, "gamedb: %s: game %" PRIu64 ": written in part: %s\n", e->db, idx + 1,
-			    gamedb_game_errmsg(g));
-			status = status ? status : 1;
-		}
-		gamedb_move_iter_free(it);
+		e->t->failed++;
+		status = status ? status : ST_FAILED;
+	} else if (rc == GAMEDB_WARN && (o->wflags & GAMEDB_WRITE_PARTIAL) && moves_fail(g)) {
+		/* Written in part: its moves fail (a WARN may also be a lossy text, said below). */
+		say(e, "gamedb: %s: game %" PRIu64 ": written in part: %s\n", e->db, idx + 1,
+		    gamedb_game_errmsg(g));
+		e->t->failed++;
+		status = status ? status : ST_FAILED;
 	} else if (rc == GAMEDB_WARN && gamedb_game_errmsg(g)[0]) {
 		/* Written whole with a warning (text read in the fallback charset or with loss, a
 		 * field repaired): the message names the file and the game. */
 		say(e, "gamedb: warning: %s\n", gamedb_game_errmsg(g));
+		e->t->written++;
+		e->t->warned++;
+	} else {
+		e->t->written++;
 	}
 	return status;
 }
@@ -1218,6 +1351,7 @@ struct pool {
 	FILE *out;
 	struct progress *pr;
 	uint64_t done;
+	struct tally tally;   /* the games of the chunks written */
 	int status;
 	int werrno;           /* errno of a write that failed, in the worker that wrote */
 };
@@ -1274,9 +1408,10 @@ static void fill_chunk(struct pool *p, struct worker *w, struct chunk *c)
 	e.mode = p->mode;
 	e.db = p->db;
 	e.c = c;
+	e.t = &c->tally;
 	if (gamedb_reader_seek_game(r, k) == GAMEDB_FATAL) {
 		say(&e, "gamedb: %s: %s\n", p->db, gamedb_reader_errmsg(r));
-		c->status = 2;
+		c->status = ST_BASE;
 		return;
 	}
 	while (c->last || k < c->end) {
@@ -1286,13 +1421,14 @@ static void fill_chunk(struct pool *p, struct worker *w, struct chunk *c)
 			break;
 		if (rc == GAMEDB_FATAL) {
 			say(&e, "gamedb: %s: %s\n", p->db, gamedb_reader_errmsg(r));
-			c->status = 2;
+			c->status = ST_BASE;
 			break;
 		}
 		if (rc == GAMEDB_FAILED) {
 			/* Every format gives one game per call, read or not. */
 			say(&e, "gamedb: %s: %s\n", p->db, gamedb_reader_errmsg(r));
-			c->status = c->status ? c->status : 1;
+			c->tally.failed++;
+			c->status = c->status ? c->status : ST_FAILED;
 			k++;
 			continue;
 		}
@@ -1306,7 +1442,7 @@ static void fill_chunk(struct pool *p, struct worker *w, struct chunk *c)
 		if (gamedb_game_is_deleted(g) && !p->o->include_deleted)
 			continue;
 		c->status = take_game(&e, g, idx, c->status);
-		if (c->status == 2)
+		if (c->status == ST_STOP)
 			break;
 		if (w->pending)
 			poll_turn(p, w);
@@ -1398,14 +1534,18 @@ static void write_chunk(struct pool *p, struct chunk *c)
 	if (c->msgs.oom)
 		fprintf(stderr, "gamedb: out of memory\n");
 	p->done += c->done;
+	p->tally.written += c->tally.written;
+	p->tally.failed += c->tally.failed;
+	p->tally.warned += c->tally.warned;
 	prealloc_more(out);
 	progress_show(p->pr, p->done, 0);
 	if (c->status > p->status || c->msgs.oom)
-		p->status = c->msgs.oom ? 2 : c->status;
+		p->status = c->msgs.oom ? ST_STOP : c->status;
 	if (ferror(out)) {
 		p->werrno = errno;
 		fprintf(stderr, "gamedb: write error: %s\n", strerror(p->werrno));
-		p->status = 2;
+		write_said = 1;
+		p->status = ST_STOP;
 	}
 }
 
@@ -1425,7 +1565,7 @@ static void write_turns(struct pool *p, struct worker *w)
 		__atomic_store_n(&n->ready, 0, __ATOMIC_RELAXED);
 		w->pending--;
 		__atomic_store_n(&p->next_write, p->next_write + 1, __ATOMIC_RELEASE);
-		if (p->status == 2)
+		if (p->status >= ST_BASE)
 			p->stop = 1;
 		pthread_cond_broadcast(&p->turn);
 	}
@@ -1480,6 +1620,7 @@ static void work(struct pool *p, struct worker *w)
 		c->oom = c->msgs.oom = 0;
 		c->nobjs = 0;
 		c->done = 0;
+		memset(&c->tally, 0, sizeof c->tally);
 		c->status = 0;
 		fill_chunk(p, w, c);
 
@@ -1520,11 +1661,13 @@ static int online_cores(void)
 
 /*
  * Games [from, end) of r (more than one job's worth) with --jobs workers: the calling thread
- * with r and the others with readers of their own, opened the same way. The exit status so
- * far, updated; -1 when the workers could not be set up (then nothing was written).
+ * with r and the others with readers of their own, opened the same way. The database's
+ * status, its games counted in t; -1 when the workers could not be set up (then nothing was
+ * written).
  */
 static int convert_jobs(struct gamedb_reader *r, const char *db, const struct opts *o, int mode,
-			FILE *out, uint64_t from, uint64_t end, struct progress *pr, int status)
+			FILE *out, uint64_t from, uint64_t end, struct progress *pr,
+			struct tally *t)
 {
 	struct pool p;
 	struct worker *ws = calloc((size_t)o->jobs, sizeof *ws);
@@ -1540,7 +1683,6 @@ static int convert_jobs(struct gamedb_reader *r, const char *db, const struct op
 	p.jobs = o->jobs;
 	p.out = out;
 	p.pr = pr;
-	p.status = status;
 	p.window = (size_t)o->jobs * 8;
 	p.slots = calloc(p.window, sizeof *p.slots);
 	if (!ws || !p.slots || pthread_mutex_init(&p.mu, NULL) != 0) {
@@ -1577,6 +1719,7 @@ static int convert_jobs(struct gamedb_reader *r, const char *db, const struct op
 	if (p.werrno)
 		errno = p.werrno;
 	progress_show(pr, p.done, 1);
+	*t = p.tally;
 	for (k = 0; k < p.window; k++) {
 		blocks_free(p.slots[k].head); /* chunks left when the run stopped */
 		free(p.slots[k].msgs.p);
@@ -1591,18 +1734,23 @@ static int convert_jobs(struct gamedb_reader *r, const char *db, const struct op
 	return p.status;
 }
 
-/* Writes the games of r to out; the exit status so far, updated. */
+/*
+ * Writes the games of r to out, counted in t; the database's status (ST_BASE: it could not be
+ * read to its end; ST_STOP: the run stops).
+ */
 static int convert_one(struct gamedb_reader *r, const char *db, const struct opts *o, int mode,
-		       FILE *out, struct gamedb_book *book, int status)
+		       FILE *out, struct gamedb_book *book, struct tally *t)
 {
 	struct gamedb_game *g;
 	struct progress pr = { 0, 0, 0 };
 	uint64_t done = 0, count = 0;
-	int counted, seekable;
+	int counted, seekable, status = ST_OK;
 	struct emit e;
 	int32_t rc;
 
 	memset(&e, 0, sizeof e);
+	memset(t, 0, sizeof *t);
+	e.t = t;
 	e.o = o;
 	e.mode = mode;
 	e.db = db;
@@ -1629,7 +1777,7 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 	 */
 	if (o->jobs > 1 && mode != OUT_BOOK && seekable && counted &&
 	    strcmp(db, "-") != 0 && pr.total > 1) {
-		int st = convert_jobs(r, db, o, mode, out, o->from, o->from + pr.total, &pr, status);
+		int st = convert_jobs(r, db, o, mode, out, o->from, o->from + pr.total, &pr, t);
 		if (st >= 0)
 			return st;
 	}
@@ -1642,12 +1790,13 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 			break;
 		if (rc == GAMEDB_FATAL) {
 			fprintf(stderr, "gamedb: %s: %s\n", db, gamedb_reader_errmsg(r));
-			status = 2;
+			status = ST_BASE;
 			break;
 		}
 		if (rc == GAMEDB_FAILED) {
 			fprintf(stderr, "gamedb: %s: %s\n", db, gamedb_reader_errmsg(r));
-			status = status ? status : 1;
+			t->failed++;
+			status = status ? status : ST_FAILED;
 			continue;
 		}
 		idx = gamedb_game_get_index(g);
@@ -1663,40 +1812,137 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 		if (gamedb_game_is_deleted(g) && !o->include_deleted)
 			continue;
 		status = take_game(&e, g, idx, status);
-		if (status == 2)
-			return 2;
+		if (status == ST_STOP)
+			return ST_STOP;
 	}
 	progress_show(&pr, done, 1);
 	return status;
 }
 
+/* n with thousands separators ("6,113") in buf (27 bytes or more). */
+static const char *thousands(uint64_t n, char *buf)
+{
+	char digits[21];
+	int len = snprintf(digits, sizeof digits, "%" PRIu64, n), i, j = 0;
+
+	for (i = 0; i < len; i++) {
+		if (i > 0 && (len - i) % 3 == 0)
+			buf[j++] = ',';
+		buf[j++] = digits[i];
+	}
+	buf[j] = 0;
+	return buf;
+}
+
+/* What became of one database of the run (the ledger's line). */
+struct ledger {
+	int opened;
+	int status;   /* its own: ST_OK, ST_FAILED, ST_BASE (not read to its end) */
+	struct tally t;
+};
+
 /*
- * pgn and json. Every database is opened first, so that the output can be checked against
- * every file they read before it is created: the command never writes over its input.
- * The output is kept when the status is 0 or 1 (every database was read; some games may
- * have failed) and removed when it is 2.
+ * The ledger at the end of a run where anything failed or was reported: a line per database
+ * on stderr, "gamedb: BASE: N games written, M failed, K with warnings", so that every game of
+ * every base is accounted for in one place after the messages of the games themselves.
+ * Nothing when every game was written without a word.
+ */
+static void print_ledger(const struct opts *o, const struct ledger *l)
+{
+	int i, any = 0;
+
+	for (i = 0; i < o->ndbs; i++)
+		any |= !l[i].opened || l[i].status >= ST_BASE || l[i].t.failed || l[i].t.warned;
+	for (i = 0; any && i < o->ndbs; i++) {
+		char w[27], f[27], k[27];
+		if (!l[i].opened) {
+			fprintf(stderr, "gamedb: %s: not opened\n", o->dbs[i]);
+			continue;
+		}
+		fprintf(stderr, "gamedb: %s: %s games written, %s failed, %s with warnings%s\n",
+			o->dbs[i], thousands(l[i].t.written, w), thousands(l[i].t.failed, f),
+			thousands(l[i].t.warned, k),
+			l[i].status >= ST_BASE ? "; not read to its end" : "");
+	}
+}
+
+/*
+ * Whether the output would write over what database i reads (1, after a message; 0 if not).
+ * r: its reader, or NULL to open it for the question alone (closed at once, so that one
+ * database at a time is open). Standard input ("-") is compared by device and inode: a stream
+ * cannot be opened twice. Asked before the output is created, and only when a file is there
+ * under the output's name (no database reads a file that is not there).
+ */
+static int output_is_input(const struct opts *o, int i, struct gamedb_reader *r)
+{
+	const char *db = o->dbs[i];
+	int32_t used;
+
+	if (strcmp(db, "-") == 0) {
+#ifndef _WIN32 /* (no inode numbers there: st_ino is 0) */
+		struct stat in, out;
+		if (fstat(STDIN_FILENO, &in) == 0 && stat(o->out, &out) == 0 &&
+		    in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+			fprintf(stderr, "gamedb: %s: refusing to write over standard input, "
+				"which is read as the database -\n", o->out);
+			return 1;
+		}
+#endif
+		return 0;
+	}
+	if (!r) {
+		struct gamedb_reader *own = open_db(db, o, 1);
+		if (!own)
+			return 0; /* said at its turn, when it is opened for the run */
+		used = gamedb_reader_uses_file(own, o->out);
+		gamedb_reader_free(own);
+	} else {
+		used = gamedb_reader_uses_file(r, o->out);
+	}
+	if (used == 1) {
+		fprintf(stderr, "gamedb: %s: refusing to write over a file of the database %s\n",
+			o->out, db);
+		return 1;
+	}
+	if (used < 0) {
+		fprintf(stderr, "gamedb: %s: cannot tell whether it belongs to %s: %s\n", o->out,
+			db, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * pgn, json, fen, epd, uci, positions and book. Each database is opened when its turn comes
+ * and closed after it, so that a run holds the files of one database at a time however many it
+ * names (400 bases under `ulimit -n 1024` stopped at the 340th). The output is checked against
+ * every file the databases read before it is created, so that the command never writes over its
+ * input: the first database is opened for the run before it, the others for the question alone.
+ * A database that cannot be opened or read is reported and the others are all written; the
+ * output is kept unless the run stops (ST_STOP: a write error, memory, the book).
  */
 static int cmd_convert(const struct opts *o, int mode)
 {
 	static char outbuf[1 << 16];
-	struct gamedb_reader **rs = calloc((size_t)o->ndbs, sizeof *rs);
+	struct ledger *led = calloc((size_t)o->ndbs, sizeof *led);
 	struct output out = { NULL, NULL, NULL, NULL };
 	struct gamedb_book *book = NULL;
-	int i, status = 0;
+	struct gamedb_reader *first = NULL; /* the first database, when opened before the output */
+	int i, status = ST_OK, first_tried = 0;
 
-	if (!rs) {
+	if (!led) {
 		fprintf(stderr, "gamedb: out of memory\n");
 		return 2;
 	}
 	if (mode == OUT_BOOK) {
 		if (!o->out && isatty(STDOUT_FILENO)) {
 			fprintf(stderr, "gamedb: book: a book is binary: give -o BOOK.bin\n");
-			free(rs);
+			free(led);
 			return 2;
 		}
 		if (gamedb_book_new(&book) != GAMEDB_OK) {
 			fprintf(stderr, "gamedb: out of memory\n");
-			free(rs);
+			free(led);
 			return 2;
 		}
 		for (i = 0; i < o->nbookopt; i++) {
@@ -1704,25 +1950,32 @@ static int cmd_convert(const struct opts *o, int mode)
 				fprintf(stderr, "gamedb: book: --%s %s: %s\n", o->bookopt[i][0],
 					o->bookopt[i][1], gamedb_book_errmsg(book));
 				gamedb_book_free(book);
-				free(rs);
+				free(led);
 				return 2;
 			}
 		}
 	}
-	for (i = 0; i < o->ndbs; i++)
-		if (!(rs[i] = open_db(o->dbs[i], o, 0)))
-			status = 2;
-	if (o->out && output_is_input(o->out, rs, o)) {
-		status = 2;
-		goto done;
-	}
-	if (status == 2 && o->out) {
-		fprintf(stderr, "gamedb: %s: not written\n", o->out);
-		goto done;
+	if (o->out) {
+		stat_t st;
+		int there = os_stat(o->out, &st) == 0 || (errno != ENOENT && errno != ENOTDIR);
+		for (i = o->ndbs - 1; there && i > 0; i--) {
+			if (output_is_input(o, i, NULL)) {
+				status = ST_STOP;
+				goto done;
+			}
+		}
+		if (strcmp(o->dbs[0], "-") != 0) {
+			first = open_db(o->dbs[0], o, 0);
+			first_tried = 1;
+		}
+		if (there && (first || !first_tried) && output_is_input(o, 0, first)) {
+			status = ST_STOP;
+			goto done;
+		}
 	}
 	if (output_open(&out, o->out) != 0) {
 		output_close(&out, 0);
-		status = 2;
+		status = ST_STOP;
 		goto done;
 	}
 	setvbuf(out.f, outbuf, _IOFBF, sizeof outbuf);
@@ -1731,27 +1984,37 @@ static int cmd_convert(const struct opts *o, int mode)
 						       : "game,ply,fen,move,result\n",
 		      out.f);
 	for (i = 0; i < o->ndbs && !ferror(out.f); i++) {
-		if (!rs[i])
-			continue; /* not opened (standard output only): the others are still written */
-		status = convert_one(rs[i], o->dbs[i], o, mode, out.f, book, status);
-		gamedb_reader_free(rs[i]);
-		rs[i] = NULL;
-		if (status == 2 && mode == OUT_BOOK)
+		struct gamedb_reader *r = i == 0 && first_tried ? first : open_db(o->dbs[i], o, 0);
+		first = NULL;
+		if (!r) {
+			status = status > ST_BASE ? status : ST_BASE;
+			continue; /* reported; the others are still written */
+		}
+		led[i].opened = 1;
+		led[i].status = convert_one(r, o->dbs[i], o, mode, out.f, book, &led[i].t);
+		gamedb_reader_free(r);
+		if (led[i].status > status)
+			status = led[i].status;
+		if (status == ST_STOP)
 			break;
 	}
-	if (mode == OUT_BOOK && status != 2 && gamedb_book_write(book, sink_file, out.f) != GAMEDB_OK) {
+	if (ferror(out.f))
+		status = ST_STOP;
+	if (mode == OUT_BOOK && status != ST_STOP &&
+	    gamedb_book_write(book, sink_file, out.f) != GAMEDB_OK) {
 		fprintf(stderr, "gamedb: book: %s\n", ferror(out.f) ? strerror(errno)
 							  : gamedb_book_errmsg(book));
-		status = 2;
+		status = ST_STOP;
 	}
-	if (output_close(&out, status != 2) != 0)
-		status = 2;
+	if (output_close(&out, status != ST_STOP) != 0)
+		status = ST_STOP;
+	if (status != ST_STOP)
+		print_ledger(o, led);
 done:
-	for (i = 0; i < o->ndbs; i++)
-		gamedb_reader_free(rs[i]);
-	free(rs);
+	gamedb_reader_free(first);
+	free(led);
 	gamedb_book_free(book);
-	return status;
+	return status == ST_STOP ? 2 : status;
 }
 
 /* The book option an argument names ("--max-ply" or PolyGlot's "-max-ply"), or NULL. */
@@ -1783,6 +2046,28 @@ static const char *opt_value(int argc, char **argv, int *i, const char **inl)
 	return ++*i < argc ? argv[*i] : NULL;
 }
 
+/*
+ * The end of every command: standard output's last bytes and its close, so that a command whose
+ * output was lost exits 2 with a message (`gamedb info > /dev/full` said nothing and exited 0).
+ * A standard output closed from the start (EBADF) is no error for a command that wrote nothing.
+ */
+static int finish_stdout(int status)
+{
+	int bad = ferror(stdout) != 0, err = bad ? errno : 0;
+
+	if (fflush(stdout) != 0) {
+		err = err ? err : errno;
+		bad = 1;
+	}
+	if (fclose(stdout) != 0 && errno != EBADF) {
+		err = err ? err : errno;
+		bad = 1;
+	}
+	if (bad && !stdout_said)
+		fprintf(stderr, "gamedb: write error: %s\n", err ? strerror(err) : "output lost");
+	return bad ? 2 : status;
+}
+
 #ifdef _WIN32
 static int utf8_main(int argc, char **argv);
 
@@ -1804,18 +2089,23 @@ int wmain(int argc, wchar_t **wargv)
 	}
 	_setmode(_fileno(stdout), _O_BINARY);
 	_setmode(_fileno(stdin), _O_BINARY);
-	i = utf8_main(argc, argv);
-	fflush(stdout);
-	return i;
+	return finish_stdout(utf8_main(argc, argv));
 }
 
 static int utf8_main(int argc, char **argv)
 #else
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+	return finish_stdout(run(argc, argv));
+}
+
+static int run(int argc, char **argv)
 #endif
 {
 	struct opts o;
-	int i;
+	int i, stdin_named = 0;
 
 	memset(&o, 0, sizeof o);
 	o.to = UINT64_MAX;
@@ -2009,13 +2299,19 @@ int main(int argc, char **argv)
 		usage(stderr);
 		goto fail;
 	}
+	/* Standard input is one stream: named twice, the second read took what the first left. */
+	for (i = 0; i < o.ndbs; i++) {
+		if (strcmp(o.dbs[i], "-") != 0)
+			continue;
+		if (stdin_named++) {
+			fprintf(stderr, "gamedb: - (standard input) is named more than once; "
+				"it can be read once\n");
+			goto fail;
+		}
+	}
 	if (o.jobs == 0)
 		o.jobs = online_cores();
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-#ifdef SIGHUP
-	signal(SIGHUP, on_signal);
-#endif
+	catch_signals();
 	i = strcmp(o.cmd, "info") == 0	 ? cmd_info(&o)
 	    : strcmp(o.cmd, "json") == 0 ? cmd_convert(&o, OUT_JSON)
 	    : strcmp(o.cmd, "book") == 0 ? cmd_convert(&o, OUT_BOOK)
