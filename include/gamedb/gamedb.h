@@ -1049,7 +1049,15 @@ enum gamedb_positions_format {
 
 /**
  * Writes the game as PGN: tags, a blank line, the movetext, and a blank line after it. Tag
- * values are escaped as the PGN standard asks. The default layout is the PGN standard's export
+ * names and values are written as the PGN standard (section 8.1) has them, in both layouts:
+ * in a value, `"` and `\` are escaped and a control character (newline, tab, bytes 0x01-0x1F
+ * and 0x7F) is written as a space; UTF-8 stays as it is (the output is UTF-8 PGN). A tag whose
+ * name is not a PGN tag name (letters, digits and `_`, starting with a letter or a digit, at
+ * most 255 bytes: a SCID extra tag may hold spaces, quotes, brackets or non-ASCII) is not
+ * written as a tag but kept whole in a comment line of its own before the movetext,
+ * `{[%tag "NAME" "VALUE"]}`, name and value as PGN strings (where a `}`, which would end the
+ * comment, is written as `)`). Either change gives ::GAMEDB_WARN, and gamedb_game_errmsg()
+ * then says which tags (doc/output.md). The default layout is the PGN standard's export
  * form as every common reader takes it: no blank line inside the movetext (a newline in a
  * comment is written as a space), lines of at most 79 characters, never broken inside a
  * `[%...]` command, the commands of a move first in its one comment, only the commands other
@@ -1059,9 +1067,10 @@ enum gamedb_positions_format {
  * @param flags ::gamedb_write_flags bits.
  * @param sink where the bytes go; called once per game.
  * @param user_data passed to @p sink.
- * @return ::GAMEDB_OK; ::GAMEDB_WARN if text was converted with loss; ::GAMEDB_FAILED when
- *         the moves cannot be decoded (nothing is written; gamedb_game_errmsg() says why) or
- *         the sink stopped.
+ * @return ::GAMEDB_OK; ::GAMEDB_WARN if text was converted with loss or a tag had to be
+ *         changed to be valid PGN (gamedb_game_errmsg() says what, after any warning the game
+ *         had); ::GAMEDB_FAILED when the moves cannot be decoded (nothing is written;
+ *         gamedb_game_errmsg() says why) or the sink stopped.
  * @since 1.0
  */
 GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flags,
