@@ -1083,41 +1083,58 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
  * "comment_before": "...", "comment": "...", "variations": [[...]]}]}`.
  * Keys with nothing to say (no NAGs, no comment, no variations) are left out of a move.
  *
+ * The JSON nests at most 97 levels, so that every common reader takes it (Ruby's JSON stops
+ * at 100, Rust's serde_json at 128, jq 1.6 at 256 counting an object twice, Python's json
+ * near 1,000): variations are written nested ("variations") down to the 30th variation
+ * depth, and a move there holds its variations flat instead ("variations_flat"): the moves of
+ * those variations and of their own variations, in PGN order, each with its "depth" below
+ * that move (1 for its variations) and the first move of each variation marked
+ * "starts_variation". The tree is rebuilt by reading them in order: a move that starts a
+ * variation at depth d replaces the last move read at depth d - 1 (the holder's move at
+ * depth 0); any other move follows the last one at its depth. A variation without a move
+ * has no entry there, and a comment that follows a move's variations there becomes the next
+ * move's "comment_before" (doc/output.md). Nothing else changes: the real bases nest 8 deep
+ * at most.
+ *
  * The schema: every key of every object, its type, and when it is there (the test
  * `json-schema` checks the output of every real base against this table):
  *
- * | object     | key              | type                   | when |
- * |------------|------------------|------------------------|------|
- * | game       | `file`           | string                 | the gamedb command only: the database as named (@since 1.1) |
- * | game       | `n`              | integer                | the gamedb command only: the object's place in its whole output, from 0 (@since 1.1) |
- * | game       | `index`          | integer                | always: the game's place in its base, from 0 |
- * | game       | `tags`           | object of string       | always: tag name to value, in the game's order |
- * | game       | `variant`        | string                 | always: chess, chess960, xiangqi, bughouse or crazyhouse |
- * | game       | `fen`            | string                 | always: the start position |
- * | game       | `final_fen`      | string                 | always: the position after the main line ("" when unknown) |
- * | game       | `deleted`        | boolean                | always |
- * | game       | `partial`        | string                 | ::GAMEDB_WRITE_PARTIAL and a game read in part: where and why it stopped (@since 1.1) |
- * | game       | `moves`          | array of move          | always: the main line |
- * | game       | `comment`        | string                 | a comment after the main line that no move holds |
- * | move       | `san`            | string                 | always: the move in SAN (xiangqi: WXF) |
- * | move       | `uci`            | string                 | always: the move in UCI (xiangqi: ICCS coordinates) |
- * | move       | `fen`            | string                 | ::GAMEDB_WRITE_FEN: the position after the move (@since 1.1) |
- * | move       | `key`            | string                 | ::GAMEDB_WRITE_KEY: the position key after the move, 16 hex digits (@since 1.1) |
- * | move       | `comment_before` | string                 | a comment before the move |
- * | move       | `nags`           | array of integer       | the move's NAGs |
- * | move       | `variations`     | array of array of move | the variations that replace the move |
- * | move       | `comment`        | string                 | the first comment after the move |
- * | move       | `comments`       | array of comment       | all comments after the move, when there are several or one has a language |
- * | move       | `commands`       | array of string        | the move's markup commands as text ("%clk 0:01:02") |
- * | move       | `annotations`    | array of annotation    | the format's annotations that have no PGN form (ChessBase) |
- * | move       | `clock`          | number                 | a %clk command: the clock in seconds (@since 1.1) |
- * | move       | `elapsed`        | number                 | a %emt command: the time used in seconds (@since 1.1) |
- * | comment    | `language`       | string                 | always: ISO 639-1, "" for none |
- * | comment    | `text`           | string                 | always |
- * | annotation | `type`           | integer                | always: gamedb_event_get_annotation_type() |
- * | annotation | `hex`            | string                 | always: the stored bytes in hex |
+ * | object     | key                | type                   | when |
+ * |------------|--------------------|------------------------|------|
+ * | game       | `file`             | string                 | the gamedb command only: the database as named (@since 1.1) |
+ * | game       | `n`                | integer                | the gamedb command only: the object's place in its whole output, from 0 (@since 1.1) |
+ * | game       | `index`            | integer                | always: the game's place in its base, from 0 |
+ * | game       | `tags`             | object of string       | always: tag name to value, in the game's order |
+ * | game       | `variant`          | string                 | always: chess, chess960, xiangqi, bughouse or crazyhouse |
+ * | game       | `fen`              | string                 | always: the start position |
+ * | game       | `final_fen`        | string                 | always: the position after the main line ("" when unknown) |
+ * | game       | `deleted`          | boolean                | always |
+ * | game       | `partial`          | string                 | ::GAMEDB_WRITE_PARTIAL and a game read in part: where and why it stopped (@since 1.1) |
+ * | game       | `moves`            | array of move          | always: the main line |
+ * | game       | `comment`          | string                 | a comment after the main line that no move holds |
+ * | move       | `san`              | string                 | always: the move in SAN (xiangqi: WXF) |
+ * | move       | `uci`              | string                 | always: the move in UCI (xiangqi: ICCS coordinates) |
+ * | move       | `fen`              | string                 | ::GAMEDB_WRITE_FEN: the position after the move (@since 1.1) |
+ * | move       | `key`              | string                 | ::GAMEDB_WRITE_KEY: the position key after the move, 16 hex digits (@since 1.1) |
+ * | move       | `comment_before`   | string                 | a comment before the move |
+ * | move       | `nags`             | array of integer       | the move's NAGs |
+ * | move       | `variations`       | array of array of move | the variations that replace the move |
+ * | move       | `variations_flat`  | array of move          | a move 30 variations deep: the variations that replace it, flat (see above) (@since 1.1) |
+ * | move       | `depth`            | integer                | a move of `variations_flat`: its variation depth below the move that holds it, from 1 (@since 1.1) |
+ * | move       | `starts_variation` | boolean                | a move of `variations_flat` that is its variation's first: true (@since 1.1) |
+ * | move       | `comment`          | string                 | the first comment after the move |
+ * | move       | `comments`         | array of comment       | all comments after the move, when there are several or one has a language |
+ * | move       | `commands`         | array of string        | the move's markup commands as text ("%clk 0:01:02") |
+ * | move       | `annotations`      | array of annotation    | the format's annotations that have no PGN form (ChessBase) |
+ * | move       | `clock`            | number                 | a %clk command: the clock in seconds (@since 1.1) |
+ * | move       | `elapsed`          | number                 | a %emt command: the time used in seconds (@since 1.1) |
+ * | comment    | `language`         | string                 | always: ISO 639-1, "" for none |
+ * | comment    | `text`             | string                 | always |
+ * | annotation | `type`             | integer                | always: gamedb_event_get_annotation_type() |
+ * | annotation | `hex`              | string                 | always: the stored bytes in hex |
  *
- * @return as gamedb_game_write_pgn().
+ * @return as gamedb_game_write_pgn(), but for tags: JSON strings take any name and value as
+ *         they are.
  * @since 1.0
  */
 GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t flags,
