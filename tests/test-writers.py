@@ -13,11 +13,13 @@ move bytes, 15), so nothing of it comes from the library.
    own small tag parser reads it, every tag must be found (a tag line, or the comment
    `{[%tag "NAME" "VALUE"]}` before the moves for a name PGN does not allow), pgn-extract must
    read it without a word on stderr and find as many games, and the game must come with a
-   warning that says what was changed.
-2. JSON depth. A game whose variations nest 10,000 deep (e4 ( d4 ( e4 ( ... ) ) )): every line
-   of `gamedb json` must load with Python's json at its default recursion limit (and with jq
-   when installed), and the tree rebuilt from "variations" and "variations_flat" must hold
-   every move at its depth, a NAG and a comment deep inside included.
+   warning that says what was changed, after the reader's own warning when it has one.
+2. JSON depth. A game whose variations nest 10,000 deep (e4 ( d4 ( e4 ( ... ) ) )) and one 40
+   deep whose lines go on after their variations: every line of `gamedb json` must load with
+   Python's json at its default recursion limit (and with jq when installed), nest no deeper
+   than Ruby's JSON takes (100), follow the header's schema, and the tree rebuilt from
+   "variations" and "variations_flat" must hold every move at its depth in PGN order, a NAG,
+   comments and FENs deep inside included.
 3. `gamedb book` of no position at all (an empty table): meant for the sanitizer build, where
    UBSan stops the run (halt_on_error) on a null pointer passed to qsort().
 """
@@ -255,6 +257,28 @@ def deep_record():
     return bytes(rec)
 
 
+E5 = 0xCF  # Black's pawn e (slot 12), two squares forward
+WIDE = 40  # the depth of the second deep game
+AFTER = (3, 35)  # the depths whose lines have a comment after their variation
+
+
+def wide_record():
+    """1.e4 ( 1.d4 ( 1.e4 ( ... ) 1...e5 ) 1...e5 ) 1...e5: each line a move, its variation,
+    then Black's reply, WIDE deep; the lines at the depths of AFTER have a comment after
+    their variation (Scid's byte order: the marker after the variation's end)."""
+    rec = bytearray([0, 0, E4])
+    for depth in range(1, WIDE + 1):
+        rec += bytes([VAR_BEGIN, D4 if depth % 2 else E4])
+    for depth in range(WIDE, 0, -1):
+        rec += bytes([E5, VAR_END])
+        if depth - 1 in AFTER:
+            rec += bytes([COMMENT])
+    rec += bytes([E5, END])
+    for depth in sorted(AFTER, reverse=True):
+        rec += b"after the variation at %d\x00" % depth
+    return bytes(rec)
+
+
 def json_depth(text):
     """The nesting depth of a JSON text (outside strings)."""
     depth = best = 0
@@ -298,6 +322,7 @@ def flatten(moves, depth, out):
 def test_json_depth(work):
     stem = copy_base(os.path.join(TESTDATA, "scid", "tags"), work, "deep")
     set_record(stem, 0, deep_record())
+    set_record(stem, 1, wide_record())
     rc, out, err = run_tool("json", "--jobs", "1", stem + ".si4")
     eq(rc, 0, "json of the deep game: exit status (%s)" % err[-300:])
     lines = out.decode("utf-8").splitlines()
@@ -326,6 +351,17 @@ def test_json_depth(work):
     eq(sum(1 for _, m in moves if "nags" in m or "comment" in m), 2, "no other NAG or comment")
     eq(sum(1 for _, m in moves if m.get("starts_variation")), DEPTH - NEST_MAX,
        "each flat variation starts once")
+    # The second game: each line's reply after its variation, at every depth, in PGN order;
+    # a comment after a variation stays the move's own where the variations nest (depth 3),
+    # and becomes the next move's comment_before where they are flat (depth 35).
+    moves = flatten(objs[1]["moves"], 0, [])
+    want = list(range(WIDE + 1)) + list(range(WIDE, -1, -1))
+    eq([d for d, _ in moves], want, "the second deep game: each move at its depth, in order")
+    eq([m["uci"] for _, m in moves[WIDE + 1:WIDE + 3]], ["e7e5", "e7e5"], "the replies")
+    eq(moves[3][1].get("comment"), "after the variation at 3",
+       "a comment after the variations of a nested move")
+    eq(moves[WIDE + 1 + (WIDE - 35)][1].get("comment_before"), "after the variation at 35",
+       "a comment after the variations of a flat move: the next move's")
     # Every key where the header's JSON schema says (tests/test-header-docs.py reads it).
     spec = importlib.util.spec_from_file_location("header_docs",
                                                   os.path.join(HERE, "test-header-docs.py"))
@@ -335,11 +371,11 @@ def test_json_depth(work):
         sch = header_docs.schema(f.read())
     rc, out_fen, err = run_tool("json", "--jobs", "1", "--fen", "--key", stem + ".si4")
     eq(rc, 0, "json --fen --key of the deep game: exit status (%s)" % err[-300:])
-    for n, line in enumerate(out_fen.decode("utf-8").splitlines()[:1] + lines[:1]):
+    for n, line in enumerate(out_fen.decode("utf-8").splitlines()[:2] + lines[:2]):
         errors = []
-        header_docs.validate(json.loads(line), "game", sch, "game 1", errors)
-        check(not errors, "the deep game (%s) against the header's schema: %s"
-              % (("--fen --key", "plain")[n], errors[:3]))
+        header_docs.validate(json.loads(line), "game", sch, "game %d" % (n % 2 + 1), errors)
+        check(not errors, "deep game %d (%s) against the header's schema: %s"
+              % (n % 2 + 1, ("--fen --key", "plain")[n // 2], errors[:3]))
         check(json_depth(line) <= READER_DEPTH, "json nests %d deep" % json_depth(line))
     fens = [m.get("fen") for _, m in flatten(json.loads(out_fen.decode().splitlines()[0])["moves"],
                                              0, [])]
@@ -350,8 +386,8 @@ def test_json_depth(work):
        "the FEN after the move above it (1.d4)")
     # Games not as deep keep the nested form (the other games of the base are unchanged).
     rc, out2, _ = run_tool("json", "--jobs", "1", os.path.join(TESTDATA, "scid", "tags.si4"))
-    eq([re.sub(r'^\{"file": "[^"]*", ', "", x) for x in out2.decode("utf-8").splitlines()[1:]],
-       [re.sub(r'^\{"file": "[^"]*", ', "", x) for x in lines[1:]],
+    eq([re.sub(r'^\{"file": "[^"]*", ', "", x) for x in out2.decode("utf-8").splitlines()[2:]],
+       [re.sub(r'^\{"file": "[^"]*", ', "", x) for x in lines[2:]],
        "json of the other games unchanged")
 
 
