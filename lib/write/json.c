@@ -10,9 +10,10 @@
  * by recursion, because a hostile database can nest variations tens of thousands deep.
  *
  * The JSON itself nests no deeper than common readers go (Ruby stops at 100 levels, jq 1.6 at
- * 256, Python's json near 1,000): a move on a line JSON_NEST_MAX variations deep holds its variations flat,
- * in "variations_flat", an array of moves in PGN order where each move says its depth below
- * that move ("depth") and the first move of each variation says so ("starts_variation").
+ * 256, Python's json near 1,000): a move on a line JSON_NEST_MAX variations deep holds its
+ * variations flat, in "variations_flat", an array of moves in PGN order where each move says
+ * its depth below that move ("depth") and the first move of each variation says so
+ * ("starts_variation"). See doc/output.md.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -546,10 +547,11 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 				 * array, which therefore cannot hold them: it ends here. */
 				close_move(w, l);
 			} else if (depth == JSON_NEST_MAX) {
-				if (!l->vars_open)
+				/* One flat array for all the variations of the move. */
+				if (!l->vars_open) {
 					PUTL(w, ", \"variations_flat\": [");
-				if (!l->vars_open)
 					flat_items = 0;
+				}
 				l->vars_open = 1;
 			} else {
 				puts_(w, l->vars_open ? ", " : ", \"variations\": [");
