@@ -11,6 +11,12 @@ bundled fixtures, and for every game the counts must equal the library's own eve
 
 The same reader on `--layout scid` (Scid's export layout, the old default) must find losses
 in the real ChessBase data: the proof that it sees what the default layout fixed.
+
+Its tag pairs, in both layouts, must follow the PGN standard's grammar (section 8.1: a name of
+letters, digits and '_' starting with a letter or a digit, a value of printing characters with
+'"' and '\\' escaped) and be the library's tags, in order, with what doc/output.md says the
+writer does to the tags PGN cannot hold: a control character of a value written as a space, a
+tag whose name is no PGN tag name in a `{[%tag "NAME" "VALUE"]}` comment line before the moves.
 """
 import glob
 import os
@@ -24,6 +30,12 @@ REALDATA = os.environ.get("GAMEDB_REALDATA", "")
 TESTDATA = os.environ.get("GAMEDB_TESTDATA", "")
 
 COMMAND = re.compile(r"\[%(\w+)\s*([^\]\n]*)\]")
+# The standard's tag pair and string token (printing ASCII but '"' and '\\', their escapes,
+# and the non-ASCII of UTF-8 PGN), and the comment line that keeps a tag PGN has no name for.
+TAG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_]{0,254}\Z")
+STRING = r'(?:[\x20\x21\x23-\x5b\x5d-\x7e\x80-\U0010ffff]|\\"|\\\\)*'
+TAG_LINE = re.compile(r'\[([^ ]*) "(' + STRING + r')"\]\Z')
+TAG_COMMENT = re.compile(r'\{\[%tag "(' + STRING + r')" "(' + STRING + r')"\]\}\Z')
 MOVE = re.compile(r"^([PNBRQKA-Za-z][A-Za-z0-9=+#!?@-]*|O-O(-O)?[+#]?|--)$")
 
 
@@ -41,9 +53,11 @@ def read_pgn(text):
         if state in ("between", "tags"):
             if stripped.startswith("["):
                 if state == "between":
-                    cur = {"moves": 0, "comments": 0, "cal": 0, "csl": 0, "clk": 0}
+                    cur = {"moves": 0, "comments": 0, "cal": 0, "csl": 0, "clk": 0,
+                           "tags": []}
                     games.append(cur)
                     state = "tags"
+                cur["tags"].append(line)
                 continue
             if not stripped:
                 if state == "tags":
@@ -55,11 +69,14 @@ def read_pgn(text):
         if not stripped:  # a blank line once the movetext began ends the game
             state = "between"
             continue
+        if state == "movetext-wait" and TAG_COMMENT.match(line):
+            cur["tags"].append(line)  # a tag PGN has no name for, before the moves
+            continue
         if state == "movetext-wait":
             state = "movetext"
         if state == "movetext" and stripped.startswith("[") and not stripped.startswith("[%"):
             # a tag line: a new game begins (the movetext ended without a blank line)
-            cur = {"moves": 0, "comments": 0, "cal": 0, "csl": 0, "clk": 0}
+            cur = {"moves": 0, "comments": 0, "cal": 0, "csl": 0, "clk": 0, "tags": [line]}
             games.append(cur)
             state = "tags"
             continue
@@ -152,17 +169,52 @@ def library_counts(game):
     return c
 
 
+def unescape(s):
+    return re.sub(r'\\(["\\\\])', r"\1", s)
+
+
+def tags_read(lines):
+    """(name, value) of a game's tag lines and tag comments; None for a line of neither
+    form."""
+    out = []
+    for line in lines:
+        m = TAG_LINE.match(line)
+        if m and TAG_NAME.match(m.group(1)):
+            out.append((m.group(1), unescape(m.group(2))))
+            continue
+        m = TAG_COMMENT.match(line)
+        out.append((unescape(m.group(1)), unescape(m.group(2))) if m else None)
+    return out
+
+
+def tags_written(game):
+    """The library's tags as the writer must give them (doc/output.md): the tag lines, then
+    the tags PGN has no name for; a control character a space, in a comment '}' a ')'."""
+    def clean(s, comment):
+        s = re.sub(r"[\x00-\x1f\x7f]", " ", s.split("\x00")[0])
+        return s.replace("}", ")") if comment else s
+    lines = [(n, clean(v, False)) for n, v in game.tag_list if TAG_NAME.match(n)]
+    return lines + [(clean(n, True), clean(v, True)) for n, v in game.tag_list
+                    if not TAG_NAME.match(n)]
+
+
 def compare(path, layout):
     args = ["pgn", "--include-deleted", path] + (["--layout", layout] if layout else [])
     rc, out, err = run_tool(*args)
     read = read_pgn(out.decode("utf-8", "replace"))
-    want = []
+    want, want_tags = [], []
     with gamedb.open(path) as r:
         for g in r:
             try:
                 want.append(library_counts(g))
+                want_tags.append(tags_written(g))
             except gamedb.GamedbError:
                 pass  # its moves fail: the writer leaves it out as well
+    lines = [got.pop("tags") for got in read]
+    bad_tags = [(k + 1, got) for k, (got, tags) in enumerate(zip(lines, want_tags))
+                if tags_read(got) != tags]
+    check(not bad_tags, "%s (%s layout): tag pairs not the library's tags as the PGN standard "
+          "has them: game %s" % (path, layout or "default", bad_tags[:1]))
     lost = 0
     if len(read) != len(want):
         lost += abs(len(read) - len(want))

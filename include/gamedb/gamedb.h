@@ -1054,7 +1054,15 @@ enum gamedb_positions_format {
 
 /**
  * Writes the game as PGN: tags, a blank line, the movetext, and a blank line after it. Tag
- * values are escaped as the PGN standard asks. The default layout is the PGN standard's export
+ * names and values are written as the PGN standard (section 8.1) has them, in both layouts:
+ * in a value, `"` and `\` are escaped and a control character (newline, tab, bytes 0x01-0x1F
+ * and 0x7F) is written as a space; UTF-8 stays as it is (the output is UTF-8 PGN). A tag whose
+ * name is not a PGN tag name (letters, digits and `_`, starting with a letter or a digit, at
+ * most 255 bytes: a SCID extra tag may hold spaces, quotes, brackets or non-ASCII) is not
+ * written as a tag but kept whole in a comment line of its own before the movetext,
+ * `{[%tag "NAME" "VALUE"]}`, name and value as PGN strings (where a `}`, which would end the
+ * comment, is written as `)`). Either change gives ::GAMEDB_WARN, and gamedb_game_errmsg()
+ * then says which tags (doc/output.md). The default layout is the PGN standard's export
  * form as every common reader takes it: no blank line inside the movetext (a newline in a
  * comment is written as a space), lines of at most 79 characters, never broken inside a
  * `[%...]` command, the commands of a move first in its one comment, only the commands other
@@ -1064,9 +1072,10 @@ enum gamedb_positions_format {
  * @param flags ::gamedb_write_flags bits.
  * @param sink where the bytes go; called once per game.
  * @param user_data passed to @p sink.
- * @return ::GAMEDB_OK; ::GAMEDB_WARN if text was converted with loss; ::GAMEDB_FAILED when
- *         the moves cannot be decoded (nothing is written; gamedb_game_errmsg() says why) or
- *         the sink stopped.
+ * @return ::GAMEDB_OK; ::GAMEDB_WARN if text was converted with loss or a tag had to be
+ *         changed to be valid PGN (gamedb_game_errmsg() says what, after any warning the game
+ *         had); ::GAMEDB_FAILED when the moves cannot be decoded (nothing is written;
+ *         gamedb_game_errmsg() says why) or the sink stopped.
  * @since 1.0
  */
 GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flags,
@@ -1079,41 +1088,58 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
  * "comment_before": "...", "comment": "...", "variations": [[...]]}]}`.
  * Keys with nothing to say (no NAGs, no comment, no variations) are left out of a move.
  *
+ * The JSON nests at most 97 levels, so that every common reader takes it (Ruby's JSON stops
+ * at 100, Rust's serde_json at 128, jq 1.6 at 256 counting an object twice, Python's json
+ * near 1,000): variations are written nested ("variations") down to the 30th variation
+ * depth, and a move there holds its variations flat instead ("variations_flat"): the moves of
+ * those variations and of their own variations, in PGN order, each with its "depth" below
+ * that move (1 for its variations) and the first move of each variation marked
+ * "starts_variation". The tree is rebuilt by reading them in order: a move that starts a
+ * variation at depth d replaces the last move read at depth d - 1 (the holder's move at
+ * depth 0); any other move follows the last one at its depth. A variation without a move
+ * has no entry there, and a comment that follows a move's variations there becomes the next
+ * move's "comment_before" (doc/output.md). Nothing else changes: the real bases nest 8 deep
+ * at most.
+ *
  * The schema: every key of every object, its type, and when it is there (the test
  * `json-schema` checks the output of every real base against this table):
  *
- * | object     | key              | type                   | when |
- * |------------|------------------|------------------------|------|
- * | game       | `file`           | string                 | the gamedb command only: the database as named (@since 1.1) |
- * | game       | `n`              | integer                | the gamedb command only: the object's place in its whole output, from 0 (@since 1.1) |
- * | game       | `index`          | integer                | always: the game's place in its base, from 0 |
- * | game       | `tags`           | object of string       | always: tag name to value, in the game's order |
- * | game       | `variant`        | string                 | always: chess, chess960, xiangqi, bughouse or crazyhouse |
- * | game       | `fen`            | string                 | always: the start position |
- * | game       | `final_fen`      | string                 | always: the position after the main line ("" when unknown) |
- * | game       | `deleted`        | boolean                | always |
- * | game       | `partial`        | string                 | ::GAMEDB_WRITE_PARTIAL and a game read in part: where and why it stopped (@since 1.1) |
- * | game       | `moves`          | array of move          | always: the main line |
- * | game       | `comment`        | string                 | a comment after the main line that no move holds |
- * | move       | `san`            | string                 | always: the move in SAN (xiangqi: WXF) |
- * | move       | `uci`            | string                 | always: the move in UCI (xiangqi: ICCS coordinates) |
- * | move       | `fen`            | string                 | ::GAMEDB_WRITE_FEN: the position after the move (@since 1.1) |
- * | move       | `key`            | string                 | ::GAMEDB_WRITE_KEY: the position key after the move, 16 hex digits (@since 1.1) |
- * | move       | `comment_before` | string                 | a comment before the move |
- * | move       | `nags`           | array of integer       | the move's NAGs |
- * | move       | `variations`     | array of array of move | the variations that replace the move |
- * | move       | `comment`        | string                 | the first comment after the move |
- * | move       | `comments`       | array of comment       | all comments after the move, when there are several or one has a language |
- * | move       | `commands`       | array of string        | the move's markup commands as text ("%clk 0:01:02") |
- * | move       | `annotations`    | array of annotation    | the format's annotations that have no PGN form (ChessBase) |
- * | move       | `clock`          | number                 | a %clk command: the clock in seconds (@since 1.1) |
- * | move       | `elapsed`        | number                 | a %emt command: the time used in seconds (@since 1.1) |
- * | comment    | `language`       | string                 | always: ISO 639-1, "" for none |
- * | comment    | `text`           | string                 | always |
- * | annotation | `type`           | integer                | always: gamedb_event_get_annotation_type() |
- * | annotation | `hex`            | string                 | always: the stored bytes in hex |
+ * | object     | key                | type                   | when |
+ * |------------|--------------------|------------------------|------|
+ * | game       | `file`             | string                 | the gamedb command only: the database as named (@since 1.1) |
+ * | game       | `n`                | integer                | the gamedb command only: the object's place in its whole output, from 0 (@since 1.1) |
+ * | game       | `index`            | integer                | always: the game's place in its base, from 0 |
+ * | game       | `tags`             | object of string       | always: tag name to value, in the game's order |
+ * | game       | `variant`          | string                 | always: chess, chess960, xiangqi, bughouse or crazyhouse |
+ * | game       | `fen`              | string                 | always: the start position |
+ * | game       | `final_fen`        | string                 | always: the position after the main line ("" when unknown) |
+ * | game       | `deleted`          | boolean                | always |
+ * | game       | `partial`          | string                 | ::GAMEDB_WRITE_PARTIAL and a game read in part: where and why it stopped (@since 1.1) |
+ * | game       | `moves`            | array of move          | always: the main line |
+ * | game       | `comment`          | string                 | a comment after the main line that no move holds |
+ * | move       | `san`              | string                 | always: the move in SAN (xiangqi: WXF) |
+ * | move       | `uci`              | string                 | always: the move in UCI (xiangqi: ICCS coordinates) |
+ * | move       | `fen`              | string                 | ::GAMEDB_WRITE_FEN: the position after the move (@since 1.1) |
+ * | move       | `key`              | string                 | ::GAMEDB_WRITE_KEY: the position key after the move, 16 hex digits (@since 1.1) |
+ * | move       | `comment_before`   | string                 | a comment before the move |
+ * | move       | `nags`             | array of integer       | the move's NAGs |
+ * | move       | `variations`       | array of array of move | the variations that replace the move |
+ * | move       | `variations_flat`  | array of move          | a move 30 variations deep: the variations that replace it, flat (see above) (@since 1.1) |
+ * | move       | `depth`            | integer                | a move of `variations_flat`: its variation depth below the move that holds it, from 1 (@since 1.1) |
+ * | move       | `starts_variation` | boolean                | a move of `variations_flat` that is its variation's first: true (@since 1.1) |
+ * | move       | `comment`          | string                 | the first comment after the move |
+ * | move       | `comments`         | array of comment       | all comments after the move, when there are several or one has a language |
+ * | move       | `commands`         | array of string        | the move's markup commands as text ("%clk 0:01:02") |
+ * | move       | `annotations`      | array of annotation    | the format's annotations that have no PGN form (ChessBase) |
+ * | move       | `clock`            | number                 | a %clk command: the clock in seconds (@since 1.1) |
+ * | move       | `elapsed`          | number                 | a %emt command: the time used in seconds (@since 1.1) |
+ * | comment    | `language`         | string                 | always: ISO 639-1, "" for none |
+ * | comment    | `text`             | string                 | always |
+ * | annotation | `type`             | integer                | always: gamedb_event_get_annotation_type() |
+ * | annotation | `hex`              | string                 | always: the stored bytes in hex |
  *
- * @return as gamedb_game_write_pgn().
+ * @return as gamedb_game_write_pgn(), but for tags: JSON strings take any name and value as
+ *         they are.
  * @since 1.0
  */
 GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t flags,

@@ -503,8 +503,10 @@ GAMEDB_EXPORT int32_t gamedb_book_write(struct gamedb_book *b, gamedb_write_fn s
 	if (b->written)
 		return fail(b, GAMEDB_FAILED, "the book was written already");
 	b->written = 1;
-	/* The table, sorted like the runs; then a merge of all by (key, move). */
-	qsort(b->e, b->n, sizeof *b->e, cmp_key_move);
+	/* The table, sorted like the runs; then a merge of all by (key, move). A book of no
+	 * position has no table at all (b->e NULL), which qsort() must not be given. */
+	if (b->n > 1)
+		qsort(b->e, b->n, sizeof *b->e, cmp_key_move);
 	for (i = 0; i < b->nruns; i++)
 		if (fseek(b->runs[i].f, 0, SEEK_SET) == 0)
 			run_next(&b->runs[i]);

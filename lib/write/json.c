@@ -8,6 +8,12 @@
  * the stream, one pass suffices: each open line (the main line or a variation) keeps its move
  * object open until the next move or the line's end. Lines are kept on an explicit stack, not
  * by recursion, because a hostile database can nest variations tens of thousands deep.
+ *
+ * The JSON itself nests no deeper than common readers go (Ruby stops at 100 levels, jq 1.6 at
+ * 256, Python's json near 1,000): a move on a line JSON_NEST_MAX variations deep holds its
+ * variations flat, in "variations_flat", an array of moves in PGN order where each move says
+ * its depth below that move ("depth") and the first move of each variation says so
+ * ("starts_variation"). See doc/output.md.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +26,14 @@
 
 /* Most games fit in the writer's stack buffer; a longer one moves to the heap. */
 #define JSON_INLINE 8192
+/*
+ * The deepest variation written nested: its moves' variations are written flat. A move object
+ * there is at JSON depth 3 + 3 * 30 = 93; its "variations_flat", the moves in it, their
+ * "comments" and the comment objects go 4 deeper: 97, within what the strictest common readers
+ * take (Ruby's JSON 100 levels, Rust's serde_json 128, jq 1.6 256 where an object counts
+ * twice, Python's json near 1,000). The real bases nest 8 deep at most.
+ */
+#define JSON_NEST_MAX 30
 
 struct jw {
 	struct gamedb__buf out;
@@ -139,6 +153,8 @@ static void jstr(struct jw *w, const char *s)
 struct jline {
 	int open;      /* a move object is open */
 	int first;     /* no move written yet */
+	int has_move;  /* a move was written (lines written flat: they close theirs early) */
+	int starts;    /* lines written flat: the next move is the variation's first */
 	int nags_open; /* its "nags" array is open */
 	int vars_open; /* its "variations" array is open */
 	int has_before;
@@ -379,6 +395,7 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 	const struct gamedb_event *ev;
 	struct jline *stack, *l;
 	size_t depth = 0, cap = 8, skip = 0, k;
+	size_t flat_items = 0; /* moves written in the open "variations_flat" */
 	char num[16];
 
 	stack = calloc(cap, sizeof *stack);
@@ -390,7 +407,7 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 	put(w, "[", 1);
 	for (;;) {
 		int32_t type;
-		if (!skip && !(flags & (GAMEDB_WRITE_FEN | GAMEDB_WRITE_KEY)))
+		if (!skip && depth <= JSON_NEST_MAX && !(flags & (GAMEDB_WRITE_FEN | GAMEDB_WRITE_KEY)))
 			move_run(w, &stack[depth], it);
 		if (w->err || gamedb_move_iter_next(it, &ev) != GAMEDB_OK)
 			break;
@@ -409,7 +426,17 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 				size_t sl;
 				const char *san = gamedb__event_san(ev, &sl);
 				const char *uci = gamedb_event_get_uci(ev);
+				if (depth > JSON_NEST_MAX)
+					l->first = !flat_items++; /* every flat line shares one array */
 				move_begin(w, l, san, sl, uci, strlen(uci));
+				l->has_move = 1;
+				if (depth > JSON_NEST_MAX) {
+					PUTL(w, ", \"depth\": ");
+					put_int(w, (int64_t)(depth - JSON_NEST_MAX));
+					if (l->starts)
+						PUTL(w, ", \"starts_variation\": true");
+					l->starts = 0;
+				}
 			}
 			if (flags & GAMEDB_WRITE_FEN) {
 				PUTL(w, ", \"fen\": ");
@@ -511,12 +538,25 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 			break;
 		case GAMEDB_EVENT_VARIATION_BEGIN:
 			close_nags(w, l);
-			if (!l->open) { /* cannot happen in a well-formed stream */
-				skip = 1;
+			if (depth > JSON_NEST_MAX ? !l->has_move : !l->open) {
+				skip = 1; /* cannot happen in a well-formed stream */
 				break;
 			}
-			puts_(w, l->vars_open ? ", " : ", \"variations\": [");
-			l->vars_open = 1;
+			if (depth > JSON_NEST_MAX) {
+				/* The variation's moves follow the move they replace in the flat
+				 * array, which therefore cannot hold them: it ends here. */
+				close_move(w, l);
+			} else if (depth == JSON_NEST_MAX) {
+				/* One flat array for all the variations of the move. */
+				if (!l->vars_open) {
+					PUTL(w, ", \"variations_flat\": [");
+					flat_items = 0;
+				}
+				l->vars_open = 1;
+			} else {
+				puts_(w, l->vars_open ? ", " : ", \"variations\": [");
+				l->vars_open = 1;
+			}
 			if (depth + 1 == cap) {
 				struct jline *ns = realloc(stack, cap * 2 * sizeof *ns);
 				if (!ns) {
@@ -533,14 +573,18 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 			stack[depth].open = 0;
 			stack[depth].ncomments = stack[depth].langs = 0;
 			stack[depth].first_waits = 0;
-			put(w, "[", 1);
+			stack[depth].has_move = 0;
+			stack[depth].starts = 1;
+			if (depth <= JSON_NEST_MAX)
+				put(w, "[", 1);
 			break;
 		case GAMEDB_EVENT_VARIATION_END:
 			if (depth == 0)
 				break;
 			close_move(w, l); /* a comment before the end of a variation is lost */
 			l->has_before = 0;
-			put(w, "]", 1);
+			if (depth <= JSON_NEST_MAX)
+				put(w, "]", 1);
 			depth--;
 			break;
 		default:
@@ -548,8 +592,9 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 		}
 	}
 	while (depth > 0) { /* only after an error: keep the brackets balanced */
-		close_move(w, &stack[depth--]);
-		put(w, "]", 1);
+		close_move(w, &stack[depth]);
+		if (depth-- <= JSON_NEST_MAX)
+			put(w, "]", 1);
 	}
 	close_move(w, &stack[0]);
 	put(w, "]", 1);

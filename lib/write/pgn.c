@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/game.h"
+#include "core/reader.h"
 
 #define PGN_WIDTH_SCID 75
 #define PGN_WIDTH 80
@@ -370,27 +371,117 @@ static const char *raw_for(const char *s, size_t len, const char *raw, size_t ra
 	}
 }
 
-/* The bytes a tag value escapes or ends at: '"', '\\', NUL. */
-static const unsigned char tag_special[256] = { [0] = 1, ['"'] = 1, ['\\'] = 1 };
+/*
+ * Tags as the PGN standard has them (section 8.1): a tag name is a symbol (it starts with a
+ * letter or a digit, at most 255 bytes) made of letters, digits and the underscore only; a
+ * tag value is a string token, printing characters between quotes with '"' and '\\' escaped,
+ * and no newline, tab or other control character. A value's control bytes (0x01-0x1F, 0x7F)
+ * are written as spaces, its UTF-8 as it is (the output is UTF-8 PGN). A tag whose name is not
+ * one is not written as a tag, which a reader would choke on, but kept whole in a comment line
+ * before the movetext (tag_comment()). Either way the writer returns GAMEDB_WARN and says so in
+ * the game's message (tags_note()).
+ */
+#define PGN_TAG_NAME_MAX 255
+
+/* The bytes of a tag name: 1 a letter or a digit (what it starts with), 2 the underscore. */
+static const unsigned char tag_name_byte[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+	['8'] = 1, ['9'] = 1, ['_'] = 2,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+	['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+	['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1,
+};
+
+/*
+ * Whether the eight bytes x are all letters: below 0x80, and with bit 0x20 set (upper case to
+ * lower) each from 'a' to 'z' (each byte's sum or difference stays within it: no carry).
+ */
+static PGN_HOT int tag_name_letters8(uint64_t x)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101), high = ones << 7;
+	const uint64_t y = x | ones * 0x20;
+
+	return !((x & high) | ((y + ones * (0x7F - 'z')) & high) |
+		 ((((y | high) - ones * 'a') & high) ^ high));
+}
+
+/*
+ * Whether the nlen bytes at name are a tag name of the PGN standard. Most names are letters
+ * only, up to 16 of them: two overlapping words say so; the others are read byte by byte.
+ */
+static PGN_HOT int tag_name_ok(const char *name, size_t nlen)
+{
+	uint64_t x, y;
+	uint32_t a, b;
+	size_t i;
+
+	if (nlen >= 4 && nlen <= 16) {
+		if (nlen < 8) {
+			memcpy(&a, name, 4);
+			memcpy(&b, name + nlen - 4, 4);
+			if (tag_name_letters8((uint64_t)a | (uint64_t)b << 32))
+				return 1;
+		} else {
+			memcpy(&x, name, 8);
+			memcpy(&y, name + nlen - 8, 8);
+			if (tag_name_letters8(x) && tag_name_letters8(y))
+				return 1;
+		}
+	}
+	if (nlen - 1 >= PGN_TAG_NAME_MAX || tag_name_byte[(unsigned char)name[0]] != 1)
+		return 0; /* empty, too long, or not starting with a letter or a digit */
+	for (i = 1; i < nlen; i++)
+		if (!tag_name_byte[(unsigned char)name[i]])
+			return 0;
+	return 1;
+}
+
+/* The bytes a tag value escapes, replaces or ends at: '"', '\\', the controls, NUL. */
+static const unsigned char tag_special[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['"'] = 1, ['\\'] = 1, [0x7F] = 1,
+};
+
+/* Nonzero when one of the eight bytes x is a tag_special byte. */
+static PGN_HOT uint64_t tag_special_word(uint64_t x)
+{
+	return gamedb__has_byte(x, '"') | gamedb__has_byte(x, '\\') | gamedb__has_below(x, 0x20) |
+	       gamedb__has_byte(x, 0x7F);
+}
 
 static PGN_HOT uint64_t tag_special8(const char *s)
 {
 	uint64_t x;
 
 	memcpy(&x, s, 8);
-	return gamedb__has_byte(x, '"') | gamedb__has_byte(x, '\\') | gamedb__has_byte(x, 0);
+	return tag_special_word(x);
 }
 
-/* Whether the n bytes at s hold no tag_special byte (reading none outside them). */
+/*
+ * Whether the n bytes at s hold no tag_special byte (reading none outside them): words of
+ * eight, the last one overlapping; 4 to 7 bytes as two overlapping halves of one word.
+ */
 static PGN_HOT int tag_plain(const char *s, size_t n)
 {
+	uint32_t a, b;
 	size_t i;
 
-	if (n < 8) {
+	if (n < 4) {
 		unsigned char any = 0;
 		for (i = 0; i < n; i++)
 			any |= tag_special[(unsigned char)s[i]];
 		return !any;
+	}
+	if (n < 8) {
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		return !tag_special_word((uint64_t)a | (uint64_t)b << 32);
 	}
 	for (i = 0; i + 8 < n; i += 8)
 		if (tag_special8(s + i))
@@ -398,52 +489,183 @@ static PGN_HOT int tag_plain(const char *s, size_t n)
 	return !tag_special8(s + n - 8);
 }
 
-/* A tag line; '"' and '\\' in the value are escaped as the PGN standard asks. */
-static void tag_line(struct pgnw *w, const char *name, size_t nlen, const char *value, size_t vlen)
+/*
+ * The bytes of a string token from the n bytes at s (up to a NUL: the text a C string shows),
+ * at d, without its quotes: '"' and '\\' escaped, a control byte a space, and
+ * in a comment (in_comment) a '}', which would end it, a ')'. Room for 2 * n bytes at d. Adds
+ * to *fixed the bytes replaced; returns the end of what it wrote.
+ */
+static char *tag_string(char *d, const char *s, size_t n, int in_comment, size_t *fixed)
 {
-	size_t i, most = nlen + 2 * vlen + 6;
+	size_t i = 0;
+
+	while (i < n) {
+		unsigned char c;
+		/* Eight bytes at a time while they hold nothing to escape or replace. */
+		if (n - i >= 8 && !tag_special8(s + i) && !(in_comment && memchr(s + i, '}', 8))) {
+			memcpy(d, s + i, 8);
+			d += 8;
+			i += 8;
+			continue;
+		}
+		c = (unsigned char)s[i++];
+		if (c == 0)
+			break;
+		if (c == '"' || c == '\\') {
+			*d++ = '\\';
+		} else if (c < 0x20 || c == 0x7F || (in_comment && c == '}')) {
+			c = c == '}' ? ')' : ' ';
+			(*fixed)++;
+		}
+		*d++ = (char)c;
+	}
+	return d;
+}
+
+/*
+ * A tag line; '"' and '\\' in the value are escaped as the PGN standard asks, a control byte is
+ * written as a space. Returns the number of bytes replaced, or -1 (nothing written) when the
+ * name is not a PGN tag name.
+ */
+static PGN_HOT long tag_line(struct pgnw *w, const char *name, size_t nlen, const char *value,
+			     size_t vlen)
+{
+	size_t fixed = 0, most = nlen + 2 * vlen + 6;
 	char *d;
 
-	/* Room for the worst case (every value byte escaped), then one pass, no calls. */
+	/* Room for the worst case (every value byte escaped), then one pass. */
 	if (gamedb__buf_room(&w->out, most) != 0) {
 		w->err = 1;
-		return;
+		return 0;
 	}
+	/* Here, next to its copy, the name is read once for both (no store between). */
+	if (!tag_name_ok(name, nlen))
+		return -1;
 	d = w->out.p + w->out.len;
 	*d++ = '[';
 	gamedb__copy_small(d, name, nlen);
 	d += nlen;
 	*d++ = ' ';
 	*d++ = '"';
-	/* Most values have nothing to escape and no NUL: one check, one copy. */
+	/* Most values have nothing to escape or replace and no NUL: one check, one copy. */
 	if (tag_plain(value, vlen)) {
 		gamedb__copy_small(d, value, vlen);
 		d += vlen;
-		i = vlen;
 	} else {
-		i = 0;
-	}
-	/* Eight bytes at a time while they hold no '"', no '\\' and no NUL. */
-	for (; i < vlen;) {
-		if (vlen - i >= 8) {
-			if (!tag_special8(value + i)) {
-				memcpy(d, value + i, 8);
-				d += 8;
-				i += 8;
-				continue;
-			}
-		}
-		if (value[i] == 0) /* the value a C string shows: up to its first NUL */
-			break;
-		if (value[i] == '"' || value[i] == '\\')
-			*d++ = '\\';
-		*d++ = value[i++];
+		d = tag_string(d, value, vlen, 0, &fixed);
 	}
 	*d++ = '"';
 	*d++ = ']';
 	*d++ = '\n';
 	*d = 0;
 	w->out.len = (size_t)(d - w->out.p);
+	return (long)fixed;
+}
+
+/*
+ * A tag whose name is not a PGN tag name, on a line of its own before the movetext, as a
+ * comment that holds it whole: {[%tag "NAME" "VALUE"]}, name and value as string tokens
+ * (tag_string(): a '}' becomes ')', a control byte a space). Returns the bytes replaced.
+ */
+static size_t tag_comment(struct pgnw *w, const char *name, size_t nlen, const char *value,
+			  size_t vlen)
+{
+	size_t fixed = 0;
+	char *d;
+
+	if (nlen > SIZE_MAX / 4 || vlen > SIZE_MAX / 4 ||
+	    gamedb__buf_room(&w->out, 2 * nlen + 2 * vlen + 20) != 0) {
+		w->err = 1;
+		return 0;
+	}
+	d = w->out.p + w->out.len;
+	memcpy(d, "{[%tag \"", 8);
+	d = tag_string(d + 8, name, nlen, 1, &fixed);
+	memcpy(d, "\" \"", 3);
+	d = tag_string(d + 3, value, vlen, 1, &fixed);
+	memcpy(d, "\"]}\n", 4);
+	d += 4;
+	*d = 0;
+	w->out.len = (size_t)(d - w->out.p);
+	w->col = 0;
+	return fixed;
+}
+
+/* What the tag section changed, for the game's message. */
+struct tagfix {
+	size_t names;  /* tags kept in a comment */
+	size_t values; /* tags with bytes replaced */
+	const char *name, *vname; /* the first of each */
+	size_t nlen, vnlen;
+};
+
+/* A tag's name for a message: at most 40 bytes (whole UTF-8 characters), a control a '?'. */
+static void name_for_message(char *out, const char *name, size_t nlen)
+{
+	size_t i, n = nlen < 40 ? nlen : 40;
+
+	while (n < nlen && n > 0 && ((unsigned char)name[n] & 0xC0) == 0x80)
+		n--; /* not inside a character */
+	for (i = 0; i < n && name[i]; i++)
+		out[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7F ? '?' : name[i];
+	out[i] = 0;
+}
+
+/* Appends s to the message at dst (cap bytes), cut at a UTF-8 character's start if need be. */
+static void msg_append(char *dst, size_t cap, const char *s)
+{
+	size_t len = strlen(dst), n = strlen(s);
+
+	if (len + 1 >= cap)
+		return;
+	if (n > cap - len - 1) {
+		n = cap - len - 1;
+		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+	}
+	memcpy(dst + len, s, n);
+	dst[len + n] = 0;
+}
+
+/*
+ * Says in the game's message what the tag section changed: after the message the game has
+ * (a warning of the reader), unless it says so already (the game written a second time).
+ */
+static void tags_note(struct gamedb_game *g, const struct tagfix *f)
+{
+	char note[400], a[48], b[48], more[48] = "", vmore[48] = "";
+	const char *file = g->reader && g->reader->src.primary ? g->reader->src.primary : NULL;
+
+	name_for_message(a, f->name ? f->name : "", f->name ? f->nlen : 0);
+	name_for_message(b, f->vname ? f->vname : "", f->vname ? f->vnlen : 0);
+	if (f->names > 1)
+		snprintf(more, sizeof more, " (and %zu more)", f->names - 1);
+	if (f->values > 1)
+		snprintf(vmore, sizeof vmore, " (and %zu more)", f->values - 1);
+	if (f->names && f->values)
+		snprintf(note, sizeof note, "PGN: tag \"%s\"%s kept in a comment {[%%tag ...]} before "
+			 "the moves, its name not a PGN tag name; characters of tag \"%s\"%s replaced "
+			 "(a control character by a space, '}' in a comment by ')')", a, more, b, vmore);
+	else if (f->names)
+		snprintf(note, sizeof note, "PGN: tag \"%s\"%s kept in a comment {[%%tag ...]} before "
+			 "the moves, its name not a PGN tag name", a, more);
+	else
+		snprintf(note, sizeof note, "PGN: characters of tag \"%s\"%s replaced (a control "
+			 "character by a space, '}' in a comment by ')')", b, vmore);
+	if (strstr(g->errmsg, note))
+		return;
+	if (g->errmsg[0]) {
+		msg_append(g->errmsg, sizeof g->errmsg, "; ");
+	} else {
+		/* Where, as the reader's messages say it: "FILE: game N: ". */
+		if (file) {
+			msg_append(g->errmsg, sizeof g->errmsg, file);
+			msg_append(g->errmsg, sizeof g->errmsg, ": ");
+		}
+		snprintf(a, sizeof a, "game %llu: ", (unsigned long long)g->index + 1);
+		msg_append(g->errmsg, sizeof g->errmsg, a);
+	}
+	msg_append(g->errmsg, sizeof g->errmsg, note);
 }
 
 /* The most one node of a run writes: a space or break, a move number or NAG (16 bytes
@@ -706,6 +928,49 @@ static void flush_move(struct pgnw *w, struct pending *pm, int *print_number)
 	gamedb__buf_clear(&pm->cmds);
 }
 
+/*
+ * The tag section: the tags as PGN has them, in the game's order, the blank line, then the
+ * tags whose names PGN does not allow, each whole in a comment line (tag_comment()). What
+ * was changed goes to fix.
+ */
+static void tag_section(struct pgnw *w, struct gamedb_game *g, int partial,
+				      struct tagfix *fix)
+{
+	size_t i, n = gamedb_game_get_tag_count(g);
+
+	for (i = 0; i < n; i++) {
+		const char *name, *value;
+		size_t nlen, vlen;
+		long fixed;
+		if (gamedb__game_tag_at(g, i, &name, &nlen, &value, &vlen) != 0)
+			continue;
+		/* A game written in part has no result: its Result tag says so, as the movetext. */
+		if (partial && nlen == 6 && memcmp(name, "Result", 6) == 0) {
+			value = "*";
+			vlen = 1;
+		}
+		fixed = tag_line(w, name, nlen, value, vlen);
+		if (fixed < 0 && !fix->names++) { /* kept in a comment below */
+			fix->name = name;
+			fix->nlen = nlen;
+		} else if (fixed > 0 && !fix->values++) {
+			fix->vname = name;
+			fix->vnlen = nlen;
+		}
+	}
+	put(w, "\n", 1);
+	for (i = 0; fix->names && i < n; i++) {
+		const char *name, *value;
+		size_t nlen, vlen;
+		if (gamedb__game_tag_at(g, i, &name, &nlen, &value, &vlen) == 0 &&
+		    !tag_name_ok(name, nlen) && tag_comment(w, name, nlen, value, vlen) &&
+		    !fix->values++) {
+			fix->vname = name;
+			fix->vnlen = nlen;
+		}
+	}
+}
+
 GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flags,
 					    gamedb_write_fn sink, void *user_data)
 {
@@ -713,17 +978,18 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	struct gamedb_move_iter *it = NULL;
 	const struct gamedb_event *ev;
 	uint32_t iflags = 0;
-	size_t i, n;
 	int32_t rc;
 	int print_number = 1, moves_seen = 0, xiangqi, partial = 0;
 	int32_t notation = GAMEDB_NOTATION_SAN;
 	struct pending pm;
+	struct tagfix fix;
 	char num[24], storage[PGN_INLINE];
 
 	if (!g || !sink)
 		return GAMEDB_FAILED;
 	memset(&pm, 0, sizeof pm);
 	memset(&w, 0, sizeof w);
+	memset(&fix, 0, sizeof fix);
 	gamedb__buf_init_fixed(&w.out, storage, sizeof storage);
 	w.scid = (flags & GAMEDB_WRITE_LAYOUT_SCID) != 0;
 	w.width = w.scid ? PGN_WIDTH_SCID : PGN_WIDTH;
@@ -744,20 +1010,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 		notation = (flags & GAMEDB_WRITE_CHINESE) ? GAMEDB_NOTATION_CHINESE :
 			   (flags & GAMEDB_WRITE_WXF) ? GAMEDB_NOTATION_WXF : GAMEDB_NOTATION_ICCS;
 
-	n = gamedb_game_get_tag_count(g);
-	for (i = 0; i < n; i++) {
-		const char *name, *value;
-		size_t nlen, vlen;
-		if (gamedb__game_tag_at(g, i, &name, &nlen, &value, &vlen) != 0)
-			continue;
-		/* A game written in part has no result: its Result tag says so, as the movetext. */
-		if (partial && nlen == 6 && memcmp(name, "Result", 6) == 0) {
-			value = "*";
-			vlen = 1;
-		}
-		tag_line(&w, name, nlen, value, vlen);
-	}
-	put(&w, "\n", 1);
+	tag_section(&w, g, partial, &fix);
 
 	for (;;) {
 		int32_t type;
@@ -939,6 +1192,10 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	put(&w, "\n\n", 2);
 	rc = w.err || sink(user_data, w.out.p, w.out.len) != 0 ? GAMEDB_FAILED : GAMEDB_OK;
 	gamedb__buf_free(&w.out);
+	if (rc == GAMEDB_OK && (fix.names || fix.values)) {
+		tags_note(g, &fix);
+		rc = GAMEDB_WARN;
+	}
 	if (rc == GAMEDB_OK && (partial || gamedb_game_get_status(g) == GAMEDB_WARN))
 		rc = GAMEDB_WARN;
 	return rc;
