@@ -499,6 +499,22 @@ static int32_t scid_open(struct gamedb_reader *r, void **state)
 			      s->si->name, (unsigned long long)s->si->size, s->ngames, have);
 		s->ngames = have;
 		rc = GAMEDB_WARN;
+	} else if (s->si->size - s->hdr_size >= ((uint64_t)s->ngames + 1) * s->rec_size) {
+		/*
+		 * More records than the header counts: a broken header (or a write cut off before
+		 * the count was updated) must not hide the games past the count, which may be a
+		 * user's only copy of them. They are read like the others; one that does not
+		 * decode fails as any game does.
+		 */
+		uint64_t have = (s->si->size - s->hdr_size) / s->rec_size;
+		if (have > UINT32_MAX - 1)
+			have = UINT32_MAX - 1;
+		gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
+			      "%s: offset 14: the header counts %u games, the file holds %llu records: "
+			      "all %llu are read",
+			      s->si->name, s->ngames, (unsigned long long)have, (unsigned long long)have);
+		s->ngames = (uint32_t)have;
+		rc = GAMEDB_WARN;
 	}
 
 	gext = s->version == 400 ? ".sg4" : ".sg3";
@@ -791,11 +807,12 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 	if (e.chess960) /* castling as in Chess960: the board engine's rules already are */
 		g->variant = GAMEDB_VARIANT_CHESS960;
 	if (bad_ids) {
-		gamedb__game_seterr(g, "a name id is out of range and was replaced by \"?\"");
-		return gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
-				     "%s: offset %llu: game %llu: a name id is out of range, replaced by \"?\"",
-				     s->si->name, (unsigned long long)off,
-				     (unsigned long long)g->index + 1);
+		/* The game's status says it too: the writers and the command report the loss. */
+		gamedb__game_seterr(g, "%s: offset %llu: game %llu: a name id is out of range, replaced by \"?\"",
+				    s->si->name, (unsigned long long)off,
+				    (unsigned long long)g->index + 1);
+		g->text_status = GAMEDB_WARN;
+		return gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT, "%s", g->errmsg);
 	}
 	return GAMEDB_OK;
 nomem:
@@ -854,6 +871,59 @@ static const char *const common_tags[] = {
 	"Opening", "Variation", "Setup", "Source", "SetUp"
 };
 
+/* Adds to g's message (what it says already stays, before a "; "). */
+static void game_note(struct gamedb_game *g, const char *what)
+{
+	size_t n = strlen(g->errmsg);
+
+	snprintf(g->errmsg + n, sizeof g->errmsg - n, "%s%s", n ? "; " : "", what);
+}
+
+/*
+ * An extra tag whose stored name (tl bytes at name, at offset off of the .sg4) holds NUL
+ * bytes: Scid never writes one, a damaged record may. The tag is kept under its name with
+ * each NUL as U+FFFD (each part between them as UTF-8, converted as any stored name), with
+ * a warning on the game; dropping it would lose its value without a word. 0, or -1 (out of
+ * memory, message set).
+ */
+static int nul_tag_name(struct scid *s, struct gamedb_game *g, const char *name, uint32_t tl,
+			uint64_t off, const uint8_t *vp, uint32_t vl)
+{
+	const char *cs = gamedb__reader_charset(s->r);
+	struct gamedb__buf out = { 0 };
+	uint32_t i = 0;
+	char what[160];
+	int bad = 0;
+
+	gamedb__text_at(&s->r->text, s->sg->name, off);
+	while (!bad) {
+		const char *nul = memchr(name + i, 0, tl - i);
+		uint32_t len = nul ? (uint32_t)(nul - (name + i)) : tl - i;
+		if (gamedb__utf8_valid(name + i, len))
+			bad = gamedb__buf_append(&out, name + i, len) != 0;
+		else
+			bad = gamedb__text_to_utf8(&s->r->text, cs, gamedb__reader_fallback(s->r),
+						   name + i, len, &out) == GAMEDB_FAILED;
+		if (!nul)
+			break;
+		bad = bad || gamedb__buf_append(&out, "\xEF\xBF\xBD", 3) != 0;
+		i += len + 1;
+	}
+	if (bad || gamedb__buf_append(&out, "", 1) != 0 ||
+	    gamedb__game_add_tag_raw(g, &g->extra, out.p, (const char *)vp, vl, cs) == GAMEDB_FAILED) {
+		gamedb__buf_free(&out);
+		gamedb__game_seterr(g, "out of memory");
+		return -1;
+	}
+	snprintf(what, sizeof what, "%s: offset %llu: game %llu: a tag name holds a NUL byte, "
+		 "replaced by U+FFFD",
+		 s->sg->name, (unsigned long long)off, (unsigned long long)g->index + 1);
+	game_note(g, what);
+	g->text_status = GAMEDB_WARN;
+	gamedb__buf_free(&out);
+	return 0;
+}
+
 /*
  * Parses the extra tags at the start of a record into g->extra (if want; want 2: all but
  * "Variant", which variant_tag() added) and skips them.
@@ -894,7 +964,11 @@ static int32_t parse_tags(struct scid *s, struct gamedb_game *g, struct gamedb__
 			goto truncated;
 		if (want == 2 && tl == 7 && memcmp(name, "Variant", 7) == 0)
 			continue;
-		if (want && tname && memchr(name, 0, tl <= 240 ? tl : 0) == NULL) {
+		if (want && tname && tl <= 240 && memchr(name, 0, tl) != NULL) {
+			/* A NUL in a stored name: the tag is kept, the NULs replaced and said. */
+			if (nul_tag_name(s, g, name, tl, gamedb__cur_off(rc) - vl - 1 - tl, vp, vl) != 0)
+				return GAMEDB_FAILED;
+		} else if (want && tname) {
 			struct gamedb__buf conv = { 0 };
 			int32_t trc = GAMEDB_OK;
 			gamedb__text_at(&s->r->text, s->sg->name, gamedb__cur_off(rc) - vl);
