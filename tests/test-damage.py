@@ -1,0 +1,368 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The loss ledger on damaged binary bases (issue 26): every game a base holds is delivered or
+reported, never dropped without a word.
+
+1. Index headers that count fewer games than the records present (SCID si4/si3 bytes 14-16,
+   ChessBase .cbh bytes 6-9): the records past the count are delivered, the open warns naming
+   the file and both counts, and `info` counts what `json` delivers.
+2. A ChessBase base without one of its optional files while its index points into it (.cba
+   annotations, .cbp/.cbt/.cbc/.cbs names, .cbe teams, .cbj team links): each game that loses
+   something is written with a warning saying what, or (.cbj, which no index points into)
+   the open warns once.
+3. A SCID extra tag whose stored name holds a NUL byte is kept, with a warning on its game.
+4. The sweep: for every real and test base of the binary formats (SCID si3/si4/si5, ChessBase
+   cbh, Chess Assistant cdp, XQF), damaged copies (files cut short, bytes flipped), each read
+   with `gamedb info` and `gamedb json --jobs 1 --include-deleted`. The rule: no crash (exit
+   by signal), no hang, no sanitizer report, and never exit 0 with fewer games written than
+   `info` counts. A fixed seed: the same copies every run.
+
+The expectations come from the formats' descriptions (doc/formats/*.md): where a record's
+offset fields are, which header bytes count the games; never from the reader's output.
+"""
+import os
+import random
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+from testsupport import check, eq, done, TOOL
+
+REAL = os.environ.get("GAMEDB_REALDATA", "")
+TESTDATA = os.environ.get("GAMEDB_TESTDATA", "")
+SEED = 26
+TIMEOUT = 20  # seconds for one command on one damaged copy (an ASan build is slow)
+SANITIZER = re.compile(r"AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:")
+
+
+def run(*args):
+    """(exit status, stdout bytes, stderr text), or (None, b"", "timeout") after TIMEOUT."""
+    try:
+        p = subprocess.run([TOOL, *args], capture_output=True, stdin=subprocess.DEVNULL,
+                           timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return None, b"", "timeout"
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+def info_count(out):
+    """The `games:` line of `gamedb info`, or None."""
+    m = re.search(rb"^games: (\d+)$", out, re.M)
+    return int(m.group(1)) if m else None
+
+
+def siblings(primary):
+    """The files of the base whose primary file is primary: same folder, same stem (any case)."""
+    folder, name = os.path.split(primary)
+    stem = os.path.splitext(name)[0].lower()
+    return sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                  if os.path.splitext(f)[0].lower() == stem and os.path.isfile(os.path.join(folder, f)))
+
+
+def copy_base(primary, dst):
+    """Copies the base's files into the folder dst; the copy of the primary file."""
+    for f in siblings(primary):
+        shutil.copy(f, dst)
+        os.chmod(os.path.join(dst, os.path.basename(f)), 0o644)
+    return os.path.join(dst, os.path.basename(primary))
+
+
+# ---- 1. header counts -----------------------------------------------------------------------
+
+def set_bytes(path, off, data):
+    with open(path, "r+b") as f:
+        f.seek(off)
+        f.write(data)
+
+
+def header_counts(tmp):
+    """An index header that counts fewer games than the records present."""
+    cases = []
+    endings = os.path.join(REAL, "scid/scidvspc-modern/si4/endings/endings.si4")
+    endings3 = os.path.join(REAL, "scid/scidvspc-modern/si3/endings/endings.si3")
+    biel = os.path.join(REAL, "chessbase/libcbh/NormalGames/BielMTO.cbh")
+    for src in (endings, endings3):
+        if os.path.exists(src):
+            size = os.path.getsize(src)
+            hdr, rec = (182, 47) if src.endswith("4") else (128, 46)
+            cases.append((src, 14, (60).to_bytes(3, "big"), 60, (size - hdr) // rec))
+    if os.path.exists(biel):
+        # The header holds the next game id: games + 1.
+        cases.append((biel, 6, struct.pack(">I", 501), 500, os.path.getsize(biel) // 46 - 1))
+    for src, off, data, said, present in cases:
+        d = tempfile.mkdtemp(dir=tmp)
+        base = copy_base(src, d)
+        rc0, out0, _ = run("json", "--jobs", "1", "--include-deleted", src)
+        set_bytes(base, off, data)
+        what = os.path.basename(base)
+        rc, out, err = run("info", base)
+        eq(rc, 0, "%s counting %d of %d: info exits 0" % (what, said, present))
+        eq(info_count(out), present, "%s counting %d of %d: info counts the records" % (what, said, present))
+        check(what in err and str(said) in err and str(present) in err and "warning" in err,
+              "%s counting %d of %d: the open warns naming the file and both counts: %r"
+              % (what, said, present, err))
+        rc, out, err = run("json", "--jobs", "1", "--include-deleted", base)
+        eq(rc, 0, "%s counting %d of %d: json exits 0" % (what, said, present))
+        eq(len(out.splitlines()), present, "%s counting %d of %d: json writes every record" % (what, said, present))
+        check(what in err and str(said) in err and str(present) in err,
+              "%s: json's open warns naming both counts: %r" % (what, err))
+        # The same games as the undamaged base (file names aside).
+        eq(out.replace(os.fsencode(base), b"B"), out0.replace(os.fsencode(src), b"B"),
+           "%s counting %d of %d: the games are those of the undamaged base" % (what, said, present))
+    return len(cases)
+
+
+# ---- 2. missing ChessBase files --------------------------------------------------------------
+
+def cbh_records(cbh):
+    """(record number, cbg offset, cba offset, player ids, tournament, annotator, source) of
+    every game record of a .cbh (doc/formats/chessbase.md: 46-byte records after a 46-byte
+    header; bit 1 of byte 0 marks a guiding text)."""
+    d = open(cbh, "rb").read()
+    out = []
+    for i in range(1, len(d) // 46):
+        r = d[46 * i:46 * i + 46]
+        if r[0] & 2:
+            continue
+        out.append((i, struct.unpack(">I", r[1:5])[0], struct.unpack(">I", r[5:9])[0]))
+    return out
+
+
+def missing_files(tmp):
+    """Each optional ChessBase file removed in turn from bases that use it."""
+    root = os.path.join(REAL, "chessbase")
+    n = 0
+    # (base, removed extension, what each game's warning must say, games that must warn)
+    for rel in ("morphy/test-annotations/test-annotations", "libcbh/Annotation/TestBase"):
+        src = os.path.join(root, rel + ".cbh")
+        if not os.path.exists(src):
+            continue
+        d = tempfile.mkdtemp(dir=tmp)
+        base = copy_base(src, d)
+        stem = os.path.splitext(base)[0]
+        cba = os.path.basename(stem) + ".cba"
+        os.remove(stem + ".cba")
+        want = sum(1 for _, _, a in cbh_records(base) if a)
+        rc, out, err = run("json", "--jobs", "1", "--include-deleted", base)
+        got = len(re.findall(r"annotations at offset \d+ not read: %s is missing" % re.escape(cba), err))
+        check(want > 0, "%s: some games have annotations" % rel)
+        eq(got, want, "%s without its .cba: one warning per annotated game" % rel)
+        eq(rc, 0, "%s without its .cba: json exits 0 (warnings)" % rel)
+        n += 1
+    # Name files: every game points into each (players, tournament, annotator and source ids).
+    src = os.path.join(root, "morphy/cb12/cb12.cbh")
+    if os.path.exists(src):
+        for ext, tag in ((".cbp", "White"), (".cbt", "Event"), (".cbc", "Annotator"),
+                         (".cbs", "Source"), (".cbe", "WhiteTeam")):
+            d = tempfile.mkdtemp(dir=tmp)
+            base = copy_base(src, d)
+            stem = os.path.splitext(base)[0]
+            os.remove(stem + ext)
+            games = len(cbh_records(base))
+            rc, out, err = run("json", "--jobs", "1", "--include-deleted", base)
+            name = os.path.basename(stem) + ext
+            per_game = len(re.findall(r"game \d+: .*%s.*%s is missing" % (re.escape(tag), re.escape(name)), err))
+            eq(per_game, games, "cb12 without %s: each game's warning names %s and the file: %r"
+               % (ext, tag, err))
+            eq(rc, 0, "cb12 without %s: json exits 0 (warnings)" % ext)
+            n += 1
+        # The .cbj links games to teams: no index points into it, the open says what is lost.
+        d = tempfile.mkdtemp(dir=tmp)
+        base = copy_base(src, d)
+        os.remove(os.path.splitext(base)[0] + ".cbj")
+        rc, out, err = run("info", base)
+        check(re.search(r"cb12\.cbj is missing.*team", err) is not None,
+              "cb12 without .cbj: the open warns that team tags are not read: %r" % err)
+        n += 1
+    return n
+
+
+# ---- 3. a SCID tag name with a NUL -----------------------------------------------------------
+
+def scid_nul_tag(tmp):
+    """tags.sg4 (testdata/scid, tests/make-scid-fixtures.sh) holds extra tags stored by name:
+    one such name gets a NUL in its middle. The record layout is doc/formats/scid.md's: a
+    record starts with its tags, each a length byte (1-240: the name follows), the name, a
+    value length byte and the value; 0 ends them."""
+    src = os.path.join(TESTDATA, "scid", "tags.si4")
+    if not os.path.exists(src):
+        return 0
+    d = tempfile.mkdtemp(dir=tmp)
+    base = copy_base(src, d)
+    si = open(base, "rb").read()
+    sg = bytearray(open(os.path.splitext(base)[0] + ".sg4", "rb").read())
+    ngames = int.from_bytes(si[14:17], "big")
+    for g in range(ngames):
+        rec = si[182 + 47 * g:182 + 47 * g + 47]
+        off = struct.unpack(">I", rec[0:4])[0]
+        p = off
+        tl = sg[p]
+        if 2 <= tl <= 240 and all(0x41 <= c <= 0x7a for c in sg[p + 1:p + 1 + tl]):
+            name = bytes(sg[p + 1:p + 1 + tl])
+            value = bytes(sg[p + 2 + tl:p + 2 + tl + sg[p + 1 + tl]])
+            sg[p + 2] = 0
+            break
+    else:
+        check(False, "tags.sg4 has a game whose first tag is stored by name")
+        return 1
+    open(os.path.splitext(base)[0] + ".sg4", "wb").write(sg)
+    rc, out, err = run("json", "--jobs", "1", "--games", str(g + 1), base)
+    kept = name[:1] + "\ufffd".encode() + name[2:]
+    want_pgn = b'[' + kept + b' "' + value + b'"]'
+    check(kept.decode() in out.decode("utf-8", "replace"),
+          "a tag named %r with a NUL in place of byte 2 is in the JSON as %r: %r" % (name, kept, out[:400]))
+    check(("game %d" % (g + 1)) in err and "NUL" in err,
+          "the game's warning says the tag name held a NUL: %r" % err)
+    eq(rc, 0, "json of a game with a NUL in a tag name exits 0 (a warning)")
+    rc, out, err = run("pgn", "--jobs", "1", "--games", str(g + 1), base)
+    check(want_pgn in out, "the tag is in the PGN as %r: %r" % (want_pgn, out[:400]))
+    return 1
+
+
+def bad_name_ids(tmp):
+    """A game record whose name id is past the name file (SCID si4: White id bits 16-19 in the
+    high nibble of record byte 9, bits 0-15 in bytes 10-11; ChessBase: White id in bytes 9-11
+    of the .cbh record): the game is delivered with "?" and a warning the command prints."""
+    n = 0
+    for src, off, data in (
+            (os.path.join(REAL, "scid/scidvspc-modern/si4/endings/endings.si4"), 182 + 47 * 2 + 9,
+             b"\xf0\xff\xff"),
+            (os.path.join(REAL, "chessbase/morphy/cb12/cb12.cbh"), 46 + 9, b"\x00\x10\x00")):
+        if not os.path.exists(src):
+            continue
+        d = tempfile.mkdtemp(dir=tmp)
+        base = copy_base(src, d)
+        game = 3 if src.endswith(".si4") else 1
+        set_bytes(base, off, data)
+        rc, out, err = run("json", "--jobs", "1", "--games", str(game), base)
+        what = os.path.basename(base)
+        eq(rc, 0, "%s with a bad White id: json exits 0" % what)
+        check(re.search(r"warning: .*%s: offset \d+: game %d: a name id is out of range"
+                        % (re.escape(what), game), err) is not None,
+              "%s with a bad White id: the game's warning is printed: %r" % (what, err))
+        check(b'"White": "?"' in out, "%s with a bad White id: White is \"?\"" % what)
+        n += 1
+    return n
+
+
+# ---- 4. the sweep ----------------------------------------------------------------------------
+
+def find_bases():
+    """(format, primary file) of every real and test base of the binary formats."""
+    out = []
+    for root in (REAL, TESTDATA):
+        if not root or not os.path.isdir(root):
+            continue
+        for folder, dirs, files in os.walk(root):
+            dirs.sort()
+            for f in sorted(files):
+                low = f.lower()
+                p = os.path.join(folder, f)
+                if low.endswith((".si3", ".si4", ".si5")):
+                    out.append(("scid", p))
+                elif low.endswith(".cbh"):
+                    out.append(("chessbase", p))
+                elif low.endswith(".cdp"):
+                    out.append(("chessassistant", p))
+                elif low.endswith(".xqf"):
+                    out.append(("xqf", p))
+    return out
+
+
+def damage(rng, files, d):
+    """Damages one file of the copy in folder d: cut short, or 1-8 bytes flipped (half of them
+    in the first 256 bytes, where the headers are). Returns (the file's name, a description)."""
+    f = rng.choice(files)
+    path = os.path.join(d, os.path.basename(f))
+    data = bytearray(open(path, "rb").read())
+    if not data:
+        return "%s empty, untouched" % os.path.basename(f)
+    if rng.random() < 0.3:
+        k = rng.randrange(len(data)) if rng.random() < 0.7 else rng.randrange(min(len(data), 64))
+        del data[k:]
+        what = "%s cut at %d" % (os.path.basename(f), k)
+    else:
+        offs = []
+        for _ in range(rng.randint(1, 8)):
+            k = rng.randrange(min(len(data), 256)) if rng.random() < 0.5 else rng.randrange(len(data))
+            data[k] ^= rng.randint(1, 255)
+            offs.append(k)
+        what = "%s flipped at %s" % (os.path.basename(f), offs)
+    open(path, "wb").write(data)
+    return os.path.basename(f), what
+
+
+def sweep(tmp, copies_per_base, xqf_bases):
+    rng = random.Random(SEED)
+    bases = find_bases()
+    xqf = [b for b in bases if b[0] == "xqf"]
+    # Every base but XQF, whose 263 real single files are sampled (each is one game).
+    bases = [b for b in bases if b[0] != "xqf"] + sorted(rng.sample(xqf, min(xqf_bases, len(xqf))))
+    stats = {}
+    copies = 0
+    t0 = time.monotonic()
+    for fmt, primary in bases:
+        files = siblings(primary)
+        st = stats.setdefault(fmt, [0, 0, {}])
+        st[0] += 1
+        rc0, out0, _ = run("info", primary)
+        n0 = info_count(out0) if rc0 == 0 else None
+        for _ in range(copies_per_base):
+            d = tempfile.mkdtemp(dir=tmp)
+            base = copy_base(primary, d)
+            hit, what = damage(rng, files, d)
+            label = "%s (%s)" % (os.path.relpath(primary, os.path.dirname(os.path.dirname(primary))), what)
+            rci, outi, erri = run("info", base)
+            rcj, outj, errj = run("json", "--jobs", "1", "--include-deleted", base)
+            copies += 1
+            st[1] += 1
+            st[2][rcj] = st[2].get(rcj, 0) + 1
+            for cmd, rc, err in (("info", rci, erri), ("json", rcj, errj)):
+                check(rc is not None, "%s %s: hangs" % (cmd, label))
+                check(rc is None or rc >= 0, "%s %s: killed by signal %s" % (cmd, label, -rc if rc else rc))
+                check(not SANITIZER.search(err), "%s %s: sanitizer report: %s" % (cmd, label, err[-2000:]))
+            n = info_count(outi)
+            lines = len(outj.splitlines())
+            if rcj == 0 and n is not None:
+                check(lines >= n, "%s: json exits 0 with %d games written, info counts %d: %s"
+                      % (label, lines, n, errj[-600:]))
+            # Games lost without a word: fewer than the undamaged base holds, exit 0, nothing
+            # said. And a base whose index is whole counts its games as before.
+            if rcj == 0 and n0 is not None:
+                check(lines >= n0 or errj.strip(), "%s: json exits 0 with %d games of %d and says nothing"
+                      % (label, lines, n0))
+            if rci == 0 and n0 is not None and hit != os.path.basename(primary) and fmt != "chessassistant":
+                eq(n, n0, "%s: info's count with the index whole" % label)
+            shutil.rmtree(d)
+    secs = time.monotonic() - t0
+    for fmt, (nb, nc, rcs) in sorted(stats.items()):
+        print("sweep: %-15s %3d bases, %4d damaged copies, json exit statuses %s"
+              % (fmt, nb, nc, ", ".join("%s: %d" % (k, v) for k, v in sorted(rcs.items(), key=str))))
+    print("sweep: %d damaged copies of %d bases in %.1f s (seed %d)"
+          % (copies, sum(s[0] for s in stats.values()), secs, SEED))
+    return copies
+
+
+def main():
+    if not TOOL or not os.path.exists(TOOL):
+        print("SKIP: no $GAMEDB_TOOL")
+        return 77
+    copies = int(os.environ.get("GAMEDB_DAMAGE_COPIES", "6"))
+    xqf_bases = int(os.environ.get("GAMEDB_DAMAGE_XQF", "40"))
+    tmp = tempfile.mkdtemp(prefix="gamedb-damage-")
+    try:
+        n = header_counts(tmp) + missing_files(tmp) + scid_nul_tag(tmp) + bad_name_ids(tmp)
+        if not n and not find_bases():
+            return done(skip="no real or test base found")
+        sweep(tmp, copies, xqf_bases)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return done()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
