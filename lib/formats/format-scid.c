@@ -404,6 +404,58 @@ static int32_t load_names5(struct scid *s)
 
 static void scid_close(void *state);
 
+/* Where game record p of a si5 index ends in the .sg5 (its offset plus its length). */
+static uint64_t si5_end(const uint8_t *p)
+{
+	uint32_t w = gamedb__le32(p + 32);
+
+	return ((uint64_t)(w & 0x7FFF) << 32 | gamedb__le32(p + 36)) + (w >> 15);
+}
+
+/*
+ * A si5 index has no game count: cut at a record boundary, it loses the games of its last
+ * records without a trace in the index itself. Their bytes are still in the .sg5, which Scid
+ * only ever appends to (a game replaced is written anew at its end): a .sg5 that goes on past
+ * the end of every game the index points to says records are missing. Usually the last
+ * record's game ends the file, and one view tells; else every record is looked at. OK, WARN
+ * (message set), or FATAL (I/O error).
+ */
+static int32_t si5_tail_check(struct scid *s)
+{
+	const uint8_t *p;
+	uint64_t max = 0, i = 0, n = s->ngames;
+	int64_t got;
+
+	if (s->sg->size == 0)
+		return GAMEDB_OK;
+	if (n) {
+		got = gamedb__file_view(s->si, (n - 1) * SI5_RECORD, SI5_RECORD, &p);
+		if (got < 0)
+			return GAMEDB_FATAL;
+		if (got == SI5_RECORD && si5_end(p) >= s->sg->size)
+			return GAMEDB_OK;
+	}
+	while (i < n) {
+		uint64_t k = n - i < 4096 ? n - i : 4096, j;
+		got = gamedb__file_view(s->si, i * SI5_RECORD, (size_t)k * SI5_RECORD, &p);
+		if (got < 0)
+			return GAMEDB_FATAL;
+		if (got != (int64_t)(k * SI5_RECORD))
+			return GAMEDB_OK; /* the next_game of the record says it */
+		for (j = 0; j < k; j++)
+			if (si5_end(p + j * SI5_RECORD) > max)
+				max = si5_end(p + j * SI5_RECORD);
+		if (max >= s->sg->size)
+			return GAMEDB_OK;
+		i += k;
+	}
+	return gamedb__error(s->r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
+			     "%s: offset %llu: %llu bytes past the end of every game of %s (%u "
+			     "records): the index may be cut short, the games there are not read",
+			     s->sg->name, (unsigned long long)max,
+			     (unsigned long long)(s->sg->size - max), s->si->name, s->ngames);
+}
+
 /* The rest of the open of a si5 base (index, name log, games). */
 static int32_t scid5_open(struct scid *s, void **state)
 {
@@ -427,12 +479,19 @@ static int32_t scid5_open(struct scid *s, void **state)
 		rc = GAMEDB_WARN;
 	}
 	if (gamedb__src_open(&r->src, ".sn5", 0, &s->sn) != 0 ||
-	    gamedb__src_open(&r->src, ".sg5", 0, &s->sg) != 0 || load_names5(s) != GAMEDB_OK) {
-		scid_close(s);
-		*state = NULL;
-		return GAMEDB_FATAL;
+	    gamedb__src_open(&r->src, ".sg5", 0, &s->sg) != 0 || load_names5(s) != GAMEDB_OK)
+		goto fail;
+	/* A truncation warning above stays the message: the check adds nothing to it. */
+	if (rc == GAMEDB_OK) {
+		rc = si5_tail_check(s);
+		if (rc == GAMEDB_FATAL)
+			goto fail;
 	}
 	return rc;
+fail:
+	scid_close(s);
+	*state = NULL;
+	return GAMEDB_FATAL;
 }
 
 static int32_t scid_open(struct gamedb_reader *r, void **state)
