@@ -70,6 +70,7 @@ struct cbh {
 	struct ent_file ent[ENT_TYPES];
 	uint32_t cbj_rec;    /* CBJ record size, 0 = no usable CBJ */
 	uint32_t cbj_count;  /* CBJ records */
+	uint32_t cbj_said;   /* CBJ records its header counts (more than cbj_count: cut short) */
 	struct gamedb__cbg_ctx ctx;
 	struct gamedb_chessbase handle;
 };
@@ -245,7 +246,7 @@ static void cbj_init(struct cbh *s, struct gamedb__buf *notes)
 {
 	const uint8_t *p;
 	uint32_t rec, count;
-	char what[96];
+	char what[256];
 
 	if (!s->cbj || gamedb__file_view(s->cbj, 0, CBJ_HEADER, &p) != CBJ_HEADER)
 		goto unusable;
@@ -253,9 +254,18 @@ static void cbj_init(struct cbh *s, struct gamedb__buf *notes)
 	count = gamedb__le32(p + 8);
 	if (rec < 8 || rec > 65536)
 		goto unusable;
-	/* Never more records than the file holds. */
-	if ((uint64_t)count * rec > s->cbj->size - CBJ_HEADER)
+	/*
+	 * Never more records than the file holds. A file cut short loses the teams of the games
+	 * past its end: the open says so, and each such game (cbj_fields()).
+	 */
+	s->cbj_said = count;
+	if ((uint64_t)count * rec > s->cbj->size - CBJ_HEADER) {
 		count = (uint32_t)((s->cbj->size - CBJ_HEADER) / rec);
+		snprintf(what, sizeof what, "%s (offset 8: the header counts %u records, the file "
+			 "holds %u: the teams of the games past it are not read)",
+			 s->cbj->name, s->cbj_said, count);
+		note_missing(notes, what);
+	}
 	s->cbj_rec = rec;
 	s->cbj_count = count;
 	return;
@@ -485,6 +495,7 @@ struct hdr_ctx {
 	uint64_t off;
 	char bad[64];
 	char lost[ENT_TYPES][48]; /* by name file: the tags not read because it is absent */
+	int cbj_cut;              /* the game's .cbj record is past the end of a cut .cbj */
 };
 
 /* The game points into name file t, which is absent: its tag `what` is not read. */
@@ -518,6 +529,11 @@ static int32_t names_warning(struct hdr_ctx *h)
 		sibling_name(s, ent_ext[t], file, sizeof file);
 		n += (size_t)snprintf(lost + n, sizeof lost - n, "%s%s not read: %s %s",
 				      n ? "; " : "", h->lost[t], file, s->ent[t].why);
+	}
+	if (h->cbj_cut && n < sizeof lost) {
+		sibling_name(s, ".cbj", file, sizeof file);
+		snprintf(lost + n, sizeof lost - n, "%sWhiteTeam, BlackTeam not read: %s ends before "
+			 "the game's record", n ? "; " : "", file);
 	}
 	if (h->bad[0] && lost[0])
 		gamedb__game_seterr(h->g, "%s: offset %llu: game %llu: %s; a name id is out of range or deleted (%s): replaced by \"?\" or left out",
@@ -783,6 +799,7 @@ static int32_t cb_next(void *state, struct gamedb_game *g)
 	g->loc[2] = id;
 	if (cbj_fields(s, id, rec, g, teams) != 0)
 		return GAMEDB_FATAL;
+	h.cbj_cut = s->cbj && id > s->cbj_count && id <= s->cbj_said;
 	eco = gamedb__be16(rec + 35);
 	if (eco >= CHESS960_ECO && (g->fmt_flags & (1u << 27)))
 		g->variant = GAMEDB_VARIANT_CHESS960;
@@ -839,7 +856,7 @@ static int32_t cb_next(void *state, struct gamedb_game *g)
 	}
 	/* A setup game's start position is in its .cbg record: read on demand (load_tags). */
 	g->fen_pending = (g->fmt_flags & 1) != 0;
-	if (h.bad[0])
+	if (h.bad[0] || h.cbj_cut)
 		return names_warning(&h);
 	for (t = 0; t < ENT_TYPES; t++)
 		if (h.lost[t][0])
