@@ -10,7 +10,9 @@ reported, never dropped without a word.
    annotations, .cbp/.cbt/.cbc/.cbs names, .cbe teams, .cbj team links): each game that loses
    something is written with a warning saying what, or (.cbj, which no index points into)
    the open warns once.
-3. A SCID extra tag whose stored name holds a NUL byte is kept, with a warning on its game.
+3. A SCID extra tag whose stored name holds a NUL byte is kept, with a warning on its game; a
+   name id past the name file gives "?" and a warning the command prints (SCID, ChessBase); an
+   index cut at a record boundary where no count tells (si5, .cbj) warns.
 4. The sweep: for every real and test base of the binary formats (SCID si3/si4/si5, ChessBase
    cbh, Chess Assistant cdp, XQF), damaged copies (files cut short, bytes flipped), each read
    with `gamedb info` and `gamedb json --jobs 1 --include-deleted`. The rule: no crash (exit
@@ -249,6 +251,37 @@ def bad_name_ids(tmp):
     return n
 
 
+def cut_at_records(tmp):
+    """Index files cut at a record boundary, where no count tells: a si5 index (56-byte
+    records, no header; doc/formats/scid.md) whose .sg5 goes on past its last game, and a
+    .cbj (32-byte header counting its records) that ends before a game's record."""
+    n = 0
+    src = os.path.join(REAL, "scid5/five/five.si5")
+    if os.path.exists(src):
+        d = tempfile.mkdtemp(dir=tmp)
+        base = copy_base(src, d)
+        for keep in (2, 0):
+            with open(base, "r+b") as f:
+                f.truncate(56 * keep)
+            for cmd in (["info"], ["json", "--jobs", "1"]):
+                rc, out, err = run(*cmd, base)
+                check(re.search(r"five\.sg5: offset \d+: \d+ bytes past the end of every game .*cut short", err)
+                      is not None, "five.si5 cut to %d records: %s warns: %r" % (keep, cmd[0], err))
+        n += 1
+    src = os.path.join(REAL, "chessbase/morphy/cb12/cb12.cbh")
+    if os.path.exists(src):
+        d = tempfile.mkdtemp(dir=tmp)
+        base = copy_base(src, d)
+        with open(os.path.splitext(base)[0] + ".cbj", "r+b") as f:
+            f.truncate(60)  # the header and part of the first record
+        rc, out, err = run("json", "--jobs", "1", base)
+        check(re.search(r"game 1: WhiteTeam, BlackTeam not read: cb12\.cbj ends before", err) is not None,
+              "cb12 with its .cbj cut: game 1 warns that its teams are not read: %r" % err)
+        eq(rc, 0, "cb12 with its .cbj cut: json exits 0 (a warning)")
+        n += 1
+    return n
+
+
 # ---- 4. the sweep ----------------------------------------------------------------------------
 
 def find_bases():
@@ -355,7 +388,8 @@ def main():
     xqf_bases = int(os.environ.get("GAMEDB_DAMAGE_XQF", "40"))
     tmp = tempfile.mkdtemp(prefix="gamedb-damage-")
     try:
-        n = header_counts(tmp) + missing_files(tmp) + scid_nul_tag(tmp) + bad_name_ids(tmp)
+        n = (header_counts(tmp) + missing_files(tmp) + scid_nul_tag(tmp) + bad_name_ids(tmp) +
+             cut_at_records(tmp))
         if not n and not find_bases():
             return done(skip="no real or test base found")
         sweep(tmp, copies, xqf_bases)
