@@ -1490,6 +1490,26 @@ static int32_t move_fail(struct scid *s, struct gamedb_game *g, const struct gam
 	return decode_fail(s, g, rc, msg);
 }
 
+/*
+ * The end of a record's decode: Scid writes a record to its last comment's NUL (its length is
+ * exact), so bytes left over are texts without a marker (a marker or a NUL damaged): not read,
+ * and said. status, or WARN.
+ */
+static int32_t trailing_bytes(struct scid *s, struct gamedb_game *g, const struct gamedb__cur *rc,
+			      int32_t status)
+{
+	char what[320];
+
+	if (rc->pos >= rc->len)
+		return status;
+	snprintf(what, sizeof what, "%s: offset %llu: game %llu: %llu bytes after its moves and "
+		 "comments are not read (texts without a comment marker?)",
+		 s->sg->name, (unsigned long long)gamedb__cur_off(rc),
+		 (unsigned long long)g->index + 1, (unsigned long long)(rc->len - rc->pos));
+	game_note(g, what);
+	return GAMEDB_WARN;
+}
+
 static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
 {
 	struct scid *s = state;
@@ -1704,9 +1724,9 @@ moves_done:
 				result = GAMEDB_WARN;
 			rc.pos += clen + (rc.pos + clen < rc.len ? 1 : 0);
 		}
-		return result;
+		return trailing_bytes(s, g, &rc, result);
 	}
-	return GAMEDB_OK;
+	return trailing_bytes(s, g, &rc, GAMEDB_OK);
 }
 
 /*
