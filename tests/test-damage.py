@@ -251,6 +251,35 @@ def bad_name_ids(tmp):
     return n
 
 
+def scid_text_without_marker(tmp):
+    """A SCID record's last comment (the record ends with the NUL-terminated comments, in the
+    order of their markers; doc/formats/scid.md) with a space turned into a NUL: the part after
+    it is a text no marker points to, and the game says so."""
+    src = os.path.join(TESTDATA, "scid", "annotations.si4")
+    if not os.path.exists(src):
+        return 0
+    d = tempfile.mkdtemp(dir=tmp)
+    base = copy_base(src, d)
+    si = open(base, "rb").read()
+    sgp = os.path.splitext(base)[0] + ".sg4"
+    sg = bytearray(open(sgp, "rb").read())
+    rec = si[182:182 + 47]
+    off = struct.unpack(">I", rec[0:4])[0]
+    length = struct.unpack(">H", rec[4:6])[0] | (rec[6] & 0x80) << 9
+    end = off + length
+    check(sg[end - 1] == 0, "annotations.sg4: game 1's record ends with a comment's NUL")
+    start = sg.rindex(0, off, end - 1) + 1  # the last comment's first byte
+    space = sg.index(b" ", start, end)
+    sg[space] = 0
+    open(sgp, "wb").write(sg)
+    rc, out, err = run("json", "--jobs", "1", "--games", "1", base)
+    check(re.search(r"annotations\.sg4: offset \d+: game 1: %d bytes after its moves and comments are not read"
+                    % (end - space - 1), err) is not None,
+          "a text without a marker after game 1's comments: the game warns: %r" % err)
+    eq(rc, 0, "a text without a marker: json exits 0 (a warning)")
+    return 1
+
+
 def cut_at_records(tmp):
     """Index files cut at a record boundary, where no count tells: a si5 index (56-byte
     records, no header; doc/formats/scid.md) whose .sg5 goes on past its last game, and a
@@ -389,7 +418,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="gamedb-damage-")
     try:
         n = (header_counts(tmp) + missing_files(tmp) + scid_nul_tag(tmp) + bad_name_ids(tmp) +
-             cut_at_records(tmp))
+             cut_at_records(tmp) + scid_text_without_marker(tmp))
         if not n and not find_bases():
             return done(skip="no real or test base found")
         sweep(tmp, copies, xqf_bases)
