@@ -280,6 +280,26 @@ def scid_text_without_marker(tmp):
     return 1
 
 
+def xqf_unreached_records(tmp):
+    """An XQF 1.0 file (testdata/xqf/plain-v10.xqf, tests/make-xqf-fixtures.py) whose first
+    record (at 0x400: from, to, flags, then a 4-byte comment length; flags & 0xF0 = a next
+    move follows) loses its child flag: the records after it are reached by no flag, and the
+    game must say they are not read instead of coming out without moves and without a word."""
+    src = os.path.join(TESTDATA, "xqf", "plain-v10.xqf")
+    if not os.path.exists(src):
+        return 0
+    d = tempfile.mkdtemp(dir=tmp)
+    base = copy_base(src, d)
+    data = open(base, "rb").read()
+    check(data[2] == 10 and data[0x402] & 0xF0, "plain-v10.xqf: version 10, the start record has a child")
+    set_bytes(base, 0x402, bytes([data[0x402] & 0x0F]))
+    rc, out, err = run("json", "--jobs", "1", base)
+    check(re.search(r"plain-v10\.xqf: offset \d+: \d+ bytes after the end of the move tree are not read", err)
+          is not None, "plain-v10.xqf without its first child flag: the game warns: %r" % err)
+    eq(rc, 0, "plain-v10.xqf without its first child flag: json exits 0 (a warning)")
+    return 1
+
+
 def cut_at_records(tmp):
     """Index files cut at a record boundary, where no count tells: a si5 index (56-byte
     records, no header; doc/formats/scid.md) whose .sg5 goes on past its last game, and a
@@ -418,7 +438,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="gamedb-damage-")
     try:
         n = (header_counts(tmp) + missing_files(tmp) + scid_nul_tag(tmp) + bad_name_ids(tmp) +
-             cut_at_records(tmp) + scid_text_without_marker(tmp))
+             cut_at_records(tmp) + scid_text_without_marker(tmp) + xqf_unreached_records(tmp))
         if not n and not find_bases():
             return done(skip="no real or test base found")
         sweep(tmp, copies, xqf_bases)
