@@ -1023,6 +1023,17 @@ static int32_t parse_tags(struct scid *s, struct gamedb_game *g, struct gamedb__
 			goto truncated;
 		if (want == 2 && tl == 7 && memcmp(name, "Variant", 7) == 0)
 			continue;
+		if (want && !tname) {
+			/* Codes 251-254 name no tag (Scid has ten common names, 241-250): said. */
+			char what[200];
+			snprintf(what, sizeof what, "%s: offset %llu: game %llu: a tag with the unknown "
+				 "name code %u (a value of %u bytes) is left out",
+				 s->sg->name, (unsigned long long)(gamedb__cur_off(rc) - vl - 2),
+				 (unsigned long long)g->index + 1, tl, vl);
+			game_note(g, what);
+			g->text_status = GAMEDB_WARN;
+			continue;
+		}
 		if (want && tname && tl <= 240 && memchr(name, 0, tl) != NULL) {
 			/* A NUL in a stored name: the tag is kept, the NULs replaced and said. */
 			if (nul_tag_name(s, g, name, tl, gamedb__cur_off(rc) - vl - 1 - tl, vp, vl) != 0)
