@@ -300,6 +300,27 @@ def xqf_unreached_records(tmp):
     return 1
 
 
+def scid_unknown_tag_code(tmp):
+    """A SCID extra tag stored by a name code (a length byte of 241-250 stands for one of ten
+    common tag names; doc/formats/scid.md) whose code is damaged into 251-254, which name no
+    tag: the game says the tag is left out. latin1.sg4's first record starts with code 243."""
+    src = os.path.join(TESTDATA, "scid", "latin1.si4")
+    if not os.path.exists(src):
+        return 0
+    d = tempfile.mkdtemp(dir=tmp)
+    base = copy_base(src, d)
+    si = open(base, "rb").read()
+    sgp = os.path.splitext(base)[0] + ".sg4"
+    off = struct.unpack(">I", si[182:186])[0]
+    check(241 <= open(sgp, "rb").read()[off] <= 250, "latin1.sg4: game 1 starts with a coded tag")
+    set_bytes(sgp, off, bytes([252]))
+    rc, out, err = run("json", "--jobs", "1", "--games", "1", base)
+    check(re.search(r"latin1\.sg4: offset %d: game 1: a tag with the unknown name code 252" % off, err)
+          is not None, "a tag with the name code 252: the game warns: %r" % err)
+    eq(rc, 0, "a tag with the name code 252: json exits 0 (a warning)")
+    return 1
+
+
 def cut_at_records(tmp):
     """Index files cut at a record boundary, where no count tells: a si5 index (56-byte
     records, no header; doc/formats/scid.md) whose .sg5 goes on past its last game, and a
@@ -438,7 +459,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="gamedb-damage-")
     try:
         n = (header_counts(tmp) + missing_files(tmp) + scid_nul_tag(tmp) + bad_name_ids(tmp) +
-             cut_at_records(tmp) + scid_text_without_marker(tmp) + xqf_unreached_records(tmp))
+             cut_at_records(tmp) + scid_text_without_marker(tmp) + xqf_unreached_records(tmp) +
+             scid_unknown_tag_code(tmp))
         if not n and not find_bases():
             return done(skip="no real or test base found")
         sweep(tmp, copies, xqf_bases)
