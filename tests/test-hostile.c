@@ -1567,7 +1567,8 @@ static void attacks_scid5(struct base *b)
 	work_reset(&w, b);
 	w.size[SI] = 0;
 	run_scid5(b, &w, pl, "empty index");
-	HCHECK(pl->open_rc == GAMEDB_OK && pl->count == 0, "open %d, %llu games", (int)pl->open_rc,
+	/* The .sg5 holds games no record points to: the open warns (the index may be cut). */
+	HCHECK(pl->open_rc == GAMEDB_WARN && pl->count == 0, "open %d, %llu games", (int)pl->open_rc,
 	       (unsigned long long)pl->count);
 	w.size[SI] = b->size[SI];
 	w.size[SN] = 0;

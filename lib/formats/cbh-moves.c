@@ -863,8 +863,26 @@ static int read_annotations(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 
 	s->nanns = 0;
 	s->cba = NULL;
-	if (!off || !c->cba)
+	if (!off)
 		return 0;
+	if (!c->cba) {
+		/* The index points into a .cba the base lacks: the game loses its annotations. */
+		const char *name = c->cbg->name, *slash = strrchr(name, '/');
+		char cba[128];
+		size_t n;
+
+		snprintf(cba, sizeof cba, "%s", slash ? slash + 1 : name);
+		n = strlen(cba);
+		if (n && (cba[n - 1] == 'g' || cba[n - 1] == 'G'))
+			cba[n - 1] = cba[n - 1] == 'g' ? 'a' : 'A';
+		s->status = GAMEDB_WARN;
+		/* After what the game's header said already (names lost with their files). */
+		n = strlen(g->errmsg);
+		snprintf(g->errmsg + n, sizeof g->errmsg - n,
+			 "%s%s: game %llu: annotations at offset %llu not read: %s is missing",
+			 n ? "; " : "", c->cbg->name, game_no(g), (unsigned long long)off, cba);
+		return 0;
+	}
 	got = gamedb__file_view(c->cba, off, 14, &b);
 	if (got < 14) {
 		warn(c, g, s, off, got < 0 ? "read error" : "the annotations lie past the end of the file");

@@ -39,6 +39,7 @@ struct ent_file {
 	uint64_t hdr;           /* where the first record starts */
 	uint32_t payload;       /* payload size from the header (the node is not counted) */
 	uint32_t count;         /* records the file holds */
+	const char *why;        /* when f is NULL: "is missing", "is unusable", ... */
 };
 
 /* The public ChessBase handle: what gamedb_chessbase_* reach, and the loaded guiding text. */
@@ -69,6 +70,7 @@ struct cbh {
 	struct ent_file ent[ENT_TYPES];
 	uint32_t cbj_rec;    /* CBJ record size, 0 = no usable CBJ */
 	uint32_t cbj_count;  /* CBJ records */
+	uint32_t cbj_said;   /* CBJ records its header counts (more than cbj_count: cut short) */
 	struct gamedb__cbg_ctx ctx;
 	struct gamedb_chessbase handle;
 };
@@ -162,6 +164,28 @@ static int open_sibling(struct cbh *s, const char *ext, struct gamedb__file **ou
 	return r->errcode == GAMEDB_E_NOMEM ? -1 : 1;
 }
 
+/*
+ * The name of the base's file with extension ext (".cba"), without its folder, for a message
+ * about a file that is not there: the index's name with its extension replaced, in the case
+ * of the index's (bases copied from Windows have "X.CBH").
+ */
+static void sibling_name(const struct cbh *s, const char *ext, char *out, size_t cap)
+{
+	const char *name = s->cbh->name, *slash = strrchr(name, '/'), *dot;
+	size_t n, i;
+	int upper;
+
+	if (slash)
+		name = slash + 1;
+	dot = strrchr(name, '.');
+	n = dot ? (size_t)(dot - name) : strlen(name);
+	upper = dot && dot[1] >= 'A' && dot[1] <= 'Z';
+	snprintf(out, cap, "%.*s%s", (int)n, name, ext);
+	for (i = n + 1; upper && i < cap && out[i]; i++)
+		if (out[i] >= 'a' && out[i] <= 'z')
+			out[i] = (char)(out[i] - 'a' + 'A');
+}
+
 /* Adds ext to the list of optional files that could not be used. */
 static void note_missing(struct gamedb__buf *notes, const char *what)
 {
@@ -183,7 +207,9 @@ static int ent_init(struct cbh *s, int t, struct gamedb__buf *notes)
 	if (rc < 0)
 		return -1;
 	if (rc > 0) {
-		/* Teams are absent in bases from before CB9: not worth a warning. */
+		e->why = rc == 2 ? "cannot be opened (too many files for the source)" : "is missing";
+		/* Teams are absent in bases from before CB9: not worth a warning at the open (a
+		 * game that points into the file says so). */
 		if (t != ENT_TEAM || rc == 2)
 			note_missing(notes, rc == 2 ? "too many files for the source" : ent_ext[t] + 1);
 		return 0;
@@ -211,6 +237,7 @@ static int ent_init(struct cbh *s, int t, struct gamedb__buf *notes)
 unusable:
 	note_missing(notes, what);
 	e->f = NULL;
+	e->why = "is unusable";
 	return 0;
 }
 
@@ -219,7 +246,7 @@ static void cbj_init(struct cbh *s, struct gamedb__buf *notes)
 {
 	const uint8_t *p;
 	uint32_t rec, count;
-	char what[96];
+	char what[256];
 
 	if (!s->cbj || gamedb__file_view(s->cbj, 0, CBJ_HEADER, &p) != CBJ_HEADER)
 		goto unusable;
@@ -227,9 +254,18 @@ static void cbj_init(struct cbh *s, struct gamedb__buf *notes)
 	count = gamedb__le32(p + 8);
 	if (rec < 8 || rec > 65536)
 		goto unusable;
-	/* Never more records than the file holds. */
-	if ((uint64_t)count * rec > s->cbj->size - CBJ_HEADER)
+	/*
+	 * Never more records than the file holds. A file cut short loses the teams of the games
+	 * past its end: the open says so, and each such game (cbj_fields()).
+	 */
+	s->cbj_said = count;
+	if ((uint64_t)count * rec > s->cbj->size - CBJ_HEADER) {
 		count = (uint32_t)((s->cbj->size - CBJ_HEADER) / rec);
+		snprintf(what, sizeof what, "%s (offset 8: the header counts %u records, the file "
+			 "holds %u: the teams of the games past it are not read)",
+			 s->cbj->name, s->cbj_said, count);
+		note_missing(notes, what);
+	}
 	s->cbj_rec = rec;
 	s->cbj_count = count;
 	return;
@@ -286,10 +322,10 @@ static int32_t cb_open(struct gamedb_reader *r, void **state)
 	struct cbh *s = calloc(1, sizeof *s);
 	struct gamedb__buf notes = { 0 };
 	const uint8_t *p;
-	uint32_t next_id, file_recs;
+	uint32_t next_id, file_recs, said = 0;
 	int32_t rc = GAMEDB_OK;
-	int t, o;
-	char msg[256];
+	int t, o, more = 0;
+	char msg[512], cbj[320];
 
 	if (!s)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
@@ -325,6 +361,15 @@ static int32_t cb_open(struct gamedb_reader *r, void **state)
 			      s->cbh->name, next_id ? next_id - 1 : 0, file_recs);
 		s->nrec = file_recs;
 		rc = GAMEDB_WARN;
+	} else if (s->nrec < file_recs) {
+		/*
+		 * More records than the header counts: a broken header must not hide the games
+		 * past the count (a user's only copy, maybe). They are read like the others; one
+		 * that does not decode fails as any game does.
+		 */
+		said = s->nrec;
+		s->nrec = file_recs;
+		more = 1;
 	}
 	if (scan_index(s) != GAMEDB_OK)
 		goto fail;
@@ -349,23 +394,45 @@ static int32_t cb_open(struct gamedb_reader *r, void **state)
 	if (o == 2)
 		note_missing(&notes, ".cbj (too many files for the source)");
 	cbj_init(s, &notes);
+	/*
+	 * A base with teams (a .cbe that holds some) links its games to them in the .cbj: without
+	 * it no game's team is known. No index field points into the .cbj (it is parallel to the
+	 * .cbh), so the open says it, once.
+	 */
+	cbj[0] = 0;
+	if (o == 1 && s->ent[ENT_TEAM].f && s->ent[ENT_TEAM].count) {
+		char name[96], ename[96];
+		sibling_name(s, ".cbj", name, sizeof name);
+		sibling_name(s, ".cbe", ename, sizeof ename);
+		snprintf(cbj, sizeof cbj, "%s is missing: the games' links to the %u team records of %s are "
+			 "not known, team tags (WhiteTeam, BlackTeam) are left out", name,
+			 s->ent[ENT_TEAM].count, ename);
+	}
 	/* CP1251 or CP1252 from the names (the option charset-detect=no turns it off; a read
 	 * error leaves CP1252). Russian bases are common and read as mojibake otherwise. */
 	if (detect_charset(s) != GAMEDB_OK)
 		s->ctx.detected = NULL;
 	gamedb__clear_error(r);
+	/* One warning: what the header hides, the files missing, the teams not linked. */
+	msg[0] = 0;
+	if (more)
+		snprintf(msg, sizeof msg, "offset 6: the header counts %u records, the file holds %u: "
+			 "all %u are read", said, s->nrec, s->nrec);
+	else if (rc == GAMEDB_WARN && !notes.len)
+		snprintf(msg, sizeof msg, "offset 6: index truncated: the file holds %u records",
+			 s->nrec);
 	if (notes.len) {
-		snprintf(msg, sizeof msg, "%s", notes.p);
+		size_t n = strlen(msg);
+		snprintf(msg + n, sizeof msg - n, "%s%smissing or unusable: %s (names from them read as \"?\", teams are left out)",
+			 n ? "; " : "", rc == GAMEDB_WARN ? "offset 6: index truncated; " : "",
+			 notes.p);
 		gamedb__buf_free(&notes);
-		return gamedb__error(r, GAMEDB_WARN, rc == GAMEDB_WARN ? GAMEDB_E_CORRUPT : GAMEDB_E_IO,
-				     "%s: %smissing or unusable: %s (names from them read as \"?\", teams are left out)",
-				     s->cbh->name,
-				     rc == GAMEDB_WARN ? "offset 6: index truncated; " : "", msg);
 	}
-	if (rc == GAMEDB_WARN)
-		return gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
-				     "%s: offset 6: index truncated: the file holds %u records",
-				     s->cbh->name, s->nrec);
+	if (msg[0] || cbj[0])
+		return gamedb__error(r, GAMEDB_WARN,
+				     rc == GAMEDB_WARN || more ? GAMEDB_E_CORRUPT : GAMEDB_E_IO,
+				     "%s: %s%s%s", s->cbh->name, msg, msg[0] && cbj[0] ? "; " : "",
+				     cbj);
 	return GAMEDB_OK;
 fail:
 	gamedb__buf_free(&notes);
@@ -427,7 +494,63 @@ struct hdr_ctx {
 	struct gamedb_game *g;
 	uint64_t off;
 	char bad[64];
+	char lost[ENT_TYPES][48]; /* by name file: the tags not read because it is absent */
+	int cbj_cut;              /* the game's .cbj record is past the end of a cut .cbj */
 };
+
+/* The game points into name file t, which is absent: its tag `what` is not read. */
+static void mark_lost(struct hdr_ctx *h, int t, const char *what)
+{
+	char *l = h->lost[t];
+	size_t n = strlen(l);
+
+	if (t == ENT_TOURNAMENT)
+		what = "Event, Site and the tournament's other tags";
+	if (n + strlen(what) + 3 >= sizeof h->lost[t])
+		return;
+	snprintf(l + n, sizeof h->lost[t] - n, "%s%s", n ? ", " : "", what);
+}
+
+/*
+ * The game's warning for names and teams it lost (lost) and bad ids (bad): the reader's
+ * message and the game's own, which the writers report. WARN.
+ */
+static int32_t names_warning(struct hdr_ctx *h)
+{
+	struct cbh *s = h->s;
+	char lost[320], file[96];
+	size_t n = 0;
+	int t;
+
+	lost[0] = 0;
+	for (t = 0; t < ENT_TYPES; t++) {
+		if (!h->lost[t][0] || n >= sizeof lost)
+			continue;
+		sibling_name(s, ent_ext[t], file, sizeof file);
+		n += (size_t)snprintf(lost + n, sizeof lost - n, "%s%s not read: %s %s",
+				      n ? "; " : "", h->lost[t], file, s->ent[t].why);
+	}
+	if (h->cbj_cut && n < sizeof lost) {
+		sibling_name(s, ".cbj", file, sizeof file);
+		snprintf(lost + n, sizeof lost - n, "%sWhiteTeam, BlackTeam not read: %s ends before "
+			 "the game's record", n ? "; " : "", file);
+	}
+	if (h->bad[0] && lost[0])
+		gamedb__game_seterr(h->g, "%s: offset %llu: game %llu: %s; a name id is out of range or deleted (%s): replaced by \"?\" or left out",
+				    s->cbh->name, (unsigned long long)h->off,
+				    (unsigned long long)h->g->index + 1, lost, h->bad);
+	else if (lost[0])
+		gamedb__game_seterr(h->g, "%s: offset %llu: game %llu: %s", s->cbh->name,
+				    (unsigned long long)h->off, (unsigned long long)h->g->index + 1,
+				    lost);
+	else
+		gamedb__game_seterr(h->g, "%s: offset %llu: game %llu: a name id is out of range or deleted (%s): replaced by \"?\" or left out",
+				    s->cbh->name, (unsigned long long)h->off,
+				    (unsigned long long)h->g->index + 1, h->bad);
+	/* The game's status says it: the writers then report the loss with the game. */
+	h->g->text_status = GAMEDB_WARN;
+	return gamedb__error(s->r, GAMEDB_WARN, GAMEDB_E_CORRUPT, "%s", h->g->errmsg);
+}
 
 static void mark_bad(struct hdr_ctx *h, const char *what)
 {
@@ -460,6 +583,8 @@ static int fetch(struct hdr_ctx *h, int t, uint32_t id, uint8_t out[ENT_COPY], c
 		return -1;
 	if (rc == ENT_BAD)
 		mark_bad(h, what);
+	else if (rc == ENT_ABSENT)
+		mark_lost(h, t, what);
 	return rc;
 }
 
@@ -654,6 +779,7 @@ static int32_t cb_next(void *state, struct gamedb_game *g)
 	static const char *const cb_results[9] = { NULL,  NULL,  NULL,  "line", "-:+",
 						   "=:=", "+:-", "0-0", NULL };
 	uint32_t res;
+	int t;
 
 	if (s->next >= s->ngames)
 		return GAMEDB_END;
@@ -673,6 +799,7 @@ static int32_t cb_next(void *state, struct gamedb_game *g)
 	g->loc[2] = id;
 	if (cbj_fields(s, id, rec, g, teams) != 0)
 		return GAMEDB_FATAL;
+	h.cbj_cut = s->cbj && id > s->cbj_count && id <= s->cbj_said;
 	eco = gamedb__be16(rec + 35);
 	if (eco >= CHESS960_ECO && (g->fmt_flags & (1u << 27)))
 		g->variant = GAMEDB_VARIANT_CHESS960;
@@ -729,13 +856,11 @@ static int32_t cb_next(void *state, struct gamedb_game *g)
 	}
 	/* A setup game's start position is in its .cbg record: read on demand (load_tags). */
 	g->fen_pending = (g->fmt_flags & 1) != 0;
-	if (h.bad[0]) {
-		gamedb__game_seterr(g, "a name id is out of range or deleted (%s): replaced", h.bad);
-		return gamedb__error(s->r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
-				     "%s: offset %llu: game %llu: a name id is out of range or deleted (%s): replaced by \"?\" or left out",
-				     s->cbh->name, (unsigned long long)h.off,
-				     (unsigned long long)g->index + 1, h.bad);
-	}
+	if (h.bad[0] || h.cbj_cut)
+		return names_warning(&h);
+	for (t = 0; t < ENT_TYPES; t++)
+		if (h.lost[t][0])
+			return names_warning(&h);
 	return GAMEDB_OK;
 fail:
 	if (s->r->errcode != GAMEDB_E_NONE && s->r->errcode != GAMEDB_E_NOMEM)

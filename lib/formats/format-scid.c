@@ -404,6 +404,58 @@ static int32_t load_names5(struct scid *s)
 
 static void scid_close(void *state);
 
+/* Where game record p of a si5 index ends in the .sg5 (its offset plus its length). */
+static uint64_t si5_end(const uint8_t *p)
+{
+	uint32_t w = gamedb__le32(p + 32);
+
+	return ((uint64_t)(w & 0x7FFF) << 32 | gamedb__le32(p + 36)) + (w >> 15);
+}
+
+/*
+ * A si5 index has no game count: cut at a record boundary, it loses the games of its last
+ * records without a trace in the index itself. Their bytes are still in the .sg5, which Scid
+ * only ever appends to (a game replaced is written anew at its end): a .sg5 that goes on past
+ * the end of every game the index points to says records are missing. Usually the last
+ * record's game ends the file, and one view tells; else every record is looked at. OK, WARN
+ * (message set), or FATAL (I/O error).
+ */
+static int32_t si5_tail_check(struct scid *s)
+{
+	const uint8_t *p;
+	uint64_t max = 0, i = 0, n = s->ngames;
+	int64_t got;
+
+	if (s->sg->size == 0)
+		return GAMEDB_OK;
+	if (n) {
+		got = gamedb__file_view(s->si, (n - 1) * SI5_RECORD, SI5_RECORD, &p);
+		if (got < 0)
+			return GAMEDB_FATAL;
+		if (got == SI5_RECORD && si5_end(p) >= s->sg->size)
+			return GAMEDB_OK;
+	}
+	while (i < n) {
+		uint64_t k = n - i < 4096 ? n - i : 4096, j;
+		got = gamedb__file_view(s->si, i * SI5_RECORD, (size_t)k * SI5_RECORD, &p);
+		if (got < 0)
+			return GAMEDB_FATAL;
+		if (got != (int64_t)(k * SI5_RECORD))
+			return GAMEDB_OK; /* the next_game of the record says it */
+		for (j = 0; j < k; j++)
+			if (si5_end(p + j * SI5_RECORD) > max)
+				max = si5_end(p + j * SI5_RECORD);
+		if (max >= s->sg->size)
+			return GAMEDB_OK;
+		i += k;
+	}
+	return gamedb__error(s->r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
+			     "%s: offset %llu: %llu bytes past the end of every game of %s (%u "
+			     "records): the index may be cut short, the games there are not read",
+			     s->sg->name, (unsigned long long)max,
+			     (unsigned long long)(s->sg->size - max), s->si->name, s->ngames);
+}
+
 /* The rest of the open of a si5 base (index, name log, games). */
 static int32_t scid5_open(struct scid *s, void **state)
 {
@@ -427,12 +479,19 @@ static int32_t scid5_open(struct scid *s, void **state)
 		rc = GAMEDB_WARN;
 	}
 	if (gamedb__src_open(&r->src, ".sn5", 0, &s->sn) != 0 ||
-	    gamedb__src_open(&r->src, ".sg5", 0, &s->sg) != 0 || load_names5(s) != GAMEDB_OK) {
-		scid_close(s);
-		*state = NULL;
-		return GAMEDB_FATAL;
+	    gamedb__src_open(&r->src, ".sg5", 0, &s->sg) != 0 || load_names5(s) != GAMEDB_OK)
+		goto fail;
+	/* A truncation warning above stays the message: the check adds nothing to it. */
+	if (rc == GAMEDB_OK) {
+		rc = si5_tail_check(s);
+		if (rc == GAMEDB_FATAL)
+			goto fail;
 	}
 	return rc;
+fail:
+	scid_close(s);
+	*state = NULL;
+	return GAMEDB_FATAL;
 }
 
 static int32_t scid_open(struct gamedb_reader *r, void **state)
@@ -498,6 +557,22 @@ static int32_t scid_open(struct gamedb_reader *r, void **state)
 			      "%s: offset %llu: index truncated: header says %u games, the file holds %u",
 			      s->si->name, (unsigned long long)s->si->size, s->ngames, have);
 		s->ngames = have;
+		rc = GAMEDB_WARN;
+	} else if (s->si->size - s->hdr_size >= ((uint64_t)s->ngames + 1) * s->rec_size) {
+		/*
+		 * More records than the header counts: a broken header (or a write cut off before
+		 * the count was updated) must not hide the games past the count, which may be a
+		 * user's only copy of them. They are read like the others; one that does not
+		 * decode fails as any game does.
+		 */
+		uint64_t have = (s->si->size - s->hdr_size) / s->rec_size;
+		if (have > UINT32_MAX - 1)
+			have = UINT32_MAX - 1;
+		gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
+			      "%s: offset 14: the header counts %u games, the file holds %llu records: "
+			      "all %llu are read",
+			      s->si->name, s->ngames, (unsigned long long)have, (unsigned long long)have);
+		s->ngames = (uint32_t)have;
 		rc = GAMEDB_WARN;
 	}
 
@@ -791,11 +866,12 @@ static int32_t scid_next_game(void *state, struct gamedb_game *g)
 	if (e.chess960) /* castling as in Chess960: the board engine's rules already are */
 		g->variant = GAMEDB_VARIANT_CHESS960;
 	if (bad_ids) {
-		gamedb__game_seterr(g, "a name id is out of range and was replaced by \"?\"");
-		return gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT,
-				     "%s: offset %llu: game %llu: a name id is out of range, replaced by \"?\"",
-				     s->si->name, (unsigned long long)off,
-				     (unsigned long long)g->index + 1);
+		/* The game's status says it too: the writers and the command report the loss. */
+		gamedb__game_seterr(g, "%s: offset %llu: game %llu: a name id is out of range, replaced by \"?\"",
+				    s->si->name, (unsigned long long)off,
+				    (unsigned long long)g->index + 1);
+		g->text_status = GAMEDB_WARN;
+		return gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT, "%s", g->errmsg);
 	}
 	return GAMEDB_OK;
 nomem:
@@ -854,6 +930,59 @@ static const char *const common_tags[] = {
 	"Opening", "Variation", "Setup", "Source", "SetUp"
 };
 
+/* Adds to g's message (what it says already stays, before a "; "). */
+static void game_note(struct gamedb_game *g, const char *what)
+{
+	size_t n = strlen(g->errmsg);
+
+	snprintf(g->errmsg + n, sizeof g->errmsg - n, "%s%s", n ? "; " : "", what);
+}
+
+/*
+ * An extra tag whose stored name (tl bytes at name, at offset off of the .sg4) holds NUL
+ * bytes: Scid never writes one, a damaged record may. The tag is kept under its name with
+ * each NUL as U+FFFD (each part between them as UTF-8, converted as any stored name), with
+ * a warning on the game; dropping it would lose its value without a word. 0, or -1 (out of
+ * memory, message set).
+ */
+static int nul_tag_name(struct scid *s, struct gamedb_game *g, const char *name, uint32_t tl,
+			uint64_t off, const uint8_t *vp, uint32_t vl)
+{
+	const char *cs = gamedb__reader_charset(s->r);
+	struct gamedb__buf out = { 0 };
+	uint32_t i = 0;
+	char what[160];
+	int bad = 0;
+
+	gamedb__text_at(&s->r->text, s->sg->name, off);
+	while (!bad) {
+		const char *nul = memchr(name + i, 0, tl - i);
+		uint32_t len = nul ? (uint32_t)(nul - (name + i)) : tl - i;
+		if (gamedb__utf8_valid(name + i, len))
+			bad = gamedb__buf_append(&out, name + i, len) != 0;
+		else
+			bad = gamedb__text_to_utf8(&s->r->text, cs, gamedb__reader_fallback(s->r),
+						   name + i, len, &out) == GAMEDB_FAILED;
+		if (!nul)
+			break;
+		bad = bad || gamedb__buf_append(&out, "\xEF\xBF\xBD", 3) != 0;
+		i += len + 1;
+	}
+	if (bad || gamedb__buf_append(&out, "", 1) != 0 ||
+	    gamedb__game_add_tag_raw(g, &g->extra, out.p, (const char *)vp, vl, cs) == GAMEDB_FAILED) {
+		gamedb__buf_free(&out);
+		gamedb__game_seterr(g, "out of memory");
+		return -1;
+	}
+	snprintf(what, sizeof what, "%s: offset %llu: game %llu: a tag name holds a NUL byte, "
+		 "replaced by U+FFFD",
+		 s->sg->name, (unsigned long long)off, (unsigned long long)g->index + 1);
+	game_note(g, what);
+	g->text_status = GAMEDB_WARN;
+	gamedb__buf_free(&out);
+	return 0;
+}
+
 /*
  * Parses the extra tags at the start of a record into g->extra (if want; want 2: all but
  * "Variant", which variant_tag() added) and skips them.
@@ -894,7 +1023,22 @@ static int32_t parse_tags(struct scid *s, struct gamedb_game *g, struct gamedb__
 			goto truncated;
 		if (want == 2 && tl == 7 && memcmp(name, "Variant", 7) == 0)
 			continue;
-		if (want && tname && memchr(name, 0, tl <= 240 ? tl : 0) == NULL) {
+		if (want && !tname) {
+			/* Codes 251-254 name no tag (Scid has ten common names, 241-250): said. */
+			char what[200];
+			snprintf(what, sizeof what, "%s: offset %llu: game %llu: a tag with the unknown "
+				 "name code %u (a value of %u bytes) is left out",
+				 s->sg->name, (unsigned long long)(gamedb__cur_off(rc) - vl - 2),
+				 (unsigned long long)g->index + 1, tl, vl);
+			game_note(g, what);
+			g->text_status = GAMEDB_WARN;
+			continue;
+		}
+		if (want && tname && tl <= 240 && memchr(name, 0, tl) != NULL) {
+			/* A NUL in a stored name: the tag is kept, the NULs replaced and said. */
+			if (nul_tag_name(s, g, name, tl, gamedb__cur_off(rc) - vl - 1 - tl, vp, vl) != 0)
+				return GAMEDB_FAILED;
+		} else if (want && tname) {
 			struct gamedb__buf conv = { 0 };
 			int32_t trc = GAMEDB_OK;
 			gamedb__text_at(&s->r->text, s->sg->name, gamedb__cur_off(rc) - vl);
@@ -1357,6 +1501,26 @@ static int32_t move_fail(struct scid *s, struct gamedb_game *g, const struct gam
 	return decode_fail(s, g, rc, msg);
 }
 
+/*
+ * The end of a record's decode: Scid writes a record to its last comment's NUL (its length is
+ * exact), so bytes left over are texts without a marker (a marker or a NUL damaged): not read,
+ * and said. status, or WARN.
+ */
+static int32_t trailing_bytes(struct scid *s, struct gamedb_game *g, const struct gamedb__cur *rc,
+			      int32_t status)
+{
+	char what[320];
+
+	if (rc->pos >= rc->len)
+		return status;
+	snprintf(what, sizeof what, "%s: offset %llu: game %llu: %llu bytes after its moves and "
+		 "comments are not read (texts without a comment marker?)",
+		 s->sg->name, (unsigned long long)gamedb__cur_off(rc),
+		 (unsigned long long)g->index + 1, (unsigned long long)(rc->len - rc->pos));
+	game_note(g, what);
+	return GAMEDB_WARN;
+}
+
 static int32_t scid_decode_record(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
 {
 	struct scid *s = state;
@@ -1571,9 +1735,9 @@ moves_done:
 				result = GAMEDB_WARN;
 			rc.pos += clen + (rc.pos + clen < rc.len ? 1 : 0);
 		}
-		return result;
+		return trailing_bytes(s, g, &rc, result);
 	}
-	return GAMEDB_OK;
+	return trailing_bytes(s, g, &rc, GAMEDB_OK);
 }
 
 /*
