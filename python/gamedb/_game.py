@@ -18,8 +18,8 @@ from ._errors import _UINT32_MAX, _c_unsigned, _enc, _misuse
 from ._formats import CHESSASSISTANT_FIELDS, CHESSBASE_FIELDS
 from ._ledger import GameFailed, _FAILED, _WARNED
 
-if TYPE_CHECKING:  # for the annotations only: the package's __init__ imports this module
-    from . import Reader
+if TYPE_CHECKING:  # for the annotations only: _reader imports this module
+    from ._reader import Reader
 
 _lib = _ffi.lib
 _RLock = threading.RLock
