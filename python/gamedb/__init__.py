@@ -92,14 +92,12 @@ Arguments are checked before they reach C: a string with a NUL in it raises Valu
 IndexError, and negative indexes count from the end), an argument that is no integer TypeError.
 """
 
-import builtins
 import ctypes
 import io as _io
 import os
 import threading
-import warnings
 import weakref
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple, Union
 from ctypes import byref, c_char_p, c_size_t, c_void_p
 
 from . import _ffi
@@ -108,19 +106,20 @@ from ._ffi import (E_CORRUPT, E_INVALID_ARGUMENT, E_IO, E_MISUSE, E_NOMEM, E_NON
                    E_UNSUPPORTED_VERSION, E_ENCODING, E_ILLEGAL_MOVE, END, FAILED, FATAL, OK,
                    WARN, GamedbError, GamedbIOError)
 from ._ffi import CAP_COUNT, CAP_MULTIFILE, CAP_SEEK, CAP_VARIATIONS, CAP_XIANGQI
-from ._errors import GamedbWarning, _enc, _int_arg
+from ._errors import GamedbWarning, _enc
 from ._ledger import GameFailed, Ledger
 from ._formats import (version, version_number, Format, FormatOption, formats, ScidInfo,
                        ChessbaseInfo)
 from ._formats import CHESSASSISTANT_FIELDS as CHESSASSISTANT_FIELDS
 from ._formats import CHESSBASE_FIELDS as CHESSBASE_FIELDS
 from ._game import (PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, ADVISOR, ELEPHANT, CANNON,
-                    square_name, Event, MoveIterator, Game, _Sink)
+                    square_name, Event, MoveIterator, Game)
 from ._game import PIECE_SYMBOLS as PIECE_SYMBOLS
 from ._reader import Reader, open
 from ._reader import PathType as PathType
 from ._reader import Converter as Converter
 from ._style12 import Style12Line, Style12Session
+from ._book import book
 
 __all__ = [
     "open", "open_memory", "open_io", "book", "version", "version_number", "formats",
@@ -141,78 +140,6 @@ __version__ = "1.1.0"
 
 _lib = _ffi.lib
 _RLock = threading.RLock
-
-#: The options of :func:`book` (gamedb_book_set_option()'s keys, with ``_`` for ``-``).
-_BOOK_OPTIONS = ("max_ply", "min_game", "min_score", "only_white", "only_black", "uniform",
-                 "standard_start", "memory")
-
-
-def book(databases: Union[PathType, Reader, Iterable[Union[PathType, Reader]]],
-         path: Optional[PathType] = None, **options: Union[int, bool]) -> Optional[bytes]:
-    """A Polyglot opening book built from the main lines of every game of ``databases`` (paths
-    or open :class:`Reader` objects), as PolyGlot's ``make-book`` builds it from their PGN.
-
-    options (PolyGlot's, with ``_`` for ``-``): ``max_ply`` (1024), ``min_game`` (3),
-    ``min_score`` (a percentage, 0), ``only_white``, ``only_black``, ``uniform``,
-    ``standard_start`` (bools), ``memory`` (MiB before the table spills, 256). An option
-    that is not one of these raises TypeError, as does a value that is no integer (or bool);
-    a value out of its range (negative, ``max_ply`` or ``min_game`` over 1,000,000,
-    ``min_score`` over 100, ``memory`` 0, a bool that is not 0 or 1) raises ValueError.
-    Returns the book's bytes, or writes them to ``path`` and returns None. Games the book
-    cannot hold (other variants; with ``standard_start``, set-up positions) are left out; a
-    game whose moves cannot be decoded, or that a database given by its path cannot hand out,
-    is left out with a :class:`GamedbWarning`.
-    """
-    settings: List[Tuple[str, int]] = []
-    for key, value in options.items():
-        if key not in _BOOK_OPTIONS:
-            raise TypeError("book() got an unexpected keyword argument %r" % key)
-        v = _int_arg(value, "book option " + key)
-        if v < 0:
-            raise ValueError("book option %s=%d: negative" % (key, v))
-        settings.append((key, v))
-    bp = _ffi.BookP()
-    _lib.gamedb_book_new(byref(bp))
-    try:
-        for key, v in settings:
-            try:
-                _lib.gamedb_book_set_option(bp, _enc(key.replace("_", "-")), _enc(str(v)))
-            except GamedbError as e:  # the library's bounds: said, never cut
-                raise ValueError("book option %s=%d: %s" % (key, v, e.message)) from None
-        if isinstance(databases, (str, bytes, os.PathLike, Reader)):
-            databases = [databases]
-        for db in databases:
-            r = db if isinstance(db, Reader) else open(db, errors="warn")
-            try:
-                for g in r:
-                    try:
-                        _lib.gamedb_book_add_game(bp, g._handle())
-                    except GamedbError as e:
-                        if e.code == FATAL:
-                            raise
-                        # As the command: a game whose moves fail is reported and left out.
-                        warnings.warn(GamedbWarning("game %d: %s" % (g.index + 1, e)),
-                                      stacklevel=2)
-                    g.close()
-            finally:
-                if r is not db:
-                    r.close()
-        sink = _Sink()
-        try:
-            _lib.gamedb_book_write(bp, sink.fn, None)
-        except GamedbError as e:
-            if sink.error is not None:
-                raise e from sink.error
-            raise
-    finally:
-        _lib.gamedb_book_free(bp)
-    data = b"".join(sink.chunks)
-    if path is None:
-        return data
-    with builtins.open(path, "wb") as f:
-        f.write(data)
-    return None
-
 
 def open_memory(files: Mapping[str, Union[bytes, bytearray, memoryview]],
                 primary: Optional[str] = None, **kwargs: Any) -> Reader:
