@@ -92,34 +92,43 @@ Arguments are checked before they reach C: a string with a NUL in it raises Valu
 IndexError, and negative indexes count from the end), an argument that is no integer TypeError.
 """
 
-import ctypes
-import io as _io
-import os
-import threading
-import weakref
-from typing import Any, Callable, Dict, Mapping, Optional, Tuple, Union
-from ctypes import byref, c_char_p, c_size_t, c_void_p
-
+# The package is split by capability. Every public name is defined in one of these modules and
+# re-exported here, the same object (gamedb.Reader is gamedb._reader.Reader). A module imports
+# _ffi and modules above it in this list, none below it, so there is no import cycle (_game
+# names Reader in annotations only, imported under TYPE_CHECKING):
+#   _ffi      the C API: the library loaded, one ctypes entry per function, the constants,
+#             GamedbError and the errcheck hooks that raise it
+#   _errors   GamedbWarning, misuse errors, the checks of arguments before they reach C
+#   _ledger   the loss ledger: GameFailed, Ledger, the per-game tally
+#   _formats  version(), formats() and what only some formats have (ScidInfo, ChessbaseInfo)
+#   _game     Game, Event, MoveIterator, the PGN and JSON writers, piece and square numbers
+#   _reader   Reader and open(): iteration, seeking, the games' copies, the reader's ledger
+#   _style12  the style 12 live API: Style12Line, Style12Session
+#   _book     book(): Polyglot opening books
+#   _io       caller I/O: open_memory(), open_io()
 from . import _ffi
 from ._ffi import (E_CORRUPT, E_INVALID_ARGUMENT, E_IO, E_MISUSE, E_NOMEM, E_NONE, E_RANGE,
                    E_STRUCT_SIZE, E_UNKNOWN_OPTION, E_UNRECOGNIZED_FORMAT, E_UNSUPPORTED,
                    E_UNSUPPORTED_VERSION, E_ENCODING, E_ILLEGAL_MOVE, END, FAILED, FATAL, OK,
                    WARN, GamedbError, GamedbIOError)
 from ._ffi import CAP_COUNT, CAP_MULTIFILE, CAP_SEEK, CAP_VARIATIONS, CAP_XIANGQI
-from ._errors import GamedbWarning, _enc
+from ._errors import GamedbWarning
 from ._ledger import GameFailed, Ledger
 from ._formats import (version, version_number, Format, FormatOption, formats, ScidInfo,
                        ChessbaseInfo)
-from ._formats import CHESSASSISTANT_FIELDS as CHESSASSISTANT_FIELDS
-from ._formats import CHESSBASE_FIELDS as CHESSBASE_FIELDS
 from ._game import (PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, ADVISOR, ELEPHANT, CANNON,
                     square_name, Event, MoveIterator, Game)
-from ._game import PIECE_SYMBOLS as PIECE_SYMBOLS
 from ._reader import Reader, open
-from ._reader import PathType as PathType
-from ._reader import Converter as Converter
 from ._style12 import Style12Line, Style12Session
 from ._book import book
+from ._io import open_memory, open_io
+# Public names that are not in __all__ (module globals of the one-module binding): imported
+# "as" themselves, which mypy --strict takes as an export.
+from ._formats import CHESSASSISTANT_FIELDS as CHESSASSISTANT_FIELDS
+from ._formats import CHESSBASE_FIELDS as CHESSBASE_FIELDS
+from ._game import PIECE_SYMBOLS as PIECE_SYMBOLS
+from ._reader import Converter as Converter
+from ._reader import PathType as PathType
 
 __all__ = [
     "open", "open_memory", "open_io", "book", "version", "version_number", "formats",
@@ -138,133 +147,4 @@ __all__ = [
 
 __version__ = "1.1.0"
 
-_lib = _ffi.lib
-_RLock = threading.RLock
-
-def open_memory(files: Mapping[str, Union[bytes, bytearray, memoryview]],
-                primary: Optional[str] = None, **kwargs: Any) -> Reader:
-    """Opens a database held in memory.
-
-    files: {name: bytes} with every file of the database ("base.si4", "base.sn4",
-    "base.sg4"); siblings are found by name. primary: the name the database is opened by
-    (default: the first name). The bytes are not copied; the reader keeps them alive.
-    Other keyword arguments are those of :func:`open`.
-    """
-    if not files:
-        raise ValueError("open_memory: no files given")
-    items = [(name, data if isinstance(data, bytes) else bytes(data))
-             for name, data in files.items()]
-    if primary is None:
-        primary = items[0][0]
-    items.sort(key=lambda item: item[0] != primary)  # the primary file first
-    if items[0][0] != primary:
-        raise KeyError(primary)
-    n = len(items)
-    names = (c_char_p * n)(*[_enc(name, "a file name") for name, _ in items])
-    buffers = [c_char_p(data) for _, data in items]  # point into the bytes, no copy
-    datas = (c_void_p * n)(*[ctypes.cast(b, c_void_p).value for b in buffers])
-    sizes = (c_size_t * n)(*[len(data) for _, data in items])
-    r = Reader(**kwargs)
-    r._name = primary
-    r._keep.extend([items, names, buffers, datas, sizes])
-    return r._opening(_lib.gamedb_reader_open_memory_set, names, datas, sizes, n)
-
-
-class _IoFiles:
-    """The Python side of struct gamedb_io: handles are small integers."""
-
-    def __init__(self, reader: Reader, source: Any) -> None:
-        self.reader = weakref.ref(reader)  # the reader keeps this object, not the reverse
-        self.source = source
-        self.handles: Dict[int, Tuple[Any, Any]] = {}
-        self.next_handle = 1
-        io = _ffi.Io()
-        _lib.gamedb_io_init(byref(io), ctypes.sizeof(io))
-        io.open = _ffi.IO_OPEN_FN(self._open)
-        io.read_at = _ffi.IO_READ_AT_FN(self._read_at)
-        io.close = _ffi.IO_CLOSE_FN(self._close)
-        self.io = io
-
-    def _failed(self, e: BaseException) -> None:
-        reader = self.reader()
-        if reader is not None:
-            reader._callback_error = e
-
-    def _lookup(self, name: str) -> Tuple[Any, bool]:
-        """(object, owned) for a file name, or (None, False)."""
-        src = self.source
-        if callable(src):
-            obj = src(name)
-            return obj, not isinstance(obj, (bytes, bytearray, memoryview))
-        if name in src:
-            return src[name], False
-        base = os.path.basename(name)
-        for key, value in src.items():
-            if os.path.basename(key) == base:
-                return value, False
-        return None, False
-
-    def _open(self, user_data: Any, name: Optional[bytes], handle: Any, size: Any) -> int:
-        try:
-            obj, owned = self._lookup(_ffi._decode(name) or "")
-            if obj is None:
-                return 1
-            if isinstance(obj, (bytes, bytearray, memoryview)):
-                view = memoryview(obj).cast("B")
-                length = len(view)
-                entry = (view, None)
-            else:
-                length = obj.seek(0, _io.SEEK_END)
-                entry = (obj, obj if owned else None)
-            h = self.next_handle
-            self.next_handle += 1
-            self.handles[h] = entry
-            handle[0] = h
-            size[0] = length
-            return 0
-        except BaseException as e:
-            self._failed(e)
-            return 1
-
-    def _read_at(self, user_data: Any, handle: int, offset: int, buf: Any, length: int) -> int:
-        try:
-            obj = self.handles[handle][0]
-            if isinstance(obj, memoryview):
-                data = bytes(obj[offset:offset + length])
-            else:
-                obj.seek(offset)
-                data = obj.read(length)
-            if len(data) > length:
-                data = data[:length]
-            ctypes.memmove(buf, data, len(data))
-            return len(data)
-        except BaseException as e:
-            self._failed(e)
-            return -1
-
-    def _close(self, user_data: Any, handle: int) -> None:
-        try:
-            _, owned = self.handles.pop(handle, (None, None))
-            if owned is not None:
-                owned.close()
-        except BaseException as e:
-            self._failed(e)
-
-
-def open_io(source: Union[Mapping[str, Any], Callable[[str], Any]], name: str,
-            **kwargs: Any) -> Reader:
-    """Opens a database through Python I/O.
-
-    source: either a dict {name: bytes-like or binary file object} or a callable that takes
-    a file name and returns bytes, a binary seekable file object (closed by the reader when
-    it is done with it) or None when there is no such file. name: the file the database is
-    opened by ("base.si4"); the library asks for siblings ("base.sg4") by name. Exceptions
-    raised by the callable are chained to the resulting :class:`GamedbError`.
-    Other keyword arguments are those of :func:`open`.
-    """
-    opened_by = _enc(name, "the file name")
-    r = Reader(**kwargs)
-    r._name = name
-    files = _IoFiles(r, source)
-    r._keep.append(files)
-    return r._opening(_lib.gamedb_reader_open_io, byref(files.io), opened_by, None)
+_lib = _ffi.lib  # the loaded library (tests call the C API through it)
