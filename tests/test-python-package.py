@@ -3,8 +3,9 @@
 
 Usage: test-python-package.py BUILD_ROOT
 
-1. `meson install --destdir` puts gamedb/__init__.py, _ffi.py and the PEP 561 marker
-   py.typed into the interpreter's site-packages (skipped when meson is not on PATH);
+1. `meson install --destdir` puts every module of python/gamedb/ (the .py files of the tree:
+   one left out of python/meson.build's list fails here) and the PEP 561 marker py.typed
+   into the interpreter's site-packages (skipped when meson is not on PATH);
 2. `pip install --no-build-isolation --no-index ./python` (a copy of it: pip builds in the
    tree) works offline into a --target folder, with py.typed, and the installed package
    imports and reports the library's version; done with the first interpreter that has pip
@@ -35,7 +36,11 @@ import zipfile
 from testsupport import check, done, eq, SRCDIR
 
 PKG = os.path.join(SRCDIR, "python")
-FILES = ("__init__.py", "_ffi.py", "py.typed")
+# The package's files: every module of the tree (the binding is split into modules by
+# capability) and the PEP 561 marker. Each is checked in the meson install, the pip install
+# and the wheel.
+FILES = tuple(sorted(f for f in os.listdir(os.path.join(PKG, "gamedb")) if f.endswith(".py"))) \
+    + ("py.typed",)
 
 
 def find_installed(root):
@@ -59,8 +64,8 @@ def meson_install(build):
         check(d is not None, "meson install: gamedb/ in site-packages")
         if d:
             for f in FILES:
-                check(os.path.isfile(os.path.join(d, f)), "meson install: gamedb/" + f)
-                if f.endswith(".py"):
+                if check(os.path.isfile(os.path.join(d, f)), "meson install: gamedb/" + f) \
+                        and f.endswith(".py"):
                     with open(os.path.join(d, f), "rb") as a, \
                             open(os.path.join(PKG, "gamedb", f), "rb") as b:
                         check(a.read() == b.read(), "meson install: gamedb/%s as in the tree" % f)
@@ -150,7 +155,7 @@ def check_record(wheel):
             want = "sha256=" + base64.urlsafe_b64encode(
                 hashlib.sha256(data).digest()).rstrip(b"=").decode()
             eq(rows[n], (want, str(len(data))), "RECORD row of " + n)
-        for n in ("gamedb/__init__.py", "gamedb/_ffi.py", "gamedb/py.typed"):
+        for n in ("gamedb/" + f for f in FILES):
             check(n in names, "the wheel holds " + n)
         check(not any("__pycache__" in n or n.endswith(".pyc") for n in names),
               "no bytecode in the wheel: %r" % names)

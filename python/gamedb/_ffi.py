@@ -5,7 +5,8 @@
 """Raw ctypes declarations for libgamedb.
 
 Nothing here is Pythonic: it is the C API, one entry per exported function, with explicit
-argument and result types. The Pythonic layer is in ``gamedb/__init__.py``.
+argument and result types. The Pythonic layer is in the package's other modules, whose
+public names ``gamedb/__init__.py`` re-exports.
 
 Rules this table follows (STYLE.md, section Q):
 

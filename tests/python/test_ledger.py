@@ -141,7 +141,8 @@ class FailingLib:
 
 @pytest.fixture
 def failing(monkeypatch):
-    monkeypatch.setattr(gamedb, "_lib", FailingLib(gamedb._lib, {2, 5}))
+    # The reader's module calls gamedb_reader_next_game() (gamedb/_reader.py).
+    monkeypatch.setattr(gamedb._reader, "_lib", FailingLib(gamedb._reader._lib, {2, 5}))
     return scid_index(MOVES)[0]
 
 

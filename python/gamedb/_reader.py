@@ -1,0 +1,510 @@
+# libgamedb - readers for the Python binding: open(), Reader, its iteration and its ledger.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""An open database (:class:`Reader`, made by :func:`open`; ``open_memory()`` and ``open_io()``
+are in ``_io.py``): options, iteration and seeking under an error policy, the games' own copies
+made on demand, the ledger of what became of every game, and closing. Locking and lifetimes:
+see the package's documentation (``gamedb/__init__.py``)."""
+
+import ctypes
+import operator
+import os
+import threading
+import warnings
+import weakref
+from typing import Any, Callable, List, Mapping, Optional, Tuple, Union, overload
+from ctypes import byref, c_uint64
+
+from . import _ffi
+from ._ffi import E_RANGE, E_UNSUPPORTED, FAILED, OK, WARN, GamedbError
+from ._errors import GamedbWarning, _UINT64_MAX, _c_unsigned, _enc, _misuse
+from ._formats import ChessbaseInfo, ScidInfo
+from ._game import Game, _Closing
+from ._ledger import GameFailed, Ledger, _DELIVERED, _FAILED, _Tally, _WARNED
+
+_lib = _ffi.lib
+_RLock = threading.RLock
+
+
+_ERROR_POLICIES = ("raise", "warn", "skip")
+
+
+#: A database as a path: what :func:`open` takes.
+PathType = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+#: The converter of :func:`open`: (charset, raw bytes) -> text, or None to let the library
+#: convert.
+Converter = Callable[[Optional[str], bytes], Optional[str]]
+
+
+# ---- readers --------------------------------------------------------------------------
+
+class Reader(_Closing):
+    """An open database. Use :func:`open`, :func:`open_memory` or :func:`open_io`.
+
+    Iterating gives :class:`Game` objects from the current position; ``seek(0)`` starts
+    again. ``errors`` says what happens to a game the library cannot hand out: "raise" (the
+    default: :class:`GameFailed`, which says which game of which file; ``next()`` then goes on
+    with the following game), "warn" (skip it with a :class:`GamedbWarning`) or "skip" (skip
+    it silently). A fatal error always raises :class:`GamedbError`: the reader cannot go on.
+    A game delivered with a loss has it in :attr:`Game.warning`.
+
+    ``ledger`` (a :class:`Ledger`; also ``delivered``, ``failed`` and ``warned``) counts what
+    became of the games reached so far, whatever ``errors`` says: each game once, however
+    often it is read, with its worst outcome (a game whose moves fail to decode when they are
+    asked for counts as failed). It stays readable after :meth:`close`.
+
+    A reader may be shared between threads: every call on it holds its lock (``_lock``, a
+    :class:`threading.RLock`), so threads iterating one reader share its games between them,
+    each game whole; and :meth:`close` waits for a call in progress in another thread. See the
+    module documentation.
+    """
+
+    # Locking: _lock guards _ptr and every call on the C reader, the borrowed game (_current,
+    # _current_ptr), _pending and the position (_pos, _at_end). Game construction from the
+    # borrowed C game happens under it. _busy is set while a call that may run Python callbacks
+    # (the converter, caller I/O) is in progress: such a callback runs in the thread that holds
+    # the lock, so the RLock would let it in, and a call on the reader from there would run the
+    # C reader inside itself. It raises instead, and close() from there is deferred
+    # (_close_requested) until the call returns.
+
+    def __init__(self, charset: Optional[str] = None, format: Optional[str] = None,
+                 errors: str = "raise", converter: Optional[Converter] = None,
+                 options: Optional[Mapping[str, str]] = None) -> None:
+        if errors not in _ERROR_POLICIES:
+            raise ValueError("errors must be one of %s" % ", ".join(_ERROR_POLICIES))
+        self._ptr: Any = None
+        self._lock = _RLock()
+        self._busy = False
+        self._close_requested = False
+        self._keep: List[Any] = []  # objects the C reader points into: bytes, callbacks
+        self._pending: "weakref.WeakSet[Game]" = weakref.WeakSet()  # games without a copy yet
+        # weakref to the game whose borrowed C game is still valid
+        self._current: Optional["weakref.ReferenceType[Game]"] = None
+        self._current_ptr: Any = None
+        self._pos = 0            # the index next_game would give
+        self._at_end = False
+        self._scid_ptr: Any = None
+        self._cb_ptr: Any = None
+        self._ca_ptr: Any = None
+        self._callback_error: Optional[BaseException] = None
+        self._name: Optional[str] = None  # the database as opened, for GameFailed.file
+        self._tally = _Tally()  # the ledger; guarded by _lock
+        self.errors = errors
+        self.scid: Optional[ScidInfo] = None
+        self.chessbase: Optional[ChessbaseInfo] = None
+        self.chessassistant_comment: Optional[str] = None
+        self.open_warning: Optional[str] = None
+        self._ptr = _lib.gamedb_reader_new()
+        if format is not None:
+            _lib.gamedb_reader_set_format(self._ptr, _enc(format, "the format name"))
+        else:
+            _lib.gamedb_reader_support_format_all(self._ptr)
+        if charset is not None:
+            self.set_option("charset", charset)
+        # The core's options now (the password of an encrypted archive is needed by the open
+        # itself); a format's own options ("language", "charset-detect") once the format is
+        # known, i.e. right after the open.
+        self._late_options: List[Tuple[str, str]] = []
+        for key, value in (options or {}).items():
+            if key in ("charset", "fallback-charset", "password"):
+                self.set_option(key, value)
+            else:
+                self._late_options.append((key, value))
+        if converter is not None:
+            self._set_converter(converter)
+
+    # -- calls on the C reader
+
+    def _check_alive(self) -> None:
+        """Raises unless the reader may be called now; self._lock is held."""
+        if not self._ptr:
+            raise _misuse("the reader is closed")
+        if self._busy:
+            raise _misuse("the reader is in use: a callback of a call on the reader (converter, "
+                          "I/O) cannot call the reader again")
+
+    def _done(self) -> None:
+        """Ends a busy stretch (self._lock is held): a close() asked for by a callback
+        happens now."""
+        self._busy = False
+        if self._close_requested:
+            self._close_locked()
+
+    def _call(self, fn: Any, *args: Any) -> Any:
+        """fn(C reader, *args) under the lock, marked busy."""
+        with self._lock:
+            self._check_alive()
+            self._busy = True
+            try:
+                return fn(self._ptr, *args)
+            finally:
+                self._done()
+
+    # -- opening
+
+    def _after_open(self, rc: int) -> "Reader":
+        self._check_alive()  # a callback may have closed it
+        if rc == WARN:
+            self.open_warning = _lib.gamedb_reader_errmsg(self._ptr)
+        for key, value in self._late_options:
+            self.set_option(key, value)
+        self._busy = True  # ChessbaseInfo reads the base's texts
+        try:
+            sp = _lib.gamedb_reader_get_scid(self._ptr)
+            if sp:
+                self._scid_ptr = sp
+                self.scid = ScidInfo(sp)
+            cp = _lib.gamedb_reader_get_chessbase(self._ptr)
+            if cp:
+                self._cb_ptr = cp
+                self.chessbase = ChessbaseInfo(cp)
+            ap = _lib.gamedb_reader_get_chessassistant(self._ptr)
+            if ap:
+                self._ca_ptr = ap
+                self.chessassistant_comment = _lib.gamedb_chessassistant_get_comment(ap)
+        finally:
+            self._done()
+        self._check_alive()  # a callback may have closed it
+        return self
+
+    def _opening(self, call: Any, *args: Any) -> "Reader":
+        with self._lock:
+            try:
+                rc = self._call(call, *args)
+            except GamedbError as e:
+                err, self._callback_error = self._callback_error, None
+                self.close()
+                if err is not None:
+                    raise e from err
+                raise
+            except BaseException:
+                self.close()
+                raise
+            try:
+                return self._after_open(rc)
+            except BaseException:
+                self.close()
+                raise
+
+    def _set_converter(self, converter: Converter) -> None:
+        me = weakref.ref(self)  # no reference cycle through the callback
+
+        def hook(user_data: Any, charset: Optional[bytes], data: Any, in_len: int, out: Any,
+                 out_cap: int, out_len: Any) -> int:
+            try:
+                text = converter(_ffi._decode(charset), ctypes.string_at(data, in_len))
+                if text is None:
+                    return 1  # decline: the library converts the text itself
+                encoded = text.encode("utf-8")
+                if len(encoded) > out_cap or b"\0" in encoded:
+                    return 1  # too long, or a NUL that would end the C string: declined
+                ctypes.memmove(out, encoded, len(encoded))
+                out_len[0] = len(encoded)
+                return OK
+            except BaseException as e:
+                reader = me()
+                if reader is not None:
+                    reader._callback_error = e
+                return 1
+
+        fn = _ffi.TEXT_CONVERTER_FN(hook)
+        self._keep.append(fn)
+        self._call(_lib.gamedb_reader_set_converter, fn, None)
+
+    def set_option(self, key: str, value: Optional[str],
+                   format: Optional[str] = None) -> int:
+        """gamedb_reader_set_option(): e.g. ("charset", "CP1251"). Returns WARN when the
+        key is known but not to the addressed format, else OK."""
+        args = (_enc(format, "the format name"), _enc(key, "the option key"),
+                _enc(value, "the option value"))
+        return int(self._call(_lib.gamedb_reader_set_option, *args))
+
+    # -- state
+
+    @property
+    def closed(self) -> bool:
+        return not self._ptr
+
+    @property
+    def format(self) -> str:
+        """The format name ("scid")."""
+        return str(self._call(_lib.gamedb_reader_format))
+
+    @property
+    def capabilities(self) -> int:
+        """The gamedb_capability bits (CAP_SEEK, CAP_COUNT, ...)."""
+        return int(self._call(_lib.gamedb_reader_capabilities))
+
+    def _count_locked(self) -> Optional[int]:
+        n = c_uint64()
+        try:
+            _lib.gamedb_reader_game_count(self._ptr, byref(n))
+        except GamedbError as e:
+            if e.detail == E_UNSUPPORTED:
+                return None
+            raise
+        return int(n.value)
+
+    @property
+    def game_count(self) -> Optional[int]:
+        """The number of games (deleted ones included), or None for formats that cannot
+        count without reading everything."""
+        with self._lock:
+            self._check_alive()
+            return self._count_locked()
+
+    def __len__(self) -> int:
+        with self._lock:
+            n = self.game_count
+            if n is None:
+                raise TypeError("this %s database cannot count its games" % self.format)
+            return n
+
+    # -- the ledger
+
+    @property
+    def ledger(self) -> Ledger:
+        """What became of the games reached so far: a :class:`Ledger` (delivered, failed,
+        warned); each game counted once, with its worst outcome."""
+        with self._lock:
+            return self._tally.ledger()
+
+    @property
+    def delivered(self) -> int:
+        """The games handed out (with or without a warning) and not failed since."""
+        return self.ledger.delivered
+
+    @property
+    def failed(self) -> int:
+        """The games the library could not hand out, or whose moves could not be decoded."""
+        return self.ledger.failed
+
+    @property
+    def warned(self) -> int:
+        """The games handed out with a warning (:attr:`Game.warning`), not failed since."""
+        return self.ledger.warned
+
+    # -- iteration
+
+    def _forget_current(self) -> None:
+        self._current = None
+        self._current_ptr = None
+
+    def _read(self, policy: str) -> Game:
+        """Reads the next game under an error policy; StopIteration at the end."""
+        with self._lock:
+            if not self._ptr or self._busy:
+                self._check_alive()
+            if self._at_end:
+                raise StopIteration
+            self._busy = True
+            try:
+                while True:
+                    self._forget_current()
+                    gp = _ffi.GameP()
+                    try:
+                        rc = _lib.gamedb_reader_next_game(self._ptr, byref(gp))
+                    except StopIteration:
+                        self._at_end = True
+                        raise
+                    except GamedbError as e:
+                        err, self._callback_error = self._callback_error, None
+                        if e.code == FAILED:
+                            # Every format gives one game per call, read or not: this one was
+                            # game _pos, and the next call gives the one after it.
+                            index = self._pos
+                            self._pos += 1
+                            self._tally.mark(index, _FAILED)
+                            if policy == "warn":
+                                warnings.warn(GamedbWarning(e.message), stacklevel=3)
+                                continue
+                            if policy == "skip":
+                                continue
+                            raise GameFailed(e.code, e.detail, e.message, index,
+                                             self._name) from err
+                        if err is not None:
+                            raise e from err
+                        raise
+                    warning = _lib.gamedb_reader_errmsg(self._ptr) if rc == WARN else None
+                    game = Game(self, gp, warning)
+                    self._tally.mark(game.index, _WARNED if game.warning else _DELIVERED)
+                    self._pos = game.index + 1
+                    self._current, self._current_ptr = weakref.ref(game), gp  # no cycle
+                    self._pending.add(game)
+                    return game
+            finally:
+                self._busy = False
+                if self._close_requested:
+                    self._close_locked()
+
+    def __iter__(self) -> "Reader":
+        return self
+
+    def __next__(self) -> Game:
+        return self._read(self.errors)
+
+    def seek(self, index: int) -> None:
+        """Makes the next game read be game ``index`` (0-based). An index that is no integer
+        raises TypeError, a negative one or one beyond 2**64 - 1 OverflowError, one past the
+        last game :class:`GamedbError` (``E_RANGE``)."""
+        index = _c_unsigned(index, _UINT64_MAX, "game index")
+        with self._lock:
+            self._check_alive()
+            self._forget_current()
+            self._call(_lib.gamedb_reader_seek_game, index)
+            self._pos = index
+            self._at_end = False
+
+    @overload
+    def __getitem__(self, index: int) -> Game: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> List[Game]: ...
+
+    def __getitem__(self, index: Union[int, slice]) -> Union[Game, List[Game]]:
+        """Game ``index``: seek, then read one game. As for a list, a negative index counts
+        from the end (TypeError for a format that cannot count its games), an index out of
+        range raises IndexError and one that is no integer TypeError. A game that cannot be
+        read raises :class:`GameFailed`. A slice gives a list of games (``r[10:20]``,
+        ``r[::100]``)."""
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        try:
+            index = operator.index(index)
+        except TypeError:
+            raise TypeError("game indices must be integers or slices, not %s"
+                            % type(index).__name__) from None
+        with self._lock:  # no other thread moves the reader between the seek and the read
+            if index < 0:
+                count = len(self)
+                if index + count < 0:
+                    raise IndexError("game index %d out of range: the database has %d games"
+                                     % (index, count))
+                index += count
+            if index > _UINT64_MAX:  # past any database; ctypes would keep its low 64 bits
+                raise IndexError("game index %d out of range" % index)
+            try:
+                self.seek(index)
+            except GamedbError as e:
+                if e.detail == E_RANGE:
+                    raise IndexError("game index out of range: " + e.message) from e
+                raise
+            try:
+                return self._read("raise")
+            except StopIteration:
+                raise IndexError("game index out of range") from None
+
+    def _materialize(self, game: Game) -> None:
+        """Gives ``game`` its own C copy, going back for it if the reader moved on. Called
+        without the game's lock."""
+        with self._lock:
+            if game._ptr:
+                return  # another thread gave it one while we waited for the lock
+            if game._closed:
+                raise game._lost or _misuse("game %d: the game was closed" % (game.index + 1))
+            if not self._ptr:
+                raise game._lost or _misuse("game %d: the reader is closed" % (game.index + 1))
+            if self._busy:
+                self._check_alive()
+            self._busy = True
+            try:
+                self._materialize_locked(game)
+            finally:
+                self._busy = False
+                if self._close_requested:
+                    self._close_locked()
+
+    def _materialize_locked(self, game: Game) -> None:
+        if self._current is not None and self._current() is game:
+            game._adopt(self._current_ptr)
+            self._pending.discard(game)
+            return
+        if not _lib.gamedb_reader_capabilities(self._ptr) & _ffi.CAP_SEEK:
+            raise GamedbError(FAILED, E_UNSUPPORTED,
+                              "game %d: the %s format cannot go back to a game the reader "
+                              "has passed; call game.detach() before reading on"
+                              % (game.index + 1, _lib.gamedb_reader_format(self._ptr)))
+        saved, at_end = self._pos, self._at_end
+        self._forget_current()
+        _lib.gamedb_reader_seek_game(self._ptr, game.index)
+        gp = _ffi.GameP()
+        try:
+            _lib.gamedb_reader_next_game(self._ptr, byref(gp))
+            game._adopt(gp)
+            self._pending.discard(game)
+        finally:
+            self._forget_current()
+            self._pos, self._at_end = saved, at_end
+            count = self._count_locked()
+            if not at_end and count is not None and saved < count:
+                _lib.gamedb_reader_seek_game(self._ptr, saved)
+            else:
+                self._at_end = True
+
+    # -- closing
+
+    def close(self) -> None:
+        """Closes the database. Games still alive get their own copy first.
+
+        A call on the reader in progress in another thread (reading a game, copying one for
+        its moves) is waited for; what that thread asks of the reader afterwards raises
+        :class:`GamedbError` (E_MISUSE, "the reader is closed"). Called from a converter or I/O
+        callback, inside a call on this reader, the close happens when that call returns.
+        """
+        with self._lock:
+            if self._busy:
+                self._close_requested = True
+                return
+            self._close_locked()
+
+    def _close_locked(self) -> None:
+        self._close_requested = False
+        if not self._ptr:
+            return
+        self._busy = True  # copies decode moves: callbacks may run
+        try:
+            for game in sorted(self._pending, key=lambda g: g.index):
+                if game._ptr or game._closed:
+                    continue
+                try:
+                    self._materialize_locked(game)
+                except GamedbError as e:
+                    game._reader = None
+                    game._lost = e
+        finally:
+            self._busy = False
+            self._close_requested = False
+            ptr, self._ptr = self._ptr, None
+            self._forget_current()
+            self._pending = weakref.WeakSet()
+            self._scid_ptr = None
+            self._cb_ptr = None
+            self._ca_ptr = None
+            _lib.gamedb_reader_free(ptr)
+            self._keep = []
+
+    def __repr__(self) -> str:
+        with self._lock:
+            if not self._ptr:
+                return "<gamedb.Reader closed>"
+            return "<gamedb.Reader %s>" % _lib.gamedb_reader_format(self._ptr)
+
+
+def open(path: PathType, charset: Optional[str] = None, format: Optional[str] = None,
+         errors: str = "raise", converter: Optional[Converter] = None,
+         options: Optional[Mapping[str, str]] = None) -> Reader:
+    """Opens a database file (for SCID the .si4/.si3 file, or the base name without it).
+
+    charset: the source charset of the database's text (an iconv name), replacing the
+    format's default. format: a format name ("scid") to skip detection. errors: see
+    :class:`Reader`. converter: a callable (charset, raw_bytes) -> str or None (None lets
+    the library convert), tried before the library's own conversion (a text with a NUL in it
+    is declined too: C would end it there). options: further {key: value} for
+    gamedb_reader_set_option(), e.g. ``{"password": "..."}`` for an encrypted ChessBase
+    archive (.cbz). A NUL in the path or in any of these strings raises ValueError
+    ("embedded null byte"), as Python's own open() does: C would end the string there.
+    """
+    name = _enc(path, "the path")
+    r = Reader(charset, format, errors, converter, options)
+    r._name = os.fsdecode(path)
+    return r._opening(_lib.gamedb_reader_open_filename, name)
