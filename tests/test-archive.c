@@ -14,11 +14,15 @@
  * limit), bad Huffman tables and LZ references before the block. Meant for the ASan/UBSan
  * build and valgrind as well.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS (glibc) */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifndef _WIN32
+#include <sys/mman.h>
+#endif
 
 #include "formats/format.h"
 #include "formats/archive.h"
@@ -554,6 +558,68 @@ static void test_cbz_errors(void)
 	password = NULL;
 }
 
+/*
+ * An encrypted archive is deciphered only as far as it is read, what keeps fuzz/cbz fast (its
+ * inputs are mostly damaged early): a .cbz whose first member is damaged, the data of its
+ * second member in pages that cannot be read, fails on the first member's damage without
+ * touching them (deciphered whole first, it read them and died).
+ */
+static void test_cbz_lazy(void)
+{
+#ifndef _WIN32
+	static const uint8_t bad_block[] = { 2, 0, 0, 0, 7, 'a' }; /* flags 7: unknown */
+	const long page = sysconf(_SC_PAGESIZE);
+	struct gamedb__archive *a = NULL;
+	struct gamedb__des d;
+	static struct w w;
+	uint8_t *map;
+	char err[512];
+	int32_t rc;
+	int k;
+
+	if (page < 512 || page > 65536) {
+		printf("page size %ld: lazy deciphering not tested\n", page);
+		return;
+	}
+	map = mmap(NULL, 3 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		   0);
+	CHECK(map != MAP_FAILED);
+	if (map == MAP_FAILED)
+		return;
+	/* Two members: the first up to the end of the first page, the second the two after. */
+	w.n = 0;
+	w.b[w.n++] = 8;
+	w.b[w.n++] = 0;
+	put16(&w, 2);
+	w.b[w.n++] = 140;
+	w.b[w.n++] = 0;
+	w.b[w.n++] = 0;
+	w.b[w.n++] = 0;
+	for (k = 0; k < 2; k++) {
+		memset(w.b + w.n, 0, 132);
+		memcpy(w.b + w.n, k ? "x\\b.cbg" : "x\\b.cbh", 7);
+		w.n += 132;
+		put32(&w, (uint32_t)(k ? 2 * page : page - 288));
+		put32(&w, 100);
+	}
+	CHECK_EQ_INT(w.n, 288);
+	memcpy(w.b + w.n, bad_block, sizeof bad_block);
+	memset(w.b + w.n + sizeof bad_block, 0, (size_t)page - 288 - sizeof bad_block);
+	gamedb__des_init(&d, (const uint8_t *)"password");
+	for (k = 0; k < page; k += 8)
+		gamedb__des_block(&d, w.b + k, map + k, 0);
+	CHECK_EQ_INT(mprotect(map + page, 2 * (size_t)page, PROT_NONE), 0);
+	password = "password";
+	rc = unpack(map, 3 * (size_t)page, &a, err, sizeof err);
+	password = NULL;
+	CHECK_MSG(rc == GAMEDB_FATAL &&
+			  strstr(err, "t.cbz: offset 292: member b.cbh: unknown block flags"),
+		  "%s", err);
+	printf("a .cbz damaged in its first member: failed on it, the rest never deciphered\n");
+	munmap(map, 3 * (size_t)page);
+#endif
+}
+
 int main(void)
 {
 	const char *root = getenv("GAMEDB_REALDATA");
@@ -570,5 +636,6 @@ int main(void)
 	test_twins("small2.cbz", "pass", "passpass");
 	test_twins("small3.cbz", "my long password", "\xaa\x93\x33\xab\xa9\xb3\xbc\x24");
 	test_cbz_errors();
+	test_cbz_lazy();
 	return testlib_done();
 }
