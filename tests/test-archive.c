@@ -11,8 +11,10 @@
  * fail with a message saying so. Hand-made archives cover what the samples do not use (Huffman
  * blocks) and hostile input: every truncation of a real archive, random byte changes,
  * decompression bombs (a member unpacking past its declared size, declared sizes past the
- * limit), bad Huffman tables and LZ references before the block. Meant for the ASan/UBSan
- * build and valgrind as well.
+ * limit), bad Huffman tables and LZ references before the block. A .cbz is deciphered only as
+ * far as it is read. gamedb_reader_open_shared() reads the same games on archives, on disk
+ * and in memory, whichever reader is freed first. Meant for the ASan/UBSan build and
+ * valgrind as well.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS (glibc) */
 #include <dirent.h>
@@ -620,6 +622,120 @@ static void test_cbz_lazy(void)
 #endif
 }
 
+/* ---- readers opened on another (gamedb_reader_open_shared()) ----------------------- */
+
+/* Appends the PGN of every game of r (read from its first) to *buf (*len bytes). */
+static int32_t pgn_sink(void *ud, const char *data, size_t len)
+{
+	struct w *t = ud;
+
+	if (len > sizeof t->b - t->n)
+		return 1;
+	memcpy(t->b + t->n, data, len);
+	t->n += len;
+	return 0;
+}
+
+static void all_pgn(struct gamedb_reader *r, struct w *out)
+{
+	struct gamedb_game *g;
+	int32_t rc;
+
+	out->n = 0;
+	while ((rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL)
+		if (g)
+			CHECK(gamedb_game_write_pgn(g, 0, pgn_sink, out) != GAMEDB_FAILED);
+	CHECK_EQ_INT(rc, GAMEDB_END);
+}
+
+/*
+ * A reader opened on another reads the same games, whichever of the two is freed first: on an
+ * archive (.cbv; .cbz with its password), on the base on disk, on a base in memory; with the
+ * other's options (charset); and refuses what it cannot share.
+ */
+static void test_open_shared(void)
+{
+	static struct w ref, got;
+	char cbv[1200], cbh[1200], cbz[1200];
+	struct gamedb_reader *a, *b;
+	uint64_t n = 0;
+	size_t size;
+	uint8_t *data;
+	int k;
+
+	snprintf(cbv, sizeof cbv, "%s/../cb2pgn-srenault/test/test.cbv", dir);
+	snprintf(cbh, sizeof cbh, "%s/../cb2pgn-srenault/test/test.cbh", dir);
+	snprintf(cbz, sizeof cbz, "%s/small3.cbz", dir);
+	if (access(cbv, R_OK) != 0 || access(cbh, R_OK) != 0 || access(cbz, R_OK) != 0) {
+		printf("%s or %s not found: gamedb_reader_open_shared() not tested\n", cbv, cbz);
+		return;
+	}
+	/* The reference: the base on disk, read by one reader. */
+	a = gamedb_reader_new();
+	CHECK_EQ_INT(gamedb_reader_open_filename(a, cbh), GAMEDB_OK);
+	all_pgn(a, &ref);
+	gamedb_reader_free(a);
+	CHECK(ref.n > 1000);
+	for (k = 0; k < 4; k++) {
+		/* The archive by name, then the base on disk; the first reader freed first, then
+		 * the other way round. */
+		a = gamedb_reader_new();
+		CHECK_EQ_INT(gamedb_reader_set_option(a, NULL, "charset", "CP1251"), GAMEDB_OK);
+		CHECK_EQ_INT(gamedb_reader_open_filename(a, k < 2 ? cbv : cbh), GAMEDB_OK);
+		CHECK_EQ_INT(gamedb_reader_next_game(a, &(struct gamedb_game *){ NULL }), GAMEDB_OK);
+		b = gamedb_reader_new();
+		CHECK_EQ_INT(gamedb_reader_open_shared(b, a), GAMEDB_OK);
+		CHECK_EQ_STR(gamedb_reader_format(b), "chessbase");
+		CHECK_EQ_STR(gamedb_chessbase_get_charset(gamedb_reader_get_chessbase(b)), "CP1251");
+		CHECK_EQ_INT(gamedb_reader_uses_file(b, k < 2 ? cbv : cbh), 1);
+		if (k % 2 == 0)
+			gamedb_reader_free(a);
+		CHECK_EQ_INT(gamedb_reader_set_option(b, NULL, "charset", "CP1252"), GAMEDB_OK);
+		all_pgn(b, &got); /* from game 0, whatever a's position */
+		CHECK_MSG(got.n == ref.n && memcmp(got.b, ref.b, ref.n) == 0,
+			  "open_shared %d: the games differ from one reader's", k);
+		if (k % 2 == 0) {
+			gamedb_reader_free(b);
+		} else {
+			gamedb_reader_free(b);
+			all_pgn(a, &got); /* a still reads its own (CP1251) */
+			CHECK(got.n > 1000);
+			gamedb_reader_free(a);
+		}
+	}
+	/* An encrypted archive: the second reader needs no password, deciphers nothing. */
+	a = gamedb_reader_new();
+	CHECK_EQ_INT(gamedb_reader_set_option(a, NULL, "password", "my long password"), GAMEDB_OK);
+	CHECK_EQ_INT(gamedb_reader_open_filename(a, cbz), GAMEDB_OK);
+	b = gamedb_reader_new();
+	CHECK_EQ_INT(gamedb_reader_open_shared(b, a), GAMEDB_OK);
+	gamedb_reader_free(a);
+	CHECK_EQ_INT(gamedb_reader_game_count(b, &n), GAMEDB_OK);
+	CHECK_EQ_INT(gamedb_reader_uses_file(b, cbz), 1);
+	gamedb_reader_free(b);
+	/* A base in memory: the same memory. */
+	data = load_file(cbv, &size);
+	a = gamedb_reader_new();
+	CHECK_EQ_INT(gamedb_reader_open_memory(a, "x.cbv", data, size), GAMEDB_OK);
+	b = gamedb_reader_new();
+	CHECK_EQ_INT(gamedb_reader_open_shared(b, a), GAMEDB_OK);
+	gamedb_reader_free(a);
+	all_pgn(b, &got);
+	CHECK_EQ_INT(got.n, ref.n);
+	/* What cannot be shared: b is open; a reader with nothing open; itself. */
+	a = gamedb_reader_new();
+	CHECK_EQ_INT(gamedb_reader_open_shared(b, b), GAMEDB_FATAL);
+	CHECK_EQ_INT(gamedb_reader_errcode(b), GAMEDB_E_MISUSE);
+	CHECK_EQ_INT(gamedb_reader_open_shared(a, a), GAMEDB_FATAL);
+	CHECK_EQ_INT(gamedb_reader_errcode(a), GAMEDB_E_INVALID_ARGUMENT);
+	CHECK_EQ_INT(gamedb_reader_open_shared(a, NULL), GAMEDB_FATAL);
+	CHECK_EQ_INT(gamedb_reader_errcode(a), GAMEDB_E_INVALID_ARGUMENT);
+	CHECK_EQ_INT(gamedb_reader_open_shared(NULL, b), GAMEDB_FATAL);
+	gamedb_reader_free(a);
+	gamedb_reader_free(b);
+	free(data);
+}
+
 int main(void)
 {
 	const char *root = getenv("GAMEDB_REALDATA");
@@ -637,5 +753,6 @@ int main(void)
 	test_twins("small3.cbz", "my long password", "\xaa\x93\x33\xab\xa9\xb3\xbc\x24");
 	test_cbz_errors();
 	test_cbz_lazy();
+	test_open_shared();
 	return testlib_done();
 }

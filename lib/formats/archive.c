@@ -31,6 +31,7 @@
  * last whole block carry nothing (a CBV ends before them). The password is the reader option
  * "password"; a wrong one is seen at once, as the first block is not a CBV header.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,18 @@ struct cbv {
 	uint16_t child[MAX_NODES][2];
 	int16_t leaf[MAX_NODES];
 	uint8_t tmp[65536]; /* a Huffman-decoded block */
+};
+
+/*
+ * An unpacked archive as this file allocates it: the members (what the source shows) and how
+ * many readers hold it (the one that unpacked it, and those opened on it by
+ * gamedb_reader_open_shared()); the last to let go, from whichever thread, frees it. The
+ * members first, so that gamedb__archive_free(&s->a) frees the whole, as for an archive held
+ * by one reader (or by no reader: the tests).
+ */
+struct shared {
+	struct gamedb__archive a;
+	atomic_size_t refs;
 };
 
 /*
@@ -363,7 +376,13 @@ static int32_t unpack(struct cbv *c, struct gamedb__archive **outp)
 		goto fail;
 	}
 	need(c, 8 + count * esize);
-	a = calloc(1, sizeof *a);
+	{
+		struct shared *sh = calloc(1, sizeof *sh);
+		if (sh) {
+			atomic_init(&sh->refs, 1);
+			a = &sh->a;
+		}
+	}
 	if (!a || !(a->names = calloc(count, sizeof *a->names)) ||
 	    !(a->data = calloc(count, sizeof *a->data)) ||
 	    !(a->sizes = calloc(count, sizeof *a->sizes))) {
@@ -534,6 +553,37 @@ static int ends_with(const char *name, const char *ext)
 	return 1;
 }
 
+/*
+ * Turns src (closed, or new) into a memory set of a's members whose primary file is the
+ * member named primary; src holds a from then on (released by gamedb__archive_release()), even
+ * when this fails (out of memory: GAMEDB_FATAL, error set).
+ */
+static int32_t show_members(struct gamedb_reader *r, struct gamedb__src *src,
+			    struct gamedb__archive *a, const char *primary)
+{
+	size_t i;
+
+	src->kind = GAMEDB__SRC_MEMSET;
+	src->archive = a;
+	src->mem_names = calloc(a->n, sizeof *src->mem_names);
+	src->mem_data = calloc(a->n, sizeof *src->mem_data);
+	src->mem_sizes = calloc(a->n, sizeof *src->mem_sizes);
+	if (!src->mem_names || !src->mem_data || !src->mem_sizes)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	src->nmem = a->n;
+	for (i = 0; i < a->n; i++) {
+		src->mem_names[i] = gamedb__strdup(a->names[i]);
+		if (!src->mem_names[i])
+			return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+		src->mem_data[i] = a->data[i];
+		src->mem_sizes[i] = a->sizes[i];
+	}
+	src->primary = gamedb__strdup(primary);
+	if (!src->primary)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	return GAMEDB_OK;
+}
+
 int32_t gamedb__archive_open(struct gamedb_reader *r, struct gamedb__src *src,
 			     const char *password)
 {
@@ -543,7 +593,7 @@ int32_t gamedb__archive_open(struct gamedb_reader *r, struct gamedb__src *src,
 	const uint8_t *p;
 	int64_t got;
 	char *name;
-	size_t i, primary;
+	size_t primary;
 	int32_t rc;
 
 	if (gamedb__src_open(src, NULL, 0, &f) != 0)
@@ -593,23 +643,23 @@ int32_t gamedb__archive_open(struct gamedb_reader *r, struct gamedb__src *src,
 	a->ino = f->ino;
 	/* The archive's file is closed; the source becomes a memory set of its members. */
 	gamedb__src_close(src);
-	src->kind = GAMEDB__SRC_MEMSET;
-	src->mem_names = calloc(a->n, sizeof *src->mem_names);
-	src->mem_data = calloc(a->n, sizeof *src->mem_data);
-	src->mem_sizes = calloc(a->n, sizeof *src->mem_sizes);
-	src->archive = a;
-	if (!src->mem_names || !src->mem_data || !src->mem_sizes)
-		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
-	src->nmem = a->n;
-	for (i = 0; i < a->n; i++) {
-		src->mem_names[i] = gamedb__strdup(a->names[i]);
-		if (!src->mem_names[i])
-			return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
-		src->mem_data[i] = a->data[i];
-		src->mem_sizes[i] = a->sizes[i];
-	}
-	src->primary = gamedb__strdup(a->names[primary]);
-	if (!src->primary)
-		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
-	return GAMEDB_OK;
+	return show_members(r, src, a, a->names[primary]);
+}
+
+int32_t gamedb__archive_share(struct gamedb_reader *r, struct gamedb__src *src,
+			      const struct gamedb__src *from)
+{
+	struct shared *sh = (struct shared *)from->archive;
+
+	/* from's reader holds it all through the call: the count cannot reach 0 meanwhile. */
+	atomic_fetch_add_explicit(&sh->refs, 1, memory_order_relaxed);
+	return show_members(r, src, &sh->a, from->primary);
+}
+
+void gamedb__archive_release(struct gamedb__archive *a)
+{
+	/* acq_rel: whatever a thread did with the members comes before the free in another. */
+	if (a && atomic_fetch_sub_explicit(&((struct shared *)a)->refs, 1,
+					   memory_order_acq_rel) == 1)
+		gamedb__archive_free(a);
 }
