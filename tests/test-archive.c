@@ -13,8 +13,9 @@
  * decompression bombs (a member unpacking past its declared size, declared sizes past the
  * limit), bad Huffman tables and LZ references before the block. A .cbz is deciphered only as
  * far as it is read. gamedb_reader_open_shared() reads the same games on archives, on disk
- * and in memory, whichever reader is freed first. Meant for the ASan/UBSan build and
- * valgrind as well.
+ * and in memory, whichever reader is freed first; and gamedb --jobs 4 takes no more memory than
+ * --jobs 1 on an archive (one unpacked copy for all its workers), with the same output. Meant
+ * for the ASan/UBSan build and valgrind as well.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS (glibc) */
 #include <dirent.h>
@@ -23,7 +24,10 @@
 #include <string.h>
 #include <unistd.h>
 #ifndef _WIN32
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #endif
 
 #include "formats/format.h"
@@ -736,6 +740,141 @@ static void test_open_shared(void)
 	free(data);
 }
 
+#ifndef _WIN32
+/* Runs the gamedb command (argv, NULL-terminated) with stdout to out; its exit status, and its
+ * peak resident memory in KiB into *maxrss. */
+static int run_tool(char *const argv[], const char *out, long *maxrss)
+{
+	struct rusage ru;
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || dup2(fd, 1) < 0)
+			_exit(127);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	*maxrss = 0;
+	if (pid < 0 || wait4(pid, &status, 0, &ru) != pid)
+		return -1;
+	*maxrss = ru.ru_maxrss;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+#endif
+
+/*
+ * gamedb --jobs N unpacks an archive once, for all its workers (gamedb_reader_open_shared()):
+ * the real test.cbv with a member of 96 MiB more (LZ runs: 64 KiB of archive), converted to
+ * JSON with --jobs 1 and --jobs 4, gives the same bytes, and --jobs 4 takes at most 1.3 times
+ * the memory of --jobs 1 (each worker unpacking its own copy, it took 3.9 times).
+ */
+static void test_jobs_memory(void)
+{
+#ifndef _WIN32
+	enum { ITEMS = 24576, PER_BLOCK = 768 * 16 }; /* runs of 4096 bytes: 96 MiB */
+	const char *tool = getenv("GAMEDB_TOOL"), *tmp = getenv("TMPDIR");
+	char path[1200], tdir[1024], arch[1100], out1[1100], out4[1100];
+	size_t size, esize, count, i, j, outlen[2] = { 0, 0 };
+	uint8_t *data, *big, *p, *o[2];
+	long rss1 = 0, rss4 = 0;
+	FILE *f;
+	int rc1, rc4;
+
+	snprintf(path, sizeof path, "%s/../cb2pgn-srenault/test/test.cbv", dir);
+	data = load_file(path, &size);
+	if (!tool || !data) {
+		printf("GAMEDB_TOOL or %s missing: --jobs memory not tested\n", path);
+		free(data);
+		return;
+	}
+	count = (size_t)(data[2] | data[3] << 8);
+	esize = data[4];
+	CHECK(count < 64 && esize >= 140 && 8 + count * esize < size);
+	/* The archive: one entry more, then the members' data as it was, then the new member's:
+	 * its blocks of 768 groups of 16 runs (control word FFFF; 1x yy xx: l + (yy << 4) + 0x13
+	 * copies of xx, here 13 + (254 << 4) + 0x13 = 4096 of 'x'). */
+	big = malloc(size + esize + 4 * (ITEMS / PER_BLOCK) + ITEMS * 3 + ITEMS / 16 * 2 + 64);
+	CHECK(big != NULL);
+	if (!big) {
+		free(data);
+		return;
+	}
+	memcpy(big, data, 8);
+	big[2] = (uint8_t)(count + 1);
+	big[3] = (uint8_t)((count + 1) >> 8);
+	memcpy(big + 8, data + 8, count * esize);
+	p = big + 8 + count * esize;
+	memset(p, 0, esize);
+	memcpy(p, "padding.bin", 11);
+	{
+		const uint32_t packed = (ITEMS / PER_BLOCK) * (4 + 1 + PER_BLOCK / 16 * 2 + PER_BLOCK * 3);
+		const uint32_t unpacked = ITEMS * 4096u;
+		for (j = 0; j < 4; j++) {
+			p[132 + j] = (uint8_t)(packed >> 8 * j);
+			p[136 + j] = (uint8_t)(unpacked >> 8 * j);
+		}
+	}
+	p += esize;
+	memcpy(p, data + 8 + count * esize, size - 8 - count * esize);
+	p += size - 8 - count * esize;
+	for (i = 0; i < ITEMS / PER_BLOCK; i++) {
+		const size_t body = 1 + PER_BLOCK / 16 * 2 + PER_BLOCK * 3;
+		*p++ = (uint8_t)body;
+		*p++ = (uint8_t)(body >> 8);
+		*p++ = 0;
+		*p++ = 0;
+		*p++ = 1; /* LZ */
+		for (j = 0; j < PER_BLOCK; j++) {
+			if (j % 16 == 0) {
+				*p++ = 0xFF;
+				*p++ = 0xFF;
+			}
+			*p++ = 0x1D;
+			*p++ = 254;
+			*p++ = 'x';
+		}
+	}
+	snprintf(tdir, sizeof tdir, "%s/gamedb-jobs-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	CHECK(mkdtemp(tdir) != NULL);
+	snprintf(arch, sizeof arch, "%s/big.cbv", tdir);
+	snprintf(out1, sizeof out1, "%s/jobs1.json", tdir);
+	snprintf(out4, sizeof out4, "%s/jobs4.json", tdir);
+	f = fopen(arch, "wb");
+	CHECK(f && fwrite(big, 1, (size_t)(p - big), f) == (size_t)(p - big) && fclose(f) == 0);
+	{
+		char *argv1[] = { (char *)tool, "json", "--jobs", "1", arch, NULL };
+		char *argv4[] = { (char *)tool, "json", "--jobs", "4", arch, NULL };
+		rc1 = run_tool(argv1, out1, &rss1);
+		rc4 = run_tool(argv4, out4, &rss4);
+	}
+	o[0] = load_file(out1, &outlen[0]);
+	o[1] = load_file(out4, &outlen[1]);
+	CHECK_MSG(rc1 == 0 && rc4 == 0, "gamedb json: exit %d with --jobs 1, %d with --jobs 4", rc1,
+		  rc4);
+	CHECK_MSG(o[0] && o[1] && outlen[0] > 1000 && outlen[0] == outlen[1] &&
+			  memcmp(o[0], o[1], outlen[0]) == 0,
+		  "gamedb json --jobs 4 differs from --jobs 1 (%zu / %zu bytes)", outlen[1],
+		  outlen[0]);
+	/* The archive is in the measure: --jobs 1 holds its 96 MiB. */
+	CHECK_MSG(rss1 >= 96 * 1024, "gamedb json --jobs 1: %ld KiB at most, less than the archive",
+		  rss1);
+	CHECK_MSG(rss4 * 10 <= rss1 * 13, "gamedb json --jobs 4: %ld KiB, --jobs 1: %ld KiB (%.2fx)",
+		  rss4, rss1, rss1 ? (double)rss4 / (double)rss1 : 0.0);
+	printf("a .cbv unpacking to 96 MiB: gamedb json --jobs 1 %ld KiB, --jobs 4 %ld KiB (%.2fx)\n",
+	       rss1, rss4, rss1 ? (double)rss4 / (double)rss1 : 0.0);
+	remove(out1);
+	remove(out4);
+	remove(arch);
+	rmdir(tdir);
+	free(o[0]);
+	free(o[1]);
+	free(big);
+	free(data);
+#endif
+}
+
 int main(void)
 {
 	const char *root = getenv("GAMEDB_REALDATA");
@@ -754,5 +893,6 @@ int main(void)
 	test_cbz_errors();
 	test_cbz_lazy();
 	test_open_shared();
+	test_jobs_memory();
 	return testlib_done();
 }
