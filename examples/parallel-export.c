@@ -4,8 +4,9 @@
  *   parallel-export [-j N] DB > out.pgn
  *
  * How a program uses libgamedb from several threads: a reader must not be used by two threads
- * at once, but different readers may, so each thread opens the database with a reader of its
- * own. The games are cut into batches of BATCH games; in each round thread t seeks its reader
+ * at once, but different readers may, so each thread has a reader of its own: the first opens
+ * the database, the others are opened on it with gamedb_reader_open_shared(), which shares
+ * what it holds read-only (an archive, .cbv or .cbz, is unpacked once for all of them). The games are cut into batches of BATCH games; in each round thread t seeks its reader
  * to batch (round * N + t), converts the batch into memory, and the main thread then writes the
  * N batches in order. The output is the same as one thread's, and memory holds N batches,
  * whatever the size of the database. (`gamedb pgn --jobs N` does the same with a queue, so that
@@ -110,6 +111,23 @@ static struct gamedb_reader *open_reader(const char *path)
 	return r;
 }
 
+/* Another reader of the database base has open, sharing what base holds read-only. */
+static struct gamedb_reader *open_shared(struct gamedb_reader *base)
+{
+	struct gamedb_reader *r = gamedb_reader_new();
+	int32_t rc;
+
+	if (!r)
+		return NULL;
+	rc = gamedb_reader_open_shared(r, base);
+	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
+		fprintf(stderr, "parallel-export: %s\n", gamedb_reader_errmsg(r));
+		gamedb_reader_free(r);
+		return NULL;
+	}
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	struct job *jobs;
@@ -130,7 +148,7 @@ int main(int argc, char **argv)
 	if (!jobs)
 		return 2;
 	for (i = 0; i < n; i++) {
-		if (!(jobs[i].r = open_reader(path)))
+		if (!(jobs[i].r = i ? open_shared(jobs[0].r) : open_reader(path)))
 			return 2;
 	}
 	/* Parallel decoding needs random access; a stream (style 12) is read by one thread. */

@@ -11,14 +11,24 @@
  * fail with a message saying so. Hand-made archives cover what the samples do not use (Huffman
  * blocks) and hostile input: every truncation of a real archive, random byte changes,
  * decompression bombs (a member unpacking past its declared size, declared sizes past the
- * limit), bad Huffman tables and LZ references before the block. Meant for the ASan/UBSan
- * build and valgrind as well.
+ * limit), bad Huffman tables and LZ references before the block. A .cbz is deciphered only as
+ * far as it is read. gamedb_reader_open_shared() reads the same games on archives, on disk
+ * and in memory, whichever reader is freed first; and gamedb --jobs 4 takes no more memory than
+ * --jobs 1 on an archive (one unpacked copy for all its workers), with the same output. Meant
+ * for the ASan/UBSan build and valgrind as well.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS (glibc) */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifndef _WIN32
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#endif
 
 #include "formats/format.h"
 #include "formats/archive.h"
@@ -554,6 +564,317 @@ static void test_cbz_errors(void)
 	password = NULL;
 }
 
+/*
+ * An encrypted archive is deciphered only as far as it is read, what keeps fuzz/cbz fast (its
+ * inputs are mostly damaged early): a .cbz whose first member is damaged, the data of its
+ * second member in pages that cannot be read, fails on the first member's damage without
+ * touching them (deciphered whole first, it read them and died).
+ */
+static void test_cbz_lazy(void)
+{
+#ifndef _WIN32
+	static const uint8_t bad_block[] = { 2, 0, 0, 0, 7, 'a' }; /* flags 7: unknown */
+	const long page = sysconf(_SC_PAGESIZE);
+	struct gamedb__archive *a = NULL;
+	struct gamedb__des d;
+	static struct w w;
+	uint8_t *map;
+	char err[512];
+	int32_t rc;
+	int k;
+
+	if (page < 512 || page > 65536) {
+		printf("page size %ld: lazy deciphering not tested\n", page);
+		return;
+	}
+	map = mmap(NULL, 3 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		   0);
+	CHECK(map != MAP_FAILED);
+	if (map == MAP_FAILED)
+		return;
+	/* Two members: the first up to the end of the first page, the second the two after. */
+	w.n = 0;
+	w.b[w.n++] = 8;
+	w.b[w.n++] = 0;
+	put16(&w, 2);
+	w.b[w.n++] = 140;
+	w.b[w.n++] = 0;
+	w.b[w.n++] = 0;
+	w.b[w.n++] = 0;
+	for (k = 0; k < 2; k++) {
+		memset(w.b + w.n, 0, 132);
+		memcpy(w.b + w.n, k ? "x\\b.cbg" : "x\\b.cbh", 7);
+		w.n += 132;
+		put32(&w, (uint32_t)(k ? 2 * page : page - 288));
+		put32(&w, 100);
+	}
+	CHECK_EQ_INT(w.n, 288);
+	memcpy(w.b + w.n, bad_block, sizeof bad_block);
+	memset(w.b + w.n + sizeof bad_block, 0, (size_t)page - 288 - sizeof bad_block);
+	gamedb__des_init(&d, (const uint8_t *)"password");
+	for (k = 0; k < page; k += 8)
+		gamedb__des_block(&d, w.b + k, map + k, 0);
+	CHECK_EQ_INT(mprotect(map + page, 2 * (size_t)page, PROT_NONE), 0);
+	password = "password";
+	rc = unpack(map, 3 * (size_t)page, &a, err, sizeof err);
+	password = NULL;
+	CHECK_MSG(rc == GAMEDB_FATAL &&
+			  strstr(err, "t.cbz: offset 292: member b.cbh: unknown block flags"),
+		  "%s", err);
+	printf("a .cbz damaged in its first member: failed on it, the rest never deciphered\n");
+	munmap(map, 3 * (size_t)page);
+#endif
+}
+
+/* ---- readers opened on another (gamedb_reader_open_shared()) ----------------------- */
+
+/* Appends the PGN of every game of r (read from its first) to *buf (*len bytes). */
+static int32_t pgn_sink(void *ud, const char *data, size_t len)
+{
+	struct w *t = ud;
+
+	if (len > sizeof t->b - t->n)
+		return 1;
+	memcpy(t->b + t->n, data, len);
+	t->n += len;
+	return 0;
+}
+
+static void all_pgn(struct gamedb_reader *r, struct w *out)
+{
+	struct gamedb_game *g;
+	int32_t rc;
+
+	out->n = 0;
+	while ((rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL)
+		if (g)
+			CHECK(gamedb_game_write_pgn(g, 0, pgn_sink, out) != GAMEDB_FAILED);
+	CHECK_EQ_INT(rc, GAMEDB_END);
+}
+
+/*
+ * A reader opened on another reads the same games, whichever of the two is freed first: on an
+ * archive (.cbv; .cbz with its password), on the base on disk, on a base in memory; with the
+ * other's options (charset); and refuses what it cannot share.
+ */
+static void test_open_shared(void)
+{
+	static struct w ref, got;
+	char cbv[1200], cbh[1200], cbz[1200];
+	struct gamedb_reader *a, *b;
+	uint64_t n = 0;
+	size_t size;
+	uint8_t *data;
+	int k;
+
+	snprintf(cbv, sizeof cbv, "%s/../cb2pgn-srenault/test/test.cbv", dir);
+	snprintf(cbh, sizeof cbh, "%s/../cb2pgn-srenault/test/test.cbh", dir);
+	snprintf(cbz, sizeof cbz, "%s/small3.cbz", dir);
+	if (access(cbv, R_OK) != 0 || access(cbh, R_OK) != 0 || access(cbz, R_OK) != 0) {
+		printf("%s or %s not found: gamedb_reader_open_shared() not tested\n", cbv, cbz);
+		return;
+	}
+	/* The reference: the base on disk, read by one reader. */
+	a = gamedb_reader_new();
+	CHECK_EQ_INT(gamedb_reader_open_filename(a, cbh), GAMEDB_OK);
+	all_pgn(a, &ref);
+	gamedb_reader_free(a);
+	CHECK(ref.n > 1000);
+	for (k = 0; k < 4; k++) {
+		/* The archive by name, then the base on disk; the first reader freed first, then
+		 * the other way round. */
+		a = gamedb_reader_new();
+		CHECK_EQ_INT(gamedb_reader_set_option(a, NULL, "charset", "CP1251"), GAMEDB_OK);
+		CHECK_EQ_INT(gamedb_reader_open_filename(a, k < 2 ? cbv : cbh), GAMEDB_OK);
+		CHECK_EQ_INT(gamedb_reader_next_game(a, &(struct gamedb_game *){ NULL }), GAMEDB_OK);
+		b = gamedb_reader_new();
+		CHECK_EQ_INT(gamedb_reader_open_shared(b, a), GAMEDB_OK);
+		CHECK_EQ_STR(gamedb_reader_format(b), "chessbase");
+		CHECK_EQ_STR(gamedb_chessbase_get_charset(gamedb_reader_get_chessbase(b)), "CP1251");
+		CHECK_EQ_INT(gamedb_reader_uses_file(b, k < 2 ? cbv : cbh), 1);
+		if (k % 2 == 0)
+			gamedb_reader_free(a);
+		CHECK_EQ_INT(gamedb_reader_set_option(b, NULL, "charset", "CP1252"), GAMEDB_OK);
+		all_pgn(b, &got); /* from game 0, whatever a's position */
+		CHECK_MSG(got.n == ref.n && memcmp(got.b, ref.b, ref.n) == 0,
+			  "open_shared %d: the games differ from one reader's", k);
+		if (k % 2 == 0) {
+			gamedb_reader_free(b);
+		} else {
+			gamedb_reader_free(b);
+			all_pgn(a, &got); /* a still reads its own (CP1251) */
+			CHECK(got.n > 1000);
+			gamedb_reader_free(a);
+		}
+	}
+	/* An encrypted archive: the second reader needs no password, deciphers nothing. */
+	a = gamedb_reader_new();
+	CHECK_EQ_INT(gamedb_reader_set_option(a, NULL, "password", "my long password"), GAMEDB_OK);
+	CHECK_EQ_INT(gamedb_reader_open_filename(a, cbz), GAMEDB_OK);
+	b = gamedb_reader_new();
+	CHECK_EQ_INT(gamedb_reader_open_shared(b, a), GAMEDB_OK);
+	gamedb_reader_free(a);
+	CHECK_EQ_INT(gamedb_reader_game_count(b, &n), GAMEDB_OK);
+	CHECK_EQ_INT(gamedb_reader_uses_file(b, cbz), 1);
+	gamedb_reader_free(b);
+	/* A base in memory: the same memory. */
+	data = load_file(cbv, &size);
+	a = gamedb_reader_new();
+	CHECK_EQ_INT(gamedb_reader_open_memory(a, "x.cbv", data, size), GAMEDB_OK);
+	b = gamedb_reader_new();
+	CHECK_EQ_INT(gamedb_reader_open_shared(b, a), GAMEDB_OK);
+	gamedb_reader_free(a);
+	all_pgn(b, &got);
+	CHECK_EQ_INT(got.n, ref.n);
+	/* What cannot be shared: b is open; a reader with nothing open; itself. */
+	a = gamedb_reader_new();
+	CHECK_EQ_INT(gamedb_reader_open_shared(b, b), GAMEDB_FATAL);
+	CHECK_EQ_INT(gamedb_reader_errcode(b), GAMEDB_E_MISUSE);
+	CHECK_EQ_INT(gamedb_reader_open_shared(a, a), GAMEDB_FATAL);
+	CHECK_EQ_INT(gamedb_reader_errcode(a), GAMEDB_E_INVALID_ARGUMENT);
+	CHECK_EQ_INT(gamedb_reader_open_shared(a, NULL), GAMEDB_FATAL);
+	CHECK_EQ_INT(gamedb_reader_errcode(a), GAMEDB_E_INVALID_ARGUMENT);
+	CHECK_EQ_INT(gamedb_reader_open_shared(NULL, b), GAMEDB_FATAL);
+	gamedb_reader_free(a);
+	gamedb_reader_free(b);
+	free(data);
+}
+
+#ifndef _WIN32
+/* Runs the gamedb command (argv, NULL-terminated) with stdout to out; its exit status, and its
+ * peak resident memory in KiB into *maxrss. */
+static int run_tool(char *const argv[], const char *out, long *maxrss)
+{
+	struct rusage ru;
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || dup2(fd, 1) < 0)
+			_exit(127);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	*maxrss = 0;
+	if (pid < 0 || wait4(pid, &status, 0, &ru) != pid)
+		return -1;
+	*maxrss = ru.ru_maxrss;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+#endif
+
+/*
+ * gamedb --jobs N unpacks an archive once, for all its workers (gamedb_reader_open_shared()):
+ * the real test.cbv with a member of 96 MiB more (LZ runs: 64 KiB of archive), converted to
+ * JSON with --jobs 1 and --jobs 4, gives the same bytes, and --jobs 4 takes at most 1.3 times
+ * the memory of --jobs 1 (each worker unpacking its own copy, it took 3.9 times).
+ */
+static void test_jobs_memory(void)
+{
+#ifndef _WIN32
+	enum { ITEMS = 24576, PER_BLOCK = 768 * 16 }; /* runs of 4096 bytes: 96 MiB */
+	const char *tool = getenv("GAMEDB_TOOL"), *tmp = getenv("TMPDIR");
+	char path[1200], tdir[1024], arch[1100], out1[1100], out4[1100];
+	size_t size, esize, count, i, j, outlen[2] = { 0, 0 };
+	uint8_t *data, *big, *p, *o[2];
+	long rss1 = 0, rss4 = 0;
+	FILE *f;
+	int rc1, rc4;
+
+	snprintf(path, sizeof path, "%s/../cb2pgn-srenault/test/test.cbv", dir);
+	data = load_file(path, &size);
+	if (!tool || !data) {
+		printf("GAMEDB_TOOL or %s missing: --jobs memory not tested\n", path);
+		free(data);
+		return;
+	}
+	count = (size_t)(data[2] | data[3] << 8);
+	esize = data[4];
+	CHECK(count < 64 && esize >= 140 && 8 + count * esize < size);
+	/* The archive: one entry more, then the members' data as it was, then the new member's:
+	 * its blocks of 768 groups of 16 runs (control word FFFF; 1x yy xx: l + (yy << 4) + 0x13
+	 * copies of xx, here 13 + (254 << 4) + 0x13 = 4096 of 'x'). */
+	big = malloc(size + esize + 4 * (ITEMS / PER_BLOCK) + ITEMS * 3 + ITEMS / 16 * 2 + 64);
+	CHECK(big != NULL);
+	if (!big) {
+		free(data);
+		return;
+	}
+	memcpy(big, data, 8);
+	big[2] = (uint8_t)(count + 1);
+	big[3] = (uint8_t)((count + 1) >> 8);
+	memcpy(big + 8, data + 8, count * esize);
+	p = big + 8 + count * esize;
+	memset(p, 0, esize);
+	memcpy(p, "padding.bin", 11);
+	{
+		const uint32_t packed = (ITEMS / PER_BLOCK) * (4 + 1 + PER_BLOCK / 16 * 2 + PER_BLOCK * 3);
+		const uint32_t unpacked = ITEMS * 4096u;
+		for (j = 0; j < 4; j++) {
+			p[132 + j] = (uint8_t)(packed >> 8 * j);
+			p[136 + j] = (uint8_t)(unpacked >> 8 * j);
+		}
+	}
+	p += esize;
+	memcpy(p, data + 8 + count * esize, size - 8 - count * esize);
+	p += size - 8 - count * esize;
+	for (i = 0; i < ITEMS / PER_BLOCK; i++) {
+		const size_t body = 1 + PER_BLOCK / 16 * 2 + PER_BLOCK * 3;
+		*p++ = (uint8_t)body;
+		*p++ = (uint8_t)(body >> 8);
+		*p++ = 0;
+		*p++ = 0;
+		*p++ = 1; /* LZ */
+		for (j = 0; j < PER_BLOCK; j++) {
+			if (j % 16 == 0) {
+				*p++ = 0xFF;
+				*p++ = 0xFF;
+			}
+			*p++ = 0x1D;
+			*p++ = 254;
+			*p++ = 'x';
+		}
+	}
+	snprintf(tdir, sizeof tdir, "%s/gamedb-jobs-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	CHECK(mkdtemp(tdir) != NULL);
+	snprintf(arch, sizeof arch, "%s/big.cbv", tdir);
+	snprintf(out1, sizeof out1, "%s/jobs1.json", tdir);
+	snprintf(out4, sizeof out4, "%s/jobs4.json", tdir);
+	f = fopen(arch, "wb");
+	CHECK(f && fwrite(big, 1, (size_t)(p - big), f) == (size_t)(p - big) && fclose(f) == 0);
+	{
+		char *argv1[] = { (char *)tool, "json", "--jobs", "1", arch, NULL };
+		char *argv4[] = { (char *)tool, "json", "--jobs", "4", arch, NULL };
+		rc1 = run_tool(argv1, out1, &rss1);
+		rc4 = run_tool(argv4, out4, &rss4);
+	}
+	o[0] = load_file(out1, &outlen[0]);
+	o[1] = load_file(out4, &outlen[1]);
+	CHECK_MSG(rc1 == 0 && rc4 == 0, "gamedb json: exit %d with --jobs 1, %d with --jobs 4", rc1,
+		  rc4);
+	CHECK_MSG(o[0] && o[1] && outlen[0] > 1000 && outlen[0] == outlen[1] &&
+			  memcmp(o[0], o[1], outlen[0]) == 0,
+		  "gamedb json --jobs 4 differs from --jobs 1 (%zu / %zu bytes)", outlen[1],
+		  outlen[0]);
+	/* The archive is in the measure: --jobs 1 holds its 96 MiB. */
+	CHECK_MSG(rss1 >= 96 * 1024, "gamedb json --jobs 1: %ld KiB at most, less than the archive",
+		  rss1);
+	CHECK_MSG(rss4 * 10 <= rss1 * 13, "gamedb json --jobs 4: %ld KiB, --jobs 1: %ld KiB (%.2fx)",
+		  rss4, rss1, rss1 ? (double)rss4 / (double)rss1 : 0.0);
+	printf("a .cbv unpacking to 96 MiB: gamedb json --jobs 1 %ld KiB, --jobs 4 %ld KiB (%.2fx)\n",
+	       rss1, rss4, rss1 ? (double)rss4 / (double)rss1 : 0.0);
+	remove(out1);
+	remove(out4);
+	remove(arch);
+	rmdir(tdir);
+	free(o[0]);
+	free(o[1]);
+	free(big);
+	free(data);
+#endif
+}
+
 int main(void)
 {
 	const char *root = getenv("GAMEDB_REALDATA");
@@ -570,5 +891,8 @@ int main(void)
 	test_twins("small2.cbz", "pass", "passpass");
 	test_twins("small3.cbz", "my long password", "\xaa\x93\x33\xab\xa9\xb3\xbc\x24");
 	test_cbz_errors();
+	test_cbz_lazy();
+	test_open_shared();
+	test_jobs_memory();
 	return testlib_done();
 }

@@ -1636,9 +1636,20 @@ static void work(struct pool *p, struct worker *w)
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
+	struct gamedb_reader *base = w->r; /* the calling thread's (convert_jobs()) */
+	int32_t rc;
 
-	/* Opened here, not by the calling thread: the opens overlap the first chunks. */
-	w->r = open_db(w->p->db, w->p->o, 1);
+	/*
+	 * Opened here, not by the calling thread: the opens overlap the first chunks. On the
+	 * calling thread's reader, with its options: an archive is not unpacked again, all the
+	 * workers read the one copy.
+	 */
+	w->r = gamedb_reader_new();
+	rc = w->r ? gamedb_reader_open_shared(w->r, base) : GAMEDB_FATAL;
+	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
+		gamedb_reader_free(w->r);
+		w->r = NULL;
+	}
 	if (w->r)
 		work(w->p, w);
 	return NULL;
@@ -1699,8 +1710,8 @@ static int convert_jobs(struct gamedb_reader *r, const char *db, const struct op
 	for (i = 0; i < o->jobs; i++) {
 		ws[i].p = &p;
 		ws[i].id = i;
+		ws[i].r = r; /* the others open theirs on it (worker_main()) */
 	}
-	ws[0].r = r;
 	/* Worker 0 is this thread; a worker that cannot start leaves its share to the others. */
 	for (i = 1; i < o->jobs && (uint64_t)i < end - from; i++) {
 		if (pthread_create(&ws[i].t, NULL, worker_main, &ws[i]) != 0)

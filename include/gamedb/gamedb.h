@@ -486,6 +486,35 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_io(struct gamedb_reader *r, const struc
 					    const char *name, void *user_data);
 
 /**
+ * Opens on @p r the database that @p base has open, for another thread: what @p base holds
+ * read-only is shared, not made again. An archive @p base unpacked (a ChessBase `.cbv` or
+ * `.cbz`, up to 1 GiB) is not unpacked nor deciphered again: both readers read the same
+ * members, so the memory of N readers of an archive is that of one. A base on disk is opened
+ * again from the file @p base found; one in memory (gamedb_reader_open_memory_set()) on the
+ * same memory, which must then outlive both readers.
+ *
+ * @p r must be new (only options may have been set on it). It gets @p base's format (no
+ * bidding), charset, fallback charset and every format option @p base was given, before its
+ * open and after; options set on @p r before this call win over them. The converter hook
+ * (gamedb_reader_set_converter()) is not taken over: it may not be safe in two threads; set
+ * it on @p r if wanted. @p r starts at game 0, whatever @p base's position.
+ *
+ * Threads and ownership: @p base is not changed and may be in use by another thread during the
+ * call (reading games; not an option being set, nor gamedb_reader_free()). After it the two
+ * readers are independent: each is used by one thread at a time and freed with
+ * gamedb_reader_free(), in either order, from any thread; what they share is freed with the
+ * last of them.
+ *
+ * @return as gamedb_reader_open_filename(); ::GAMEDB_FATAL with ::GAMEDB_E_INVALID_ARGUMENT
+ *         when @p base has no database open (or is @p r), ::GAMEDB_E_UNSUPPORTED when @p base
+ *         reads through caller I/O (its callbacks may not be usable twice: open that with
+ *         gamedb_reader_open_io()), ::GAMEDB_E_MISUSE when @p r is not new.
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_open_shared(struct gamedb_reader *r,
+						const struct gamedb_reader *base);
+
+/**
  * Reads the next game's header. The first call after an open gives game 0.
  *
  * @param r the reader.

@@ -113,6 +113,18 @@ static void password_clear(struct gamedb_reader *r)
 	}
 }
 
+/*
+ * Closes the reader's source. An unpacked archive it shows may be held by other readers too
+ * (gamedb_reader_open_shared()): it is let go of first, so that the close frees only this
+ * reader's own part.
+ */
+static void src_close(struct gamedb_reader *r)
+{
+	gamedb__archive_release(r->src.archive);
+	r->src.archive = NULL;
+	gamedb__src_close(&r->src);
+}
+
 GAMEDB_EXPORT void gamedb_reader_free(struct gamedb_reader *r)
 {
 	if (!r || r->magic != GAMEDB__READER_MAGIC)
@@ -120,7 +132,7 @@ GAMEDB_EXPORT void gamedb_reader_free(struct gamedb_reader *r)
 	gamedb__game_release(&r->game);
 	if (r->fmt && r->fmt_state)
 		r->fmt->close(r->fmt_state);
-	gamedb__src_close(&r->src);
+	src_close(r);
 	gamedb__text_close(&r->text);
 	pending_clear(r);
 	password_clear(r);
@@ -193,9 +205,12 @@ static int32_t set_charset_field(struct gamedb_reader *r, char *field, size_t ca
 	return GAMEDB_OK;
 }
 
-/* Keeps an option of a format set before the open (the last value of a key wins). */
-static int32_t pending_add(struct gamedb_reader *r, const struct gamedb__format *f,
-			   const char *key, const char *value)
+/*
+ * Keeps an option of a format (the last value of a key wins): 0; -1 when there is no room
+ * for another key, -2 without memory (no error set).
+ */
+static int pending_put(struct gamedb_reader *r, const struct gamedb__format *f, const char *key,
+		       const char *value)
 {
 	struct gamedb__pending_option *p = NULL;
 	char *k, *v;
@@ -205,15 +220,13 @@ static int32_t pending_add(struct gamedb_reader *r, const struct gamedb__format 
 		if (r->pending[i].format == f && strcmp(r->pending[i].key, key) == 0)
 			p = &r->pending[i];
 	if (!p && r->npending == GAMEDB__MAX_PENDING)
-		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
-				     "gamedb_reader_set_option: more than %d options before the open",
-				     GAMEDB__MAX_PENDING);
+		return -1;
 	k = gamedb__strdup(key);
 	v = gamedb__strdup(value ? value : "");
 	if (!k || !v) {
 		free(k);
 		free(v);
-		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_NOMEM, "out of memory");
+		return -2;
 	}
 	if (!p)
 		p = &r->pending[r->npending++];
@@ -224,6 +237,21 @@ static int32_t pending_add(struct gamedb_reader *r, const struct gamedb__format 
 	p->format = f;
 	p->key = k;
 	p->value = v;
+	return 0;
+}
+
+/* Keeps an option of a format set before the open, for the format that will open the base. */
+static int32_t pending_add(struct gamedb_reader *r, const struct gamedb__format *f,
+			   const char *key, const char *value)
+{
+	const int rc = pending_put(r, f, key, value);
+
+	if (rc == -1)
+		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
+				     "gamedb_reader_set_option: more than %d options before the open",
+				     GAMEDB__MAX_PENDING);
+	if (rc != 0)
+		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_NOMEM, "out of memory");
 	return GAMEDB_OK;
 }
 
@@ -296,7 +324,13 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_option(struct gamedb_reader *r, const ch
 	/* After: the open format takes it; an option of another format is no error (WARN). */
 	if ((f && f != r->fmt) || !gamedb__format_has_option(r->fmt, key) || !r->fmt->set_option)
 		return GAMEDB_WARN;
-	return r->fmt->set_option(r->fmt_state, key, value);
+	{
+		const int32_t rc = r->fmt->set_option(r->fmt_state, key, value);
+		/* Kept as well, for the readers opened on this one (gamedb_reader_open_shared()). */
+		if ((rc == GAMEDB_OK || rc == GAMEDB_WARN) && pending_put(r, f, key, value) != 0)
+			r->options_lost = 1;
+		return rc;
+	}
 }
 
 GAMEDB_EXPORT int32_t gamedb_reader_set_converter(struct gamedb_reader *r,
@@ -362,16 +396,19 @@ static char *index_of(const char *path)
 	return NULL;
 }
 
-static int32_t open_source(struct gamedb_reader *r)
+/*
+ * Opens the base r's source names. unpack: an archive (a whole base in one file) is unpacked
+ * in memory first and the base inside read; 0 for a source that shows an unpacked archive
+ * already (gamedb_reader_open_shared()).
+ */
+static int32_t open_source(struct gamedb_reader *r, int unpack)
 {
 	const struct gamedb__format *best = NULL;
 	int best_bid = 0;
 	size_t i;
 	int32_t rc;
 
-	/* An archive (a whole base in one file) is unpacked in memory first; the base inside is
-	 * then read. */
-	if (gamedb__archive_open(r, &r->src, r->password) != GAMEDB_OK)
+	if (unpack && gamedb__archive_open(r, &r->src, r->password) != GAMEDB_OK)
 		goto fatal;
 	if (r->forced) {
 		best = r->forced;
@@ -438,7 +475,7 @@ static int32_t open_source(struct gamedb_reader *r)
 	return rc;
 fatal:
 	r->state = GAMEDB__RS_FATAL;
-	gamedb__src_close(&r->src);
+	src_close(r);
 	return GAMEDB_FATAL;
 }
 
@@ -514,7 +551,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_filename(struct gamedb_reader *r, const
 		free(also);
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
 	}
-	rc = open_source(r);
+	rc = open_source(r, 1);
 	if (also && (rc == GAMEDB_OK || rc == GAMEDB_WARN)) {
 		/* Say which of the two bases of that name was read (and keep the format's note). */
 		char prev[sizeof r->errmsg];
@@ -576,7 +613,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_memory_set(struct gamedb_reader *r,
 	src->primary = gamedb__strdup(names[0]);
 	if (!src->primary)
 		goto nomem;
-	return open_source(r);
+	return open_source(r, 1);
 nomem:
 	r->state = GAMEDB__RS_FATAL;
 	return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
@@ -615,7 +652,80 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_io(struct gamedb_reader *r, const struc
 	r->src.primary = gamedb__strdup(name);
 	if (!r->src.primary)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
-	return open_source(r);
+	return open_source(r, 1);
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_open_shared(struct gamedb_reader *r,
+						const struct gamedb_reader *base)
+{
+	const struct gamedb__src *from;
+	struct gamedb__pending_option own[GAMEDB__MAX_PENDING];
+	size_t nown, i;
+	int32_t rc = check(r, "gamedb_reader_open_shared", 0);
+
+	if (rc != GAMEDB_OK)
+		return rc;
+	/*
+	 * base may be in use in another thread: only what its open set and nothing after it
+	 * changes is read (magic, fmt, the source's kind, names and archive, the options). fmt is
+	 * set once its open has succeeded.
+	 */
+	if (!base || base == r || base->magic != GAMEDB__READER_MAGIC || !base->fmt)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_INVALID_ARGUMENT,
+				     "gamedb_reader_open_shared: base is not a reader with a database "
+				     "open");
+	from = &base->src;
+	if (from->kind == GAMEDB__SRC_CALLER && !from->archive)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNSUPPORTED,
+				     "gamedb_reader_open_shared: %s is read through caller I/O, whose "
+				     "callbacks may not be used from two readers: open it with "
+				     "gamedb_reader_open_io()", from->primary);
+	if (base->options_lost)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNSUPPORTED,
+				     "gamedb_reader_open_shared: %s has more options set than a reader "
+				     "keeps (%d): open it with the options wanted", from->primary,
+				     GAMEDB__MAX_PENDING);
+	/* The same format, no bidding: the base is the one base has open. */
+	r->forced = base->fmt;
+	if (!r->text.charset[0])
+		memcpy(r->text.charset, base->text.charset, sizeof r->text.charset);
+	if (!r->text.fallback[0])
+		memcpy(r->text.fallback, base->text.fallback, sizeof r->text.fallback);
+	/* base's options, then r's own (set before this call), which win. */
+	nown = r->npending;
+	memcpy(own, r->pending, sizeof own);
+	r->npending = 0;
+	for (i = 0; i < base->npending && rc == GAMEDB_OK; i++)
+		rc = pending_add(r, base->pending[i].format, base->pending[i].key,
+				 base->pending[i].value);
+	for (i = 0; i < nown; i++) {
+		if (rc == GAMEDB_OK)
+			rc = pending_add(r, own[i].format, own[i].key, own[i].value);
+		free(own[i].key);
+		free(own[i].value);
+	}
+	if (rc != GAMEDB_OK) { /* pending_add() said why */
+		r->state = GAMEDB__RS_FATAL;
+		return GAMEDB_FATAL;
+	}
+	if (from->archive) {
+		/* The unpacked members, shared: not unpacked (nor deciphered) again. */
+		if (gamedb__archive_share(r, &r->src, from) != GAMEDB_OK) {
+			r->state = GAMEDB__RS_FATAL;
+			src_close(r);
+			return GAMEDB_FATAL;
+		}
+		return open_source(r, 0);
+	}
+	if (from->kind == GAMEDB__SRC_MEMSET)
+		return gamedb_reader_open_memory_set(r, (const char *const *)from->mem_names,
+						     from->mem_data, from->mem_sizes, from->nmem);
+	/* A file on disk: the same file (the one base found), opened again. */
+	r->src.kind = GAMEDB__SRC_PATH;
+	r->src.primary = gamedb__strdup(from->primary);
+	if (!r->src.primary)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	return open_source(r, 1);
 }
 
 GAMEDB_EXPORT int32_t gamedb_reader_next_game(struct gamedb_reader *r, struct gamedb_game **out)

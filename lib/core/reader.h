@@ -39,8 +39,11 @@ struct gamedb_reader {
 	struct gamedb__src src;
 	struct gamedb__text text;
 	struct gamedb_game game;   /* the borrowed game handed out by next_game */
+	/* The options of formats: those set before the open, kept for it, and those the open
+	 * format took after it, kept for gamedb_reader_open_shared(). */
 	struct gamedb__pending_option pending[GAMEDB__MAX_PENDING];
 	size_t npending;
+	int options_lost; /* an option taken after the open could not be kept (no room) */
 	char *password; /* the `password` option: the key of an encrypted archive; NULL if none */
 	int32_t errcode;
 	char errmsg[512];

@@ -31,6 +31,7 @@
  * last whole block carry nothing (a CBV ends before them). The password is the reader option
  * "password"; a wrong one is seen at once, as the first block is not a CBV header.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,18 +46,54 @@
 #define MAX_MEMBERS 64
 #define MAX_NODES (1 + 256 * 15)
 
-/* What the unpacker works with: the archive in memory and where errors point. */
+/*
+ * What the unpacker works with: the archive in memory and where errors point. An encrypted
+ * archive is deciphered as the unpacker reads it (need()): the header, the member list, then
+ * each block of each member in turn; so a damaged archive costs only what was read before the
+ * damage was found, the rest never deciphered (DES is most of the time of a .cbz).
+ */
 struct cbv {
 	struct gamedb_reader *r;
 	const char *name;
-	const uint8_t *data;
+	const uint8_t *data; /* the plain archive: data[0, ready) may be read */
 	size_t size;
+	size_t ready;        /* a plain archive: size; an encrypted one: what is deciphered */
+	const uint8_t *cipher; /* an encrypted archive: its bytes (size: whole blocks); else NULL */
+	uint8_t *plain;      /* where it is deciphered to (data) */
+	struct gamedb__des des;
 	const char *member; /* the member being unpacked, for messages */
 	uint64_t total;     /* bytes unpacked so far, all members */
 	uint16_t child[MAX_NODES][2];
 	int16_t leaf[MAX_NODES];
 	uint8_t tmp[65536]; /* a Huffman-decoded block */
 };
+
+/*
+ * An unpacked archive as this file allocates it: the members (what the source shows) and how
+ * many readers hold it (the one that unpacked it, and those opened on it by
+ * gamedb_reader_open_shared()); the last to let go, from whichever thread, frees it. The
+ * members first, so that gamedb__archive_free(&s->a) frees the whole, as for an archive held
+ * by one reader (or by no reader: the tests).
+ */
+struct shared {
+	struct gamedb__archive a;
+	atomic_size_t refs;
+};
+
+/*
+ * Makes data[0, end) readable (end at most size): deciphers the blocks of an encrypted archive
+ * up to end, those before ready being done already.
+ */
+static void need(struct cbv *c, size_t end)
+{
+	if (end > c->size)
+		end = c->size;
+	if (c->ready < end) {
+		const size_t n = (end - c->ready + 7) / 8;
+		gamedb__des_blocks(&c->des, c->cipher + c->ready, c->plain + c->ready, n, 1);
+		c->ready += 8 * n;
+	}
+}
 
 /* Sets the reader's error: the archive, the offset, the member being unpacked. -1. */
 static int bad(struct cbv *c, size_t off, const char *what)
@@ -214,9 +251,11 @@ static int member(struct cbv *c, struct out *o, size_t pos, size_t end)
 		uint8_t flags;
 		if (end - pos < 4)
 			return bad(c, pos, "a block header is cut off");
+		need(c, pos + 4);
 		blen = gamedb__le16(c->data + pos);
 		if (blen < 1 || blen > end - pos - 4)
 			return bad(c, pos, "a block's length runs past the member's data");
+		need(c, pos + 4 + blen);
 		b = c->data + pos + 4;
 		flags = b[0];
 		if (flags > 3)
@@ -289,24 +328,39 @@ static char *member_name(struct cbv *c, const uint8_t *field, size_t off)
 	return out;
 }
 
-int32_t gamedb__cbv_unpack(struct gamedb_reader *r, const char *name, const uint8_t *data,
-			   size_t size, struct gamedb__archive **outp)
+/* A new unpacker of the archive data (size bytes, plain); NULL without memory (error set). */
+static struct cbv *cbv_new(struct gamedb_reader *r, const char *name, const uint8_t *data,
+			   size_t size)
 {
-	struct cbv *c;
-	struct gamedb__archive *a = NULL;
-	size_t count, esize, i, pos;
-	uint64_t declared = 0;
+	struct cbv *c = malloc(sizeof *c);
 
-	*outp = NULL;
-	c = malloc(sizeof *c);
-	if (!c)
-		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	if (!c) {
+		gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+		return NULL;
+	}
 	c->r = r;
 	c->name = name;
 	c->data = data;
 	c->size = size;
+	c->ready = size;
+	c->cipher = NULL;
+	c->plain = NULL;
 	c->member = NULL;
 	c->total = 0;
+	return c;
+}
+
+/* Unpacks c's archive into *outp (GAMEDB_OK), or GAMEDB_FATAL with the error set. */
+static int32_t unpack(struct cbv *c, struct gamedb__archive **outp)
+{
+	struct gamedb__archive *a = NULL;
+	const uint8_t *data = c->data;
+	const size_t size = c->size;
+	size_t count, esize, i, pos;
+	uint64_t declared = 0;
+
+	*outp = NULL;
+	need(c, 8);
 	if (size < 8 || data[0] != 8 || data[1] != 0) {
 		bad(c, 0, "not a ChessBase archive");
 		goto fail;
@@ -321,11 +375,18 @@ int32_t gamedb__cbv_unpack(struct gamedb_reader *r, const char *name, const uint
 		bad(c, 8, "the member list runs past the end of the archive");
 		goto fail;
 	}
-	a = calloc(1, sizeof *a);
+	need(c, 8 + count * esize);
+	{
+		struct shared *sh = calloc(1, sizeof *sh);
+		if (sh) {
+			atomic_init(&sh->refs, 1);
+			a = &sh->a;
+		}
+	}
 	if (!a || !(a->names = calloc(count, sizeof *a->names)) ||
 	    !(a->data = calloc(count, sizeof *a->data)) ||
 	    !(a->sizes = calloc(count, sizeof *a->sizes))) {
-		gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+		gamedb__error(c->r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
 		goto fail;
 	}
 	a->n = count;
@@ -338,7 +399,7 @@ int32_t gamedb__cbv_unpack(struct gamedb_reader *r, const char *name, const uint
 		a->names[i] = member_name(c, e, eoff);
 		if (!a->names[i])
 			goto fail;
-		c->member = a->names[i] + strlen(name) + 1;
+		c->member = a->names[i] + strlen(c->name) + 1;
 		if (packed > size - pos) {
 			bad(c, eoff + NAME_FIELD, "the member's data runs past the end of the archive");
 			goto fail;
@@ -366,13 +427,25 @@ int32_t gamedb__cbv_unpack(struct gamedb_reader *r, const char *name, const uint
 		pos += packed;
 		c->member = NULL;
 	}
-	free(c);
 	*outp = a;
 	return GAMEDB_OK;
 fail:
-	free(c);
 	gamedb__archive_free(a);
 	return GAMEDB_FATAL;
+}
+
+int32_t gamedb__cbv_unpack(struct gamedb_reader *r, const char *name, const uint8_t *data,
+			   size_t size, struct gamedb__archive **outp)
+{
+	struct cbv *c = cbv_new(r, name, data, size);
+	int32_t rc;
+
+	*outp = NULL;
+	if (!c)
+		return GAMEDB_FATAL;
+	rc = unpack(c, outp);
+	free(c);
+	return rc;
 }
 
 /* 1 if the first 8 bytes are a CBV header: 08 00, a member count of 1..64, an entry size
@@ -399,36 +472,29 @@ static void cbz_key(const char *password, uint8_t key[8])
 		key[i % 8] = (uint8_t)((key[i % 8] << 1) ^ (uint8_t)password[i]);
 }
 
-/* Deciphers the whole blocks of data (size bytes) into out (size rounded down to 8). */
-static void cbz_decrypt(const char *password, const uint8_t *data, size_t size, uint8_t *out)
-{
-	struct gamedb__des d;
-	uint8_t key[8];
-	size_t i;
-
-	cbz_key(password, key);
-	gamedb__des_init(&d, key);
-	for (i = 0; i + 8 <= size; i += 8)
-		gamedb__des_block(&d, data + i, out + i, 1);
-	memset(key, 0, sizeof key);
-	memset(&d, 0, sizeof d);
-}
-
 /* 1 if data's first block deciphers under password into a CBV header. */
 static int cbz_opens(const char *password, const uint8_t *data, size_t size)
 {
-	uint8_t first[8];
+	struct gamedb__des d;
+	uint8_t key[8], first[8];
+	int yes;
 
 	if (size < 8)
 		return 0;
-	cbz_decrypt(password, data, 8, first);
-	return cbv_header(first);
+	cbz_key(password, key);
+	gamedb__des_init(&d, key);
+	gamedb__des_block(&d, data, first, 1);
+	yes = cbv_header(first);
+	memset(key, 0, sizeof key);
+	memset(&d, 0, sizeof d);
+	return yes;
 }
 
 int32_t gamedb__cbz_unpack(struct gamedb_reader *r, const char *name, const uint8_t *data,
 			   size_t size, const char *password, struct gamedb__archive **outp)
 {
-	uint8_t *plain;
+	struct cbv *c;
+	uint8_t key[8];
 	int32_t rc;
 
 	*outp = NULL;
@@ -440,17 +506,32 @@ int32_t gamedb__cbz_unpack(struct gamedb_reader *r, const char *name, const uint
 	if (size < 8)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CORRUPT,
 				     "%s: offset 0: too short for an encrypted ChessBase archive", name);
-	if (!cbz_opens(password, data, size))
-		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_INVALID_ARGUMENT,
-				     "%s: offset 0: the password does not open this encrypted ChessBase "
-				     "archive (its first block does not decipher to an archive header)",
-				     name);
-	plain = malloc(size);
-	if (!plain)
+	/* Only whole blocks carry the archive: the bytes after the last are left out. */
+	c = cbv_new(r, name, NULL, size / 8 * 8);
+	if (!c)
+		return GAMEDB_FATAL;
+	c->plain = malloc(c->size);
+	if (!c->plain) {
+		free(c);
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
-	cbz_decrypt(password, data, size, plain);
-	rc = gamedb__cbv_unpack(r, name, plain, size / 8 * 8, outp);
-	free(plain);
+	}
+	c->data = c->plain;
+	c->cipher = data;
+	c->ready = 0;
+	cbz_key(password, key);
+	gamedb__des_init(&c->des, key);
+	memset(key, 0, sizeof key);
+	need(c, 8);
+	if (!cbv_header(c->plain))
+		rc = gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_INVALID_ARGUMENT,
+				   "%s: offset 0: the password does not open this encrypted ChessBase "
+				   "archive (its first block does not decipher to an archive header)",
+				   name);
+	else
+		rc = unpack(c, outp);
+	memset(&c->des, 0, sizeof c->des);
+	free(c->plain);
+	free(c);
 	return rc;
 }
 
@@ -472,6 +553,37 @@ static int ends_with(const char *name, const char *ext)
 	return 1;
 }
 
+/*
+ * Turns src (closed, or new) into a memory set of a's members whose primary file is the
+ * member named primary; src holds a from then on (released by gamedb__archive_release()), even
+ * when this fails (out of memory: GAMEDB_FATAL, error set).
+ */
+static int32_t show_members(struct gamedb_reader *r, struct gamedb__src *src,
+			    struct gamedb__archive *a, const char *primary)
+{
+	size_t i;
+
+	src->kind = GAMEDB__SRC_MEMSET;
+	src->archive = a;
+	src->mem_names = calloc(a->n, sizeof *src->mem_names);
+	src->mem_data = calloc(a->n, sizeof *src->mem_data);
+	src->mem_sizes = calloc(a->n, sizeof *src->mem_sizes);
+	if (!src->mem_names || !src->mem_data || !src->mem_sizes)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	src->nmem = a->n;
+	for (i = 0; i < a->n; i++) {
+		src->mem_names[i] = gamedb__strdup(a->names[i]);
+		if (!src->mem_names[i])
+			return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+		src->mem_data[i] = a->data[i];
+		src->mem_sizes[i] = a->sizes[i];
+	}
+	src->primary = gamedb__strdup(primary);
+	if (!src->primary)
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	return GAMEDB_OK;
+}
+
 int32_t gamedb__archive_open(struct gamedb_reader *r, struct gamedb__src *src,
 			     const char *password)
 {
@@ -481,7 +593,7 @@ int32_t gamedb__archive_open(struct gamedb_reader *r, struct gamedb__src *src,
 	const uint8_t *p;
 	int64_t got;
 	char *name;
-	size_t i, primary;
+	size_t primary;
 	int32_t rc;
 
 	if (gamedb__src_open(src, NULL, 0, &f) != 0)
@@ -531,23 +643,23 @@ int32_t gamedb__archive_open(struct gamedb_reader *r, struct gamedb__src *src,
 	a->ino = f->ino;
 	/* The archive's file is closed; the source becomes a memory set of its members. */
 	gamedb__src_close(src);
-	src->kind = GAMEDB__SRC_MEMSET;
-	src->mem_names = calloc(a->n, sizeof *src->mem_names);
-	src->mem_data = calloc(a->n, sizeof *src->mem_data);
-	src->mem_sizes = calloc(a->n, sizeof *src->mem_sizes);
-	src->archive = a;
-	if (!src->mem_names || !src->mem_data || !src->mem_sizes)
-		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
-	src->nmem = a->n;
-	for (i = 0; i < a->n; i++) {
-		src->mem_names[i] = gamedb__strdup(a->names[i]);
-		if (!src->mem_names[i])
-			return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
-		src->mem_data[i] = a->data[i];
-		src->mem_sizes[i] = a->sizes[i];
-	}
-	src->primary = gamedb__strdup(a->names[primary]);
-	if (!src->primary)
-		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
-	return GAMEDB_OK;
+	return show_members(r, src, a, a->names[primary]);
+}
+
+int32_t gamedb__archive_share(struct gamedb_reader *r, struct gamedb__src *src,
+			      const struct gamedb__src *from)
+{
+	struct shared *sh = (struct shared *)from->archive;
+
+	/* from's reader holds it all through the call: the count cannot reach 0 meanwhile. */
+	atomic_fetch_add_explicit(&sh->refs, 1, memory_order_relaxed);
+	return show_members(r, src, &sh->a, from->primary);
+}
+
+void gamedb__archive_release(struct gamedb__archive *a)
+{
+	/* acq_rel: whatever a thread did with the members comes before the free in another. */
+	if (a && atomic_fetch_sub_explicit(&((struct shared *)a)->refs, 1,
+					   memory_order_acq_rel) == 1)
+		gamedb__archive_free(a);
 }

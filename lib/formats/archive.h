@@ -27,6 +27,24 @@ int32_t gamedb__archive_open(struct gamedb_reader *r, struct gamedb__src *src,
 			     const char *password);
 
 /*
+ * Opens src (new) on the archive another source, from, has unpacked (from->archive set): src
+ * becomes a memory set of the same members, their bytes shared, not copied, with from's
+ * primary file; GAMEDB_FATAL (error set) without memory. The archive is counted as held once
+ * more: each of the two sources lets go of it with gamedb__archive_release(), in either order,
+ * from any thread. from's reader may be in use in another thread meanwhile: only what its open
+ * set is read.
+ */
+int32_t gamedb__archive_share(struct gamedb_reader *r, struct gamedb__src *src,
+			      const struct gamedb__src *from);
+
+/*
+ * Lets go of an archive a source held (src->archive; NULL: nothing); the last holder frees it.
+ * The reader calls it, and sets src->archive to NULL, before gamedb__src_close(), which would
+ * free it whoever else holds it.
+ */
+void gamedb__archive_release(struct gamedb__archive *a);
+
+/*
  * Unpacks a CBV held in memory (data, size; name for messages) into *out. GAMEDB_OK, or
  * GAMEDB_FATAL with the reader's error set. For the fuzz target and the tests as well.
  */

@@ -7,11 +7,13 @@
 #ifndef GAMEDB_UTIL_DES_H
 #define GAMEDB_UTIL_DES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-/* A key made ready: the 16 round keys (48 bits each) and the S-boxes joined with P. */
+/* A key made ready: the 16 round keys (48 bits each, in the six bits each S-box takes) and
+ * the S-boxes joined with P. */
 struct gamedb__des {
-	uint64_t round[16];
+	uint8_t round[16][8];
 	uint32_t sp[8][64];
 };
 
@@ -24,5 +26,9 @@ void gamedb__des_init(struct gamedb__des *d, const uint8_t key[8]);
  */
 void gamedb__des_block(const struct gamedb__des *d, const uint8_t in[8], uint8_t out[8],
 		       int decrypt);
+
+/* gamedb__des_block() on each of n blocks (8 n bytes) in turn; in and out may be the same. */
+void gamedb__des_blocks(const struct gamedb__des *d, const uint8_t *in, uint8_t *out, size_t n,
+			int decrypt);
 
 #endif /* GAMEDB_UTIL_DES_H */

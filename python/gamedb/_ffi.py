@@ -342,6 +342,7 @@ API = (
     _Api("gamedb_io_init", [POINTER(Io), c_size_t], c_int32, _errcheck_status),
     _Api("gamedb_reader_open_io", [ReaderP, POINTER(Io), c_char_p, c_void_p], c_int32,
          _errcheck_reader),
+    _Api("gamedb_reader_open_shared", [ReaderP, ReaderP], c_int32, _errcheck_reader),
     _Api("gamedb_reader_next_game", [ReaderP, POINTER(GameP)], c_int32, _errcheck_reader),
     _Api("gamedb_reader_seek_game", [ReaderP, c_uint64], c_int32, _errcheck_reader),
     _Api("gamedb_reader_game_count", [ReaderP, POINTER(c_uint64)], c_int32,
