@@ -252,6 +252,14 @@ static void dump_tag(struct sbuf *o, struct gamedb_game *g, const char *name)
  * decoded (a copy, or a borrowed game after its copy was made), so that the status and the
  * message read before the moves are the same on both.
  */
+static int32_t discard(void *user_data, const char *data, size_t len)
+{
+	(void)user_data;
+	(void)data;
+	(void)len;
+	return 0;
+}
+
 static void dump_game(struct sbuf *o, struct gamedb_game *g)
 {
 	size_t i, n = gamedb_game_get_tag_count(g);
@@ -491,6 +499,9 @@ static void check_copies(const struct base *b, const struct options *o, int from
 			break;
 		if (rc == GAMEDB_FAILED || seen++ % stride)
 			continue;
+		/* A PGN writer's warning (a tag PGN cannot hold as it is) stays in the game's
+		 * message (gamedb_game_errmsg()): written once first, every dump below sees it. */
+		gamedb_game_write_pgn(g, 0, discard, NULL);
 		rc = gamedb_game_dup(g, &c);
 		CHECK_MSG(c && (rc == GAMEDB_OK || rc == GAMEDB_WARN), "%s: dup: %d", b->path, (int)rc);
 		if (!c)

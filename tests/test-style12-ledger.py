@@ -246,7 +246,8 @@ def test_names(tmp, srcs):
     check(results == [b"1-0"] * 5, "names: the ends ({Game N (A vs. B) ...}) found: %s" % results)
     moves = [len(re.findall(rb"%clk", g)) for g in pgn.split(b"[Event ")[1:]]
     check(moves == [12, 12, 12, 12, 8], "names: every move kept: %s" % moves)
-    warn = [ln for ln in err.splitlines() if "warning" in ln]
+    warn = [ln for ln in err.splitlines() if "warning" in ln and not
+            re.match(r"gamedb: .*: [\d,]+ games? written, [\d,]+ failed, [\d,]+ with warnings$", ln)]
     check(len(warn) == 1 and "game 5" in warn[0] and "CP1252" in warn[0] and "Müller" in warn[0],
           "names: the CP1252 game (only) with a warning: %s" % warn)
     # The live line API gives the names in UTF-8, and a warning for the CP1252 line.

@@ -705,7 +705,9 @@ GAMEDB_EXPORT int32_t gamedb_game_is_deleted(const struct gamedb_game *g);
 
 /**
  * The message of the last warning or error that concerns this game ("" if none): a tag that
- * could not be converted, an illegal move with its place.
+ * could not be converted, an illegal move with its place, or what a writer changed
+ * (gamedb_game_write_pgn() returned ::GAMEDB_WARN: a tag kept in a comment); a writer's note is
+ * added after the reader's message and stays with the game (and with a copy made after it).
  * @return a string owned by the game, valid until the next call on the game.
  * @since 1.0
  */

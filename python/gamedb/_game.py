@@ -16,7 +16,7 @@ from . import _ffi
 from ._ffi import E_NONE, FAILED, OK, WARN, GamedbError
 from ._errors import _UINT32_MAX, _c_unsigned, _enc, _misuse
 from ._formats import CHESSASSISTANT_FIELDS, CHESSBASE_FIELDS
-from ._ledger import GameFailed, _FAILED, _WARNED
+from ._ledger import GameFailed, _FAILED, _WARNED, _Tally
 
 if TYPE_CHECKING:  # for the annotations only: _reader imports this module
     from ._reader import Reader
@@ -320,7 +320,7 @@ class Game:
 
     __slots__ = ("index", "tags", "tag_list", "fen", "variant", "deleted", "warning", "scid_flags",
                  "chessbase", "chessassistant", "_reader", "_ptr", "_lost", "_lock", "_users", "_gone",
-                 "_zombie", "_closed", "_failure", "__weakref__")
+                 "_zombie", "_closed", "_failure", "_tally", "__weakref__")
     index: int
     tags: Dict[str, str]
     tag_list: List[Tuple[str, str]]
@@ -340,6 +340,7 @@ class Game:
     _zombie: Any
     _closed: bool
     _failure: Optional[Tuple[Optional[str]]]
+    _tally: Optional[_Tally]
 
     # Locking: _lock guards the game's own C copy (_ptr, _zombie, _users) and every call on
     # it; it is never held while waiting for the reader's lock, nor the reader's while waiting
@@ -359,6 +360,9 @@ class Game:
         self._zombie = None        # a copy close() could not free yet (iterators still on it)
         self._closed = False
         self._failure = None       # (database,) once its copy showed the moves cannot be decoded
+        # The reader's ledger, kept past the copy: a writer may find a loss later (a tag PGN
+        # cannot hold as it is), and the game is then counted as warned.
+        self._tally = reader._tally if reader is not None else None
         self.index = _lib.gamedb_game_get_index(gp)
         pairs: List[Tuple[str, str]] = []
         name, value = c_char_p(), c_char_p()
@@ -522,11 +526,17 @@ class Game:
         with self._lock:
             gp = self._own()
             try:
-                fn(gp, flags, sink.fn, None)
+                rc = fn(gp, flags, sink.fn, None)
             except GamedbError as e:
                 if sink.error is not None:
                     raise e from sink.error
                 raise self._game_failed(e) from None
+            if rc == WARN and self.warning is None:
+                # Written with a loss the writer names (doc/output.md): a warning, as the
+                # gamedb command prints it.
+                self.warning = _lib.gamedb_game_errmsg(gp) or None
+                if self.warning and self._tally is not None:
+                    self._tally.mark(self.index, _WARNED)
         return sink.text()
 
     def pgn(self, comments: bool = True, variations: bool = True, nags: bool = True,
