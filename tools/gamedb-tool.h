@@ -48,7 +48,59 @@ char *os_realpath(const char *path);
 
 /* gamedb.c: the command line (UTF-8) to the exit status, before standard output's end. */
 int run(int argc, char **argv);
-/* output.c: standard output's end; the exit status (2 when the output was lost). */
+
+/*
+ * output.c
+ */
+int32_t sink_file(void *user_data, const char *data, size_t len); /* user_data: a FILE */
+/*
+ * JSON Lines of several databases: each object gets "file" (the database as named on the
+ * command line) and "n" (its place in the whole output, from 0) before the library's "index"
+ * (its place in its database).
+ */
+struct json_sink {
+	FILE *out;
+	const char *file;
+	uint64_t *n;
+};
+int32_t sink_json(void *user_data, const char *data, size_t len); /* user_data: a json_sink */
+/* What replaces the '{' that opens a JSON object: the object's "file" and "n". */
+void json_prefix(FILE *f, const char *file, uint64_t n);
+extern uint64_t json_n; /* JSON objects written so far, over all databases */
+
+/* The progress bar on standard error (on: it is a terminal), redrawn every half percent. */
+struct progress {
+	int on;
+	uint64_t total, last;
+};
+void progress_show(struct progress *p, uint64_t done, int final);
+
+/*
+ * The output file. A regular file (or a new one) is written as a temporary file in the same
+ * folder and renamed into place only when the run succeeds, so that a failed or interrupted
+ * run leaves no half file and never truncates what was there. A FIFO, a terminal or a device
+ * given with -o (/dev/null, /dev/stdout) is written directly.
+ */
+struct output {
+	FILE *f;
+	const char *path; /* as given; NULL: standard output */
+	char *target;     /* the file replaced: path with symbolic links resolved */
+	char *tmp;        /* the temporary file, NULL when writing directly */
+};
+/* Opens path (NULL: standard output) for writing; 0, or -1 after a message. */
+int output_open(struct output *out, const char *path);
+/* Flushes; renames the temporary file into place (keep) or removes it. 0, or -1 after a message. */
+int output_close(struct output *out, int keep);
+/* Linux: allocates the next blocks of the temporary file as the writes come near their end. */
+void prealloc_more(FILE *f);
+/* Signals that end the process remove the temporary file first. */
+void catch_signals(void);
+/*
+ * A write error was reported: on the output (output_close() says no more), on standard output
+ * (finish_stdout() says no more).
+ */
+extern int write_said, stdout_said;
+/* Standard output's end; the exit status (2 when the output was lost). */
 int finish_stdout(int status);
 
 #endif
