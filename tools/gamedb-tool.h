@@ -49,6 +49,57 @@ char *os_realpath(const char *path);
 /* gamedb.c: the command line (UTF-8) to the exit status, before standard output's end. */
 int run(int argc, char **argv);
 
+/* The command line: the command, its options and its databases (cmdline.c). */
+struct opts {
+	const char *cmd;
+	const char *out;
+	const char *charset;
+	const char *language;
+	const char *direction; /* Chess Assistant: auto, right or left */
+	const char *password; /* --password: of an encrypted archive (.cbz) */
+	uint64_t from, to; /* games [from, to), 0-based */
+	uint64_t (*games)[2]; /* --games: sorted inclusive 1-based ranges (Scid's numbers) */
+	size_t ngames;
+	int include_deleted;
+	uint32_t wflags;
+	const char **dbs;
+	int ndbs;
+	const char *bookopt[8][2]; /* book: option key, value */
+	int nbookopt;
+	int32_t positions;         /* fen, epd, uci, positions: a gamedb_positions_format */
+	int jobs;                  /* games decoded at once (--jobs), >= 1; not for book */
+};
+
+enum { OUT_PGN, OUT_JSON, OUT_BOOK, OUT_POSITIONS };
+
+/*
+ * How a database's run ended, in order of gravity; the exit status is the gravest, with
+ * ST_STOP as 2. ST_BASE stops that database only: the others are still written and the
+ * output is kept (a database that cannot be opened or read must not cost the games of the
+ * others). ST_STOP stops the run and the output is not kept: the output cannot be written,
+ * memory ran out, the book failed.
+ */
+enum { ST_OK = 0, ST_FAILED = 1, ST_BASE = 2, ST_STOP = 3 };
+
+/*
+ * The loss ledger of one database: what became of the games the run reached and took (the
+ * games --range, --games and deleted games leave out on purpose are not counted). A game is
+ * written (warned: with a warning that says what it lost) or failed (reported with its
+ * reason; a game written in part by --partial counts as failed).
+ */
+struct tally {
+	uint64_t written, failed, warned;
+};
+
+/*
+ * input.c: opens the database at path with the options of o; NULL after a message (quiet: no
+ * message at all, for the extra readers of --jobs on a database already opened once).
+ */
+struct gamedb_reader *open_db(const char *path, const struct opts *o, int quiet);
+
+/* info.c: the info command; the exit status. */
+int cmd_info(const struct opts *o);
+
 /*
  * output.c
  */
