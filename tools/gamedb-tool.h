@@ -18,6 +18,7 @@
 #ifdef __linux__
 #define _GNU_SOURCE /* fallocate() */
 #endif
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -91,6 +92,17 @@ struct tally {
 	uint64_t written, failed, warned;
 };
 
+/* Whether --games takes game idx (0-based); all when there is no --games. */
+static inline int game_wanted(const struct opts *o, uint64_t idx)
+{
+	size_t i;
+
+	for (i = 0; i < o->ngames; i++)
+		if (idx + 1 >= o->games[i][0] && idx + 1 <= o->games[i][1])
+			return 1;
+	return o->ngames == 0;
+}
+
 /*
  * input.c: opens the database at path with the options of o; NULL after a message (quiet: no
  * message at all, for the extra readers of --jobs on a database already opened once).
@@ -153,5 +165,50 @@ void catch_signals(void);
 extern int write_said, stdout_said;
 /* Standard output's end; the exit status (2 when the output was lost). */
 int finish_stdout(int status);
+
+/*
+ * convert.c
+ */
+/*
+ * Where the games of one database go. One job: straight into the output file, messages to
+ * standard error. --jobs: into the chunk a worker fills (struct chunk), whose output and
+ * messages that worker writes out when the chunk's turn comes (database order).
+ */
+struct chunk; /* jobs.c */
+struct emit {
+	const struct opts *o;
+	int mode;
+	const char *db;
+	FILE *out;             /* one job */
+	struct json_sink js;   /* one job, json */
+	struct gamedb_book *book;
+	struct chunk *c;       /* --jobs: the chunk being filled (then out is NULL) */
+	struct tally *t;       /* where the games are counted: the database's, or the chunk's */
+};
+void say(struct emit *e, const char *fmt, ...);
+/*
+ * One game the loop reached and keeps: written, added to the book, or reported, and counted
+ * in e->t. The status so far, updated; ST_STOP after a message when the run cannot go on.
+ */
+int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int status);
+/* pgn, json, fen, epd, uci, positions (mode OUT_POSITIONS) and book; the exit status. */
+int cmd_convert(const struct opts *o, int mode);
+
+/*
+ * jobs.c
+ */
+/* The sinks of a chunk being filled; user_data: the struct emit. */
+int32_t sink_chunk(void *user_data, const char *data, size_t len);
+int32_t sink_chunk_json(void *user_data, const char *data, size_t len);
+int chunk_oom(const struct chunk *c);
+void chunk_say(struct chunk *c, const char *fmt, va_list ap);
+/*
+ * Games [from, end) of r with --jobs workers; the database's status, its games counted in t;
+ * -1 when the workers could not be set up (then nothing was written).
+ */
+int convert_jobs(struct gamedb_reader *r, const char *db, const struct opts *o, int mode,
+		 FILE *out, uint64_t from, uint64_t end, struct progress *pr, struct tally *t);
+/* The number of processors online (the default of --jobs). */
+int online_cores(void);
 
 #endif
