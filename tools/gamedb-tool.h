@@ -49,15 +49,19 @@ char *os_realpath(const char *path);
 
 /* gamedb.c: the command line (UTF-8) to the exit status, before standard output's end. */
 int run(int argc, char **argv);
+/* gamedb.c: the help, on standard output (--help) or standard error (bad usage). */
+void usage(FILE *f);
 
-/* The command line: the command, its options and its databases (cmdline.c). */
+/* The command line: the command, its options and its databases. */
 struct opts {
 	const char *cmd;
 	const char *out;
-	const char *charset;
-	const char *language;
-	const char *direction; /* Chess Assistant: auto, right or left */
-	const char *password; /* --password: of an encrypted archive (.cbz) */
+	const char *charset;  /* --charset: of every format, before the open ("detect": the format
+				 option charset-detect, as old scripts spell it) */
+	const char *password; /* --password: of an encrypted archive (.cbz), before the open */
+	const char **fkeys;   /* the options of the formats (the library's registry), each once */
+	const char **fvals;   /* their values from the command line, NULL when not given */
+	size_t nfopts;
 	uint64_t from, to; /* games [from, to), 0-based */
 	uint64_t (*games)[2]; /* --games: sorted inclusive 1-based ranges (Scid's numbers) */
 	size_t ngames;
@@ -91,6 +95,14 @@ enum { ST_OK = 0, ST_FAILED = 1, ST_BASE = 2, ST_STOP = 3 };
 struct tally {
 	uint64_t written, failed, warned;
 };
+
+/*
+ * cmdline.c: the options and databases of argv[2...] into o (o->cmd and o->positions set): 0;
+ * 1 when the help was asked for (and printed); -1 after a message (bad usage).
+ */
+int parse_command_line(int argc, char **argv, struct opts *o);
+/* Frees what parse_command_line() allocated in o. */
+void opts_free(struct opts *o);
 
 /* Whether --games takes game idx (0-based); all when there is no --games. */
 static inline int game_wanted(const struct opts *o, uint64_t idx)

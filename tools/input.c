@@ -162,27 +162,27 @@ struct gamedb_reader *open_db(const char *path, const struct opts *o, int quiet)
 	if (rc == GAMEDB_WARN && !quiet)
 		fprintf(stderr, "gamedb: warning: %s\n", gamedb_reader_errmsg(r));
 	/*
-	 * Options of some formats only: the database's format takes those it knows; for the
-	 * others a note says they are ignored (GAMEDB_WARN), once per database, never an abort.
+	 * The options of the formats (the registry's, as given on the command line; first
+	 * --charset detect, old scripts' spelling of charset-detect): the database's format takes
+	 * those it knows; for the others a note says they are ignored (GAMEDB_WARN), once per
+	 * database, never an abort. A value the format refuses costs this database.
 	 */
 	{
-		const char *fo[3][2] = { { "charset-detect", detect ? "yes" : NULL },
-					 { "language", o->language },
-					 { "direction", o->direction } };
 		size_t k;
-		for (k = 0; k < sizeof fo / sizeof fo[0]; k++) {
-			if (!fo[k][1])
+		for (k = 0; k <= o->nfopts; k++) {
+			const char *key = k ? o->fkeys[k - 1] : "charset-detect";
+			const char *value = k ? o->fvals[k - 1] : detect ? "yes" : NULL;
+			if (!value)
 				continue;
-			rc = gamedb_reader_set_option(r, NULL, fo[k][0], fo[k][1]);
+			rc = gamedb_reader_set_option(r, NULL, key, value);
 			if (rc == GAMEDB_WARN) {
 				if (!quiet)
 					fprintf(stderr, "gamedb: note: %s: the %s format has no option "
-						"'%s'; ignored\n", path, gamedb_reader_format(r),
-						fo[k][0]);
+						"'%s'; ignored\n", path, gamedb_reader_format(r), key);
 			} else if (rc != GAMEDB_OK) {
 				if (!quiet)
-					fprintf(stderr, "gamedb: %s: %s\n", path,
-						gamedb_reader_errmsg(r));
+					fprintf(stderr, "gamedb: %s: --%s: %s\n", path,
+						k ? key : "charset", gamedb_reader_errmsg(r));
 				gamedb_reader_free(r);
 				return NULL;
 			}
