@@ -15,6 +15,8 @@
  *
  * Exit status: 0 all good, 1 some games failed, 2 a database cannot be opened or read (the
  * others are written), the output cannot be written, or bad usage.
+ *
+ * This file: main(), the command table and the usage; gamedb-tool.h lists the others.
  */
 #include "gamedb-tool.h"
 
