@@ -6,6 +6,7 @@ Expected facts are written by hand from the bases (not produced by gamedb).
 --password: the encrypted ChessBase archives of uncbv's tests (realdata chessbase/uncbv), with
 the passwords uncbv's tests give them, against their unpacked twin small/ (a base of 0 games).
 """
+import ctypes
 import json
 import re
 import resource
@@ -25,6 +26,111 @@ FIVE = os.path.join(REAL, "scid", "scidtopgn", "five", "five")
 
 def games(pgn_bytes):
     return [g for g in pgn_bytes.decode("utf-8").split("\n\n[") if g.strip()]
+
+
+def registry_options():
+    """The options of the formats, from the library's registry (gamedb_format_get_option()):
+    {key: (default, set of the formats that have it)}."""
+    lib = ctypes.CDLL(os.environ["GAMEDB_LIBRARY"])
+    lib.gamedb_format_count.restype = ctypes.c_size_t
+    lib.gamedb_format_get_name.restype = ctypes.c_char_p
+    lib.gamedb_format_get_name.argtypes = [ctypes.c_size_t]
+    lib.gamedb_format_get_option.restype = ctypes.c_char_p
+    lib.gamedb_format_get_option.argtypes = [ctypes.c_size_t, ctypes.c_size_t,
+                                             ctypes.POINTER(ctypes.c_char_p),
+                                             ctypes.POINTER(ctypes.c_char_p)]
+    opts = {}
+    for i in range(lib.gamedb_format_count()):
+        fmt = lib.gamedb_format_get_name(i).decode()
+        k = 0
+        while True:
+            default = ctypes.c_char_p()
+            key = lib.gamedb_format_get_option(i, k, ctypes.byref(default), None)
+            if not key:
+                break
+            entry = opts.setdefault(key.decode(), [default.value.decode(), set()])
+            entry[1].add(fmt)
+            k += 1
+    return opts
+
+
+def option_table(td):
+    """The command's option table (tools/cmdline.c): the options of the formats come from the
+    library's registry, so every key it lists is an option, as --KEY VALUE and --KEY=VALUE,
+    and reaches the reader of every database; an option nobody has is refused."""
+    tags = os.path.join(td, "scid", "tags.si4")
+    ca = os.path.join(td, "chessassistant", "hand.cdp")
+    bases = [(b, f) for b, f in ((tags, "scid"), (ca, "chessassistant")) if os.path.exists(b)]
+    opts = registry_options()
+    check(len(opts) >= 3, "the registry lists the options of the formats: %r" % opts)
+    for key, (default, fmts) in sorted(opts.items()):
+        for base, fmt in bases:
+            plain = run("pgn", base)
+            a = run("pgn", base, "--" + key, default)
+            b = run("pgn", base, "--%s=%s" % (key, default))
+            eq(a, b, "pgn --%s %s is pgn --%s=%s" % (key, default, key, default))
+            note = "gamedb: note: %s: the %s format has no option '%s'; ignored" % (base, fmt, key)
+            # The format's own default changes nothing; a format without the option says so
+            # once (the reader's answer: the option reached gamedb_reader_set_option()).
+            want_err = plain[2] if fmt in fmts else note + "\n" + plain[2]
+            check(a[0] == plain[0] and a[1] == plain[1] and a[2] == want_err,
+                  "%s: --%s %s (the %s default) is taken, %s: %r" %
+                  (base, key, default, "format's" if fmt in fmts else "other formats'",
+                   "no note" if fmt in fmts else "one note", a[2]))
+    # A value the format refuses costs that database only, with the library's message naming
+    # the option; the other databases are written.
+    if len(bases) == 2:
+        rc0, alone, _ = run("pgn", tags)
+        rc, out, err = run("pgn", tags, ca, "--direction", "up")
+        check(rc == 2 and out == alone and "gamedb: %s: --direction: " % ca in err,
+              "--direction up: the Chess Assistant base fails, the SCID base is written: %r" % err)
+    # An option no format and not the command has: refused in one line naming it (the usage
+    # follows, as for every unknown option), nothing written.
+    if bases:
+        for args in (["--no-such-option", "x"], ["--no-such-option=x"]):
+            rc, out, err = run("pgn", tags, *args)
+            lines = err.splitlines()
+            check(rc == 2 and not out and lines[:1] == ['gamedb: unknown option "--no-such-option"']
+                  and sum("no-such-option" in l for l in lines) == 1,
+                  "%s: refused in one line: %r" % (args, err[:200]))
+    # --charset (every format's, before the open) reaches the reader: latin1's text that looks
+    # like UTF-8 (testdata/scid/README: "Ã©") is read as Latin-1 when forced, and without the
+    # fallback warnings.
+    lat = os.path.join(td, "scid", "latin1.si4")
+    if os.path.exists(lat):
+        rc0, dflt, err0 = run("pgn", lat)
+        a = run("pgn", lat, "--charset", "ISO-8859-1")
+        b = run("pgn", lat, "--charset=ISO-8859-1")
+        check(a == b and a[0] == 0 and a[1] != dflt and "Ã©" in a[1].decode("utf-8")
+              and "fallback" not in a[2] and "fallback" in err0,
+              "--charset ISO-8859-1 changes latin1's text and is --charset=ISO-8859-1")
+    # "--" ends the options (a database named -x), "-" is standard input, and PolyGlot's
+    # single-dash book options are ours: -max-ply is --max-ply is --max-ply=.
+    if bases:
+        with tempfile.TemporaryDirectory() as tmp:
+            for ext in (".si4", ".sn4", ".sg4"):
+                shutil.copy(tags[:-4] + ext, os.path.join(tmp, "-tags" + ext))
+            p = subprocess.run([os.environ["GAMEDB_TOOL"], "pgn", "--", "-tags"], cwd=tmp,
+                               capture_output=True, stdin=subprocess.DEVNULL)
+            check(p.returncode == 0 and p.stdout == run("pgn", tags)[1],
+                  "pgn -- -tags: a database named -tags")
+            books = []
+            for args in (["-max-ply", "6", "-min-game", "1", "-uniform"],
+                         ["--max-ply", "6", "--min-game", "1", "--uniform"],
+                         ["--max-ply=6", "--min-game=1", "--uniform"]):
+                out = os.path.join(tmp, "b%d.bin" % len(books))
+                rc, _, err = run("book", tags, "-o", out, *args)
+                books.append(open(out, "rb").read() if rc == 0 else None)
+            check(books[0] and books[0] == books[1] == books[2],
+                  "book: -max-ply -min-game -uniform = --max-ply ... = --max-ply=...")
+    logs = os.path.join(REAL, "style12", "fatics", "fatics_style12_lines.txt")
+    if os.path.exists(logs):
+        with open(logs, "rb") as f:
+            p = subprocess.run([os.environ["GAMEDB_TOOL"], "pgn", "--range=0:3", "-"], stdin=f,
+                               capture_output=True)
+        rc, out, err = run("pgn", "--range", "0:3", logs)
+        check(p.returncode == rc and p.stdout == out and out,
+              "pgn --range=0:3 - < log is pgn --range 0:3 log")
 
 
 def main():
@@ -413,6 +519,8 @@ def main():
         rc, out, err = run("info", "--password")
         check(rc == 2 and "needs a value" in err, "--password without value -> 2")
 
+    if td:
+        option_table(td)
     return done()
 
 

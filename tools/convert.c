@@ -1,0 +1,390 @@
+/*
+ * pgn, json, fen, epd, uci, positions and book: the games of every database into one output,
+ * each game written or reported, and the ledger of the run.
+ */
+#include "gamedb-tool.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A message on standard error, or in the messages of the chunk being filled (--jobs). */
+void say(struct emit *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (!e->c)
+		vfprintf(stderr, fmt, ap);
+	else
+		chunk_say(e->c, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Whether the moves of g cannot all be read (--partial wrote it in part). A game whose moves
+ * are read keeps the message of its write's warning (a text read with loss), said as one.
+ */
+static int moves_fail(struct gamedb_game *g)
+{
+	struct gamedb_move_iter *it = NULL;
+	int failed = gamedb_move_iter_new(g, 0, &it) == GAMEDB_FAILED;
+
+	gamedb_move_iter_free(it);
+	return failed;
+}
+
+/*
+ * One game the loop reached and keeps (OK or WARN, wanted, not a skipped deleted game):
+ * written, added to the book, or reported, and counted in e->t. The status so far, updated;
+ * ST_STOP after a message when the run cannot go on (write error, out of memory, the book
+ * failed).
+ */
+int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int status)
+{
+	const struct opts *o = e->o;
+	int32_t rc;
+
+	if (e->mode == OUT_BOOK) {
+		rc = gamedb_book_add_game(e->book, g);
+		if (rc == GAMEDB_FATAL) {
+			say(e, "gamedb: book: %s\n", gamedb_book_errmsg(e->book));
+			return ST_STOP;
+		}
+		if (rc == GAMEDB_FAILED) {
+			say(e, "gamedb: %s: game %" PRIu64 ": %s\n", e->db, idx + 1,
+			    gamedb_book_errmsg(e->book));
+			e->t->failed++;
+			status = status ? status : ST_FAILED;
+		} else {
+			e->t->written++;
+		}
+		return status;
+	}
+	if (e->c)
+		rc = e->mode == OUT_JSON ? gamedb_game_write_json(g, o->wflags, sink_chunk_json, e)
+		     : e->mode == OUT_POSITIONS
+			     ? gamedb_game_write_positions(g, o->positions, o->wflags, sink_chunk, e)
+			     : gamedb_game_write_pgn(g, o->wflags, sink_chunk, e);
+	else
+		rc = e->mode == OUT_JSON ? gamedb_game_write_json(g, o->wflags, sink_json, &e->js)
+		     : e->mode == OUT_POSITIONS
+			     ? gamedb_game_write_positions(g, o->positions, o->wflags, sink_file, e->out)
+			     : gamedb_game_write_pgn(g, o->wflags, sink_file, e->out);
+	if (rc == GAMEDB_FAILED) {
+		if (e->c && chunk_oom(e->c)) {
+			say(e, "gamedb: out of memory\n");
+			return ST_STOP;
+		}
+		if (!e->c && ferror(e->out)) {
+			fprintf(stderr, "gamedb: write error: %s\n", strerror(errno));
+			write_said = 1;
+			return ST_STOP;
+		}
+		say(e, "gamedb: %s: game %" PRIu64 ": %s\n", e->db, idx + 1, gamedb_game_errmsg(g));
+		e->t->failed++;
+		status = status ? status : ST_FAILED;
+	} else if (rc == GAMEDB_WARN && (o->wflags & GAMEDB_WRITE_PARTIAL) && moves_fail(g)) {
+		/* Written in part: its moves fail (a WARN may also be a lossy text, said below). */
+		say(e, "gamedb: %s: game %" PRIu64 ": written in part: %s\n", e->db, idx + 1,
+		    gamedb_game_errmsg(g));
+		e->t->failed++;
+		status = status ? status : ST_FAILED;
+	} else if (rc == GAMEDB_WARN && gamedb_game_errmsg(g)[0]) {
+		/* Written whole with a warning (text read in the fallback charset or with loss, a
+		 * field repaired): the message names the file and the game. */
+		say(e, "gamedb: warning: %s\n", gamedb_game_errmsg(g));
+		e->t->written++;
+		e->t->warned++;
+	} else {
+		e->t->written++;
+	}
+	return status;
+}
+
+/*
+ * Writes the games of r to out, counted in t; the database's status (ST_BASE: it could not be
+ * read to its end; ST_STOP: the run stops).
+ */
+static int convert_one(struct gamedb_reader *r, const char *db, const struct opts *o, int mode,
+		       FILE *out, struct gamedb_book *book, struct tally *t)
+{
+	struct gamedb_game *g;
+	struct progress pr = { 0, 0, 0 };
+	uint64_t done = 0, count = 0;
+	int counted, seekable, status = ST_OK;
+	struct emit e;
+	int32_t rc;
+
+	memset(&e, 0, sizeof e);
+	memset(t, 0, sizeof *t);
+	e.t = t;
+	e.o = o;
+	e.mode = mode;
+	e.db = db;
+	e.out = out;
+	e.book = book;
+	e.js.out = out;
+	e.js.file = db;
+	e.js.n = &json_n;
+	pr.on = isatty(STDERR_FILENO);
+	counted = gamedb_reader_game_count(r, &count) == GAMEDB_OK;
+	seekable = (gamedb_reader_capabilities(r) & GAMEDB_CAP_SEEK) != 0;
+	if (counted) {
+		uint64_t end = o->to < count ? o->to : count;
+		pr.total = end > o->from ? end - o->from : 0;
+	}
+	if (o->from > 0 && seekable && o->from >= count) {
+		fprintf(stderr, "gamedb: warning: %s: --range starts at game %" PRIu64
+			" (counted from 0), past its %" PRIu64 " games\n", db, o->from, count);
+		return status;
+	}
+	/*
+	 * --jobs (pgn, json, fen, epd, uci, positions; a book is one table): a database that can
+	 * seek and count, not a stream (style 12, standard input).
+	 */
+	if (o->jobs > 1 && mode != OUT_BOOK && seekable && counted &&
+	    strcmp(db, "-") != 0 && pr.total > 1) {
+		int st = convert_jobs(r, db, o, mode, out, o->from, o->from + pr.total, &pr, t);
+		if (st >= 0)
+			return st;
+	}
+	if (o->from > 0 && seekable)
+		gamedb_reader_seek_game(r, o->from);
+	for (;;) {
+		uint64_t idx;
+		rc = gamedb_reader_next_game(r, &g);
+		if (rc == GAMEDB_END)
+			break;
+		if (rc == GAMEDB_FATAL) {
+			fprintf(stderr, "gamedb: %s: %s\n", db, gamedb_reader_errmsg(r));
+			status = ST_BASE;
+			break;
+		}
+		if (rc == GAMEDB_FAILED) {
+			fprintf(stderr, "gamedb: %s: %s\n", db, gamedb_reader_errmsg(r));
+			t->failed++;
+			status = status ? status : ST_FAILED;
+			continue;
+		}
+		idx = gamedb_game_get_index(g);
+		if (idx < o->from)
+			continue; /* formats that cannot seek */
+		if (idx >= o->to)
+			break;
+		if (!game_wanted(o, idx))
+			continue;
+		progress_show(&pr, ++done, 0);
+		if ((done & 255) == 0 && mode != OUT_BOOK)
+			prealloc_more(out);
+		if (gamedb_game_is_deleted(g) && !o->include_deleted)
+			continue;
+		status = take_game(&e, g, idx, status);
+		if (status == ST_STOP)
+			return ST_STOP;
+	}
+	progress_show(&pr, done, 1);
+	return status;
+}
+
+/* n with thousands separators ("6,113") in buf (27 bytes or more). */
+static const char *thousands(uint64_t n, char *buf)
+{
+	char digits[21];
+	int len = snprintf(digits, sizeof digits, "%" PRIu64, n), i, j = 0;
+
+	for (i = 0; i < len; i++) {
+		if (i > 0 && (len - i) % 3 == 0)
+			buf[j++] = ',';
+		buf[j++] = digits[i];
+	}
+	buf[j] = 0;
+	return buf;
+}
+
+/* What became of one database of the run (the ledger's line). */
+struct ledger {
+	int opened;
+	int status;   /* its own: ST_OK, ST_FAILED, ST_BASE (not read to its end) */
+	struct tally t;
+};
+
+/*
+ * The ledger at the end of a run where anything failed or was reported: a line per database
+ * on stderr, "gamedb: BASE: N games written, M failed, K with warnings", so that every game of
+ * every base is accounted for in one place after the messages of the games themselves.
+ * Nothing when every game was written without a word.
+ */
+static void print_ledger(const struct opts *o, const struct ledger *l)
+{
+	int i, any = 0;
+
+	for (i = 0; i < o->ndbs; i++)
+		any |= !l[i].opened || l[i].status >= ST_BASE || l[i].t.failed || l[i].t.warned;
+	for (i = 0; any && i < o->ndbs; i++) {
+		char w[27], f[27], k[27];
+		if (!l[i].opened) {
+			fprintf(stderr, "gamedb: %s: not opened\n", o->dbs[i]);
+			continue;
+		}
+		fprintf(stderr, "gamedb: %s: %s games written, %s failed, %s with warnings%s\n",
+			o->dbs[i], thousands(l[i].t.written, w), thousands(l[i].t.failed, f),
+			thousands(l[i].t.warned, k),
+			l[i].status >= ST_BASE ? "; not read to its end" : "");
+	}
+}
+
+/*
+ * Whether the output would write over what database i reads (1, after a message; 0 if not).
+ * r: its reader, or NULL to open it for the question alone (closed at once, so that one
+ * database at a time is open). Standard input ("-") is compared by device and inode: a stream
+ * cannot be opened twice. Asked before the output is created, and only when a file is there
+ * under the output's name (no database reads a file that is not there).
+ */
+static int output_is_input(const struct opts *o, int i, struct gamedb_reader *r)
+{
+	const char *db = o->dbs[i];
+	int32_t used;
+
+	if (strcmp(db, "-") == 0) {
+#ifndef _WIN32 /* (no inode numbers there: st_ino is 0) */
+		struct stat in, out;
+		if (fstat(STDIN_FILENO, &in) == 0 && stat(o->out, &out) == 0 &&
+		    in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+			fprintf(stderr, "gamedb: %s: refusing to write over standard input, "
+				"which is read as the database -\n", o->out);
+			return 1;
+		}
+#endif
+		return 0;
+	}
+	if (!r) {
+		struct gamedb_reader *own = open_db(db, o, 1);
+		if (!own)
+			return 0; /* said at its turn, when it is opened for the run */
+		used = gamedb_reader_uses_file(own, o->out);
+		gamedb_reader_free(own);
+	} else {
+		used = gamedb_reader_uses_file(r, o->out);
+	}
+	if (used == 1) {
+		fprintf(stderr, "gamedb: %s: refusing to write over a file of the database %s\n",
+			o->out, db);
+		return 1;
+	}
+	if (used < 0) {
+		fprintf(stderr, "gamedb: %s: cannot tell whether it belongs to %s: %s\n", o->out,
+			db, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * pgn, json, fen, epd, uci, positions and book. Each database is opened when its turn comes
+ * and closed after it, so that a run holds the files of one database at a time however many it
+ * names (400 bases under `ulimit -n 1024` stopped at the 340th). The output is checked against
+ * every file the databases read before it is created, so that the command never writes over its
+ * input: the first database is opened for the run before it, the others for the question alone.
+ * A database that cannot be opened or read is reported and the others are all written; the
+ * output is kept unless the run stops (ST_STOP: a write error, memory, the book).
+ */
+int cmd_convert(const struct opts *o, int mode)
+{
+	static char outbuf[1 << 16];
+	struct ledger *led = calloc((size_t)o->ndbs, sizeof *led);
+	struct output out = { NULL, NULL, NULL, NULL };
+	struct gamedb_book *book = NULL;
+	struct gamedb_reader *first = NULL; /* the first database, when opened before the output */
+	int i, status = ST_OK, first_tried = 0;
+
+	if (!led) {
+		fprintf(stderr, "gamedb: out of memory\n");
+		return 2;
+	}
+	if (mode == OUT_BOOK) {
+		if (!o->out && isatty(STDOUT_FILENO)) {
+			fprintf(stderr, "gamedb: book: a book is binary: give -o BOOK.bin\n");
+			free(led);
+			return 2;
+		}
+		if (gamedb_book_new(&book) != GAMEDB_OK) {
+			fprintf(stderr, "gamedb: out of memory\n");
+			free(led);
+			return 2;
+		}
+		for (i = 0; i < o->nbookopt; i++) {
+			if (gamedb_book_set_option(book, o->bookopt[i][0], o->bookopt[i][1]) != GAMEDB_OK) {
+				fprintf(stderr, "gamedb: book: --%s %s: %s\n", o->bookopt[i][0],
+					o->bookopt[i][1], gamedb_book_errmsg(book));
+				gamedb_book_free(book);
+				free(led);
+				return 2;
+			}
+		}
+	}
+	if (o->out) {
+		stat_t st;
+		int there = os_stat(o->out, &st) == 0 || (errno != ENOENT && errno != ENOTDIR);
+		for (i = o->ndbs - 1; there && i > 0; i--) {
+			if (output_is_input(o, i, NULL)) {
+				status = ST_STOP;
+				goto done;
+			}
+		}
+		if (strcmp(o->dbs[0], "-") != 0) {
+			first = open_db(o->dbs[0], o, 0);
+			first_tried = 1;
+		}
+		if (there && (first || !first_tried) && output_is_input(o, 0, first)) {
+			status = ST_STOP;
+			goto done;
+		}
+	}
+	if (output_open(&out, o->out) != 0) {
+		output_close(&out, 0);
+		status = ST_STOP;
+		goto done;
+	}
+	setvbuf(out.f, outbuf, _IOFBF, sizeof outbuf);
+	if (mode == OUT_POSITIONS && o->positions == GAMEDB_POSITIONS_CSV)
+		fputs((o->wflags & GAMEDB_WRITE_KEY) ? "game,ply,fen,move,result,key\n"
+						       : "game,ply,fen,move,result\n",
+		      out.f);
+	for (i = 0; i < o->ndbs && !ferror(out.f); i++) {
+		struct gamedb_reader *r = i == 0 && first_tried ? first : open_db(o->dbs[i], o, 0);
+		first = NULL;
+		if (!r) {
+			status = status > ST_BASE ? status : ST_BASE;
+			continue; /* reported; the others are still written */
+		}
+		led[i].opened = 1;
+		led[i].status = convert_one(r, o->dbs[i], o, mode, out.f, book, &led[i].t);
+		gamedb_reader_free(r);
+		if (led[i].status > status)
+			status = led[i].status;
+		if (status == ST_STOP)
+			break;
+	}
+	if (ferror(out.f))
+		status = ST_STOP;
+	if (mode == OUT_BOOK && status != ST_STOP &&
+	    gamedb_book_write(book, sink_file, out.f) != GAMEDB_OK) {
+		fprintf(stderr, "gamedb: book: %s\n", ferror(out.f) ? strerror(errno)
+							  : gamedb_book_errmsg(book));
+		status = ST_STOP;
+	}
+	if (output_close(&out, status != ST_STOP) != 0)
+		status = ST_STOP;
+	if (status != ST_STOP)
+		print_ledger(o, led);
+done:
+	gamedb_reader_free(first);
+	free(led);
+	gamedb_book_free(book);
+	return status == ST_STOP ? 2 : status;
+}
+
