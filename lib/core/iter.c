@@ -439,7 +439,9 @@ void gamedb__cursor_pass(struct gamedb_move_iter *it, const struct gamedb__run *
 size_t gamedb__cursor_uci(const struct gamedb_move_iter *it, const struct gamedb__run *r,
 			  size_t k, char *buf)
 {
-	return move_uci(it, &it->g->mb.nodes[r->first + k], buf);
+	/* The node whose bytes item k is (a run is a view of the nodes from PLY_AT on). */
+	return move_uci(it, (const struct gamedb__node *)(const void *)(r->at + k * r->stride - PLY_AT),
+			buf);
 }
 
 GAMEDB_EXPORT int32_t gamedb_event_get_type(const struct gamedb_event *ev)

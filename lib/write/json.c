@@ -401,6 +401,8 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 	struct jline *stack, *l;
 	size_t depth = 0, cap = 8, skip = 0, k;
 	size_t flat_items = 0; /* moves written in the open "variations_flat" */
+	/* A FEN or key per move: every move by its event. */
+	const unsigned runs = flags & (GAMEDB_WRITE_FEN | GAMEDB_WRITE_KEY) ? 0 : GAMEDB__RUN_MOVES;
 	char num[16];
 
 	stack = calloc(cap, sizeof *stack);
@@ -414,9 +416,8 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 		int32_t type;
 		struct gamedb__run run;
 		/* Runs of moves at once where a move is written as the run writes it. */
-		unsigned runs = !skip && depth <= JSON_NEST_MAX &&
-				!(flags & (GAMEDB_WRITE_FEN | GAMEDB_WRITE_KEY)) ? GAMEDB__RUN_MOVES : 0;
-		if (w->err || gamedb__cursor_next(it, runs, &run, &ev) != GAMEDB_OK)
+		if (w->err || gamedb__cursor_next(it, !skip && depth <= JSON_NEST_MAX ? runs : 0, &run,
+						  &ev) != GAMEDB_OK)
 			break;
 		if (run.n) {
 			move_run(w, &stack[depth], it, &run);
