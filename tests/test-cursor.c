@@ -11,8 +11,12 @@
  * and the event the iterator holds after a pass must be the run's last item, as after as many
  * gamedb_move_iter_next() calls.
  *
- * This compares event sequences, not the writers' bytes (refcheck compares those with the
- * branch point): what the writers do with an event is the same code on both paths.
+ * And the writers' bytes: every game written by gamedb_game_write_pgn() (both layouts) and
+ * gamedb_game_write_json(), with the flags that change what a run holds, must be byte for byte
+ * what the same writer writes with its runs turned off, every move taken as an event from
+ * gamedb_move_iter_next() (cursor-events-pgn.c, cursor-events-json.c: the writer's source built
+ * again with the public stream alone), with the same return value. The writers are not written
+ * a second time here: the path of the moves is what is compared, the rest is one code.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -72,7 +76,51 @@ static int same(const struct rec *a, const struct rec *b)
 	       (a->text == b->text || (a->text && b->text && strcmp(a->text, b->text) == 0));
 }
 
-static long games, events, runs, failures;
+static long games, events, runs, failures, written;
+
+/* The writers with their runs turned off (cursor-events-*.c). */
+int32_t test_events_write_pgn(struct gamedb_game *g, uint32_t flags, gamedb_write_fn sink,
+			      void *user_data);
+int32_t test_events_write_json(struct gamedb_game *g, uint32_t flags, gamedb_write_fn sink,
+			       void *user_data);
+
+struct bytes {
+	char *p;
+	size_t len;
+};
+
+static int sink(void *user, const char *data, size_t len)
+{
+	struct bytes *b = user;
+	char *np = realloc(b->p, b->len + len + 1);
+
+	if (!np)
+		return -1;
+	memcpy(np + b->len, data, len);
+	b->p = np;
+	b->len += len;
+	return 0;
+}
+
+/* One game written both ways, compared. */
+static void check_writer(const char *path, struct gamedb_game *g, int json, uint32_t flags)
+{
+	struct bytes a = { 0 }, b = { 0 };
+	int32_t ra, rb;
+
+	ra = json ? gamedb_game_write_json(g, flags, sink, &a) : gamedb_game_write_pgn(g, flags, sink, &a);
+	rb = json ? test_events_write_json(g, flags, sink, &b) : test_events_write_pgn(g, flags, sink, &b);
+	written++;
+	CHECK(ra == rb);
+	CHECK(a.len == b.len && (a.len == 0 || memcmp(a.p, b.p, a.len) == 0));
+	if ((ra != rb || a.len != b.len || (a.len && memcmp(a.p, b.p, a.len) != 0)) && failures++ < 10)
+		fprintf(stderr, "%s: game %llu: %s flags %u: the cursor's %zu bytes (rc %d) differ from "
+			"the event stream's %zu (rc %d)\n", path,
+			(unsigned long long)gamedb_game_get_index(g) + 1, json ? "json" : "pgn",
+			flags, a.len, (int)ra, b.len, (int)rb);
+	free(a.p);
+	free(b.p);
+}
 
 /* The sequence by gamedb_move_iter_next(). */
 static int walk_public(struct gamedb_game *g, uint32_t flags, struct seq *s)
@@ -167,7 +215,21 @@ static void check_game(const char *path, struct gamedb_game *g)
 	size_t f, w, i;
 	int split;
 
+	static const uint32_t pgn_flags[] = {
+		GAMEDB_WRITE_PARTIAL, GAMEDB_WRITE_PARTIAL | GAMEDB_WRITE_LAYOUT_SCID,
+		GAMEDB_WRITE_PARTIAL | GAMEDB_WRITE_NO_NAGS,
+		GAMEDB_WRITE_PARTIAL | GAMEDB_WRITE_LAYOUT_SCID | GAMEDB_WRITE_NO_COMMENTS |
+			GAMEDB_WRITE_NO_VARIATIONS,
+		GAMEDB_WRITE_PARTIAL | GAMEDB_WRITE_WXF };
+	static const uint32_t json_flags[] = {
+		GAMEDB_WRITE_PARTIAL, GAMEDB_WRITE_PARTIAL | GAMEDB_WRITE_NO_COMMENTS,
+		GAMEDB_WRITE_PARTIAL | GAMEDB_WRITE_NO_VARIATIONS | GAMEDB_WRITE_NO_NAGS };
+
 	games++;
+	for (f = 0; f < sizeof pgn_flags / sizeof pgn_flags[0]; f++)
+		check_writer(path, g, 0, pgn_flags[f]);
+	for (f = 0; f < sizeof json_flags / sizeof json_flags[0]; f++)
+		check_writer(path, g, 1, json_flags[f]);
 	for (f = 0; f < sizeof iflags / sizeof iflags[0]; f++) {
 		struct seq ref = { 0 };
 		if (walk_public(g, iflags[f], &ref) != 0) {
@@ -266,7 +328,8 @@ int main(void)
 		printf("no base found: skipped\n");
 		return 77;
 	}
-	printf("%ld bases, %ld games, %ld events, %ld runs compared\n", bases, games, events, runs);
+	printf("%ld bases, %ld games, %ld events, %ld runs compared; %ld games written both ways\n",
+	       bases, games, events, runs, written);
 	CHECK(runs > 0);
 	return testlib_done();
 }
