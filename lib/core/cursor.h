@@ -13,10 +13,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gamedb/gamedb.h"
-
-#include <string.h>
 
 /* The room of a plain move's SAN (xiangqi: WXF) in a struct gamedb__ply. */
 #define GAMEDB__PLY_SAN 8

@@ -1,6 +1,7 @@
 /*
  * libgamedb - the PGN writer. It uses the public API (tags, the move iterator), so anything it
- * does a caller can do too; for speed only, it takes a run of plain moves and NAGs the iterator at once (core/cursor.h, write_run()), which passes them as its events would.
+ * does a caller can do too; for speed only, it takes a run of plain moves and NAGs from the
+ * iterator at once (core/cursor.h, write_run()), which passes them as its events would.
  *
  * Two layouts share the code. Both: tags one per line in the game's tag order, a blank line,
  * then the movetext as words wrapped at a margin, where a move number ("12." or "12...") and
@@ -992,10 +993,14 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 		if (gamedb__cursor_next(it, runs, &run, &ev) != GAMEDB_OK)
 			break;
 		if (run.n) {
+			size_t k;
 			if (pm.have_move && pending_more(&pm))
 				flush_move(&w, &pm, &print_number);
-			gamedb__cursor_pass(it, &run, write_run(&w, &run, &print_number, pm.have_move,
-								!(flags & GAMEDB_WRITE_NO_NAGS)));
+			k = write_run(&w, &run, &print_number, pm.have_move,
+					     !(flags & GAMEDB_WRITE_NO_NAGS));
+			if (!k)
+				break; /* no room (w.err): the game fails, nothing more to write */
+			gamedb__cursor_pass(it, &run, k);
 			pm.have_move = 1;
 			moves_seen = 1;
 			continue;
