@@ -7,6 +7,14 @@ The lower layers of lib/ may use only themselves, the layers below them and the 
     io     (lib/io: files and sources)  util
     text   (lib/text: charsets)         util
     board  (lib/board: rules)           util
+    core   (lib/core: reader, game,     util, io, text, board, formats (the registry); never a
+            move iterator)               writer
+    write  (lib/write: PGN, JSON, ...)  util, the public API (a gamedb_* function, wherever it
+                                        is defined) and of lib/core only the writers' cursor:
+                                        the header core/cursor.h (which itself includes only
+                                        the public header) and the gamedb__* functions it
+                                        declares; so no writer reads a move node or a game's
+                                        insides (issue 27)
 
 Two checks, both over every file of those layers:
 
@@ -35,7 +43,16 @@ ALLOWED = {
     'io': {'util', 'io'},
     'text': {'util', 'text'},
     'board': {'util', 'board'},
+    'core': {'util', 'io', 'text', 'board', 'core', 'formats'},
+    'write': {'util', 'write'},
 }
+# Single files of another layer a layer may include (relative to lib/): each may itself
+# include only the public header. Their gamedb__* functions the layer may call.
+ALLOWED_FILES = {
+    'write': {'core/cursor.h'},
+}
+# Layers built on the public API: they may call any exported gamedb_* function.
+PUBLIC_API = {'write'}
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 
@@ -80,9 +97,42 @@ def check_includes(root):
                 if os.path.realpath(where).startswith(os.path.realpath(inc_dir) + os.sep):
                     continue  # the public header
                 got = layer_of(where, lib_dir)
+                if os.path.relpath(os.path.realpath(where), os.path.realpath(lib_dir)).replace(
+                        os.sep, '/') in ALLOWED_FILES.get(layer, ()):
+                    continue
                 if got not in allowed:
                     out.append(f'{rel}: includes "{target}" (layer {got}); lib/{layer} may '
-                               f'include only {", ".join(sorted(allowed))} and include/gamedb')
+                               f'include only {", ".join(sorted(allowed))}'
+                               f'{"".join(", " + f for f in sorted(ALLOWED_FILES.get(layer, ())))}'
+                               f' and include/gamedb')
+    # A single file a layer may include must not bring the rest of its layer along.
+    for rel in sorted({f for files in ALLOWED_FILES.values() for f in files}):
+        path = os.path.join(lib_dir, rel)
+        if not os.path.exists(path):
+            out.append(f'lib/{rel}: no such file')
+            continue
+        with open(path, encoding='utf-8', errors='replace') as fh:
+            for target in INCLUDE_RE.findall(fh.read()):
+                if not target.startswith('gamedb/'):
+                    out.append(f'lib/{rel}: includes "{target}"; it may include only the '
+                               f'public header')
+    return out
+
+
+def file_symbols(root):
+    """{layer: the gamedb__* functions declared by the single files it may include}."""
+    out = {}
+    for layer, files in ALLOWED_FILES.items():
+        names = set()
+        for rel in files:
+            path = os.path.join(root, 'lib', rel)
+            if os.path.exists(path):
+                with open(path, encoding='utf-8', errors='replace') as fh:
+                    text = fh.read()
+                # Declarations, not static inline functions (those are no symbols).
+                text = re.sub(r'static\s+inline[^{;]*\{', '', text)
+                names |= set(re.findall(r'\b(gamedb__\w+)\s*\(', text))
+        out[layer] = names
     return out
 
 
@@ -96,14 +146,20 @@ def object_layer(member, sources):
     return None, None
 
 
-def check_symbols(defined, undefined):
-    """defined: {symbol: layer}; undefined: {(layer, object): set of symbols}. Breaches."""
+def check_symbols(defined, undefined, allowed_syms=None):
+    """defined: {symbol: layer}; undefined: {(layer, object): set of symbols}; allowed_syms:
+    {layer: symbols of other layers it may use} (file_symbols()). Breaches."""
     out = []
+    allowed_syms = allowed_syms or {}
     for (layer, obj), syms in sorted(undefined.items()):
         if layer not in ALLOWED:
             continue
         for sym in sorted(syms):
             owner = defined.get(sym)
+            if layer in PUBLIC_API and sym.startswith('gamedb_') and not sym.startswith('gamedb__'):
+                continue  # the public API
+            if sym in allowed_syms.get(layer, ()):
+                continue
             if owner is not None and owner not in ALLOWED[layer]:
                 out.append(f'lib/{layer}/{obj}: uses {sym}, defined in lib/{owner}; lib/{layer} '
                            f'may use only {", ".join(sorted(ALLOWED[layer]))}')
@@ -167,29 +223,58 @@ def self_test():
         write('lib/text/text.h', '#include "../util/buf.h"\n')
         write('lib/board/board.h', '#include <stdint.h>\n')
         write('lib/util/buf.c', '#include "buf.h"\n')
+        write('lib/core/cursor.h', '#include "gamedb/gamedb.h"\n'
+              'int gamedb__cursor_next(void *it);\n'
+              'static inline int gamedb__run_ply(int k) { return k; }\n')
+        write('lib/core/game.c', '#include "core/game.h"\n#include "formats/format.h"\n')
+        write('lib/write/json.c', '#include "core/cursor.h"\n#include "util/buf.h"\n')
         if check_includes(tmp):
             failures.append(f'a clean tree was refused: {check_includes(tmp)}')
         write('lib/io/io.c', '#include "io/io.h"\n#include "core/reader.h"\n')
         write('lib/text/text.c', '#  include "../core/game.h"\n')
         write('lib/board/board.c', '#include "formats/format.h"\n')
         write('lib/util/buf.c', '#include "io/io.h"\n')
+        if file_symbols(tmp) != {'write': {'gamedb__cursor_next'}}:
+            failures.append(f'the cursor header declares {file_symbols(tmp)}')
+        write('lib/io/io.c', '#include "io/io.h"\n#include "core/reader.h"\n')
+        write('lib/text/text.c', '#  include "../core/game.h"\n')
+        write('lib/board/board.c', '#include "formats/format.h"\n')
+        write('lib/util/buf.c', '#include "io/io.h"\n')
+        write('lib/write/pgn.c', '#include "core/cursor.h"\n#include "core/game.h"\n')
+        write('lib/write/book.c', '#include "../core/reader.h"\n')
+        write('lib/core/iter.c', '#include "write/pgn.h"\n')
+        write('lib/write/pgn.h', '')
         got = check_includes(tmp)
         for rel, what in (('lib/io/io.c', 'core/reader.h'), ('lib/text/text.c', 'core/game.h'),
                           ('lib/board/board.c', 'formats/format.h'),
-                          ('lib/util/buf.c', 'io/io.h')):
+                          ('lib/util/buf.c', 'io/io.h'), ('lib/write/pgn.c', 'core/game.h'),
+                          ('lib/write/book.c', 'core/reader.h'),
+                          ('lib/core/iter.c', 'write/pgn.h')):
             if not any(g.startswith(rel + ':') and what in g for g in got):
                 failures.append(f'include check missed {rel} including {what}: {got}')
+        if any('lib/write/json.c' in g or 'lib/core/game.c' in g for g in got):
+            failures.append(f'include check refused a clean file: {got}')
+        write('lib/core/cursor.h', '#include "gamedb/gamedb.h"\n#include "core/game.h"\n')
+        got = check_includes(tmp)
+        if not any(g.startswith('lib/core/cursor.h:') and 'core/game.h' in g for g in got):
+            failures.append(f'include check missed the cursor header including core/game.h: {got}')
     defined = {'gamedb__error': 'core', 'gamedb__buf_reserve': 'util',
-               'gamedb__src_open': 'io', 'gamedb__mb_move': 'core'}
+               'gamedb__src_open': 'io', 'gamedb__mb_move': 'core',
+               'gamedb__cursor_next': 'core', 'gamedb_move_iter_next': 'core',
+               'gamedb_game_write_pgn': 'write', 'gamedb__json_put': 'write'}
+    cursor = {'write': {'gamedb__cursor_next'}}
     clean = {('io', 'io.c'): {'gamedb__buf_reserve', 'malloc'},
-             ('core', 'reader.c'): {'gamedb__src_open'}}
-    if check_symbols(defined, clean):
-        failures.append('a clean symbol table was refused')
+             ('core', 'reader.c'): {'gamedb__src_open'},
+             ('write', 'pgn.c'): {'gamedb__cursor_next', 'gamedb_move_iter_next',
+                                  'gamedb__buf_reserve'}}
+    if check_symbols(defined, clean, cursor):
+        failures.append(f'a clean symbol table was refused: {check_symbols(defined, clean, cursor)}')
     bad = {('io', 'io.c'): {'gamedb__error'}, ('board', 'x.c'): {'gamedb__mb_move'},
-           ('util', 'buf.c'): {'gamedb__src_open'}}
-    got = check_symbols(defined, bad)
-    if len(got) != 3:
-        failures.append(f'symbol check found {len(got)} of 3 planted breaches: {got}')
+           ('util', 'buf.c'): {'gamedb__src_open'}, ('write', 'json.c'): {'gamedb__mb_move'},
+           ('core', 'iter.c'): {'gamedb__json_put'}, ('io', 'io-posix.c'): {'gamedb_move_iter_next'}}
+    got = check_symbols(defined, bad, cursor)
+    if len(got) != 6:
+        failures.append(f'symbol check found {len(got)} of 6 planted breaches: {got}')
     return failures
 
 
@@ -214,7 +299,7 @@ def main(argv):
     defined, undefined, more = read_archive(nm, archive, root)
     problems += more
     if defined is not None:
-        problems += check_symbols(defined, undefined)
+        problems += check_symbols(defined, undefined, file_symbols(root))
     if problems:
         print('\n'.join(problems))
         return 1

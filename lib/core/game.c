@@ -257,6 +257,43 @@ void gamedb__game_fallback_warning(struct gamedb_game *g)
 	r->text.fallback_sample[0] = 0;
 }
 
+/* Appends s to the message at dst (cap bytes), cut at a UTF-8 character's start if need be. */
+static void msg_append(char *dst, size_t cap, const char *s)
+{
+	size_t len = strlen(dst), n = strlen(s);
+
+	if (len + 1 >= cap)
+		return;
+	if (n > cap - len - 1) {
+		n = cap - len - 1;
+		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+	}
+	memcpy(dst + len, s, n);
+	dst[len + n] = 0;
+}
+
+void gamedb__game_add_warning(struct gamedb_game *g, const char *note)
+{
+	const char *file = g->reader && g->reader->src.primary ? g->reader->src.primary : NULL;
+	char num[48];
+
+	if (strstr(g->errmsg, note))
+		return;
+	if (g->errmsg[0]) {
+		msg_append(g->errmsg, sizeof g->errmsg, "; ");
+	} else {
+		/* Where, as the reader's messages say it: "FILE: game N: ". */
+		if (file) {
+			msg_append(g->errmsg, sizeof g->errmsg, file);
+			msg_append(g->errmsg, sizeof g->errmsg, ": ");
+		}
+		snprintf(num, sizeof num, "game %llu: ", (unsigned long long)g->index + 1);
+		msg_append(g->errmsg, sizeof g->errmsg, num);
+	}
+	msg_append(g->errmsg, sizeof g->errmsg, note);
+}
+
 void gamedb__game_seterr(struct gamedb_game *g, const char *fmt, ...)
 {
 	va_list ap;

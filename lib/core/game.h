@@ -1,7 +1,8 @@
 /*
  * libgamedb - games, their tags and the move buffer (lib/core/game.c, lib/core/iter.c), for
- * the reader core, the formats and the writers. Built on the board engine and the bottom
- * layer; text is converted through the game's reader (core/reader.h). Never installed.
+ * the reader core and the formats (a writer sees only core/cursor.h). Built on the board
+ * engine and the bottom layer; text is converted through the game's reader (core/reader.h).
+ * Never installed.
  */
 #ifndef GAMEDB_CORE_GAME_H
 #define GAMEDB_CORE_GAME_H
@@ -12,6 +13,7 @@
 
 #include "gamedb/gamedb.h"
 #include "board/board.h"
+#include "core/cursor.h"
 #include "board/xiangqi.h"
 #include "util/buf.h"
 
@@ -352,25 +354,6 @@ static inline int gamedb__tags_add(struct gamedb__tagset *ts, const char *name, 
 int32_t gamedb__game_add_tag_raw(struct gamedb_game *g, struct gamedb__tagset *ts,
 				 const char *name, const char *raw, size_t raw_len,
 				 const char *charset);
-/* Tag i (head tags, then extra tags) with the lengths of its name and UTF-8 value, for the
- * writers: 0, or -1 when there is no tag i. */
-/*
- * gamedb_event_get_san() with the SAN's length in *len (the writers take it for every move,
- * so a node that carries its SAN hands out the length it keeps instead of a strlen()).
- */
-const char *gamedb__event_san(const struct gamedb_event *ev, size_t *len);
-/*
- * The writers' run of plain moves (see iter.c): the n nodes from the iterator's place on, and
- * the passing of the first n of them once a writer has read them (moves that carry their SAN,
- * and NAGs, only).
- */
-const struct gamedb__node *gamedb__move_iter_nodes(const struct gamedb_move_iter *it, size_t *n);
-void gamedb__move_iter_pass(struct gamedb_move_iter *it, size_t n);
-/* A move node's UCI as gamedb_event_get_uci() gives it, in buf (8 bytes); its length. */
-size_t gamedb__move_iter_uci(const struct gamedb_move_iter *it, const struct gamedb__node *nd,
-			     char *buf);
-int gamedb__game_tag_at(struct gamedb_game *g, size_t i, const char **name, size_t *nlen,
-			const char **value, size_t *vlen);
 void gamedb__game_reset(struct gamedb_game *g);
 void gamedb__game_release(struct gamedb_game *g);
 /*

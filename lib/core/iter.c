@@ -8,6 +8,7 @@
  * the iterator replay the nodes on a stack of positions, one level per open variation, up to
  * the current event, and only when asked: catch_up().
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -285,36 +286,68 @@ static int32_t next_slow(struct gamedb_move_iter *it, const struct gamedb_event 
 	return GAMEDB_OK;
 }
 
-GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
-					    const struct gamedb_event **out)
+/*
+ * The iterator passes n plain nodes from its place on (moves that carry their SAN, and NAGs:
+ * no flag skips one, and none opens a line or needs a position), the last of them at nd:
+ * that is its current event. The one step both gamedb_move_iter_next() (n = 1) and the
+ * writers' runs (gamedb__cursor_next()) take over such nodes.
+ */
+static inline void pass_plain(struct gamedb_move_iter *it, const struct gamedb__node *nd,
+			      size_t n)
+{
+	struct gamedb_event *ev = &it->ev;
+
+	it->i += n;
+	it->have_san = it->have_uci = it->have_fen = 0;
+	ev->nd = nd;
+	ev->text = NULL;
+	if (nd->type == GAMEDB_EVENT_MOVE) {
+		ev->movenum = (int32_t)nd->val;
+		ev->colour = nd->aux;
+	} else {
+		ev->movenum = 0;
+	}
+	ev->depth = (int32_t)it->depth;
+}
+
+/* Whether a node is plain (see pass_plain()). */
+static inline int is_plain(const struct gamedb__node *nd)
+{
+	return (nd->type == GAMEDB_EVENT_MOVE && nd->kind == GAMEDB__NODE_SAN) ||
+	       nd->type == GAMEDB_EVENT_NAG;
+}
+
+/* gamedb_move_iter_next(), inline here for the writers' step too (gamedb__cursor_next()). */
+static inline int32_t iter_next(struct gamedb_move_iter *it, const struct gamedb_event **out)
 {
 	/*
-	 * The plain events handed out here as next_slow() would, with only the fields that differ
-	 * set per kind: the usual one, a move that carries its SAN (GAMEDB__NODE_SAN: no flag skips
-	 * a move, and it needs no position); a NAG, or a comment when comments are not skipped
-	 * (they open no line and need no position); a variation's ends, when no flag skips them
-	 * and the stack has room (else next_slow() grows it).
+	 * The usual events handed out here as next_slow() would, with only the fields that differ
+	 * set per kind: a plain node (pass_plain()); a comment when comments are not skipped (it
+	 * opens no line and needs no position); a variation's ends, when no flag skips them and
+	 * the stack has room (else next_slow() grows it).
 	 */
 	if (it && out && it->magic == GAMEDB__ITER_MAGIC && it->i < it->g->mb.n) {
 		const struct gamedb__node *nd = &it->g->mb.nodes[it->i];
 		struct gamedb_event *ev = &it->ev;
-		const char *text = NULL;
-		int32_t movenum = 0, depth = (int32_t)it->depth;
-		if (nd->type == GAMEDB_EVENT_MOVE && nd->kind == GAMEDB__NODE_SAN) {
-			movenum = (int32_t)nd->val;
-			ev->colour = nd->aux;
-		} else if (nd->type == GAMEDB_EVENT_NAG) {
-		} else if ((nd->type == GAMEDB_EVENT_COMMENT_AFTER ||
-			    nd->type == GAMEDB_EVENT_COMMENT_BEFORE) &&
-			   !(it->flags & GAMEDB_ITER_SKIP_COMMENTS)) {
-			text = it->g->mb.text.p + nd->val;
+		int32_t depth;
+		if (is_plain(nd)) {
+			pass_plain(it, nd, 1);
+			*out = ev;
+			return GAMEDB_OK;
+		}
+		if ((nd->type == GAMEDB_EVENT_COMMENT_AFTER || nd->type == GAMEDB_EVENT_COMMENT_BEFORE) &&
+		    !(it->flags & GAMEDB_ITER_SKIP_COMMENTS)) {
+			ev->text = it->g->mb.text.p + nd->val;
+			depth = (int32_t)it->depth;
 		} else if (nd->type == GAMEDB_EVENT_VARIATION_BEGIN && it->depth + 1 < it->cap &&
 			   !(it->flags & GAMEDB_ITER_MAINLINE_ONLY)) {
+			ev->text = NULL;
 			depth = (int32_t)++it->depth;
 		} else if (nd->type == GAMEDB_EVENT_VARIATION_END &&
 			   !(it->flags & GAMEDB_ITER_MAINLINE_ONLY)) {
 			if (it->depth > 0)
 				it->depth--;
+			ev->text = NULL;
 			depth = (int32_t)it->depth + 1; /* the depth it closes */
 		} else {
 			return next_slow(it, out);
@@ -322,8 +355,7 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 		it->have_san = it->have_uci = it->have_fen = 0;
 		it->i++;
 		ev->nd = nd;
-		ev->text = text;
-		ev->movenum = movenum;
+		ev->movenum = 0;
 		ev->depth = depth;
 		*out = ev;
 		return GAMEDB_OK;
@@ -331,41 +363,85 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 	return next_slow(it, out);
 }
 
-/*
- * The writers' fast path (pgn.c write_run()): the nodes from the iterator's place on, which a
- * writer reads itself while they are moves that carry their SAN (GAMEDB__NODE_SAN) and NAGs,
- * then passes with gamedb__move_iter_pass(). No flag skips such a move or a NAG, and none
- * needs a position: a line of plain moves is formatted in one loop over the nodes, with no
- * call and no event per move.
- */
-const struct gamedb__node *gamedb__move_iter_nodes(const struct gamedb_move_iter *it, size_t *n)
+GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
+					    const struct gamedb_event **out)
 {
-	const struct gamedb__movebuf *mb = &it->g->mb;
+	return iter_next(it, out);
+}
 
-	*n = it->i < mb->n ? mb->n - it->i : 0;
-	return *n ? mb->nodes + it->i : NULL; /* a game without nodes may have no array at all */
+/* The UCI (xiangqi: ICCS) of a move node as gamedb_event_get_uci() gives it; its length. */
+static size_t move_uci(const struct gamedb_move_iter *it, const struct gamedb__node *nd, char *buf)
+{
+	if (it->variant == GAMEDB_VARIANT_XIANGQI)
+		return gamedb__xq_move_iccs(&nd->m, buf);
+	if ((it->variant == GAMEDB_VARIANT_CHESS960 || (it->flags & GAMEDB_ITER_UCI_KING_TAKES_ROOK)) &&
+	    (nd->m.flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) && nd->m.rook_from < 64) {
+		/* Castling as UCI_Chess960 engines write it, the king taking its rook: always in
+		 * Chess960, on request in standard chess (the engine's UCI does it by itself when
+		 * the king stays on its square). */
+		struct gamedb__move km = nd->m;
+		km.to = km.rook_from;
+		return gamedb__move_uci(&km, buf);
+	}
+	return gamedb__move_uci(&nd->m, buf);
 }
 
 /*
- * Passes n nodes that gamedb__move_iter_nodes() gave (moves with their SAN and NAGs only), as
- * that many gamedb_move_iter_next() calls would: the current event is then the last of them.
+ * A run (core/cursor.h) is a view of the nodes: each holds a struct gamedb__ply's bytes from
+ * its type on. The layouts must agree field by field.
  */
-void gamedb__move_iter_pass(struct gamedb_move_iter *it, size_t n)
-{
-	const struct gamedb__node *last;
-	struct gamedb_event *ev = &it->ev;
+#define PLY_AT offsetof(struct gamedb__node, type)
+_Static_assert(offsetof(struct gamedb__node, kind) - PLY_AT == offsetof(struct gamedb__ply, kind) &&
+	       offsetof(struct gamedb__node, aux) - PLY_AT == offsetof(struct gamedb__ply, colour) &&
+	       offsetof(struct gamedb__node, san_len) - PLY_AT == offsetof(struct gamedb__ply, san_len) &&
+	       offsetof(struct gamedb__node, val) - PLY_AT == offsetof(struct gamedb__ply, num) &&
+	       offsetof(struct gamedb__node, san) - PLY_AT == offsetof(struct gamedb__ply, san) &&
+	       sizeof(struct gamedb__ply) == offsetof(struct gamedb__node, san) + GAMEDB__SAN_MAX - PLY_AT &&
+	       PLY_AT + sizeof(struct gamedb__ply) <= sizeof(struct gamedb__node) &&
+	       GAMEDB__PLY_SAN == GAMEDB__SAN_MAX && GAMEDB__PLY_SAN_SET == GAMEDB__NODE_SAN,
+	       "a ply is not a node's view");
 
-	if (!n)
+/*
+ * The writers' step (core/cursor.h): a run of the plain nodes from the iterator's place on,
+ * which the writer passes (gamedb__cursor_pass(): pass_plain(), as gamedb_move_iter_next()
+ * passes each) once it has written them, else the next event as gamedb_move_iter_next()
+ * gives it. A writer formats a run of moves in one loop, with no call and no event per move,
+ * and never sees a node.
+ */
+int32_t gamedb__cursor_next(struct gamedb_move_iter *it, unsigned what, struct gamedb__run *r,
+			    const struct gamedb_event **out)
+{
+	r->n = 0;
+	if ((what & GAMEDB__RUN_MOVES) && it && out && it->magic == GAMEDB__ITER_MAGIC &&
+	    it->i < it->g->mb.n) {
+		const struct gamedb__node *first = &it->g->mb.nodes[it->i];
+		if (first->type == GAMEDB_EVENT_MOVE && first->kind == GAMEDB__NODE_SAN) {
+			r->at = (const unsigned char *)first + PLY_AT;
+			r->n = it->g->mb.n - it->i;
+			r->stride = sizeof *first;
+			r->first = it->i;
+			r->what = what;
+			*out = NULL;
+			return GAMEDB_OK;
+		}
+	}
+	return iter_next(it, out);
+}
+
+void gamedb__cursor_pass(struct gamedb_move_iter *it, const struct gamedb__run *r, size_t k)
+{
+	/* Only the run the last step gave, from where it starts, within it. */
+	if (k == 0 || k > r->n || r->first != it->i)
 		return;
-	it->i += n;
-	last = &it->g->mb.nodes[it->i - 1];
-	it->have_san = it->have_uci = it->have_fen = 0;
-	ev->nd = last;
-	ev->text = NULL;
-	ev->movenum = last->type == GAMEDB_EVENT_MOVE ? (int32_t)last->val : 0;
-	if (last->type == GAMEDB_EVENT_MOVE)
-		ev->colour = last->aux;
-	ev->depth = (int32_t)it->depth;
+	pass_plain(it, &it->g->mb.nodes[r->first + k - 1], k);
+}
+
+size_t gamedb__cursor_uci(const struct gamedb_move_iter *it, const struct gamedb__run *r,
+			  size_t k, char *buf)
+{
+	/* The node whose bytes item k is (a run is a view of the nodes from PLY_AT on). */
+	return move_uci(it, (const struct gamedb__node *)(const void *)(r->at + k * r->stride - PLY_AT),
+			buf);
 }
 
 GAMEDB_EXPORT int32_t gamedb_event_get_type(const struct gamedb_event *ev)
@@ -443,24 +519,6 @@ const char *gamedb__event_san(const struct gamedb_event *ev, size_t *len)
 	return event_san_slow(ev, len);
 }
 
-/* The UCI (xiangqi: ICCS) of a move node as gamedb_event_get_uci() gives it; its length. */
-size_t gamedb__move_iter_uci(const struct gamedb_move_iter *it, const struct gamedb__node *nd,
-			     char *buf)
-{
-	if (it->variant == GAMEDB_VARIANT_XIANGQI)
-		return gamedb__xq_move_iccs(&nd->m, buf);
-	if ((it->variant == GAMEDB_VARIANT_CHESS960 || (it->flags & GAMEDB_ITER_UCI_KING_TAKES_ROOK)) &&
-	    (nd->m.flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) && nd->m.rook_from < 64) {
-		/* Castling as UCI_Chess960 engines write it, the king taking its rook: always in
-		 * Chess960, on request in standard chess (the engine's UCI does it by itself when
-		 * the king stays on its square). */
-		struct gamedb__move km = nd->m;
-		km.to = km.rook_from;
-		return gamedb__move_uci(&km, buf);
-	}
-	return gamedb__move_uci(&nd->m, buf);
-}
-
 GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev)
 {
 	struct gamedb_move_iter *it;
@@ -469,7 +527,7 @@ GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev)
 		return NULL;
 	it = ev->it;
 	if (!it->have_uci) {
-		gamedb__move_iter_uci(it, ev->nd, it->uci);
+		move_uci(it, ev->nd, it->uci);
 		it->have_uci = 1;
 	}
 	return it->uci;

@@ -1,7 +1,7 @@
 /*
  * libgamedb - the JSON Lines writer: one object per game per line. Public API only, but for
- * speed a run of plain moves is read straight from the iterator's nodes (move_run()), with the
- * very result the events would give.
+ * speed a run of plain moves is taken at once from the iterator (core/cursor.h, move_run()),
+ * which passes them as its events would.
  *
  * The event stream is flat (a variation follows the move it replaces); JSON wants a tree
  * (a move holds its variations). Since a move's NAGs, comment and variations all follow it in
@@ -22,7 +22,8 @@
 #include <emmintrin.h>
 #endif
 
-#include "core/game.h"
+#include "core/cursor.h"
+#include "util/buf.h"
 
 /* Most games fit in the writer's stack buffer; a longer one moves to the heap. */
 #define JSON_INLINE 8192
@@ -371,22 +372,26 @@ static inline void move_end(struct jw *w, struct jline *l)
 }
 
 /*
- * The run of moves that carry their SAN from the iterator's place on (gamedb__move_iter_nodes(),
- * as pgn.c's write_run() reads it), written as the event loop writes each move when no FEN or
- * key is asked for: no event and no call through the public API per move. Passes them.
+ * A run of moves that carry their SAN, taken at once from the cursor (gamedb__cursor_next(),
+ * as pgn.c's write_run() takes them), written as the event loop writes each move when no FEN
+ * or key is asked for: no event and no call through the public API per move. Passes them.
  */
-static void move_run(struct jw *w, struct jline *l, struct gamedb_move_iter *it)
+static void move_run(struct jw *w, struct jline *l, struct gamedb_move_iter *it,
+		     const struct gamedb__run *run)
 {
-	size_t avail, n;
-	const struct gamedb__node *nd = gamedb__move_iter_nodes(it, &avail);
+	struct gamedb__ply pl;
+	size_t k;
 	char uci[8];
 
-	for (n = 0; n < avail && nd[n].type == GAMEDB_EVENT_MOVE && nd[n].kind == GAMEDB__NODE_SAN;
-	     n++) {
-		move_begin(w, l, nd[n].san, nd[n].san_len, uci, gamedb__move_iter_uci(it, &nd[n], uci));
+	for (k = 0; k < run->n; k++) {
+		gamedb__run_ply(run, k, &pl);
+		if (!gamedb__ply_plain(run, &pl))
+			break;
+		move_begin(w, l, gamedb__run_san(run, k), pl.san_len, uci,
+			   gamedb__cursor_uci(it, run, k, uci));
 		move_end(w, l);
 	}
-	gamedb__move_iter_pass(it, n);
+	gamedb__cursor_pass(it, run, k);
 }
 
 /* Writes the moves of it as the value of "moves", then a main-line comment no move follows. */
@@ -396,6 +401,8 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 	struct jline *stack, *l;
 	size_t depth = 0, cap = 8, skip = 0, k;
 	size_t flat_items = 0; /* moves written in the open "variations_flat" */
+	/* A FEN or key per move: every move by its event. */
+	const unsigned runs = flags & (GAMEDB_WRITE_FEN | GAMEDB_WRITE_KEY) ? 0 : GAMEDB__RUN_MOVES;
 	char num[16];
 
 	stack = calloc(cap, sizeof *stack);
@@ -407,10 +414,15 @@ static void moves(struct jw *w, struct gamedb_move_iter *it, uint32_t flags)
 	put(w, "[", 1);
 	for (;;) {
 		int32_t type;
-		if (!skip && depth <= JSON_NEST_MAX && !(flags & (GAMEDB_WRITE_FEN | GAMEDB_WRITE_KEY)))
-			move_run(w, &stack[depth], it);
-		if (w->err || gamedb_move_iter_next(it, &ev) != GAMEDB_OK)
+		struct gamedb__run run;
+		/* Runs of moves at once where a move is written as the run writes it. */
+		if (w->err || gamedb__cursor_next(it, !skip && depth <= JSON_NEST_MAX ? runs : 0, &run,
+						  &ev) != GAMEDB_OK)
 			break;
+		if (run.n) {
+			move_run(w, &stack[depth], it, &run);
+			continue;
+		}
 		type = gamedb_event_get_type(ev);
 		l = &stack[depth];
 		if (skip) { /* inside a variation that has no move to hang from */

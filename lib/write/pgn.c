@@ -1,8 +1,7 @@
 /*
  * libgamedb - the PGN writer. It uses the public API (tags, the move iterator), so anything it
- * does a caller can do too; for speed only, it reads a run of plain moves straight from the
- * iterator's nodes (gamedb__move_iter_nodes(), write_run()), with the very result the events
- * would give.
+ * does a caller can do too; for speed only, it takes a run of plain moves and NAGs from the
+ * iterator at once (core/cursor.h, write_run()), which passes them as its events would.
  *
  * Two layouts share the code. Both: tags one per line in the game's tag order, a blank line,
  * then the movetext as words wrapped at a margin, where a move number ("12." or "12...") and
@@ -20,8 +19,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/game.h"
-#include "core/reader.h"
+#include "core/cursor.h"
+#include "util/buf.h"
 
 #define PGN_WIDTH_SCID 75
 #define PGN_WIDTH 80
@@ -611,22 +610,6 @@ static void name_for_message(char *out, const char *name, size_t nlen)
 	out[i] = 0;
 }
 
-/* Appends s to the message at dst (cap bytes), cut at a UTF-8 character's start if need be. */
-static void msg_append(char *dst, size_t cap, const char *s)
-{
-	size_t len = strlen(dst), n = strlen(s);
-
-	if (len + 1 >= cap)
-		return;
-	if (n > cap - len - 1) {
-		n = cap - len - 1;
-		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-			n--;
-	}
-	memcpy(dst + len, s, n);
-	dst[len + n] = 0;
-}
-
 /*
  * Says in the game's message what the tag section changed: after the message the game has
  * (a warning of the reader), unless it says so already (the game written a second time).
@@ -634,7 +617,6 @@ static void msg_append(char *dst, size_t cap, const char *s)
 static void tags_note(struct gamedb_game *g, const struct tagfix *f)
 {
 	char note[400], a[48], b[48], more[48] = "", vmore[48] = "";
-	const char *file = g->reader && g->reader->src.primary ? g->reader->src.primary : NULL;
 
 	name_for_message(a, f->name ? f->name : "", f->name ? f->nlen : 0);
 	name_for_message(b, f->vname ? f->vname : "", f->vname ? f->vnlen : 0);
@@ -652,20 +634,7 @@ static void tags_note(struct gamedb_game *g, const struct tagfix *f)
 	else
 		snprintf(note, sizeof note, "PGN: characters of tag \"%s\"%s replaced (a control "
 			 "character by a space, '}' in a comment by ')')", b, vmore);
-	if (strstr(g->errmsg, note))
-		return;
-	if (g->errmsg[0]) {
-		msg_append(g->errmsg, sizeof g->errmsg, "; ");
-	} else {
-		/* Where, as the reader's messages say it: "FILE: game N: ". */
-		if (file) {
-			msg_append(g->errmsg, sizeof g->errmsg, file);
-			msg_append(g->errmsg, sizeof g->errmsg, ": ");
-		}
-		snprintf(a, sizeof a, "game %llu: ", (unsigned long long)g->index + 1);
-		msg_append(g->errmsg, sizeof g->errmsg, a);
-	}
-	msg_append(g->errmsg, sizeof g->errmsg, note);
+	gamedb__game_add_warning(g, note);
 }
 
 /* The most one node of a run writes: a space or break, a move number or NAG (16 bytes
@@ -715,41 +684,41 @@ static PGN_HOT char *run_word(char *p, size_t *col, size_t width, const char *s,
 }
 
 /*
- * The run of plain moves and their NAGs that starts at nd (a move with its SAN; n nodes to the
- * game's end, gamedb__move_iter_nodes()), up to the first node of another kind, written as the
- * event loop of gamedb_game_write_pgn() writes each of them: a space (or a line break) after
- * the move before, the move number for White or where print_number asks, the SAN, and a NAG
- * as flush_move() writes it; number, SAN and NAG are words of their own. Returns the number
- * of nodes written, for gamedb__move_iter_pass(). The room is reserved once for
- * PGN_RUN_CHUNK nodes, and words go out with copies of constant size (a node's SAN has
- * GAMEDB__SAN_MAX = 8 bytes to read, the number buffer 32): this is the loop most of a game's
- * text comes from. A word here is shorter than any margin, so one that would reach it always
- * has words before it on its line: the test of the default layout for a word at a line's
- * start (emit_word_cols()) is not needed.
+ * The run of plain moves and their NAGs the cursor hands out (gamedb__cursor_next(): it starts
+ * with a move, and ends at the first item that is not plain), written as the event loop of
+ * gamedb_game_write_pgn() writes each of them: a space (or a line break) after the move
+ * before, the move number for White or where print_number asks, the SAN, and a NAG as
+ * flush_move() writes it; number, SAN and NAG are words of their own. Returns the number of
+ * items written, for gamedb__cursor_pass(). The room is reserved once for PGN_RUN_CHUNK items,
+ * and words go out with copies of constant size (a ply's SAN has GAMEDB__PLY_SAN = 8 bytes to
+ * read, the number buffer 32): this is the loop most of a game's text comes from. A word here
+ * is shorter than any margin, so one that would reach it always has words before it on its
+ * line: the test of the default layout for a word at a line's start (emit_word_cols()) is not
+ * needed.
  */
-static size_t write_run(struct pgnw *w, const struct gamedb__node *nd, size_t n,
-			int *print_number, int have_move, int nags)
+static size_t write_run(struct pgnw *w, const struct gamedb__run *r, int *print_number,
+			int have_move, int nags)
 {
-	const struct gamedb__node *const first = nd, *end = nd + n, *stop;
 	const size_t width = w->width;
-	size_t col = w->col, nnags = 0;
-	int pn = *print_number;
+	size_t col = w->col, nnags = 0, k = 0, stop;
+	struct gamedb__ply pl;
 	char *p, num[32];
 
-	for (; nd < end; nd = stop) {
+	for (; k < r->n; k = stop) {
 		if (room(w, (PGN_RUN_CHUNK + 1) * PGN_RUN_NODE) != 0)
 			break;
 		p = w->out.p + w->out.len;
-		stop = (size_t)(end - nd) > PGN_RUN_CHUNK ? nd + PGN_RUN_CHUNK : end;
-		if (pn) {
+		stop = r->n - k > PGN_RUN_CHUNK ? k + PGN_RUN_CHUNK : r->n;
+		if (*print_number) {
 			/*
 			 * The run's first move, after a comment or a variation: its number even for
 			 * Black ("12..."), the SAN right after it; the loop writes the rest (White's
 			 * number as for any of its moves).
 			 */
-			pn = 0;
-			if (nd->aux) {
-				size_t len = gamedb__put_u64(num, nd->val);
+			*print_number = 0;
+			gamedb__run_ply(r, k, &pl);
+			if (pl.colour) {
+				size_t len = gamedb__put_u64(num, pl.num);
 				memcpy(num + len, "...", 4);
 				if (have_move)
 					p = run_space(p, &col, width);
@@ -757,15 +726,16 @@ static size_t write_run(struct pgnw *w, const struct gamedb__node *nd, size_t n,
 				have_move = 0;
 			}
 		}
-		for (; nd < stop; nd++) {
+		for (; k < stop; k++) {
 			size_t len;
-			if (nd->type == GAMEDB_EVENT_MOVE && nd->kind == GAMEDB__NODE_SAN) {
-				const uint32_t mn = nd->val;
+			gamedb__run_ply(r, k, &pl);
+			if (pl.type == GAMEDB_EVENT_MOVE && pl.kind == GAMEDB__PLY_SAN_SET) {
+				const uint32_t mn = pl.num;
 				nnags = 0;
 				if (have_move)
 					p = run_space(p, &col, width);
 				have_move = 1;
-				if (nd->aux == 0) { /* White: "12." */
+				if (pl.colour == 0) { /* White: "12." */
 					if (mn < 100) {
 						len = mn < 10 ? 2 : 3;
 						p = run_word(p, &col, width, move_number + 4 * mn, len, 4);
@@ -775,27 +745,28 @@ static size_t write_run(struct pgnw *w, const struct gamedb__node *nd, size_t n,
 						p = run_word(p, &col, width, num, len, 16);
 					}
 				}
-				p = run_word(p, &col, width, nd->san, nd->san_len, GAMEDB__SAN_MAX);
+				p = run_word(p, &col, width, gamedb__run_san(r, k), pl.san_len,
+					     GAMEDB__PLY_SAN);
 				continue;
 			}
-			if (nd->type != GAMEDB_EVENT_NAG)
+			if (!gamedb__ply_plain(r, &pl))
 				break;
 			/* A NAG: as the event loop keeps them, at most 16 a move. */
 			if (!nags || nnags++ >= 16)
 				continue;
 			num[0] = '$';
-			len = 1 + gamedb__put_u64(num + 1, nd->val);
+			len = 1 + gamedb__put_u64(num + 1, pl.num);
 			p = run_space(p, &col, width);
 			p = run_word(p, &col, width, num, len, 16);
 		}
 		*p = 0;
 		w->out.len = (size_t)(p - w->out.p);
-		if (nd < stop)
+		if (k < stop)
 			break;
 	}
 	w->col = col;
 	*print_number = 0;
-	return (size_t)(nd - first);
+	return k;
 }
 
 /* What follows a move until the next move or variation: its NAGs and its comment. */
@@ -983,6 +954,8 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 	int32_t notation = GAMEDB_NOTATION_SAN;
 	struct pending pm;
 	struct tagfix fix;
+	struct gamedb__run run;
+	unsigned runs;
 	char num[24], storage[PGN_INLINE];
 
 	if (!g || !sink)
@@ -1010,25 +983,28 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 		notation = (flags & GAMEDB_WRITE_CHINESE) ? GAMEDB_NOTATION_CHINESE :
 			   (flags & GAMEDB_WRITE_WXF) ? GAMEDB_NOTATION_WXF : GAMEDB_NOTATION_ICCS;
 
+	/* Runs of plain moves and their NAGs at once, but for xiangqi: it writes ICCS, not the
+	 * moves' own notation (WXF). */
+	runs = xiangqi ? 0 : GAMEDB__RUN_MOVES | GAMEDB__RUN_NAGS;
 	tag_section(&w, g, partial, &fix);
 
 	for (;;) {
 		int32_t type;
-		if (!xiangqi) { /* xiangqi writes ICCS, not the node's notation */
-			size_t avail;
-			const struct gamedb__node *run = gamedb__move_iter_nodes(it, &avail);
-			if (avail && run->type == GAMEDB_EVENT_MOVE && run->kind == GAMEDB__NODE_SAN) {
-				if (pm.have_move && pending_more(&pm))
-					flush_move(&w, &pm, &print_number);
-				gamedb__move_iter_pass(it, write_run(&w, run, avail, &print_number,
-								     pm.have_move,
-								     !(flags & GAMEDB_WRITE_NO_NAGS)));
-				pm.have_move = 1;
-				moves_seen = 1;
-			}
-		}
-		if (gamedb_move_iter_next(it, &ev) != GAMEDB_OK)
+		if (gamedb__cursor_next(it, runs, &run, &ev) != GAMEDB_OK)
 			break;
+		if (run.n) {
+			size_t k;
+			if (pm.have_move && pending_more(&pm))
+				flush_move(&w, &pm, &print_number);
+			k = write_run(&w, &run, &print_number, pm.have_move,
+					     !(flags & GAMEDB_WRITE_NO_NAGS));
+			if (!k)
+				break; /* no room (w.err): the game fails, nothing more to write */
+			gamedb__cursor_pass(it, &run, k);
+			pm.have_move = 1;
+			moves_seen = 1;
+			continue;
+		}
 		type = gamedb_event_get_type(ev);
 		switch (type) {
 		case GAMEDB_EVENT_MOVE: {
@@ -1051,7 +1027,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 				k += colour ? 3 : 1;
 				emit_short(&w, num, k);
 			}
-			/* Every SAN buffer has 8 bytes to read (a node's, the iterator's). */
+			/* Every SAN buffer has 8 bytes to read (a node's, the iterator's: gamedb__event_san()). */
 			if (xiangqi)
 				emit_word_cols(&w, san, san_len, san_len);
 			else
