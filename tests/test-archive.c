@@ -31,7 +31,7 @@
 #endif
 
 #include "formats/format.h"
-#include "formats/archive.h"
+#include "containers/cbv.h"
 #include "load-file.h"
 #include "util/des.h"
 #include "testlib.h"
