@@ -1,5 +1,5 @@
 /*
- * libgamedb - tests of the ChessBase archive reader (lib/formats/archive.c, doc/formats/cbv.md).
+ * libgamedb - tests of the ChessBase archive reader (lib/containers/cbv.c, doc/formats/cbv.md).
  *
  * Real archives ($GAMEDB_REALDATA/chessbase/uncbv, from uncbv's tests): small.cbv and
  * decrypted_small.cbv unpack to exactly the files of their unpacked twin small/ (every
@@ -31,7 +31,7 @@
 #endif
 
 #include "formats/format.h"
-#include "formats/archive.h"
+#include "containers/cbv.h"
 #include "load-file.h"
 #include "util/des.h"
 #include "testlib.h"

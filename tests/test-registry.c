@@ -12,6 +12,12 @@
  * games as setting it after the open); a bad value set before makes the open fail with the
  * format's message; a key no format knows fails at once; an option of another format is no
  * error. Opening by base name finds every format's index extension, in either case.
+ *
+ * Archives (issue 28): every extension a base can be opened by is listed, the archives that
+ * hold a whole base included: ChessBase lists .cbv and .cbz (doc/formats/cbv.md) as opening a
+ * base and as archives, after .cbh and before its siblings (.cbg: neither); an archive flag
+ * never comes without the opening one; and each archive extension opens a real base of its
+ * format (realdata chessbase/uncbv; the .cbz with the password uncbv's tests give it).
  */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
@@ -361,8 +367,95 @@ static void test_base_names(void)
 	}
 }
 
+/* The flags format name lists ext with: -1 when it does not list it. */
+static long listed_flags(const char *name, const char *ext, size_t *at)
+{
+	size_t i, k;
+	uint32_t flags;
+	const char *e;
+
+	for (i = 0; i < gamedb_format_count(); i++) {
+		if (strcmp(gamedb_format_get_name(i), name) != 0)
+			continue;
+		for (k = 0; (e = gamedb_format_get_extension(i, k, &flags)) != NULL; k++)
+			if (strcmp(e, ext) == 0) {
+				if (at)
+					*at = k;
+				return (long)flags;
+			}
+	}
+	return -1;
+}
+
+/* A real sample of each archive extension (under realdata) and the option that opens it. */
+struct archive_sample {
+	const char *ext, *path, *password;
+};
+static const struct archive_sample archive_samples[] = {
+	{ ".cbv", "chessbase/uncbv/small.cbv", NULL },
+	{ ".cbz", "chessbase/uncbv/small.cbz", "password" }, /* uncbv's tests give it */
+	{ NULL, NULL, NULL },
+};
+
+static void test_archives(void)
+{
+	const char *realdata = getenv("GAMEDB_REALDATA");
+	size_t i, k, cbh = 99, cbv = 99, cbz = 99, cbg = 99;
+	uint32_t flags;
+	const char *ext;
+
+	CHECK_EQ_INT(listed_flags("chessbase", ".cbh", &cbh), GAMEDB_EXTENSION_OPENS);
+	CHECK_EQ_INT(listed_flags("chessbase", ".cbv", &cbv),
+		     GAMEDB_EXTENSION_OPENS | GAMEDB_EXTENSION_ARCHIVE);
+	CHECK_EQ_INT(listed_flags("chessbase", ".cbz", &cbz),
+		     GAMEDB_EXTENSION_OPENS | GAMEDB_EXTENSION_ARCHIVE);
+	CHECK_EQ_INT(listed_flags("chessbase", ".cbg", &cbg), 0);
+	CHECK_MSG(cbh < cbv && cbv < cbz && cbz < cbg, "chessbase: .cbh %zu .cbv %zu .cbz %zu .cbg "
+		  "%zu: the index, then the archives, then the siblings", cbh, cbv, cbz, cbg);
+	/* No other format claims them. */
+	CHECK_EQ_INT(listed_flags("scid", ".cbv", NULL), -1);
+	for (i = 0; i < gamedb_format_count(); i++)
+		for (k = 0; (ext = gamedb_format_get_extension(i, k, &flags)) != NULL; k++)
+			CHECK_MSG(!(flags & GAMEDB_EXTENSION_ARCHIVE) || (flags & GAMEDB_EXTENSION_OPENS),
+				  "%s: %s is an archive that opens no base", gamedb_format_get_name(i),
+				  ext);
+	/* Each archive extension opens a real base of its format: a sample of each is below. */
+	if (!realdata_here(realdata)) {
+		printf("archives: no real data at %s\n", realdata ? realdata : "(unset)");
+		return;
+	}
+	for (i = 0; i < gamedb_format_count(); i++) {
+		for (k = 0; (ext = gamedb_format_get_extension(i, k, &flags)) != NULL; k++) {
+			const struct archive_sample *s = archive_samples;
+			char path[4200];
+			struct gamedb_reader *r;
+			int32_t rc;
+			if (!(flags & GAMEDB_EXTENSION_ARCHIVE))
+				continue;
+			while (s->ext && strcmp(s->ext, ext) != 0)
+				s++;
+			CHECK_MSG(s->ext != NULL, "%s: archive %s has no sample in archive_samples",
+				  gamedb_format_get_name(i), ext);
+			if (!s->ext)
+				continue;
+			snprintf(path, sizeof path, "%s/%s", realdata, s->path);
+			r = gamedb_reader_new();
+			gamedb_reader_support_format_all(r);
+			if (s->password)
+				gamedb_reader_set_option(r, NULL, "password", s->password);
+			rc = gamedb_reader_open_filename(r, path);
+			CHECK_MSG(rc == GAMEDB_OK || rc == GAMEDB_WARN, "%s: %s", path,
+				  gamedb_reader_errmsg(r));
+			CHECK_EQ_STR(gamedb_reader_format(r) ? gamedb_reader_format(r) : "(none)",
+				     gamedb_format_get_name(i));
+			gamedb_reader_free(r);
+		}
+	}
+}
+
 int main(void)
 {
+	test_archives();
 	test_entries();
 	test_options();
 	test_base_names();

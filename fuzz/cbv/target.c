@@ -1,5 +1,5 @@
 /*
- * libgamedb - fuzz target for the ChessBase archive reader (lib/formats/archive.c), libFuzzer's
+ * libgamedb - fuzz target for the ChessBase archive reader (lib/containers/cbv.c), libFuzzer's
  * LLVMFuzzerTestOneInput.
  *
  * Input: one .cbv archive as it is, opened from memory (the archive is found by its content,

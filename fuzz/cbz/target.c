@@ -1,5 +1,5 @@
 /*
- * libgamedb - fuzz target for the encrypted ChessBase archives (.cbz; lib/formats/archive.c),
+ * libgamedb - fuzz target for the encrypted ChessBase archives (.cbz; lib/containers/cbv.c),
  * libFuzzer's LLVMFuzzerTestOneInput.
  *
  * Input: one .cbz as it is (a .cbv enciphered with DES under the key of the password

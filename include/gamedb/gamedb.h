@@ -154,6 +154,16 @@ GAMEDB_EXPORT const char *gamedb_version_string(void);
 #define GAMEDB_EXTENSION_OPENS 1u
 
 /**
+ * Flag of gamedb_format_get_extension(), always with ::GAMEDB_EXTENSION_OPENS: the file is an
+ * archive that holds a whole base of the format in one file (ChessBase `.cbv`; `.cbz`, the
+ * same encrypted, which needs the reader option `password`), unpacked in memory by the open.
+ * An Open dialog offers it with the format's other opening extensions; copying such a base
+ * means copying that one file.
+ * @since 1.1
+ */
+#define GAMEDB_EXTENSION_ARCHIVE 2u
+
+/**
  * The number of formats this library reads.
  * @since 1.1
  */
@@ -190,13 +200,16 @@ GAMEDB_EXPORT uint32_t gamedb_format_get_capabilities(size_t index);
 GAMEDB_EXPORT const char *gamedb_format_get_charset(size_t index);
 
 /**
- * Extension @p k of format @p index, lower case with its dot (".si4"): first the files a base
- * is opened by (::GAMEDB_EXTENSION_OPENS in @p flags), then the other files of a base. Files
- * copied from Windows may carry them in upper case; the library finds both.
+ * Extension @p k of format @p index, lower case with its dot (".si4"): first every file a base
+ * of the format can be opened by (::GAMEDB_EXTENSION_OPENS in @p flags): the format's own
+ * (ChessBase: ".cbh"), then the archives that hold a whole base of it (".cbv", ".cbz", flagged
+ * ::GAMEDB_EXTENSION_ARCHIVE as well); then the other files of a base, which do not open it
+ * (".cbg", flags 0). Files copied from Windows may carry them in upper case; the library finds
+ * both.
  * @param index the format, 0 .. gamedb_format_count() - 1.
  * @param k the extension, from 0.
- * @param flags if not NULL, set to the flags of the extension (::GAMEDB_EXTENSION_OPENS), 0
- *        past the end.
+ * @param flags if not NULL, set to the flags of the extension (::GAMEDB_EXTENSION_OPENS,
+ *        ::GAMEDB_EXTENSION_ARCHIVE), 0 past the end.
  * @return a static string, or NULL past the last extension or for an unknown format.
  * @since 1.1
  */

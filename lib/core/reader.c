@@ -1,6 +1,6 @@
 /*
- * libgamedb - the reader: opening, format bidding, options, the game iterator.
- * Knows no format: it calls them through the vtable only.
+ * libgamedb - the reader: opening, container and format bidding, options, the game iterator.
+ * Knows no format and no container: it calls them through their registries and vtables only.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -9,30 +9,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "containers/container.h"
 #include "core/reader.h"
-#include "formats/archive.h"
 #include "formats/format.h"
-
-int32_t gamedb__error(struct gamedb_reader *r, int32_t status, int32_t code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!r)
-		return status;
-	r->errcode = code;
-	va_start(ap, fmt);
-	vsnprintf(r->errmsg, sizeof r->errmsg, fmt, ap);
-	va_end(ap);
-	if (status == GAMEDB_FATAL && r->state == GAMEDB__RS_OPEN)
-		r->state = GAMEDB__RS_FATAL;
-	return status;
-}
-
-void gamedb__clear_error(struct gamedb_reader *r)
-{
-	r->errcode = GAMEDB_E_NONE;
-	r->errmsg[0] = 0;
-}
 
 /*
  * The report hook of the reader's source: copies an error the I/O layer recorded into the
@@ -101,26 +80,14 @@ static void pending_clear(struct gamedb_reader *r)
 	r->npending = 0;
 }
 
-/* Forgets the password, its bytes overwritten first. */
-static void password_clear(struct gamedb_reader *r)
-{
-	if (r->password) {
-		volatile char *p = r->password;
-		while (*p)
-			*p++ = 0;
-		free(r->password);
-		r->password = NULL;
-	}
-}
-
 /*
- * Closes the reader's source. An unpacked archive it shows may be held by other readers too
- * (gamedb_reader_open_shared()): it is let go of first, so that the close frees only this
- * reader's own part.
+ * Closes the reader's source. The set a container unpacked, which it shows, may be held by
+ * other readers too (gamedb_reader_open_shared()): it is let go of first, so that the close
+ * frees only this reader's own part.
  */
 static void src_close(struct gamedb_reader *r)
 {
-	gamedb__archive_release(r->src.archive);
+	gamedb__container_release(r->src.archive);
 	r->src.archive = NULL;
 	gamedb__src_close(&r->src);
 }
@@ -135,7 +102,7 @@ GAMEDB_EXPORT void gamedb_reader_free(struct gamedb_reader *r)
 	src_close(r);
 	gamedb__text_close(&r->text);
 	pending_clear(r);
-	password_clear(r);
+	gamedb__container_options_clear(&r->container_options);
 	r->magic = 0;
 	free(r);
 }
@@ -302,13 +269,18 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_option(struct gamedb_reader *r, const ch
 			return set_charset_field(r, r->text.charset, sizeof r->text.charset, key, value);
 		return set_charset_field(r, r->text.fallback, sizeof r->text.fallback, key, value);
 	}
-	/* The password of an encrypted archive: used when the open unpacks it, so after the open
-	 * it changes nothing. */
-	if (strcmp(key, "password") == 0) {
+	/* An option of a container (the password of an encrypted one): used when the open
+	 * unpacks it, so after the open it changes nothing. */
+	if (gamedb__container_has_option(key)) {
+		int rc;
 		if (r->state != GAMEDB__RS_NEW)
 			return GAMEDB_WARN;
-		password_clear(r);
-		if (value && *value && !(r->password = gamedb__strdup(value)))
+		rc = gamedb__container_option_set(&r->container_options, key, value);
+		if (rc == -1)
+			return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_INVALID_ARGUMENT,
+					     "gamedb_reader_set_option: more than %d container options",
+					     GAMEDB__CONTAINER_MAX_OPTIONS);
+		if (rc != 0)
 			return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_NOMEM, "out of memory");
 		return GAMEDB_OK;
 	}
@@ -397,9 +369,9 @@ static char *index_of(const char *path)
 }
 
 /*
- * Opens the base r's source names. unpack: an archive (a whole base in one file) is unpacked
- * in memory first and the base inside read; 0 for a source that shows an unpacked archive
- * already (gamedb_reader_open_shared()).
+ * Opens the base r's source names. unpack: the containers bid first, and the one whose file it
+ * is (a whole base in one file) unpacks it in memory, the base inside then read; 0 for a source
+ * that shows an unpacked set already (gamedb_reader_open_shared()).
  */
 static int32_t open_source(struct gamedb_reader *r, int unpack)
 {
@@ -408,7 +380,7 @@ static int32_t open_source(struct gamedb_reader *r, int unpack)
 	size_t i;
 	int32_t rc;
 
-	if (unpack && gamedb__archive_open(r, &r->src, r->password) != GAMEDB_OK)
+	if (unpack && gamedb__container_open(r, &r->src, &r->container_options) != GAMEDB_OK)
 		goto fatal;
 	if (r->forced) {
 		best = r->forced;
@@ -710,7 +682,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_shared(struct gamedb_reader *r,
 	}
 	if (from->archive) {
 		/* The unpacked members, shared: not unpacked (nor deciphered) again. */
-		if (gamedb__archive_share(r, &r->src, from) != GAMEDB_OK) {
+		if (gamedb__container_share(r, &r->src, from) != GAMEDB_OK) {
 			r->state = GAMEDB__RS_FATAL;
 			src_close(r);
 			return GAMEDB_FATAL;

@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #include "gamedb/gamedb.h"
+#include "containers/container.h"
+#include "core/error.h"
 #include "core/game.h"
 #include "io/io.h"
 #include "text/text.h"
@@ -44,18 +46,11 @@ struct gamedb_reader {
 	struct gamedb__pending_option pending[GAMEDB__MAX_PENDING];
 	size_t npending;
 	int options_lost; /* an option taken after the open could not be kept (no room) */
-	char *password; /* the `password` option: the key of an encrypted archive; NULL if none */
+	/* The containers' options (`password`), set before the open, for the one that unpacks. */
+	struct gamedb__container_options container_options;
 	int32_t errcode;
 	char errmsg[512];
 };
-
-/*
- * Sets the reader's error (detail code and message) and returns status, so that a format can
- * write `return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "...")`.
- */
-int32_t gamedb__error(struct gamedb_reader *r, int32_t status, int32_t code, const char *fmt, ...)
-	GAMEDB__PRINTF(4, 5);
-void gamedb__clear_error(struct gamedb_reader *r);
 
 /* The charset a format's text is read as, honouring the caller's override. */
 const char *gamedb__reader_charset(const struct gamedb_reader *r);

@@ -2,7 +2,8 @@
  * libgamedb - the format registry: the one list of the formats this library reads. The reader
  * core bids and opens through it, the base-name opener takes the index extensions from it, and
  * the public listing (gamedb_format_*) hands it to callers: a GUI's Open dialog, the gamedb
- * command's help, the Python binding.
+ * command's help, the Python binding. The listing names, with each format's own extensions,
+ * those of the containers (lib/containers) that hold a base of it (ChessBase: .cbv, .cbz).
  *
  * Adding a format: its file defines gamedb__format_<name> (format.h) and adds one line to
  * FORMATS below. doc/adding-a-format.md lists the rest (tests, data, docs); tests/test-registry.c
@@ -10,6 +11,7 @@
  */
 #include <string.h>
 
+#include "containers/container.h"
 #include "formats/format.h"
 
 /*
@@ -96,20 +98,55 @@ GAMEDB_EXPORT const char *gamedb_format_get_charset(size_t index)
 	return f ? f->default_charset : NULL;
 }
 
+/*
+ * Extension k of the containers that hold a base of format f, in the registry's order (*n: how
+ * many they have when k is past them); NULL past them.
+ */
+static const char *container_extension(const struct gamedb__format *f, size_t k, size_t *n)
+{
+	size_t i, j, seen = 0;
+
+	for (i = 0; i < gamedb__container_count(); i++) {
+		const struct gamedb__container *c = gamedb__container_at(i);
+		if (!c->format || strcmp(c->format, f->name) != 0)
+			continue;
+		for (j = 0; c->extensions && c->extensions[j]; j++, seen++)
+			if (seen == k)
+				return c->extensions[j];
+	}
+	*n = seen;
+	return NULL;
+}
+
+/*
+ * The format's files a base is opened by (opens), then the containers' that hold a base of it
+ * (they open one too), then the format's other files: the opening ones first, as documented.
+ */
 GAMEDB_EXPORT const char *gamedb_format_get_extension(size_t index, size_t k, uint32_t *flags)
 {
 	const struct gamedb__format *f = gamedb__format_at(index);
-	size_t i;
+	size_t i, ncontainer = 0;
+	const char *ext;
 
 	if (flags)
 		*flags = 0;
-	for (i = 0; f && f->extensions && f->extensions[i]; i++) {
+	if (!f || !f->extensions)
+		return NULL;
+	for (i = 0; i < f->opens && f->extensions[i]; i++)
 		if (i == k) {
-			if (flags && i < f->opens)
+			if (flags)
 				*flags = GAMEDB_EXTENSION_OPENS;
 			return f->extensions[i];
 		}
+	ext = container_extension(f, k - i, &ncontainer);
+	if (ext) {
+		if (flags)
+			*flags = GAMEDB_EXTENSION_OPENS | GAMEDB_EXTENSION_ARCHIVE;
+		return ext;
 	}
+	for (k -= ncontainer; f->extensions[i]; i++)
+		if (i == k)
+			return f->extensions[i];
 	return NULL;
 }
 

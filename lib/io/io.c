@@ -448,7 +448,7 @@ int gamedb__src_open(struct gamedb__src *src, const char *ext, int quiet, struct
 	return quiet ? -1 : open_named(src, a, 0, out); /* once more, for the message */
 }
 
-/* The archive a source owns (io.h); its unpacker is lib/formats/archive.c. */
+/* The archive a source owns (io.h); its unpacker is lib/containers/cbv.c. */
 void gamedb__archive_free(struct gamedb__archive *a)
 {
 	size_t i;

@@ -68,7 +68,7 @@ enum { GAMEDB__SRC_NONE = 0, GAMEDB__SRC_PATH = 1, GAMEDB__SRC_MEMSET = 2, GAMED
 /* Where a database's files come from: a path, a set of memory files, or caller I/O. */
 /*
  * What an archive (a whole base in one file, e.g. a ChessBase .cbv) unpacks to: built by the
- * unpacker in lib/formats/archive.c, owned by the source (src->archive) once the source shows
+ * unpacker in lib/containers/cbv.c, owned by the source (src->archive) once the source shows
  * its members as a memory set, freed with the source.
  */
 struct gamedb__archive {

@@ -65,6 +65,7 @@ CAP_XIANGQI = 16
 
 # gamedb_format_get_extension() flags
 EXTENSION_OPENS = 1
+EXTENSION_ARCHIVE = 2
 
 VARIANT_CHESS = 1
 VARIANT_CHESS960 = 2

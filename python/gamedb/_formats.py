@@ -42,6 +42,7 @@ class Format(NamedTuple):
     capabilities: int
     charset: str
     options: Tuple[FormatOption, ...]
+    archives: Tuple[str, ...] = ()
 
 
 def formats() -> List[Format]:
@@ -50,17 +51,21 @@ def formats() -> List[Format]:
     Each is a :class:`Format`: ``name`` ("scid", what ``format=`` takes), ``description``
     (one line), ``extensions`` (a tuple of every file of a base, lower case with the dot:
     first the files a base is opened by, then their siblings), ``opens`` (the leading part of
-    ``extensions`` a base is opened by, e.g. (".si4", ".si3")), ``capabilities`` (the CAP_*
+    ``extensions`` a base is opened by, e.g. (".si4", ".si3"); ChessBase's ends with its
+    archives, (".cbh", ".cbv", ".cbz")), ``archives`` (the part of ``opens`` that are archives
+    holding a whole base in one file: (".cbv", ".cbz"); a ``.cbz`` needs
+    ``options={"password": ...}``), ``capabilities`` (the CAP_*
     bits every base of the format has), ``charset`` (the charset its text is read in unless
     ``charset=`` says otherwise) and ``options`` (a tuple of :class:`FormatOption`: the
     format's own options; "charset", "fallback-charset" and "password", which every format
     takes, are not listed). A GUI builds its file filter from ``opens``; copying a base means copying
-    the files of every extension.
+    the files of every extension (an archive: that one file).
     """
     out: List[Format] = []
     for i in range(_lib.gamedb_format_count()):
         exts: List[str] = []
         opens: List[str] = []
+        archives: List[str] = []
         flags = c_uint32()
         k = 0
         while True:
@@ -70,6 +75,8 @@ def formats() -> List[Format]:
             exts.append(ext)
             if flags.value & _ffi.EXTENSION_OPENS:
                 opens.append(ext)
+            if flags.value & _ffi.EXTENSION_ARCHIVE:
+                archives.append(ext)
             k += 1
         options: List[FormatOption] = []
         default, description = c_char_p(), c_char_p()
@@ -84,7 +91,8 @@ def formats() -> List[Format]:
         out.append(Format(_lib.gamedb_format_get_name(i),
                           _lib.gamedb_format_get_description(i), tuple(exts), tuple(opens),
                           _lib.gamedb_format_get_capabilities(i),
-                          _lib.gamedb_format_get_charset(i), tuple(options)))
+                          _lib.gamedb_format_get_charset(i), tuple(options),
+                          tuple(archives)))
     return out
 
 

@@ -8,7 +8,10 @@ What the listing says is checked against things outside the binding's own code:
   by the listed extensions only, make a base that reads exactly like the one on disk; the
   capabilities the listing promises hold on real bases; the listed option defaults change
   nothing when set;
-- Python's own codec registry for the default charset names.
+- Python's own codec registry for the default charset names;
+- doc/formats/cbv.md and uncbv's samples for the archives: ChessBase is opened by its index and
+  by its two archives (.cbv; .cbz, encrypted), each opening a real base read as its unpacked
+  twin (realdata chessbase/uncbv, with the passwords uncbv's tests give the .cbz).
 """
 import codecs
 import os
@@ -157,7 +160,46 @@ def test_default_charsets_are_charsets():
         codecs.lookup(f.charset)  # LookupError if Python knows no such charset
 
 
-@pytest.mark.parametrize("name_ext", [(f.name, e) for f in gamedb.formats() for e in f.opens],
+def test_chessbase_lists_its_archives():
+    """Issue 28: the Open dialog offers the archives (.cbv, .cbz) with the index (.cbh)."""
+    cb = format_named("chessbase")
+    assert cb.opens == (".cbh", ".cbv", ".cbz")
+    assert cb.archives == (".cbv", ".cbz")
+    assert cb.extensions[:3] == cb.opens
+    assert ".cbg" in cb.extensions and ".cbg" not in cb.opens
+    for f in gamedb.formats():
+        assert set(f.archives) <= set(f.opens), f.name
+        if f.name != "chessbase":
+            assert not f.archives, f.name
+
+
+# The archives of uncbv's tests and the passwords they are made with (None: not encrypted).
+ARCHIVES = {".cbv": [("small.cbv", None), ("decrypted_small.cbv", None)],
+            ".cbz": [("small.cbz", "password"), ("small2.cbz", "pass"),
+                     ("small3.cbz", "my long password")]}
+
+
+ARCHIVE_EXTS = [(f.name, e) for f in gamedb.formats() for e in f.archives]
+
+
+@pytest.mark.parametrize("name_ext", ARCHIVE_EXTS, ids=["%s%s" % ne for ne in ARCHIVE_EXTS])
+def test_every_archive_extension_opens_a_real_base(name_ext):
+    """Each listed archive opens, and reads as its unpacked twin (small/: a base of 0 games)."""
+    fmt = format_named(name_ext[0])
+    folder = os.path.join(REALDATA, fmt.name, "uncbv")
+    if not os.path.isdir(folder):
+        pytest.skip("real data not available: %s" % folder)
+    twin = os.path.join(folder, "small", "small.cbh")
+    with gamedb.open(twin) as r:
+        count, games = r.game_count, first_games(r)
+    for name, password in ARCHIVES[name_ext[1]]:
+        options = {"password": password} if password else None
+        assert_reads_as(gamedb.open(os.path.join(folder, name), options=options), fmt, count,
+                        games)
+
+
+@pytest.mark.parametrize("name_ext", [(f.name, e) for f in gamedb.formats() for e in f.opens
+                                      if e not in f.archives],
                          ids=lambda ne: "%s%s" % ne)
 def test_every_opening_extension_opens_a_real_base(name_ext):
     fmt = format_named(name_ext[0])

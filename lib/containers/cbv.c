@@ -1,6 +1,7 @@
 /*
- * libgamedb - ChessBase archives (.cbv): a whole base in one file, unpacked in memory into a
- * memory set (never to disk). The layout (doc/formats/cbv.md), little-endian unless said:
+ * libgamedb - the containers cbv and cbz: ChessBase archives (.cbv), a whole base in one
+ * file, unpacked in memory into a set of files (never to disk), and the same encrypted (.cbz).
+ * The layout (doc/formats/cbv.md), little-endian unless said:
  *
  *   header     08 00, member count (16), size of one member entry (8), 3 bytes unknown
  *   entries    per member: its name in a 132-byte field (NUL-terminated, Latin-1, folders
@@ -28,17 +29,18 @@
  * on its own (no chaining, no header), under a key made from the user's password: the password
  * itself when it has 8 bytes; repeated to 8 bytes when shorter; when longer, each byte i folded
  * into key byte i mod 8 (that byte doubled, modulo 256, then XORed with it). Bytes past the
- * last whole block carry nothing (a CBV ends before them). The password is the reader option
- * "password"; a wrong one is seen at once, as the first block is not a CBV header.
+ * last whole block carry nothing (a CBV ends before them). The password is the option
+ * "password" of the cbz container; a wrong one is seen at once, as the first block is not a
+ * CBV header.
  */
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/archive.h"
-#include "formats/format.h"
-#include "formats/toolkit.h"
+#include "containers/cbv.h"
+#include "containers/container.h"
+#include "core/error.h"
+#include "util/buf.h"
 #include "util/des.h"
 
 #define NAME_FIELD 132
@@ -68,17 +70,16 @@ struct cbv {
 	uint8_t tmp[65536]; /* a Huffman-decoded block */
 };
 
-/*
- * An unpacked archive as this file allocates it: the members (what the source shows) and how
- * many readers hold it (the one that unpacked it, and those opened on it by
- * gamedb_reader_open_shared()); the last to let go, from whichever thread, frees it. The
- * members first, so that gamedb__archive_free(&s->a) frees the whole, as for an archive held
- * by one reader (or by no reader: the tests).
- */
-struct shared {
-	struct gamedb__archive a;
-	atomic_size_t refs;
-};
+/* Little-endian numbers of the archive's header, entries and blocks. */
+static uint32_t le16(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return le16(p) | le16(p + 2) << 16;
+}
 
 /*
  * Makes data[0, end) readable (end at most size): deciphers the blocks of an encrypted archive
@@ -203,7 +204,7 @@ static int lz(struct cbv *c, struct out *o, const uint8_t *in, size_t len, size_
 		int k;
 		if (len - p < 2)
 			return bad(c, off + p, "an LZ control word is cut off");
-		ctrl = gamedb__le16(in + p);
+		ctrl = le16(in + p);
 		p += 2;
 		for (k = 0; k < 16 && p < len; k++, ctrl <<= 1) {
 			if (!(ctrl & 0x8000)) {
@@ -252,7 +253,7 @@ static int member(struct cbv *c, struct out *o, size_t pos, size_t end)
 		if (end - pos < 4)
 			return bad(c, pos, "a block header is cut off");
 		need(c, pos + 4);
-		blen = gamedb__le16(c->data + pos);
+		blen = le16(c->data + pos);
 		if (blen < 1 || blen > end - pos - 4)
 			return bad(c, pos, "a block's length runs past the member's data");
 		need(c, pos + 4 + blen);
@@ -365,7 +366,7 @@ static int32_t unpack(struct cbv *c, struct gamedb__archive **outp)
 		bad(c, 0, "not a ChessBase archive");
 		goto fail;
 	}
-	count = gamedb__le16(data + 2);
+	count = le16(data + 2);
 	esize = data[4];
 	if (count == 0 || count > MAX_MEMBERS || esize < ENTRY_MIN) {
 		bad(c, 2, count > MAX_MEMBERS ? "more members than a base has" : "bad archive header");
@@ -376,13 +377,7 @@ static int32_t unpack(struct cbv *c, struct gamedb__archive **outp)
 		goto fail;
 	}
 	need(c, 8 + count * esize);
-	{
-		struct shared *sh = calloc(1, sizeof *sh);
-		if (sh) {
-			atomic_init(&sh->refs, 1);
-			a = &sh->a;
-		}
-	}
+	a = gamedb__container_set_new();
 	if (!a || !(a->names = calloc(count, sizeof *a->names)) ||
 	    !(a->data = calloc(count, sizeof *a->data)) ||
 	    !(a->sizes = calloc(count, sizeof *a->sizes))) {
@@ -394,7 +389,7 @@ static int32_t unpack(struct cbv *c, struct gamedb__archive **outp)
 	for (i = 0; i < count; i++) {
 		const size_t eoff = 8 + i * esize;
 		const uint8_t *e = data + eoff;
-		const uint32_t packed = gamedb__le32(e + NAME_FIELD), unpacked = gamedb__le32(e + NAME_FIELD + 4);
+		const uint32_t packed = le32(e + NAME_FIELD), unpacked = le32(e + NAME_FIELD + 4);
 		struct out o = { NULL, 0, 0, 0 };
 		a->names[i] = member_name(c, e, eoff);
 		if (!a->names[i])
@@ -452,8 +447,8 @@ int32_t gamedb__cbv_unpack(struct gamedb_reader *r, const char *name, const uint
  * that holds a name. */
 static int cbv_header(const uint8_t *p)
 {
-	return p[0] == 8 && p[1] == 0 && gamedb__le16(p + 2) != 0 &&
-	       gamedb__le16(p + 2) <= MAX_MEMBERS && p[4] >= ENTRY_MIN;
+	return p[0] == 8 && p[1] == 0 && le16(p + 2) != 0 &&
+	       le16(p + 2) <= MAX_MEMBERS && p[4] >= ENTRY_MIN;
 }
 
 /* The DES key of a .cbz made with password (not empty). */
@@ -553,113 +548,126 @@ static int ends_with(const char *name, const char *ext)
 	return 1;
 }
 
-/*
- * Turns src (closed, or new) into a memory set of a's members whose primary file is the
- * member named primary; src holds a from then on (released by gamedb__archive_release()), even
- * when this fails (out of memory: GAMEDB_FATAL, error set).
- */
-static int32_t show_members(struct gamedb_reader *r, struct gamedb__src *src,
-			    struct gamedb__archive *a, const char *primary)
-{
-	size_t i;
+/* ---- the containers ------------------------------------------------------------------------ */
 
-	src->kind = GAMEDB__SRC_MEMSET;
-	src->archive = a;
-	src->mem_names = calloc(a->n, sizeof *src->mem_names);
-	src->mem_data = calloc(a->n, sizeof *src->mem_data);
-	src->mem_sizes = calloc(a->n, sizeof *src->mem_sizes);
-	if (!src->mem_names || !src->mem_data || !src->mem_sizes)
-		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
-	src->nmem = a->n;
-	for (i = 0; i < a->n; i++) {
-		src->mem_names[i] = gamedb__strdup(a->names[i]);
-		if (!src->mem_names[i])
-			return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
-		src->mem_data[i] = a->data[i];
-		src->mem_sizes[i] = a->sizes[i];
-	}
-	src->primary = gamedb__strdup(primary);
-	if (!src->primary)
-		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
-	return GAMEDB_OK;
+/* The password of a .cbz (the option "password"), or NULL when none is set. */
+static const char *password_of(const struct gamedb__container_options *o)
+{
+	const char *pw = gamedb__container_option_get(o, "password");
+	return pw && *pw ? pw : NULL;
 }
 
-int32_t gamedb__archive_open(struct gamedb_reader *r, struct gamedb__src *src,
-			     const char *password)
+/*
+ * The whole of the archive's file f into *p (a view, valid until the source is closed): OK, or
+ * FATAL with the error set when it is over 1 GiB or cannot be read.
+ */
+static int32_t read_whole(struct gamedb_reader *r, const char *name, struct gamedb__file *f,
+			  const uint8_t **p, size_t *size)
 {
-	struct gamedb__file *f;
-	struct gamedb__archive *a;
-	int encrypted = 0;
-	const uint8_t *p;
 	int64_t got;
-	char *name;
-	size_t primary;
-	int32_t rc;
 
-	if (gamedb__src_open(src, NULL, 0, &f) != 0)
-		return GAMEDB_FATAL;
-	got = gamedb__file_view(f, 0, 8, &p);
-	if (got < 0)
-		return GAMEDB_FATAL;
-	if (got < 8 || !cbv_header(p)) {
-		/* Encrypted: by its name, or with a password by its first block deciphered. */
-		const int named = ends_with(src->primary, ".cbz");
-		if (!named && (!password || !*password || !cbz_opens(password, p, (size_t)got)))
-			return GAMEDB_OK; /* not an archive */
-		if (!password || !*password || !cbz_opens(password, p, (size_t)got))
-			return gamedb__cbz_unpack(r, src->primary, p, (size_t)got, password, &a);
-		encrypted = 1;
-	}
 	if (f->size > GAMEDB__ARCHIVE_MAX)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNSUPPORTED,
-				     "%s: an archive larger than 1 GiB", src->primary);
-	got = gamedb__file_view(f, 0, (size_t)f->size, &p);
+				     "%s: an archive larger than 1 GiB", name);
+	got = gamedb__file_view(f, 0, (size_t)f->size, p);
 	if (got < 0)
 		return GAMEDB_FATAL;
 	if ((uint64_t)got != f->size)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_IO, "%s: cannot read the archive",
-				     src->primary);
-	name = gamedb__strdup(src->primary);
-	if (!name)
-		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
-	rc = encrypted ? gamedb__cbz_unpack(r, name, p, (size_t)got, password, &a)
-		       : gamedb__cbv_unpack(r, name, p, (size_t)got, &a);
-	if (rc != GAMEDB_OK) {
-		free(name);
+				     name);
+	*size = (size_t)got;
+	return GAMEDB_OK;
+}
+
+/*
+ * Unpacks src's archive (encrypted: password not NULL, known to open it) and finds the base's
+ * index inside: what both containers' unpack end with.
+ */
+static int32_t unpack_file(struct gamedb_reader *r, struct gamedb__src *src,
+			   struct gamedb__file *f, const char *password,
+			   struct gamedb__archive **out, size_t *primary)
+{
+	const char *name = src->primary;
+	const uint8_t *p = NULL;
+	size_t size = 0, i;
+	int32_t rc = read_whole(r, name, f, &p, &size);
+
+	if (rc != GAMEDB_OK)
 		return rc;
-	}
-	for (primary = 0; primary < a->n && !ends_with(a->names[primary], ".cbh"); primary++)
+	rc = password ? gamedb__cbz_unpack(r, name, p, size, password, out)
+		      : gamedb__cbv_unpack(r, name, p, size, out);
+	if (rc != GAMEDB_OK)
+		return rc;
+	for (i = 0; i < (*out)->n && !ends_with((*out)->names[i], ".cbh"); i++)
 		;
-	if (primary == a->n) {
-		gamedb__archive_free(a);
-		rc = gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNRECOGNIZED_FORMAT,
-				   "%s: the archive holds no ChessBase index (.cbh)", name);
-		free(name);
-		return rc;
+	if (i == (*out)->n) {
+		gamedb__archive_free(*out);
+		*out = NULL;
+		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNRECOGNIZED_FORMAT,
+				     "%s: the archive holds no ChessBase index (.cbh)", name);
 	}
-	free(name);
-	a->has_id = f->has_id;
-	a->dev = f->dev;
-	a->ino = f->ino;
-	/* The archive's file is closed; the source becomes a memory set of its members. */
-	gamedb__src_close(src);
-	return show_members(r, src, a, a->names[primary]);
+	*primary = i;
+	return GAMEDB_OK;
 }
 
-int32_t gamedb__archive_share(struct gamedb_reader *r, struct gamedb__src *src,
-			      const struct gamedb__src *from)
+/* A CBV: by its header, whatever its name. */
+static int cbv_bid(const char *name, const uint8_t *head, size_t n,
+		   const struct gamedb__container_options *o)
 {
-	struct shared *sh = (struct shared *)from->archive;
-
-	/* from's reader holds it all through the call: the count cannot reach 0 meanwhile. */
-	atomic_fetch_add_explicit(&sh->refs, 1, memory_order_relaxed);
-	return show_members(r, src, &sh->a, from->primary);
+	(void)name;
+	(void)o;
+	return n >= 8 && cbv_header(head) ? 100 : -1;
 }
 
-void gamedb__archive_release(struct gamedb__archive *a)
+static int32_t cbv_open(struct gamedb_reader *r, struct gamedb__src *src, struct gamedb__file *f,
+			const uint8_t *head, size_t n, const struct gamedb__container_options *o,
+			struct gamedb__archive **out, size_t *primary)
 {
-	/* acq_rel: whatever a thread did with the members comes before the free in another. */
-	if (a && atomic_fetch_sub_explicit(&((struct shared *)a)->refs, 1,
-					   memory_order_acq_rel) == 1)
-		gamedb__archive_free(a);
+	(void)head;
+	(void)n;
+	(void)o;
+	return unpack_file(r, src, f, NULL, out, primary);
 }
+
+/*
+ * A CBZ: by its name, or, with a password, by its first block deciphered into a CBV header. A
+ * CBV named .cbz bids as much, and the cbv container, listed first, takes it.
+ */
+static int cbz_bid(const char *name, const uint8_t *head, size_t n,
+		   const struct gamedb__container_options *o)
+{
+	const char *pw = password_of(o);
+
+	if (ends_with(name, ".cbz") || (pw && cbz_opens(pw, head, n)))
+		return 100;
+	return -1;
+}
+
+static int32_t cbz_open(struct gamedb_reader *r, struct gamedb__src *src, struct gamedb__file *f,
+			const uint8_t *head, size_t n, const struct gamedb__container_options *o,
+			struct gamedb__archive **out, size_t *primary)
+{
+	const char *pw = password_of(o);
+
+	/* No password, or one that does not open it: gamedb__cbz_unpack() says which. */
+	if (!pw || !cbz_opens(pw, head, n))
+		return gamedb__cbz_unpack(r, src->primary, head, n, pw, out);
+	return unpack_file(r, src, f, pw, out, primary);
+}
+
+static const char *const cbv_extensions[] = { ".cbv", NULL };
+static const char *const cbz_extensions[] = { ".cbz", NULL };
+static const struct gamedb__container_option cbz_options[] = {
+	{ "password", "", "the password the encrypted archive was made with" },
+	{ NULL, NULL, NULL },
+};
+
+const struct gamedb__container gamedb__container_cbv = {
+	GAMEDB__CONTAINER_ABI_1, "cbv", "ChessBase archive: a whole base in one file",
+	cbv_extensions, "chessbase", NULL, cbv_bid, cbv_open,
+};
+
+const struct gamedb__container gamedb__container_cbz = {
+	GAMEDB__CONTAINER_ABI_1, "cbz", "ChessBase archive, encrypted with a password",
+	cbz_extensions, "chessbase", cbz_options, cbz_bid, cbz_open,
+};

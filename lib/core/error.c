@@ -1,0 +1,29 @@
+/*
+ * libgamedb - the reader's error (core/error.h): the one setter every layer above I/O calls,
+ * apart from the reader (lib/core/reader.c) so that calling it brings in nothing else.
+ */
+#include <stdio.h>
+
+#include "core/error.h"
+#include "core/reader.h"
+
+int32_t gamedb__error(struct gamedb_reader *r, int32_t status, int32_t code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r)
+		return status;
+	r->errcode = code;
+	va_start(ap, fmt);
+	vsnprintf(r->errmsg, sizeof r->errmsg, fmt, ap);
+	va_end(ap);
+	if (status == GAMEDB_FATAL && r->state == GAMEDB__RS_OPEN)
+		r->state = GAMEDB__RS_FATAL;
+	return status;
+}
+
+void gamedb__clear_error(struct gamedb_reader *r)
+{
+	r->errcode = GAMEDB_E_NONE;
+	r->errmsg[0] = 0;
+}
