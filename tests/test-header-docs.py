@@ -84,6 +84,15 @@ def core_options():
     m = re.search(r"gamedb_reader_set_option\(struct gamedb_reader \*r.*?\n\}", src, re.S)
     keys = set(re.findall(r'strcmp\(key, "([^"]+)"\) == 0', m.group(0) if m else ""))
     check(len(keys) >= 2, "lib/core/reader.c: the core's option keys (%s)" % sorted(keys))
+    # The containers' options (lib/containers: `password` of the .cbz container) are reader
+    # options too, whatever the format of the base inside: their option tables.
+    folder = os.path.join(SRCDIR, "lib", "containers")
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
+        if name.endswith(".c"):
+            with open(os.path.join(folder, name)) as f:
+                for table in re.findall(r"container_option\s+\w+\[\]\s*=\s*\{(.*?)\};",
+                                        f.read(), re.S):
+                    keys |= set(re.findall(r'\{\s*"([^"]+)",', table))
     return keys - {"charset", "fallback-charset"}
 
 
