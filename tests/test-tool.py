@@ -299,6 +299,13 @@ def main():
         check(open(dest, "rb").read() == out1, "-o content")
         rc, out, err = run("pgn", FIVE, "-o", os.path.join(tmp, "no", "such", "dir.pgn"))
         check(rc == 2 and "dir.pgn" in err, "unwritable -o -> 2")
+        # -o - is standard output, as - is standard input (it made a file named "-").
+        for args in (["-o", "-"], ["--output=-"]):
+            p = subprocess.run([os.environ["GAMEDB_TOOL"], "pgn", FIVE] + args, cwd=tmp,
+                               capture_output=True, stdin=subprocess.DEVNULL)
+            check(p.returncode == 0 and p.stdout == out1 and not os.path.exists(
+                os.path.join(tmp, "-")), "pgn %s: the games on standard output, no file -"
+                  % " ".join(args))
 
     # -o never writes over a file of a database it reads (issue 8: `-o base.sg4` emptied the
     # game file). Each file of the base, by its name, through a symbolic link and through a

@@ -407,6 +407,9 @@ int parse_command_line(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
+	/* -o - is standard output, as a database named - is standard input (it made a file "-"). */
+	if (o->out && strcmp(o->out, "-") == 0)
+		o->out = NULL;
 	if (o->ndbs == 0) {
 		fprintf(stderr, "gamedb: no database given\n");
 		usage(stderr);
