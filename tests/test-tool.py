@@ -299,6 +299,24 @@ def main():
         check(open(dest, "rb").read() == out1, "-o content")
         rc, out, err = run("pgn", FIVE, "-o", os.path.join(tmp, "no", "such", "dir.pgn"))
         check(rc == 2 and "dir.pgn" in err, "unwritable -o -> 2")
+        # An output that cannot be made says so, with the system's reason, in one line: a
+        # missing folder, a file in place of a folder, a name whose folder cannot be looked
+        # into (a loop of symbolic links: ELOOP; as a user, a folder without permission)
+        # ("cannot tell whether it belongs to" the database was said instead).
+        os.symlink("loop", os.path.join(tmp, "loop"))
+        open(os.path.join(tmp, "plain"), "w").close()
+        cases = [(os.path.join(tmp, "no", "x.pgn"), "No such file or directory"),
+                 (os.path.join(tmp, "plain", "x.pgn"), "Not a directory"),
+                 (os.path.join(tmp, "loop", "x.pgn"), "Too many levels of symbolic links")]
+        if os.geteuid() != 0:
+            locked = os.path.join(tmp, "locked")
+            os.mkdir(locked, 0)
+            cases.append((os.path.join(locked, "x.pgn"), "Permission denied"))
+        for dest, why in cases:
+            for db in (FIVE, FIVE + ".si4"):
+                rc, out, err = run("pgn", db, "-o", dest)
+                eq((rc, out, err), (2, b"", "gamedb: cannot create %s: %s\n" % (dest, why)),
+                   "-o %s: cannot create, %s" % (dest, why))
         # -o - is standard output, as - is standard input (it made a file named "-").
         for args in (["-o", "-"], ["--output=-"]):
             p = subprocess.run([os.environ["GAMEDB_TOOL"], "pgn", FIVE] + args, cwd=tmp,

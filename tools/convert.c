@@ -328,7 +328,14 @@ int cmd_convert(const struct opts *o, int mode)
 	}
 	if (o->out) {
 		stat_t st;
-		int there = os_stat(o->out, &st) == 0 || (errno != ENOENT && errno != ENOTDIR);
+		int there = os_stat(o->out, &st) == 0;
+		if (!there && errno != ENOENT && errno != ENOTDIR) {
+			/* Not there, and its folder cannot be looked into (EACCES, ELOOP, ...): it
+			 * cannot be made either; said as such, not as a question about a database. */
+			fprintf(stderr, "gamedb: cannot create %s: %s\n", o->out, strerror(errno));
+			status = ST_STOP;
+			goto done;
+		}
 		for (i = o->ndbs - 1; there && i > 0; i--) {
 			if (output_is_input(o, i, NULL)) {
 				status = ST_STOP;
