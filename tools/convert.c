@@ -38,6 +38,41 @@ static int moves_fail(struct gamedb_game *g)
 }
 
 /*
+ * The message msg of game idx (its 0-based index) of database db, after "gamedb: " and lead
+ * ("warning: " or ""), with what it says about the game first (what: "written in part: " or
+ * ""). The library's messages name their file (the base's own, or a file of it: base.cbg for
+ * base.cbh) and often the game ("offset 58: game 1: ..."), so the command's "db: game N: "
+ * says only what the message does not (it said both again: "base.cbh: game 1: base.cbg:
+ * offset 58: game 1: ..."). A warning that names its file is said as it is.
+ */
+static void say_game(struct emit *e, uint64_t idx, const char *lead, const char *what,
+		     const char *msg)
+{
+	const char *db = e->db, *base = strrchr(db, '/'), *dot, *p;
+	size_t stem, dblen = strlen(db), glen;
+	char game[32];
+	int file, own, named = 0;
+
+	base = base ? base + 1 : db;
+	dot = strrchr(base, '.');
+	stem = dot ? (size_t)(dot - db) : dblen;
+	/* The file: db itself, or a file of the same base (db's name up to its extension). */
+	file = strncmp(msg, db, stem) == 0 && (msg[stem] == '.' || msg[stem] == ':');
+	own = strncmp(msg, db, dblen) == 0 && msg[dblen] == ':' && msg[dblen + 1] == ' ';
+	glen = (size_t)snprintf(game, sizeof game, "game %" PRIu64 ":", idx + 1);
+	for (p = msg; (p = strstr(p, game)) != NULL; p += glen)
+		named |= p == msg || p[-1] == ' ';
+	if (file && (named || *lead))
+		say(e, "gamedb: %s%s%s\n", lead, what, msg);
+	else if (own) /* db's own name, not the game: "db: game N: " and the rest */
+		say(e, "gamedb: %s%s: %s %s%s\n", lead, db, game, what, msg + dblen + 2);
+	else if (named)
+		say(e, "gamedb: %s%s: %s%s\n", lead, db, what, msg);
+	else
+		say(e, "gamedb: %s%s: %s %s%s\n", lead, db, game, what, msg);
+}
+
+/*
  * One game the loop reached and keeps (OK or WARN, wanted, not a skipped deleted game):
  * written, added to the book, or reported, and counted in e->t. The status so far, updated;
  * ST_STOP after a message when the run cannot go on (write error, out of memory, the book
@@ -55,8 +90,7 @@ int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int status)
 			return ST_STOP;
 		}
 		if (rc == GAMEDB_FAILED) {
-			say(e, "gamedb: %s: game %" PRIu64 ": %s\n", e->db, idx + 1,
-			    gamedb_book_errmsg(e->book));
+			say_game(e, idx, "", "", gamedb_book_errmsg(e->book));
 			e->t->failed++;
 			status = status ? status : ST_FAILED;
 		} else {
@@ -84,19 +118,18 @@ int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int status)
 			write_said = 1;
 			return ST_STOP;
 		}
-		say(e, "gamedb: %s: game %" PRIu64 ": %s\n", e->db, idx + 1, gamedb_game_errmsg(g));
+		say_game(e, idx, "", "", gamedb_game_errmsg(g));
 		e->t->failed++;
 		status = status ? status : ST_FAILED;
 	} else if (rc == GAMEDB_WARN && (o->wflags & GAMEDB_WRITE_PARTIAL) && moves_fail(g)) {
 		/* Written in part: its moves fail (a WARN may also be a lossy text, said below). */
-		say(e, "gamedb: %s: game %" PRIu64 ": written in part: %s\n", e->db, idx + 1,
-		    gamedb_game_errmsg(g));
+		say_game(e, idx, "", "written in part: ", gamedb_game_errmsg(g));
 		e->t->failed++;
 		status = status ? status : ST_FAILED;
 	} else if (rc == GAMEDB_WARN && gamedb_game_errmsg(g)[0]) {
 		/* Written whole with a warning (text read in the fallback charset or with loss, a
 		 * field repaired): the message names the file and the game. */
-		say(e, "gamedb: warning: %s\n", gamedb_game_errmsg(g));
+		say_game(e, idx, "warning: ", "", gamedb_game_errmsg(g));
 		e->t->written++;
 		e->t->warned++;
 	} else {
