@@ -325,6 +325,34 @@ def main():
                 os.path.join(tmp, "-")), "pgn %s: the games on standard output, no file -"
                   % " ".join(args))
 
+    # book ends with a summary on stderr (an empty book was written without a word, exit 0):
+    # the games read and used, why the others were left out, the book's positions (distinct
+    # keys) and entries (16 bytes each), counted here from the book file itself.
+    mate1 = os.path.join(REAL, "scid", "scidvspc-modern", "si4", "matein1", "matein1.si4")
+    with tempfile.TemporaryDirectory() as tmp:
+        dest = os.path.join(tmp, "b.bin")
+        # matein1: 1,212 mate-in-one problems, each from a set-up position (MANIFEST.md).
+        if os.path.exists(mate1):
+            rc, out, err = run("book", mate1, "-o", dest, "--standard-start")
+            eq((rc, err), (0, "gamedb: book: 1,212 games read, 0 used (1,212 start from a set-up "
+                           "position: see --standard-start), 0 positions, 0 entries written to "
+                           "%s: empty, no game was used\n" % dest),
+               "book --standard-start of set-up games: the summary says why it is empty")
+            rc, out, err = run("book", mate1, "-o", dest)
+            check(rc == 0 and err.startswith("gamedb: book: 1,212 games read, 1,212 used, 0 "
+                                             "positions, 0 entries written to %s: empty" % dest)
+                  and "--min-game" in err and len(err.splitlines()) == 1,
+                  "book of one-move games: empty, --min-game named: %r" % err)
+        for opts in ([], ["--min-game", "1"]):
+            rc, out, err = run("book", FIVE, "-o", dest, *opts)
+            data = open(dest, "rb").read()
+            keys = {data[i:i + 8] for i in range(0, len(data), 16)}
+            eq((rc, err), (0, "gamedb: book: 5 games read, 5 used, %s positions, %s entries "
+                           "written to %s\n" % (format(len(keys), ","),
+                                                 format(len(data) // 16, ","), dest)),
+               "book %s of the five games: the summary" % opts)
+            check(len(data) > 0, "book %s: not empty" % opts)
+
     # -o never writes over a file of a database it reads (issue 8: `-o base.sg4` emptied the
     # game file). Each file of the base, by its name, through a symbolic link and through a
     # hard link, with the base given by its index file or by its base name: exit 2, a message,

@@ -38,6 +38,88 @@ static int moves_fail(struct gamedb_game *g)
 }
 
 /*
+ * What became of the games a book was given (the summary that ends a book run: an empty book
+ * was written without a word). A game is used, left out (not chess, or --standard-start and a
+ * set-up position) or failed; the book's entries and positions are counted as it is written.
+ */
+static struct {
+	uint64_t read, used, variant, setup, failed;
+} booked;
+
+static const char *thousands(uint64_t n, char *buf);
+
+/* The book's bytes on their way out: 16-byte entries sorted by key (8 bytes, big-endian). */
+struct book_count {
+	FILE *out;
+	uint64_t entries, positions, key;
+	unsigned char part[16];
+	size_t have;
+};
+
+static int32_t sink_book(void *user_data, const char *data, size_t len)
+{
+	struct book_count *bc = user_data;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		bc->part[bc->have++] = (unsigned char)data[i];
+		if (bc->have == 16) {
+			uint64_t key = 0;
+			int k;
+			for (k = 0; k < 8; k++)
+				key = key << 8 | bc->part[k];
+			bc->positions += bc->entries == 0 || key != bc->key;
+			bc->key = key;
+			bc->entries++;
+			bc->have = 0;
+		}
+	}
+	return sink_file(bc->out, data, len);
+}
+
+/*
+ * "gamedb: book: 1,212 games read, 0 used (1,212 start from a set-up position: see
+ * --standard-start), 0 positions, 0 entries written to BOOK.bin", and an empty book says why.
+ */
+static void say_book(const struct opts *o, const struct book_count *bc)
+{
+	char a[27], b[27], c[27];
+	const char *min_game = "3", *sep = " (";
+	int i;
+
+	for (i = 0; i < o->nbookopt; i++)
+		if (strcmp(o->bookopt[i][0], "min-game") == 0)
+			min_game = o->bookopt[i][1];
+	fprintf(stderr, "gamedb: book: %s games read, %s used", thousands(booked.read, a),
+		thousands(booked.used, b));
+	if (booked.failed) {
+		fprintf(stderr, "%s%s failed", sep, thousands(booked.failed, a));
+		sep = ", ";
+	}
+	if (booked.variant) {
+		fprintf(stderr, "%s%s not of standard chess", sep, thousands(booked.variant, a));
+		sep = ", ";
+	}
+	if (booked.setup) {
+		fprintf(stderr, "%s%s start from a set-up position: see --standard-start", sep,
+			thousands(booked.setup, a));
+		sep = ", ";
+	}
+	fprintf(stderr, "%s%s positions, %s entries written to %s", *sep == ',' ? "), " : ", ",
+		thousands(bc->positions, b), thousands(bc->entries, c),
+		o->out ? o->out : "standard output");
+	if (bc->entries == 0 && booked.read == 0)
+		fputs(": empty, no game was read", stderr);
+	else if (bc->entries == 0 && booked.used == 0)
+		fputs(": empty, no game was used", stderr);
+	else if (bc->entries == 0)
+		fprintf(stderr, ": empty, no move was played in %s or more of the games used (see "
+			"--min-game; --min-score, --only-white and --only-black leave entries out "
+			"too)", min_game);
+	fputc('\n', stderr);
+}
+
+/*
  * The message msg of game idx (its 0-based index) of database db, after "gamedb: " and lead
  * ("warning: " or ""), with what it says about the game first (what: "written in part: " or
  * ""). The library's messages name their file (the base's own, or a file of it: base.cbg for
@@ -84,6 +166,7 @@ int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int status)
 	int32_t rc;
 
 	if (e->mode == OUT_BOOK) {
+		booked.read++;
 		rc = gamedb_book_add_game(e->book, g);
 		if (rc == GAMEDB_FATAL) {
 			say(e, "gamedb: book: %s\n", gamedb_book_errmsg(e->book));
@@ -92,8 +175,16 @@ int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int status)
 		if (rc == GAMEDB_FAILED) {
 			say_game(e, idx, "", "", gamedb_book_errmsg(e->book));
 			e->t->failed++;
+			booked.failed++;
 			status = status ? status : ST_FAILED;
 		} else {
+			/* Left out on purpose (not chess; --standard-start) is not a failure. */
+			if (rc == GAMEDB_WARN && gamedb_game_get_variant(g) != GAMEDB_VARIANT_CHESS)
+				booked.variant++;
+			else if (rc == GAMEDB_WARN)
+				booked.setup++;
+			else
+				booked.used++;
 			e->t->written++;
 		}
 		return status;
@@ -331,6 +422,7 @@ int cmd_convert(const struct opts *o, int mode)
 	struct ledger *led = calloc((size_t)o->ndbs, sizeof *led);
 	struct output out = { NULL, NULL, NULL, NULL };
 	struct gamedb_book *book = NULL;
+	struct book_count bc;
 	struct gamedb_reader *first = NULL; /* the first database, when opened before the output */
 	int i, status = ST_OK, first_tried = 0;
 
@@ -338,6 +430,7 @@ int cmd_convert(const struct opts *o, int mode)
 		fprintf(stderr, "gamedb: out of memory\n");
 		return 2;
 	}
+	memset(&bc, 0, sizeof bc);
 	if (mode == OUT_BOOK) {
 		if (!o->out && isatty(STDOUT_FILENO)) {
 			fprintf(stderr, "gamedb: book: a book is binary: give -o BOOK.bin\n");
@@ -411,8 +504,9 @@ int cmd_convert(const struct opts *o, int mode)
 	}
 	if (ferror(out.f))
 		status = ST_STOP;
+	bc.out = out.f;
 	if (mode == OUT_BOOK && status != ST_STOP &&
-	    gamedb_book_write(book, sink_file, out.f) != GAMEDB_OK) {
+	    gamedb_book_write(book, sink_book, &bc) != GAMEDB_OK) {
 		fprintf(stderr, "gamedb: book: %s\n", ferror(out.f) ? strerror(errno)
 							  : gamedb_book_errmsg(book));
 		status = ST_STOP;
@@ -421,6 +515,8 @@ int cmd_convert(const struct opts *o, int mode)
 		status = ST_STOP;
 	if (status != ST_STOP)
 		print_ledger(o, led);
+	if (status != ST_STOP && mode == OUT_BOOK)
+		say_book(o, &bc);
 done:
 	gamedb_reader_free(first);
 	free(led);
