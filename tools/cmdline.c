@@ -98,17 +98,32 @@ static int parse_range(const char *arg, struct opts *o)
 	return o->from <= o->to ? 0 : -1;
 }
 
+/*
+ * The book's options (gamedb_book_set_option()'s keys), spelled --max-ply or, as PolyGlot
+ * spells them, -max-ply; a flag (no arg) is set to 1.
+ */
+static const struct book_option {
+	const char *key, *arg, *help;
+} book_options[] = {
+	{ "max-ply", "N", "plies of each game counted (default 1024)" },
+	{ "min-game", "N", "games a move needs to be in the book (default 3)" },
+	{ "min-score", "PCT", "lowest score of a move, in percent (default 0)" },
+	{ "only-white", NULL, "only the positions with white to move" },
+	{ "only-black", NULL, "only the positions with black to move" },
+	{ "uniform", NULL, "every weight 1" },
+	{ "standard-start", NULL, "leave out games from set-up positions" },
+	{ "memory", "MIB", "table size before it spills to files (default 256)" },
+};
+
 /* The book option an argument names ("--max-ply" or PolyGlot's "-max-ply"), or NULL. */
-static const char *book_key(const char *a)
+static const struct book_option *book_key(const char *a)
 {
-	static const char *const keys[] = { "max-ply", "min-game", "min-score", "only-white",
-					    "only-black", "uniform", "memory", "standard-start" };
 	size_t k;
 
 	a += a[1] == '-' ? 2 : 1;
-	for (k = 0; k < sizeof keys / sizeof keys[0]; k++)
-		if (strcmp(a, keys[k]) == 0)
-			return keys[k];
+	for (k = 0; k < sizeof book_options / sizeof book_options[0]; k++)
+		if (strcmp(a, book_options[k].key) == 0)
+			return &book_options[k];
 	return NULL;
 }
 
@@ -146,13 +161,16 @@ struct choice {
 struct option {
 	const char *name;  /* "--range" */
 	const char *alias; /* the short spelling ("-o"), or NULL */
+	unsigned cmds;     /* the commands it is for (C_PGN | ...), as the help lists it */
+	const char *arg;   /* its value in the help ("FILE"), NULL for K_CHOICE (the choices) */
+	const char *help;  /* one line of help */
 	enum kind kind;
 	size_t field;      /* K_SET, K_STRING: offsetof() the field of struct opts */
 	uint32_t bits;     /* K_FLAG: the flags set; K_CHOICE: the flags its choices replace */
 	const struct choice *choices; /* K_CHOICE: the values, the first the default */
 	/* K_FUNC: 0, or -1 after a message, or 1 when it is no option of this command */
 	int (*take)(struct opts *o, const char *v);
-	int arg;           /* K_FUNC: takes a value */
+	int value;         /* K_FUNC: takes a value */
 };
 
 static int take_range(struct opts *o, const char *v)
@@ -211,28 +229,128 @@ static const struct choice notations[] = {
  * shares (the registry does not list them): set before the open, where the archive's password
  * is needed and the charset read by the open itself.
  */
+#define ALL (C_INFO | C_PGN | C_JSON | C_FEN | C_EPD | C_UCI | C_POSITIONS | C_BOOK)
+#define GAMES (ALL & ~C_INFO)    /* the commands that write games */
+#define TEXT (C_PGN | C_JSON)    /* the commands that write a game's text */
+#define KEYS (C_JSON | C_FEN | C_EPD | C_UCI | C_POSITIONS)
 static const struct option options[] = {
-	{ "--output", "-o", K_STRING, FIELD(out), 0, NULL, NULL, 0 },
-	{ "--range", NULL, K_FUNC, 0, 0, NULL, take_range, 1 },
-	{ "--games", NULL, K_FUNC, 0, 0, NULL, take_games, 1 },
-	{ "--jobs", "-j", K_FUNC, 0, 0, NULL, take_jobs, 1 },
-	{ "--charset", NULL, K_STRING, FIELD(charset), 0, NULL, NULL, 0 },
-	{ "--password", NULL, K_STRING, FIELD(password), 0, NULL, NULL, 0 },
-	{ "--layout", NULL, K_CHOICE, 0, GAMEDB_WRITE_LAYOUT_SCID, layouts, NULL, 0 },
-	{ "--commands", NULL, K_CHOICE, 0, GAMEDB_WRITE_ALL_COMMANDS | GAMEDB_WRITE_NO_COMMANDS,
-	  command_sets, NULL, 0 },
-	{ "--notation", NULL, K_CHOICE, 0, GAMEDB_WRITE_WXF | GAMEDB_WRITE_CHINESE, notations,
-	  NULL, 0 },
-	{ "--partial", NULL, K_FLAG, 0, GAMEDB_WRITE_PARTIAL, NULL, NULL, 0 },
-	{ "--key", NULL, K_FLAG, 0, GAMEDB_WRITE_KEY, NULL, NULL, 0 },
-	{ "--fen", NULL, K_FLAG, 0, GAMEDB_WRITE_FEN, NULL, NULL, 0 },
-	{ "--csv", NULL, K_FUNC, 0, 0, NULL, take_csv, 0 },
-	{ "--include-deleted", NULL, K_SET, FIELD(include_deleted), 0, NULL, NULL, 0 },
-	{ "--no-comments", NULL, K_FLAG, 0, GAMEDB_WRITE_NO_COMMENTS, NULL, NULL, 0 },
-	{ "--no-variations", NULL, K_FLAG, 0, GAMEDB_WRITE_NO_VARIATIONS, NULL, NULL, 0 },
-	{ "--no-nags", NULL, K_FLAG, 0, GAMEDB_WRITE_NO_NAGS, NULL, NULL, 0 },
-	{ "--no-commands", NULL, K_FLAG, 0, GAMEDB_WRITE_NO_COMMANDS, NULL, NULL, 0 },
+	{ "--output", "-o", GAMES, "FILE", "write to FILE, whole or not at all (-: stdout)",
+	  K_STRING, FIELD(out), 0, NULL, NULL, 0 },
+	{ "--range", NULL, GAMES, "A:B", "games A to B-1, counted from 0 (1000:, :500)",
+	  K_FUNC, 0, 0, NULL, take_range, 1 },
+	{ "--games", NULL, GAMES, "LIST", "only these games, counted from 1 (1,5,10-20)",
+	  K_FUNC, 0, 0, NULL, take_games, 1 },
+	{ "--include-deleted", NULL, GAMES, NULL, "also the games marked deleted",
+	  K_SET, FIELD(include_deleted), 0, NULL, NULL, 0 },
+	{ "--jobs", "-j", GAMES & ~C_BOOK, "N", "decode N games at once (default: the cores)",
+	  K_FUNC, 0, 0, NULL, take_jobs, 1 },
+	{ "--charset", NULL, ALL, "CS", "read the text as CS (an iconv name)",
+	  K_STRING, FIELD(charset), 0, NULL, NULL, 0 },
+	{ "--password", NULL, ALL, "PW", "the password of an encrypted archive (.cbz)",
+	  K_STRING, FIELD(password), 0, NULL, NULL, 0 },
+	{ "--layout", NULL, C_PGN, NULL, "scid: PGN byte for byte as Scid exports it",
+	  K_CHOICE, 0, GAMEDB_WRITE_LAYOUT_SCID, layouts, NULL, 0 },
+	{ "--commands", NULL, TEXT, NULL, "the markup commands kept (common: %cal %csl %clk ...)",
+	  K_CHOICE, 0, GAMEDB_WRITE_ALL_COMMANDS | GAMEDB_WRITE_NO_COMMANDS, command_sets, NULL, 0 },
+	{ "--notation", NULL, TEXT, NULL, "how xiangqi moves are written",
+	  K_CHOICE, 0, GAMEDB_WRITE_WXF | GAMEDB_WRITE_CHINESE, notations, NULL, 0 },
+	{ "--partial", NULL, TEXT, NULL, "write the legal part of a game that fails (still exit 1)",
+	  K_FLAG, 0, GAMEDB_WRITE_PARTIAL, NULL, NULL, 0 },
+	{ "--key", NULL, KEYS, NULL, "add each position's Polyglot key",
+	  K_FLAG, 0, GAMEDB_WRITE_KEY, NULL, NULL, 0 },
+	{ "--fen", NULL, C_JSON, NULL, "add each position's FEN to every move",
+	  K_FLAG, 0, GAMEDB_WRITE_FEN, NULL, NULL, 0 },
+	{ "--csv", NULL, C_POSITIONS, NULL, "CSV instead of JSON Lines",
+	  K_FUNC, 0, 0, NULL, take_csv, 0 },
+	{ "--no-comments", NULL, TEXT, NULL, "leave out the comments",
+	  K_FLAG, 0, GAMEDB_WRITE_NO_COMMENTS, NULL, NULL, 0 },
+	{ "--no-variations", NULL, TEXT, NULL, "leave out the variations",
+	  K_FLAG, 0, GAMEDB_WRITE_NO_VARIATIONS, NULL, NULL, 0 },
+	{ "--no-nags", NULL, TEXT, NULL, "leave out the NAGs ($1, ...)",
+	  K_FLAG, 0, GAMEDB_WRITE_NO_NAGS, NULL, NULL, 0 },
+	{ "--no-commands", NULL, TEXT, NULL, "leave out the markup commands and clocks",
+	  K_FLAG, 0, GAMEDB_WRITE_NO_COMMANDS, NULL, NULL, 0 },
 };
+
+/*
+ * "  -o, --output FILE" and its help from column 26 (on the next line when the left part is
+ * wider), the help broken at spaces to stay within 80 columns.
+ */
+static void help_line(FILE *f, const char *left, const char *help)
+{
+	int n = fprintf(f, "  %s", left);
+
+	if (n > 25) {
+		fputc('\n', f);
+		n = 0;
+	}
+	for (;;) {
+		size_t len = strlen(help), cut = len;
+		if (len > 54)
+			for (cut = 54; cut > 0 && help[cut] != ' '; cut--)
+				;
+		if (cut == 0)
+			cut = len;
+		fprintf(f, "%*s%.*s\n", 26 - n, "", (int)cut, help);
+		if (cut == len)
+			break;
+		help += cut + 1;
+		n = 0;
+	}
+}
+
+void options_help(FILE *f, unsigned cmdbit)
+{
+	size_t k, i, j;
+	const char *key, *def, *desc;
+	char left[96];
+	int n;
+
+	fputs("\nOptions:\n", f);
+	for (k = 0; k < sizeof options / sizeof options[0]; k++) {
+		const struct option *d = &options[k];
+		if (!(d->cmds & cmdbit))
+			continue;
+		n = snprintf(left, sizeof left, "%s%s%s%s", d->alias ? d->alias : "",
+			     d->alias ? ", " : "", d->name, d->arg || d->choices ? " " : "");
+		if (d->arg)
+			snprintf(left + n, sizeof left - (size_t)n, "%s", d->arg);
+		for (i = 0; d->choices && d->choices[i].name; i++)
+			n += snprintf(left + n, sizeof left - (size_t)n, "%s%s", i ? "|" : "",
+				      d->choices[i].name);
+		help_line(f, left, d->help);
+	}
+	for (k = 0; cmdbit == C_BOOK && k < sizeof book_options / sizeof book_options[0]; k++) {
+		snprintf(left, sizeof left, "--%s%s%s", book_options[k].key,
+			 book_options[k].arg ? " " : "", book_options[k].arg ? book_options[k].arg : "");
+		help_line(f, left, book_options[k].help);
+	}
+	/* The formats' options, each key once with the formats that have it. */
+	fputs("\nOptions of the formats (the other formats ignore them, with a note):\n", f);
+	for (i = 0; i < gamedb_format_count(); i++) {
+		for (k = 0; (key = gamedb_format_get_option(i, k, &def, &desc)) != NULL; k++) {
+			size_t i2, k2;
+			int seen = 0;
+			const char *key2;
+			for (i2 = 0; i2 <= i && !seen; i2++)
+				for (k2 = 0; (key2 = gamedb_format_get_option(i2, k2, NULL, NULL)) != NULL &&
+					     (i2 < i || k2 < k); k2++)
+					seen |= strcmp(key, key2) == 0;
+			if (seen)
+				continue;
+			/* "--direction VALUE (chessassistant; default auto)" */
+			n = snprintf(left, sizeof left, "--%s VALUE (", key);
+			for (j = i; j < gamedb_format_count(); j++)
+				for (k2 = 0; (key2 = gamedb_format_get_option(j, k2, NULL, NULL)) != NULL; k2++)
+					if (strcmp(key, key2) == 0 && n > 0 && (size_t)n < sizeof left)
+						n += snprintf(left + n, sizeof left - (size_t)n, "%s%s",
+							      j == i ? "" : ", ", gamedb_format_get_name(j));
+			if (n > 0 && (size_t)n < sizeof left)
+				snprintf(left + n, sizeof left - (size_t)n, "; default %s)", def);
+			help_line(f, left, desc);
+		}
+	}
+}
 
 static const struct option *find_option(const char *a)
 {
@@ -247,7 +365,7 @@ static const struct option *find_option(const char *a)
 
 static int takes_value(const struct option *d)
 {
-	return d->kind == K_STRING || d->kind == K_CHOICE || (d->kind == K_FUNC && d->arg);
+	return d->kind == K_STRING || d->kind == K_CHOICE || (d->kind == K_FUNC && d->value);
 }
 
 /* "gamedb: --layout wants standard or scid, got "x"" */
@@ -345,7 +463,8 @@ int parse_command_line(int argc, char **argv, struct opts *o)
 		return -1;
 	}
 	for (i = 2; i < argc; i++) {
-		const char *a = argv[i], *inl = NULL, *v = NULL, *eq, *key;
+		const char *a = argv[i], *inl = NULL, *v = NULL, *eq;
+		const struct book_option *bo;
 		const struct option *d;
 		char name[32];
 		size_t k;
@@ -364,7 +483,7 @@ int parse_command_line(int argc, char **argv, struct opts *o)
 			break;
 		}
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			usage(stdout);
+			command_usage(stdout, o->cmd);
 			return 1;
 		}
 		d = find_option(a);
@@ -378,17 +497,16 @@ int parse_command_line(int argc, char **argv, struct opts *o)
 		if (rc == 0) {
 			/* taken */
 		} else if (strcmp(o->cmd, "book") == 0 && a[0] == '-' && a[1] &&
-			   (key = book_key(a)) != NULL) {
+			   (bo = book_key(a)) != NULL) {
 			/* PolyGlot's spellings (-max-ply) and ours (--max-ply) */
-			int flag = !strcmp(key, "only-white") || !strcmp(key, "only-black") ||
-				   !strcmp(key, "uniform") || !strcmp(key, "standard-start");
+			int flag = bo->arg == NULL;
 			if (!flag && !(v = opt_value(argc, argv, &i, &inl)))
 				goto missing;
 			if (o->nbookopt == (int)(sizeof o->bookopt / sizeof o->bookopt[0])) {
 				fprintf(stderr, "gamedb: too many book options\n");
 				return -1;
 			}
-			o->bookopt[o->nbookopt][0] = key;
+			o->bookopt[o->nbookopt][0] = bo->key;
 			o->bookopt[o->nbookopt][1] = flag ? "1" : v;
 			o->nbookopt++;
 		} else if ((k = format_option(o, a)) < o->nfopts) {
@@ -397,7 +515,7 @@ int parse_command_line(int argc, char **argv, struct opts *o)
 			o->fvals[k] = v;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "gamedb: unknown option \"%s\"\n", a);
-			usage(stderr);
+			try_help(o->cmd);
 			return -1;
 		} else {
 			o->dbs[o->ndbs++] = a;
@@ -412,7 +530,7 @@ int parse_command_line(int argc, char **argv, struct opts *o)
 		o->out = NULL;
 	if (o->ndbs == 0) {
 		fprintf(stderr, "gamedb: no database given\n");
-		usage(stderr);
+		try_help(o->cmd);
 		return -1;
 	}
 	/* Standard input is one stream: named twice, the second read took what the first left. */
