@@ -143,7 +143,7 @@ def the_ledger(tmp):
         rc, _, err = run(["pgn", base, lat, dele, MATE1, "--jobs", jobs])
         eq((rc, err.splitlines()[-4:]), (1, want), "the ledger at --jobs %s" % jobs)
     # --range leaves games out on purpose: not failures.
-    rc, _, err = run(["pgn", base, MATE1, "--range", "0:100", "--jobs", "2"])
+    rc, _, err = run(["pgn", base, MATE1, "--range", "1-100", "--jobs", "2"])
     eq(err.splitlines()[-2:], [ledger_line(base, 4, 1, 0), ledger_line(MATE1, 100, 0, 0)],
        "the ledger with --range")
     # A game written in part (--partial) is reported: failed. With --partial, a game written

@@ -126,11 +126,11 @@ def option_table(td):
     logs = os.path.join(REAL, "style12", "fatics", "fatics_style12_lines.txt")
     if os.path.exists(logs):
         with open(logs, "rb") as f:
-            p = subprocess.run([os.environ["GAMEDB_TOOL"], "pgn", "--range=0:3", "-"], stdin=f,
+            p = subprocess.run([os.environ["GAMEDB_TOOL"], "pgn", "--range=1-3", "-"], stdin=f,
                                capture_output=True)
-        rc, out, err = run("pgn", "--range", "0:3", logs)
+        rc, out, err = run("pgn", "--range", "1-3", logs)
         check(p.returncode == rc and p.stdout == out and out,
-              "pgn --range=0:3 - < log is pgn --range 0:3 log")
+              "pgn --range=1-3 - < log is pgn --range 1-3 log")
 
 
 COMMANDS = ("info", "pgn", "json", "fen", "epd", "uci", "positions", "book")
@@ -197,10 +197,11 @@ def main():
     check(rc == 2 and "unknown command" in err, "unknown command -> 2")
     rc, out, err = run("pgn", "--bogus", "x")
     check(rc == 2 and "unknown option" in err, "unknown option -> 2")
-    rc, out, err = run("pgn", "--range", "5:2", "x")
-    check(rc == 2 and "--range" in err, "reversed range -> 2")
-    rc, out, err = run("pgn", "--range", "abc", "x")
-    check(rc == 2, "bad range -> 2")
+    for bad in ("5-2", "abc", "0-3", "3", "1-2-3", "1:2-3", "2:1", "-0"):
+        rc, out, err = run("pgn", "--range", bad, "x")
+        eq((rc, err.splitlines()), (2, ['gamedb: --range wants FIRST-LAST, games counted from 1 '
+                                         'with FIRST <= LAST (5-9, 5-, -9), got "%s"' % bad]),
+           "--range %s -> 2, one line" % bad)
     rc, out, err = run("pgn", "-o")
     check(rc == 2 and "needs a value" in err, "-o without value -> 2")
     rc, out, err = run("--version")
@@ -216,7 +217,7 @@ def main():
     td = os.environ.get("GAMEDB_TESTDATA", "")
     edge = os.path.join(td, "scid", "edge.si4")
     if td and os.path.exists(edge):
-        for opts in (["--range", "1:3"], ["--games", "2,3"], ["--layout", "scid"],
+        for opts in (["--range", "2-3"], ["--games", "2,3"], ["--layout", "scid"],
                      ["--commands", "all"], ["--jobs", "2"], ["--charset", "CP1252"]):
             a = run("pgn", edge, *opts)
             b = run("pgn", edge, "%s=%s" % tuple(opts))
@@ -263,18 +264,32 @@ def main():
     check('[White "Hossain, Enam"]' in first and '[Result "1/2-1/2"]' in first
           and "19.Nxe6 1/2-1/2" in first, "first game content")
 
-    # --range picks games by 0-based half-open interval.
-    rc, out, _ = run("pgn", FIVE, "--range", "1:3")
+    # --range FIRST-LAST: games counted from 1 as --games counts them, both ends included
+    # (issue 28 item 8.4: it counted from 0 and left out the last, unlike everything else).
+    rc, out, err = run("pgn", FIVE, "--range", "2-3")
     g = games(out)
-    check(rc == 0 and len(g) == 2, "range 1:3 gives 2 games")
-    check(g and '[Round "5.2"]' in g[0], "range 1:3 starts at the second game")
-    rc, out, _ = run("pgn", FIVE, "--range", "3:")
-    check(len(games(out)) == 2, "range 3: gives 2 games")
-    rc, out, _ = run("pgn", FIVE, "--range", ":1")
-    check(len(games(out)) == 1, "range :1 gives 1 game")
-    rc, out, err = run("pgn", FIVE, "--range", "10:20")
+    check(rc == 0 and len(g) == 2 and not err, "range 2-3 gives 2 games")
+    check(g and '[Round "5.2"]' in g[0], "range 2-3 starts at the second game")
+    eq(out, run("pgn", FIVE, "--games", "2-3")[1], "--range 2-3 is --games 2-3")
+    rc, out, _ = run("pgn", FIVE, "--range", "4-")
+    check(len(games(out)) == 2, "range 4- gives 2 games")
+    rc, out, _ = run("pgn", FIVE, "--range", "-1")
+    check(len(games(out)) == 1, "range -1 gives 1 game")
+    rc, out, _ = run("pgn", FIVE, "--range", "5-5")  # five.pgn: the fifth is round 7.7
+    check(len(games(out)) == 1 and '[Round "7.7"]' in out.decode(), "range 5-5: the fifth game")
+    rc, out, err = run("pgn", FIVE, "--range", "11-20")
     check(rc == 0 and out == b"", "range past the end gives nothing")
-    check("past its 5 games" in err, "--range past the end warns: %r" % err)
+    eq(err, "gamedb: warning: %s: --range starts at game 11, past its 5 games\n" % FIVE,
+       "--range past the end warns, naming the first game as given")
+    # The old form A:B (from 0, B left out) still takes the same games, with a note giving
+    # the new spelling, so that a script is not silently shifted by one game.
+    for old, new in (("1:3", "2-3"), ("3:", "4-"), (":1", "-1"), ("0:5", "-5")):
+        rc, out, err = run("pgn", FIVE, "--range", old)
+        eq((rc, out, err), (0, run("pgn", FIVE, "--range", new)[1],
+                            "gamedb: note: --range %s counts games from 0 and leaves out the last "
+                            "(the old form, kept for scripts); games are counted from 1: write "
+                            "--range %s\n" % (old, new)),
+           "--range %s (old form): the games of --range %s, and a note" % (old, new))
     # JSON Lines of two databases: "file" and a running "n" beside each database's "index".
     rc, out, err = run("json", FIVE, FIVE + ".si4")
     objs = [json.loads(l) for l in out.splitlines()]
@@ -345,7 +360,7 @@ def main():
         rc, _, err = run("info", pgn)
         check(rc == 2 and "is PGN already" in err, "PGN input is named as PGN: %r" % err)
     # Concatenated ranges give the whole base: the point of --range for batch splitting.
-    parts = b"".join(run("pgn", FIVE, "--range", r)[1] for r in ("0:2", "2:4", "4:"))
+    parts = b"".join(run("pgn", FIVE, "--range", r)[1] for r in ("1-2", "3-4", "5-"))
     check(parts == out1, "ranges concatenate to the whole")
 
     # -o writes a file; stdout stays empty; no progress output when stderr is not a tty.

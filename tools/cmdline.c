@@ -9,6 +9,7 @@
 #include "gamedb-tool.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,25 +77,39 @@ static int parse_games(const char *arg, struct opts *o)
 	return 0;
 }
 
-static int parse_range(const char *arg, struct opts *o)
+/*
+ * --range FIRST-LAST: games FIRST to LAST, both included, counted from 1 as --games, the
+ * messages and the EPD id count them; either side may be left out (5-, -9). The form of
+ * before, A:B (games A to B-1 counted from 0), is still taken for old scripts, with a note
+ * (*old set). Sets o->from and o->to (0-based, half-open). 0, or -1 on a bad range.
+ */
+static int parse_range(const char *arg, struct opts *o, int *old)
 {
-	const char *colon = strchr(arg, ':');
+	const char *sep = strchr(arg, '-');
 	char a[32];
 	size_t alen;
 
-	if (!colon)
+	*old = sep == NULL;
+	if (!sep)
+		sep = strchr(arg, ':');
+	if (!sep || strchr(sep + 1, *sep) || (*sep == '-' && strchr(arg, ':')))
 		return -1;
-	alen = (size_t)(colon - arg);
+	alen = (size_t)(sep - arg);
 	if (alen >= sizeof a)
 		return -1;
 	memcpy(a, arg, alen);
 	a[alen] = 0;
-	o->from = 0;
+	o->from = *old ? 0 : 1;
 	o->to = UINT64_MAX;
 	if (alen && parse_u64(a, &o->from) != 0)
 		return -1;
-	if (colon[1] && parse_u64(colon + 1, &o->to) != 0)
+	if (sep[1] && parse_u64(sep + 1, &o->to) != 0)
 		return -1;
+	if (!*old) {
+		if (o->from == 0 || o->to == 0 || o->from > o->to)
+			return -1;
+		o->from--; /* games FIRST..LAST, from 1: [FIRST - 1, LAST) from 0 */
+	}
 	return o->from <= o->to ? 0 : -1;
 }
 
@@ -175,10 +190,25 @@ struct option {
 
 static int take_range(struct opts *o, const char *v)
 {
-	if (parse_range(v, o) == 0)
-		return 0;
-	fprintf(stderr, "gamedb: --range wants A:B with A <= B, got \"%s\"\n", v);
-	return -1;
+	int old;
+
+	if (parse_range(v, o, &old) != 0) {
+		fprintf(stderr, "gamedb: --range wants FIRST-LAST, games counted from 1 with "
+			"FIRST <= LAST (5-9, 5-, -9), got \"%s\"\n", v);
+		return -1;
+	}
+	if (old) {
+		/* The same games in the one numbering: A:B is A+1-B. */
+		char first[24] = "", last[24] = "";
+		if (o->from > 0)
+			snprintf(first, sizeof first, "%" PRIu64, o->from + 1);
+		if (o->to != UINT64_MAX)
+			snprintf(last, sizeof last, "%" PRIu64, o->to);
+		fprintf(stderr, "gamedb: note: --range %s counts games from 0 and leaves out the "
+			"last (the old form, kept for scripts); games are counted from 1: write "
+			"--range %s-%s\n", v, first, last);
+	}
+	return 0;
 }
 
 static int take_games(struct opts *o, const char *v)
@@ -236,7 +266,7 @@ static const struct choice notations[] = {
 static const struct option options[] = {
 	{ "--output", "-o", GAMES, "FILE", "write to FILE, whole or not at all (-: stdout)",
 	  K_STRING, FIELD(out), 0, NULL, NULL, 0 },
-	{ "--range", NULL, GAMES, "A:B", "games A to B-1, counted from 0 (1000:, :500)",
+	{ "--range", NULL, GAMES, "FIRST-LAST", "games FIRST to LAST, counted from 1 (5-9, 5-, -9)",
 	  K_FUNC, 0, 0, NULL, take_range, 1 },
 	{ "--games", NULL, GAMES, "LIST", "only these games, counted from 1 (1,5,10-20)",
 	  K_FUNC, 0, 0, NULL, take_games, 1 },

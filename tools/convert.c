@@ -263,7 +263,7 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 	}
 	if (o->from > 0 && seekable && o->from >= count) {
 		fprintf(stderr, "gamedb: warning: %s: --range starts at game %" PRIu64
-			" (counted from 0), past its %" PRIu64 " games\n", db, o->from, count);
+			", past its %" PRIu64 " games\n", db, o->from + 1, count);
 		return status;
 	}
 	/*

@@ -1,17 +1,13 @@
 /*
  * gamedb - convert legacy game databases to PGN or JSON Lines, or describe them.
  *
- *   gamedb info DB...
- *   gamedb pgn  DB... [-o FILE] [--range A:B] [--include-deleted] [--no-comments]
- *                     [--no-variations] [--no-nags] [--no-commands] [--charset CS|detect]
- *                     [--language LANG] [--notation iccs|wxf|chinese]
- *   gamedb json DB... (same options)
- *   (every command) [--password PW]: the password of an encrypted ChessBase archive (.cbz)
- *   gamedb fen|epd|uci DB... [--key] (and the pgn options that choose games)
- *   gamedb positions DB... [--csv] [--key]
- *   gamedb book DB... -o BOOK.bin [--max-ply N] [--min-game N] [--min-score PCT]
- *                     [--only-white|--only-black] [--uniform] [--standard-start]
- *                     [--memory MIB]
+ *   gamedb COMMAND [OPTION]... DB...   (info, pgn, json, fen, epd, uci, positions, book)
+ *   gamedb COMMAND --help, gamedb help [COMMAND], gamedb --version
+ *
+ * The options of each command are in cmdline.c's option table, which both parses the command
+ * line and writes each command's help; the formats and their options come from the library's
+ * registry. Games are counted from 1 everywhere the user sees them (--range FIRST-LAST,
+ * --games, the messages, the EPD id).
  *
  * Exit status: 0 all good, 1 some games failed, 2 a database cannot be opened or read (the
  * others are written), the output cannot be written, or bad usage.
