@@ -143,7 +143,7 @@ def the_ledger(tmp):
         rc, _, err = run(["pgn", base, lat, dele, MATE1, "--jobs", jobs])
         eq((rc, err.splitlines()[-4:]), (1, want), "the ledger at --jobs %s" % jobs)
     # --range leaves games out on purpose: not failures.
-    rc, _, err = run(["pgn", base, MATE1, "--range", "0:100", "--jobs", "2"])
+    rc, _, err = run(["pgn", base, MATE1, "--range", "1-100", "--jobs", "2"])
     eq(err.splitlines()[-2:], [ledger_line(base, 4, 1, 0), ledger_line(MATE1, 100, 0, 0)],
        "the ledger with --range")
     # A game written in part (--partial) is reported: failed. With --partial, a game written
@@ -323,6 +323,48 @@ def limits_and_signals(tmp):
           % (p.returncode, p.stderr))
 
 
+def named_once(tmp):
+    """Item 6 of issue 28: a message about a game names each file and the game once. The
+    library's messages name their file and often the game; the command said "BASE: game N: "
+    before them all the same ("Corrupt.cbh: game 1: Corrupt.cbg: offset 58: game 1: ...")."""
+    cbh = os.path.join(REAL, "chessbase", "libcbh", "Chess960Corrupt", "Corrupt.cbh")
+    xqf = os.path.join(REAL, "xqf", "walker8088-cchess", "tests-data", "BadMoveTest3.xqf")
+    # Corrupt.cbh: 4 games, each with a bad Chess960 setup (MANIFEST.md); BadMoveTest3.xqf:
+    # one game whose main line has a move from an empty square.
+    for db, n, cmd in ((cbh, 4, "pgn"), (xqf, 1, "pgn"), (cbh, 4, "json"), (xqf, 1, "fen")):
+        if not os.path.exists(db):
+            continue
+        for extra in ([], ["--partial"], ["--jobs", "2"]):
+            if extra and cmd != "pgn":
+                continue
+            rc, _, err = run([cmd, db] + extra)
+            lines = [l for l in err.splitlines() if "games written" not in l]
+            check(rc == 1 and len(lines) == n, "%s %s %s: a line per game: %r"
+                  % (cmd, db, extra, err))
+            stem = db[:-4]
+            for i, line in enumerate(lines):
+                check(line.count(stem) == 1 and line.count("game %d:" % (i + 1)) == 1
+                      and line.startswith("gamedb: "),
+                      "%s %s: the file and the game once: %r" % (db, extra, line))
+                if extra == ["--partial"]:
+                    check("written in part" in line, "--partial says it: %r" % line)
+    # The damaged SCID game of the_ledger (a message naming neither its file nor its game
+    # keeps the command's "BASE: game N: ").
+    base = os.path.join(tmp, "b")
+    for ext in ("si4", "sn4", "sg4"):
+        shutil.copy(FIVE + "." + ext, base + "." + ext)
+    idx = open(base + ".si4", "rb").read()
+    off = int.from_bytes(idx[182:186], "big")
+    length = int.from_bytes(idx[186:188], "big")
+    data = bytearray(open(base + ".sg4", "rb").read())
+    data[off + length - 1] = 14
+    open(base + ".sg4", "wb").write(bytes(data))
+    rc, _, err = run(["pgn", base])
+    line = err.splitlines()[0]
+    check(rc == 1 and line.count(base) == 1 and line.count("game 1:") == 1,
+          "the damaged SCID game: named once: %r" % line)
+
+
 def main():
     if not TOOL:
         print("GAMEDB_TOOL not set")
@@ -333,6 +375,8 @@ def main():
         one_base_not_opened(tmp)
     with tempfile.TemporaryDirectory() as tmp:
         the_ledger(tmp)
+    with tempfile.TemporaryDirectory() as tmp:
+        named_once(tmp)
     stdin_twice()
     with tempfile.TemporaryDirectory() as tmp:
         many_bases(tmp)

@@ -84,14 +84,14 @@ def option_table(td):
         rc, out, err = run("pgn", tags, ca, "--direction", "up")
         check(rc == 2 and out == alone and "gamedb: %s: --direction: " % ca in err,
               "--direction up: the Chess Assistant base fails, the SCID base is written: %r" % err)
-    # An option no format and not the command has: refused in one line naming it (the usage
-    # follows, as for every unknown option), nothing written.
+    # An option no format and not the command has: refused in one line naming it (then the
+    # hint where the help is, as for every unknown option), nothing written.
     if bases:
         for args in (["--no-such-option", "x"], ["--no-such-option=x"]):
             rc, out, err = run("pgn", tags, *args)
             lines = err.splitlines()
-            check(rc == 2 and not out and lines[:1] == ['gamedb: unknown option "--no-such-option"']
-                  and sum("no-such-option" in l for l in lines) == 1,
+            check(rc == 2 and not out and lines == ['gamedb: unknown option "--no-such-option"',
+                                                    "Try 'gamedb pgn --help'."],
                   "%s: refused in one line: %r" % (args, err[:200]))
     # --charset (every format's, before the open) reaches the reader: latin1's text that looks
     # like UTF-8 (testdata/scid/README: "Ã©") is read as Latin-1 when forced, and without the
@@ -126,11 +126,67 @@ def option_table(td):
     logs = os.path.join(REAL, "style12", "fatics", "fatics_style12_lines.txt")
     if os.path.exists(logs):
         with open(logs, "rb") as f:
-            p = subprocess.run([os.environ["GAMEDB_TOOL"], "pgn", "--range=0:3", "-"], stdin=f,
+            p = subprocess.run([os.environ["GAMEDB_TOOL"], "pgn", "--range=1-3", "-"], stdin=f,
                                capture_output=True)
-        rc, out, err = run("pgn", "--range", "0:3", logs)
+        rc, out, err = run("pgn", "--range", "1-3", logs)
         check(p.returncode == rc and p.stdout == out and out,
-              "pgn --range=0:3 - < log is pgn --range 0:3 log")
+              "pgn --range=1-3 - < log is pgn --range 1-3 log")
+
+
+COMMANDS = ("info", "pgn", "json", "fen", "epd", "uci", "positions", "book")
+
+
+def command_help():
+    """Issue 28 item 8.2: each command has its own short help (gamedb CMD --help, gamedb help
+    CMD), listing its options; gamedb help is the general help; a mistake on the command line
+    is one line and a hint where the help is, not the whole usage (57 lines on every typo).
+    The help's options come from the option table the command line is parsed with: every
+    option a command's help lists is taken by that command (none is "unknown")."""
+    rc, general, err = run("--help")
+    check(rc == 0 and run("help") == (0, general, "") and run("-h") == (0, general, ""),
+          "gamedb help and -h are gamedb --help")
+    for cmd in COMMANDS:
+        check(cmd.encode() in general, "the general help names the command %s" % cmd)
+        rc, out, err = run(cmd, "--help")
+        text = out.decode()
+        check(rc == 0 and not err and text.startswith("usage: gamedb %s " % cmd)
+              and len(text.splitlines()) <= 45 and text != general.decode(),
+              "%s --help: its own short help (%d lines)" % (cmd, len(text.splitlines())))
+        eq(run("help", cmd), (rc, out, err), "gamedb help %s is gamedb %s --help" % (cmd, cmd))
+        eq(run(cmd, "-h"), (rc, out, err), "gamedb %s -h is gamedb %s --help" % (cmd, cmd))
+        listed = re.findall(r"^  (?:-\w, )?(--[\w-]+)( \S+)?", text, re.M)
+        check(len(listed) >= 3, "%s --help lists options: %r" % (cmd, listed))
+        for name, arg in listed:
+            value = arg.strip().split("|")[-1] if arg else None
+            if value in ("FILE",):
+                continue  # -o: its own tests
+            args = [name] if value is None else [name, {"A:B": "0:1", "LIST": "1", "N": "1",
+                                                        "PCT": "0", "MIB": "16"}.get(value, value)]
+            rc2, _, err2 = run(cmd, *args, "/nonexistent/base.si4")
+            check("unknown option" not in err2 and "takes no value" not in err2,
+                  "%s --help lists %s, which %s takes: %r" % (cmd, " ".join(args), cmd, err2))
+    for cmd, has, hasnt in (("pgn", "--layout", "--min-game"), ("book", "--min-game", "--layout"),
+                            ("positions", "--csv", "--no-comments"), ("info", "--password", "-o")):
+        text = run(cmd, "--help")[1].decode()
+        check(re.search(r"^  (-\w, )?%s\b" % has, text, re.M) and
+              not re.search(r"^  (-\w, )?%s\b" % hasnt, text, re.M),
+              "%s --help lists %s, not %s" % (cmd, has, hasnt))
+    # The options of the formats (the library's registry) are in each command's help.
+    for key in registry_options():
+        check(all(("--%s " % key).encode() in run(cmd, "--help")[1] for cmd in COMMANDS),
+              "every command's help lists the format option --%s" % key)
+    # A mistake: one line and the hint.
+    for args, lines in ((["pgn", "--bogus", "x"], ['gamedb: unknown option "--bogus"',
+                                                   "Try 'gamedb pgn --help'."]),
+                        (["frobnicate", "x"], ['gamedb: unknown command "frobnicate"',
+                                               "Try 'gamedb --help'."]),
+                        (["help", "frobnicate"], ['gamedb: help: unknown command "frobnicate"',
+                                                  "Try 'gamedb --help'."]),
+                        (["book", "-o", "x.bin"], ["gamedb: no database given",
+                                                   "Try 'gamedb book --help'."])):
+        rc, out, err = run(*args)
+        eq((rc, out, err.splitlines()), (2, b"", lines), "gamedb %s: one line and the hint"
+           % " ".join(args))
 
 
 def main():
@@ -141,10 +197,11 @@ def main():
     check(rc == 2 and "unknown command" in err, "unknown command -> 2")
     rc, out, err = run("pgn", "--bogus", "x")
     check(rc == 2 and "unknown option" in err, "unknown option -> 2")
-    rc, out, err = run("pgn", "--range", "5:2", "x")
-    check(rc == 2 and "--range" in err, "reversed range -> 2")
-    rc, out, err = run("pgn", "--range", "abc", "x")
-    check(rc == 2, "bad range -> 2")
+    for bad in ("5-2", "abc", "0-3", "3", "1-2-3", "1:2-3", "2:1", "-0"):
+        rc, out, err = run("pgn", "--range", bad, "x")
+        eq((rc, err.splitlines()), (2, ['gamedb: --range wants FIRST-LAST, games counted from 1 '
+                                         'with FIRST <= LAST (5-9, 5-, -9), got "%s"' % bad]),
+           "--range %s -> 2, one line" % bad)
     rc, out, err = run("pgn", "-o")
     check(rc == 2 and "needs a value" in err, "-o without value -> 2")
     rc, out, err = run("--version")
@@ -154,12 +211,13 @@ def main():
     for cmd in ("pgn", "json", "info", "book", "fen"):
         rc, out, err = run(cmd, "--help")
         check(rc == 0 and b"usage" in out and not err, "%s --help -> 0 + usage on stdout" % cmd)
+    command_help()
     # --name=value is --name value for every option that takes a value (it held for --range
     # and --jobs only); a flag given a value is refused.
     td = os.environ.get("GAMEDB_TESTDATA", "")
     edge = os.path.join(td, "scid", "edge.si4")
     if td and os.path.exists(edge):
-        for opts in (["--range", "1:3"], ["--games", "2,3"], ["--layout", "scid"],
+        for opts in (["--range", "2-3"], ["--games", "2,3"], ["--layout", "scid"],
                      ["--commands", "all"], ["--jobs", "2"], ["--charset", "CP1252"]):
             a = run("pgn", edge, *opts)
             b = run("pgn", edge, "%s=%s" % tuple(opts))
@@ -206,18 +264,32 @@ def main():
     check('[White "Hossain, Enam"]' in first and '[Result "1/2-1/2"]' in first
           and "19.Nxe6 1/2-1/2" in first, "first game content")
 
-    # --range picks games by 0-based half-open interval.
-    rc, out, _ = run("pgn", FIVE, "--range", "1:3")
+    # --range FIRST-LAST: games counted from 1 as --games counts them, both ends included
+    # (issue 28 item 8.4: it counted from 0 and left out the last, unlike everything else).
+    rc, out, err = run("pgn", FIVE, "--range", "2-3")
     g = games(out)
-    check(rc == 0 and len(g) == 2, "range 1:3 gives 2 games")
-    check(g and '[Round "5.2"]' in g[0], "range 1:3 starts at the second game")
-    rc, out, _ = run("pgn", FIVE, "--range", "3:")
-    check(len(games(out)) == 2, "range 3: gives 2 games")
-    rc, out, _ = run("pgn", FIVE, "--range", ":1")
-    check(len(games(out)) == 1, "range :1 gives 1 game")
-    rc, out, err = run("pgn", FIVE, "--range", "10:20")
+    check(rc == 0 and len(g) == 2 and not err, "range 2-3 gives 2 games")
+    check(g and '[Round "5.2"]' in g[0], "range 2-3 starts at the second game")
+    eq(out, run("pgn", FIVE, "--games", "2-3")[1], "--range 2-3 is --games 2-3")
+    rc, out, _ = run("pgn", FIVE, "--range", "4-")
+    check(len(games(out)) == 2, "range 4- gives 2 games")
+    rc, out, _ = run("pgn", FIVE, "--range", "-1")
+    check(len(games(out)) == 1, "range -1 gives 1 game")
+    rc, out, _ = run("pgn", FIVE, "--range", "5-5")  # five.pgn: the fifth is round 7.7
+    check(len(games(out)) == 1 and '[Round "7.7"]' in out.decode(), "range 5-5: the fifth game")
+    rc, out, err = run("pgn", FIVE, "--range", "11-20")
     check(rc == 0 and out == b"", "range past the end gives nothing")
-    check("past its 5 games" in err, "--range past the end warns: %r" % err)
+    eq(err, "gamedb: warning: %s: --range starts at game 11, past its 5 games\n" % FIVE,
+       "--range past the end warns, naming the first game as given")
+    # The old form A:B (from 0, B left out) still takes the same games, with a note giving
+    # the new spelling, so that a script is not silently shifted by one game.
+    for old, new in (("1:3", "2-3"), ("3:", "4-"), (":1", "-1"), ("0:5", "-5")):
+        rc, out, err = run("pgn", FIVE, "--range", old)
+        eq((rc, out, err), (0, run("pgn", FIVE, "--range", new)[1],
+                            "gamedb: note: --range %s counts games from 0 and leaves out the last "
+                            "(the old form, kept for scripts); games are counted from 1: write "
+                            "--range %s\n" % (old, new)),
+           "--range %s (old form): the games of --range %s, and a note" % (old, new))
     # JSON Lines of two databases: "file" and a running "n" beside each database's "index".
     rc, out, err = run("json", FIVE, FIVE + ".si4")
     objs = [json.loads(l) for l in out.splitlines()]
@@ -288,7 +360,7 @@ def main():
         rc, _, err = run("info", pgn)
         check(rc == 2 and "is PGN already" in err, "PGN input is named as PGN: %r" % err)
     # Concatenated ranges give the whole base: the point of --range for batch splitting.
-    parts = b"".join(run("pgn", FIVE, "--range", r)[1] for r in ("0:2", "2:4", "4:"))
+    parts = b"".join(run("pgn", FIVE, "--range", r)[1] for r in ("1-2", "3-4", "5-"))
     check(parts == out1, "ranges concatenate to the whole")
 
     # -o writes a file; stdout stays empty; no progress output when stderr is not a tty.
@@ -299,6 +371,59 @@ def main():
         check(open(dest, "rb").read() == out1, "-o content")
         rc, out, err = run("pgn", FIVE, "-o", os.path.join(tmp, "no", "such", "dir.pgn"))
         check(rc == 2 and "dir.pgn" in err, "unwritable -o -> 2")
+        # An output that cannot be made says so, with the system's reason, in one line: a
+        # missing folder, a file in place of a folder, a name whose folder cannot be looked
+        # into (a loop of symbolic links: ELOOP; as a user, a folder without permission)
+        # ("cannot tell whether it belongs to" the database was said instead).
+        os.symlink("loop", os.path.join(tmp, "loop"))
+        open(os.path.join(tmp, "plain"), "w").close()
+        cases = [(os.path.join(tmp, "no", "x.pgn"), "No such file or directory"),
+                 (os.path.join(tmp, "plain", "x.pgn"), "Not a directory"),
+                 (os.path.join(tmp, "loop", "x.pgn"), "Too many levels of symbolic links")]
+        if os.geteuid() != 0:
+            locked = os.path.join(tmp, "locked")
+            os.mkdir(locked, 0)
+            cases.append((os.path.join(locked, "x.pgn"), "Permission denied"))
+        for dest, why in cases:
+            for db in (FIVE, FIVE + ".si4"):
+                rc, out, err = run("pgn", db, "-o", dest)
+                eq((rc, out, err), (2, b"", "gamedb: cannot create %s: %s\n" % (dest, why)),
+                   "-o %s: cannot create, %s" % (dest, why))
+        # -o - is standard output, as - is standard input (it made a file named "-").
+        for args in (["-o", "-"], ["--output=-"]):
+            p = subprocess.run([os.environ["GAMEDB_TOOL"], "pgn", FIVE] + args, cwd=tmp,
+                               capture_output=True, stdin=subprocess.DEVNULL)
+            check(p.returncode == 0 and p.stdout == out1 and not os.path.exists(
+                os.path.join(tmp, "-")), "pgn %s: the games on standard output, no file -"
+                  % " ".join(args))
+
+    # book ends with a summary on stderr (an empty book was written without a word, exit 0):
+    # the games read and used, why the others were left out, the book's positions (distinct
+    # keys) and entries (16 bytes each), counted here from the book file itself.
+    mate1 = os.path.join(REAL, "scid", "scidvspc-modern", "si4", "matein1", "matein1.si4")
+    with tempfile.TemporaryDirectory() as tmp:
+        dest = os.path.join(tmp, "b.bin")
+        # matein1: 1,212 mate-in-one problems, each from a set-up position (MANIFEST.md).
+        if os.path.exists(mate1):
+            rc, out, err = run("book", mate1, "-o", dest, "--standard-start")
+            eq((rc, err), (0, "gamedb: book: 1,212 games read, 0 used (1,212 start from a set-up "
+                           "position: see --standard-start), 0 positions, 0 entries written to "
+                           "%s: empty, no game was used\n" % dest),
+               "book --standard-start of set-up games: the summary says why it is empty")
+            rc, out, err = run("book", mate1, "-o", dest)
+            check(rc == 0 and err.startswith("gamedb: book: 1,212 games read, 1,212 used, 0 "
+                                             "positions, 0 entries written to %s: empty" % dest)
+                  and "--min-game" in err and len(err.splitlines()) == 1,
+                  "book of one-move games: empty, --min-game named: %r" % err)
+        for opts in ([], ["--min-game", "1"]):
+            rc, out, err = run("book", FIVE, "-o", dest, *opts)
+            data = open(dest, "rb").read()
+            keys = {data[i:i + 8] for i in range(0, len(data), 16)}
+            eq((rc, err), (0, "gamedb: book: 5 games read, 5 used, %s positions, %s entries "
+                           "written to %s\n" % (format(len(keys), ","),
+                                                 format(len(data) // 16, ","), dest)),
+               "book %s of the five games: the summary" % opts)
+            check(len(data) > 0, "book %s: not empty" % opts)
 
     # -o never writes over a file of a database it reads (issue 8: `-o base.sg4` emptied the
     # game file). Each file of the base, by its name, through a symbolic link and through a

@@ -9,6 +9,7 @@
 #include "gamedb-tool.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,39 +77,68 @@ static int parse_games(const char *arg, struct opts *o)
 	return 0;
 }
 
-static int parse_range(const char *arg, struct opts *o)
+/*
+ * --range FIRST-LAST: games FIRST to LAST, both included, counted from 1 as --games, the
+ * messages and the EPD id count them; either side may be left out (5-, -9). The form of
+ * before, A:B (games A to B-1 counted from 0), is still taken for old scripts, with a note
+ * (*old set). Sets o->from and o->to (0-based, half-open). 0, or -1 on a bad range.
+ */
+static int parse_range(const char *arg, struct opts *o, int *old)
 {
-	const char *colon = strchr(arg, ':');
+	const char *sep = strchr(arg, '-');
 	char a[32];
 	size_t alen;
 
-	if (!colon)
+	*old = sep == NULL;
+	if (!sep)
+		sep = strchr(arg, ':');
+	if (!sep || strchr(sep + 1, *sep) || (*sep == '-' && strchr(arg, ':')))
 		return -1;
-	alen = (size_t)(colon - arg);
+	alen = (size_t)(sep - arg);
 	if (alen >= sizeof a)
 		return -1;
 	memcpy(a, arg, alen);
 	a[alen] = 0;
-	o->from = 0;
+	o->from = *old ? 0 : 1;
 	o->to = UINT64_MAX;
 	if (alen && parse_u64(a, &o->from) != 0)
 		return -1;
-	if (colon[1] && parse_u64(colon + 1, &o->to) != 0)
+	if (sep[1] && parse_u64(sep + 1, &o->to) != 0)
 		return -1;
+	if (!*old) {
+		if (o->from == 0 || o->to == 0 || o->from > o->to)
+			return -1;
+		o->from--; /* games FIRST..LAST, from 1: [FIRST - 1, LAST) from 0 */
+	}
 	return o->from <= o->to ? 0 : -1;
 }
 
+/*
+ * The book's options (gamedb_book_set_option()'s keys), spelled --max-ply or, as PolyGlot
+ * spells them, -max-ply; a flag (no arg) is set to 1.
+ */
+static const struct book_option {
+	const char *key, *arg, *help;
+} book_options[] = {
+	{ "max-ply", "N", "plies of each game counted (default 1024)" },
+	{ "min-game", "N", "games a move needs to be in the book (default 3)" },
+	{ "min-score", "PCT", "lowest score of a move, in percent (default 0)" },
+	{ "only-white", NULL, "only the positions with white to move" },
+	{ "only-black", NULL, "only the positions with black to move" },
+	{ "uniform", NULL, "every weight 1" },
+	{ "standard-start", NULL, "leave out games from set-up positions" },
+	{ "memory", "MIB", "table size before it spills to files (default 256)" },
+};
+
 /* The book option an argument names ("--max-ply" or PolyGlot's "-max-ply"), or NULL. */
-static const char *book_key(const char *a)
+static const struct book_option *book_key(const char *a)
 {
-	static const char *const keys[] = { "max-ply", "min-game", "min-score", "only-white",
-					    "only-black", "uniform", "memory", "standard-start" };
 	size_t k;
 
 	a += a[1] == '-' ? 2 : 1;
-	for (k = 0; k < sizeof keys / sizeof keys[0]; k++)
-		if (strcmp(a, keys[k]) == 0)
-			return keys[k];
+	for (k = 0; k < sizeof book_options / sizeof book_options[0]; k++)
+		if (strcmp(a, book_options[k].key) == 0)
+			return &book_options[k];
 	return NULL;
 }
 
@@ -146,21 +176,39 @@ struct choice {
 struct option {
 	const char *name;  /* "--range" */
 	const char *alias; /* the short spelling ("-o"), or NULL */
+	unsigned cmds;     /* the commands it is for (C_PGN | ...), as the help lists it */
+	const char *arg;   /* its value in the help ("FILE"), NULL for K_CHOICE (the choices) */
+	const char *help;  /* one line of help */
 	enum kind kind;
 	size_t field;      /* K_SET, K_STRING: offsetof() the field of struct opts */
 	uint32_t bits;     /* K_FLAG: the flags set; K_CHOICE: the flags its choices replace */
 	const struct choice *choices; /* K_CHOICE: the values, the first the default */
 	/* K_FUNC: 0, or -1 after a message, or 1 when it is no option of this command */
 	int (*take)(struct opts *o, const char *v);
-	int arg;           /* K_FUNC: takes a value */
+	int value;         /* K_FUNC: takes a value */
 };
 
 static int take_range(struct opts *o, const char *v)
 {
-	if (parse_range(v, o) == 0)
-		return 0;
-	fprintf(stderr, "gamedb: --range wants A:B with A <= B, got \"%s\"\n", v);
-	return -1;
+	int old;
+
+	if (parse_range(v, o, &old) != 0) {
+		fprintf(stderr, "gamedb: --range wants FIRST-LAST, games counted from 1 with "
+			"FIRST <= LAST (5-9, 5-, -9), got \"%s\"\n", v);
+		return -1;
+	}
+	if (old) {
+		/* The same games in the one numbering: A:B is A+1-B. */
+		char first[24] = "", last[24] = "";
+		if (o->from > 0)
+			snprintf(first, sizeof first, "%" PRIu64, o->from + 1);
+		if (o->to != UINT64_MAX)
+			snprintf(last, sizeof last, "%" PRIu64, o->to);
+		fprintf(stderr, "gamedb: note: --range %s counts games from 0 and leaves out the "
+			"last (the old form, kept for scripts); games are counted from 1: write "
+			"--range %s-%s\n", v, first, last);
+	}
+	return 0;
 }
 
 static int take_games(struct opts *o, const char *v)
@@ -211,28 +259,128 @@ static const struct choice notations[] = {
  * shares (the registry does not list them): set before the open, where the archive's password
  * is needed and the charset read by the open itself.
  */
+#define ALL (C_INFO | C_PGN | C_JSON | C_FEN | C_EPD | C_UCI | C_POSITIONS | C_BOOK)
+#define GAMES (ALL & ~C_INFO)    /* the commands that write games */
+#define TEXT (C_PGN | C_JSON)    /* the commands that write a game's text */
+#define KEYS (C_JSON | C_FEN | C_EPD | C_UCI | C_POSITIONS)
 static const struct option options[] = {
-	{ "--output", "-o", K_STRING, FIELD(out), 0, NULL, NULL, 0 },
-	{ "--range", NULL, K_FUNC, 0, 0, NULL, take_range, 1 },
-	{ "--games", NULL, K_FUNC, 0, 0, NULL, take_games, 1 },
-	{ "--jobs", "-j", K_FUNC, 0, 0, NULL, take_jobs, 1 },
-	{ "--charset", NULL, K_STRING, FIELD(charset), 0, NULL, NULL, 0 },
-	{ "--password", NULL, K_STRING, FIELD(password), 0, NULL, NULL, 0 },
-	{ "--layout", NULL, K_CHOICE, 0, GAMEDB_WRITE_LAYOUT_SCID, layouts, NULL, 0 },
-	{ "--commands", NULL, K_CHOICE, 0, GAMEDB_WRITE_ALL_COMMANDS | GAMEDB_WRITE_NO_COMMANDS,
-	  command_sets, NULL, 0 },
-	{ "--notation", NULL, K_CHOICE, 0, GAMEDB_WRITE_WXF | GAMEDB_WRITE_CHINESE, notations,
-	  NULL, 0 },
-	{ "--partial", NULL, K_FLAG, 0, GAMEDB_WRITE_PARTIAL, NULL, NULL, 0 },
-	{ "--key", NULL, K_FLAG, 0, GAMEDB_WRITE_KEY, NULL, NULL, 0 },
-	{ "--fen", NULL, K_FLAG, 0, GAMEDB_WRITE_FEN, NULL, NULL, 0 },
-	{ "--csv", NULL, K_FUNC, 0, 0, NULL, take_csv, 0 },
-	{ "--include-deleted", NULL, K_SET, FIELD(include_deleted), 0, NULL, NULL, 0 },
-	{ "--no-comments", NULL, K_FLAG, 0, GAMEDB_WRITE_NO_COMMENTS, NULL, NULL, 0 },
-	{ "--no-variations", NULL, K_FLAG, 0, GAMEDB_WRITE_NO_VARIATIONS, NULL, NULL, 0 },
-	{ "--no-nags", NULL, K_FLAG, 0, GAMEDB_WRITE_NO_NAGS, NULL, NULL, 0 },
-	{ "--no-commands", NULL, K_FLAG, 0, GAMEDB_WRITE_NO_COMMANDS, NULL, NULL, 0 },
+	{ "--output", "-o", GAMES, "FILE", "write to FILE, whole or not at all (-: stdout)",
+	  K_STRING, FIELD(out), 0, NULL, NULL, 0 },
+	{ "--range", NULL, GAMES, "FIRST-LAST", "games FIRST to LAST, counted from 1 (5-9, 5-, -9)",
+	  K_FUNC, 0, 0, NULL, take_range, 1 },
+	{ "--games", NULL, GAMES, "LIST", "only these games, counted from 1 (1,5,10-20)",
+	  K_FUNC, 0, 0, NULL, take_games, 1 },
+	{ "--include-deleted", NULL, GAMES, NULL, "also the games marked deleted",
+	  K_SET, FIELD(include_deleted), 0, NULL, NULL, 0 },
+	{ "--jobs", "-j", GAMES & ~C_BOOK, "N", "decode N games at once (default: the cores)",
+	  K_FUNC, 0, 0, NULL, take_jobs, 1 },
+	{ "--charset", NULL, ALL, "CS", "read the text as CS (an iconv name)",
+	  K_STRING, FIELD(charset), 0, NULL, NULL, 0 },
+	{ "--password", NULL, ALL, "PW", "the password of an encrypted archive (.cbz)",
+	  K_STRING, FIELD(password), 0, NULL, NULL, 0 },
+	{ "--layout", NULL, C_PGN, NULL, "scid: PGN byte for byte as Scid exports it",
+	  K_CHOICE, 0, GAMEDB_WRITE_LAYOUT_SCID, layouts, NULL, 0 },
+	{ "--commands", NULL, TEXT, NULL, "the markup commands kept (common: %cal %csl %clk ...)",
+	  K_CHOICE, 0, GAMEDB_WRITE_ALL_COMMANDS | GAMEDB_WRITE_NO_COMMANDS, command_sets, NULL, 0 },
+	{ "--notation", NULL, TEXT, NULL, "how xiangqi moves are written",
+	  K_CHOICE, 0, GAMEDB_WRITE_WXF | GAMEDB_WRITE_CHINESE, notations, NULL, 0 },
+	{ "--partial", NULL, TEXT, NULL, "write the legal part of a game that fails (still exit 1)",
+	  K_FLAG, 0, GAMEDB_WRITE_PARTIAL, NULL, NULL, 0 },
+	{ "--key", NULL, KEYS, NULL, "add each position's Polyglot key",
+	  K_FLAG, 0, GAMEDB_WRITE_KEY, NULL, NULL, 0 },
+	{ "--fen", NULL, C_JSON, NULL, "add each position's FEN to every move",
+	  K_FLAG, 0, GAMEDB_WRITE_FEN, NULL, NULL, 0 },
+	{ "--csv", NULL, C_POSITIONS, NULL, "CSV instead of JSON Lines",
+	  K_FUNC, 0, 0, NULL, take_csv, 0 },
+	{ "--no-comments", NULL, TEXT, NULL, "leave out the comments",
+	  K_FLAG, 0, GAMEDB_WRITE_NO_COMMENTS, NULL, NULL, 0 },
+	{ "--no-variations", NULL, TEXT, NULL, "leave out the variations",
+	  K_FLAG, 0, GAMEDB_WRITE_NO_VARIATIONS, NULL, NULL, 0 },
+	{ "--no-nags", NULL, TEXT, NULL, "leave out the NAGs ($1, ...)",
+	  K_FLAG, 0, GAMEDB_WRITE_NO_NAGS, NULL, NULL, 0 },
+	{ "--no-commands", NULL, TEXT, NULL, "leave out the markup commands and clocks",
+	  K_FLAG, 0, GAMEDB_WRITE_NO_COMMANDS, NULL, NULL, 0 },
 };
+
+/*
+ * "  -o, --output FILE" and its help from column 26 (on the next line when the left part is
+ * wider), the help broken at spaces to stay within 80 columns.
+ */
+static void help_line(FILE *f, const char *left, const char *help)
+{
+	int n = fprintf(f, "  %s", left);
+
+	if (n > 25) {
+		fputc('\n', f);
+		n = 0;
+	}
+	for (;;) {
+		size_t len = strlen(help), cut = len;
+		if (len > 54)
+			for (cut = 54; cut > 0 && help[cut] != ' '; cut--)
+				;
+		if (cut == 0)
+			cut = len;
+		fprintf(f, "%*s%.*s\n", 26 - n, "", (int)cut, help);
+		if (cut == len)
+			break;
+		help += cut + 1;
+		n = 0;
+	}
+}
+
+void options_help(FILE *f, unsigned cmdbit)
+{
+	size_t k, i, j;
+	const char *key, *def, *desc;
+	char left[96];
+	int n;
+
+	fputs("\nOptions:\n", f);
+	for (k = 0; k < sizeof options / sizeof options[0]; k++) {
+		const struct option *d = &options[k];
+		if (!(d->cmds & cmdbit))
+			continue;
+		n = snprintf(left, sizeof left, "%s%s%s%s", d->alias ? d->alias : "",
+			     d->alias ? ", " : "", d->name, d->arg || d->choices ? " " : "");
+		if (d->arg)
+			snprintf(left + n, sizeof left - (size_t)n, "%s", d->arg);
+		for (i = 0; d->choices && d->choices[i].name; i++)
+			n += snprintf(left + n, sizeof left - (size_t)n, "%s%s", i ? "|" : "",
+				      d->choices[i].name);
+		help_line(f, left, d->help);
+	}
+	for (k = 0; cmdbit == C_BOOK && k < sizeof book_options / sizeof book_options[0]; k++) {
+		snprintf(left, sizeof left, "--%s%s%s", book_options[k].key,
+			 book_options[k].arg ? " " : "", book_options[k].arg ? book_options[k].arg : "");
+		help_line(f, left, book_options[k].help);
+	}
+	/* The formats' options, each key once with the formats that have it. */
+	fputs("\nOptions of the formats (the other formats ignore them, with a note):\n", f);
+	for (i = 0; i < gamedb_format_count(); i++) {
+		for (k = 0; (key = gamedb_format_get_option(i, k, &def, &desc)) != NULL; k++) {
+			size_t i2, k2;
+			int seen = 0;
+			const char *key2;
+			for (i2 = 0; i2 <= i && !seen; i2++)
+				for (k2 = 0; (key2 = gamedb_format_get_option(i2, k2, NULL, NULL)) != NULL &&
+					     (i2 < i || k2 < k); k2++)
+					seen |= strcmp(key, key2) == 0;
+			if (seen)
+				continue;
+			/* "--direction VALUE (chessassistant; default auto)" */
+			n = snprintf(left, sizeof left, "--%s VALUE (", key);
+			for (j = i; j < gamedb_format_count(); j++)
+				for (k2 = 0; (key2 = gamedb_format_get_option(j, k2, NULL, NULL)) != NULL; k2++)
+					if (strcmp(key, key2) == 0 && n > 0 && (size_t)n < sizeof left)
+						n += snprintf(left + n, sizeof left - (size_t)n, "%s%s",
+							      j == i ? "" : ", ", gamedb_format_get_name(j));
+			if (n > 0 && (size_t)n < sizeof left)
+				snprintf(left + n, sizeof left - (size_t)n, "; default %s)", def);
+			help_line(f, left, desc);
+		}
+	}
+}
 
 static const struct option *find_option(const char *a)
 {
@@ -247,7 +395,7 @@ static const struct option *find_option(const char *a)
 
 static int takes_value(const struct option *d)
 {
-	return d->kind == K_STRING || d->kind == K_CHOICE || (d->kind == K_FUNC && d->arg);
+	return d->kind == K_STRING || d->kind == K_CHOICE || (d->kind == K_FUNC && d->value);
 }
 
 /* "gamedb: --layout wants standard or scid, got "x"" */
@@ -345,7 +493,8 @@ int parse_command_line(int argc, char **argv, struct opts *o)
 		return -1;
 	}
 	for (i = 2; i < argc; i++) {
-		const char *a = argv[i], *inl = NULL, *v = NULL, *eq, *key;
+		const char *a = argv[i], *inl = NULL, *v = NULL, *eq;
+		const struct book_option *bo;
 		const struct option *d;
 		char name[32];
 		size_t k;
@@ -364,7 +513,7 @@ int parse_command_line(int argc, char **argv, struct opts *o)
 			break;
 		}
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			usage(stdout);
+			command_usage(stdout, o->cmd);
 			return 1;
 		}
 		d = find_option(a);
@@ -378,17 +527,16 @@ int parse_command_line(int argc, char **argv, struct opts *o)
 		if (rc == 0) {
 			/* taken */
 		} else if (strcmp(o->cmd, "book") == 0 && a[0] == '-' && a[1] &&
-			   (key = book_key(a)) != NULL) {
+			   (bo = book_key(a)) != NULL) {
 			/* PolyGlot's spellings (-max-ply) and ours (--max-ply) */
-			int flag = !strcmp(key, "only-white") || !strcmp(key, "only-black") ||
-				   !strcmp(key, "uniform") || !strcmp(key, "standard-start");
+			int flag = bo->arg == NULL;
 			if (!flag && !(v = opt_value(argc, argv, &i, &inl)))
 				goto missing;
 			if (o->nbookopt == (int)(sizeof o->bookopt / sizeof o->bookopt[0])) {
 				fprintf(stderr, "gamedb: too many book options\n");
 				return -1;
 			}
-			o->bookopt[o->nbookopt][0] = key;
+			o->bookopt[o->nbookopt][0] = bo->key;
 			o->bookopt[o->nbookopt][1] = flag ? "1" : v;
 			o->nbookopt++;
 		} else if ((k = format_option(o, a)) < o->nfopts) {
@@ -397,7 +545,7 @@ int parse_command_line(int argc, char **argv, struct opts *o)
 			o->fvals[k] = v;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "gamedb: unknown option \"%s\"\n", a);
-			usage(stderr);
+			try_help(o->cmd);
 			return -1;
 		} else {
 			o->dbs[o->ndbs++] = a;
@@ -407,9 +555,12 @@ int parse_command_line(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
+	/* -o - is standard output, as a database named - is standard input (it made a file "-"). */
+	if (o->out && strcmp(o->out, "-") == 0)
+		o->out = NULL;
 	if (o->ndbs == 0) {
 		fprintf(stderr, "gamedb: no database given\n");
-		usage(stderr);
+		try_help(o->cmd);
 		return -1;
 	}
 	/* Standard input is one stream: named twice, the second read took what the first left. */

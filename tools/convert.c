@@ -38,6 +38,123 @@ static int moves_fail(struct gamedb_game *g)
 }
 
 /*
+ * What became of the games a book was given (the summary that ends a book run: an empty book
+ * was written without a word). A game is used, left out (not chess, or --standard-start and a
+ * set-up position) or failed; the book's entries and positions are counted as it is written.
+ */
+static struct {
+	uint64_t read, used, variant, setup, failed;
+} booked;
+
+static const char *thousands(uint64_t n, char *buf);
+
+/* The book's bytes on their way out: 16-byte entries sorted by key (8 bytes, big-endian). */
+struct book_count {
+	FILE *out;
+	uint64_t entries, positions, key;
+	unsigned char part[16];
+	size_t have;
+};
+
+static int32_t sink_book(void *user_data, const char *data, size_t len)
+{
+	struct book_count *bc = user_data;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		bc->part[bc->have++] = (unsigned char)data[i];
+		if (bc->have == 16) {
+			uint64_t key = 0;
+			int k;
+			for (k = 0; k < 8; k++)
+				key = key << 8 | bc->part[k];
+			bc->positions += bc->entries == 0 || key != bc->key;
+			bc->key = key;
+			bc->entries++;
+			bc->have = 0;
+		}
+	}
+	return sink_file(bc->out, data, len);
+}
+
+/*
+ * "gamedb: book: 1,212 games read, 0 used (1,212 start from a set-up position: see
+ * --standard-start), 0 positions, 0 entries written to BOOK.bin", and an empty book says why.
+ */
+static void say_book(const struct opts *o, const struct book_count *bc)
+{
+	char a[27], b[27], c[27];
+	const char *min_game = "3", *sep = " (";
+	int i;
+
+	for (i = 0; i < o->nbookopt; i++)
+		if (strcmp(o->bookopt[i][0], "min-game") == 0)
+			min_game = o->bookopt[i][1];
+	fprintf(stderr, "gamedb: book: %s games read, %s used", thousands(booked.read, a),
+		thousands(booked.used, b));
+	if (booked.failed) {
+		fprintf(stderr, "%s%s failed", sep, thousands(booked.failed, a));
+		sep = ", ";
+	}
+	if (booked.variant) {
+		fprintf(stderr, "%s%s not of standard chess", sep, thousands(booked.variant, a));
+		sep = ", ";
+	}
+	if (booked.setup) {
+		fprintf(stderr, "%s%s start from a set-up position: see --standard-start", sep,
+			thousands(booked.setup, a));
+		sep = ", ";
+	}
+	fprintf(stderr, "%s%s positions, %s entries written to %s", *sep == ',' ? "), " : ", ",
+		thousands(bc->positions, b), thousands(bc->entries, c),
+		o->out ? o->out : "standard output");
+	if (bc->entries == 0 && booked.read == 0)
+		fputs(": empty, no game was read", stderr);
+	else if (bc->entries == 0 && booked.used == 0)
+		fputs(": empty, no game was used", stderr);
+	else if (bc->entries == 0)
+		fprintf(stderr, ": empty, no move was played in %s or more of the games used (see "
+			"--min-game; --min-score, --only-white and --only-black leave entries out "
+			"too)", min_game);
+	fputc('\n', stderr);
+}
+
+/*
+ * The message msg of game idx (its 0-based index) of database db, after "gamedb: " and lead
+ * ("warning: " or ""), with what it says about the game first (what: "written in part: " or
+ * ""). The library's messages name their file (the base's own, or a file of it: base.cbg for
+ * base.cbh) and often the game ("offset 58: game 1: ..."), so the command's "db: game N: "
+ * says only what the message does not (it said both again: "base.cbh: game 1: base.cbg:
+ * offset 58: game 1: ..."). A warning that names its file is said as it is.
+ */
+static void say_game(struct emit *e, uint64_t idx, const char *lead, const char *what,
+		     const char *msg)
+{
+	const char *db = e->db, *base = strrchr(db, '/'), *dot, *p;
+	size_t stem, dblen = strlen(db), glen;
+	char game[32];
+	int file, own, named = 0;
+
+	base = base ? base + 1 : db;
+	dot = strrchr(base, '.');
+	stem = dot ? (size_t)(dot - db) : dblen;
+	/* The file: db itself, or a file of the same base (db's name up to its extension). */
+	file = strncmp(msg, db, stem) == 0 && (msg[stem] == '.' || msg[stem] == ':');
+	own = strncmp(msg, db, dblen) == 0 && msg[dblen] == ':' && msg[dblen + 1] == ' ';
+	glen = (size_t)snprintf(game, sizeof game, "game %" PRIu64 ":", idx + 1);
+	for (p = msg; (p = strstr(p, game)) != NULL; p += glen)
+		named |= p == msg || p[-1] == ' ';
+	if (file && (named || *lead))
+		say(e, "gamedb: %s%s%s\n", lead, what, msg);
+	else if (own) /* db's own name, not the game: "db: game N: " and the rest */
+		say(e, "gamedb: %s%s: %s %s%s\n", lead, db, game, what, msg + dblen + 2);
+	else if (named)
+		say(e, "gamedb: %s%s: %s%s\n", lead, db, what, msg);
+	else
+		say(e, "gamedb: %s%s: %s %s%s\n", lead, db, game, what, msg);
+}
+
+/*
  * One game the loop reached and keeps (OK or WARN, wanted, not a skipped deleted game):
  * written, added to the book, or reported, and counted in e->t. The status so far, updated;
  * ST_STOP after a message when the run cannot go on (write error, out of memory, the book
@@ -49,17 +166,25 @@ int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int status)
 	int32_t rc;
 
 	if (e->mode == OUT_BOOK) {
+		booked.read++;
 		rc = gamedb_book_add_game(e->book, g);
 		if (rc == GAMEDB_FATAL) {
 			say(e, "gamedb: book: %s\n", gamedb_book_errmsg(e->book));
 			return ST_STOP;
 		}
 		if (rc == GAMEDB_FAILED) {
-			say(e, "gamedb: %s: game %" PRIu64 ": %s\n", e->db, idx + 1,
-			    gamedb_book_errmsg(e->book));
+			say_game(e, idx, "", "", gamedb_book_errmsg(e->book));
 			e->t->failed++;
+			booked.failed++;
 			status = status ? status : ST_FAILED;
 		} else {
+			/* Left out on purpose (not chess; --standard-start) is not a failure. */
+			if (rc == GAMEDB_WARN && gamedb_game_get_variant(g) != GAMEDB_VARIANT_CHESS)
+				booked.variant++;
+			else if (rc == GAMEDB_WARN)
+				booked.setup++;
+			else
+				booked.used++;
 			e->t->written++;
 		}
 		return status;
@@ -84,19 +209,18 @@ int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int status)
 			write_said = 1;
 			return ST_STOP;
 		}
-		say(e, "gamedb: %s: game %" PRIu64 ": %s\n", e->db, idx + 1, gamedb_game_errmsg(g));
+		say_game(e, idx, "", "", gamedb_game_errmsg(g));
 		e->t->failed++;
 		status = status ? status : ST_FAILED;
 	} else if (rc == GAMEDB_WARN && (o->wflags & GAMEDB_WRITE_PARTIAL) && moves_fail(g)) {
 		/* Written in part: its moves fail (a WARN may also be a lossy text, said below). */
-		say(e, "gamedb: %s: game %" PRIu64 ": written in part: %s\n", e->db, idx + 1,
-		    gamedb_game_errmsg(g));
+		say_game(e, idx, "", "written in part: ", gamedb_game_errmsg(g));
 		e->t->failed++;
 		status = status ? status : ST_FAILED;
 	} else if (rc == GAMEDB_WARN && gamedb_game_errmsg(g)[0]) {
 		/* Written whole with a warning (text read in the fallback charset or with loss, a
 		 * field repaired): the message names the file and the game. */
-		say(e, "gamedb: warning: %s\n", gamedb_game_errmsg(g));
+		say_game(e, idx, "warning: ", "", gamedb_game_errmsg(g));
 		e->t->written++;
 		e->t->warned++;
 	} else {
@@ -139,7 +263,7 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 	}
 	if (o->from > 0 && seekable && o->from >= count) {
 		fprintf(stderr, "gamedb: warning: %s: --range starts at game %" PRIu64
-			" (counted from 0), past its %" PRIu64 " games\n", db, o->from, count);
+			", past its %" PRIu64 " games\n", db, o->from + 1, count);
 		return status;
 	}
 	/*
@@ -298,6 +422,7 @@ int cmd_convert(const struct opts *o, int mode)
 	struct ledger *led = calloc((size_t)o->ndbs, sizeof *led);
 	struct output out = { NULL, NULL, NULL, NULL };
 	struct gamedb_book *book = NULL;
+	struct book_count bc;
 	struct gamedb_reader *first = NULL; /* the first database, when opened before the output */
 	int i, status = ST_OK, first_tried = 0;
 
@@ -305,6 +430,7 @@ int cmd_convert(const struct opts *o, int mode)
 		fprintf(stderr, "gamedb: out of memory\n");
 		return 2;
 	}
+	memset(&bc, 0, sizeof bc);
 	if (mode == OUT_BOOK) {
 		if (!o->out && isatty(STDOUT_FILENO)) {
 			fprintf(stderr, "gamedb: book: a book is binary: give -o BOOK.bin\n");
@@ -328,7 +454,14 @@ int cmd_convert(const struct opts *o, int mode)
 	}
 	if (o->out) {
 		stat_t st;
-		int there = os_stat(o->out, &st) == 0 || (errno != ENOENT && errno != ENOTDIR);
+		int there = os_stat(o->out, &st) == 0;
+		if (!there && errno != ENOENT && errno != ENOTDIR) {
+			/* Not there, and its folder cannot be looked into (EACCES, ELOOP, ...): it
+			 * cannot be made either; said as such, not as a question about a database. */
+			fprintf(stderr, "gamedb: cannot create %s: %s\n", o->out, strerror(errno));
+			status = ST_STOP;
+			goto done;
+		}
 		for (i = o->ndbs - 1; there && i > 0; i--) {
 			if (output_is_input(o, i, NULL)) {
 				status = ST_STOP;
@@ -371,8 +504,9 @@ int cmd_convert(const struct opts *o, int mode)
 	}
 	if (ferror(out.f))
 		status = ST_STOP;
+	bc.out = out.f;
 	if (mode == OUT_BOOK && status != ST_STOP &&
-	    gamedb_book_write(book, sink_file, out.f) != GAMEDB_OK) {
+	    gamedb_book_write(book, sink_book, &bc) != GAMEDB_OK) {
 		fprintf(stderr, "gamedb: book: %s\n", ferror(out.f) ? strerror(errno)
 							  : gamedb_book_errmsg(book));
 		status = ST_STOP;
@@ -381,6 +515,8 @@ int cmd_convert(const struct opts *o, int mode)
 		status = ST_STOP;
 	if (status != ST_STOP)
 		print_ledger(o, led);
+	if (status != ST_STOP && mode == OUT_BOOK)
+		say_book(o, &bc);
 done:
 	gamedb_reader_free(first);
 	free(led);

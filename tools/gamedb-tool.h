@@ -49,12 +49,23 @@ char *os_realpath(const char *path);
 
 /* gamedb.c: the command line (UTF-8) to the exit status, before standard output's end. */
 int run(int argc, char **argv);
-/* gamedb.c: the help, on standard output (--help) or standard error (bad usage). */
+/* gamedb.c: the general help (gamedb --help, gamedb help), on standard output or error. */
 void usage(FILE *f);
+/* gamedb.c: the help of one command (gamedb pgn --help, gamedb help pgn). */
+void command_usage(FILE *f, const char *cmd);
+/* gamedb.c: after a message about the command line, where help is: "Try 'gamedb --help'." */
+void try_help(const char *cmd);
+
+/* The commands, as bits: which commands an option is for (cmdline.c's table, the help). */
+enum {
+	C_INFO = 1, C_PGN = 2, C_JSON = 4, C_FEN = 8, C_EPD = 16, C_UCI = 32, C_POSITIONS = 64,
+	C_BOOK = 128
+};
 
 /* The command line: the command, its options and its databases. */
 struct opts {
 	const char *cmd;
+	unsigned cmdbit;      /* the command, as one of C_INFO ... C_BOOK */
 	const char *out;
 	const char *charset;  /* --charset: of every format, before the open ("detect": the format
 				 option charset-detect, as old scripts spell it) */
@@ -103,6 +114,11 @@ struct tally {
 int parse_command_line(int argc, char **argv, struct opts *o);
 /* Frees what parse_command_line() allocated in o. */
 void opts_free(struct opts *o);
+/*
+ * cmdline.c: the options of the command cmdbit (C_PGN, ...), a line each, from the option
+ * table, the book's options and the formats' options (the library's registry).
+ */
+void options_help(FILE *f, unsigned cmdbit);
 
 /* Whether --games takes game idx (0-based); all when there is no --games. */
 static inline int game_wanted(const struct opts *o, uint64_t idx)

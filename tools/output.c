@@ -231,8 +231,7 @@ int output_open(struct output *out, const char *path)
 	memcpy(out->tmp + dirlen, ".gamedb-XXXXXX", sizeof ".gamedb-XXXXXX");
 	fd = os_mkstemp(out->tmp);
 	if (fd < 0) {
-		fprintf(stderr, "gamedb: %s: cannot create a file in its folder: %s\n", out->path,
-			strerror(errno));
+		fprintf(stderr, "gamedb: cannot create %s: %s\n", out->path, strerror(errno));
 		free(out->tmp);
 		out->tmp = NULL;
 		return -1;
