@@ -472,13 +472,16 @@ def test_real_base(stem, tmp):
     eq(rc, 1 if pinned else 0, name + ": gamedb pgn decodes every game%s (%s)" % (
         " but the %d pinned as unsupported" % len(pinned) if pinned else "", err.strip()[:300]))
     if pinned:
-        # "gamedb: BASE.cbh: game K: MESSAGE" per failed game, K counting the games from 1.
+        # "gamedb: FILE: [offset N: ]game K: MESSAGE" per failed game, K counting the games
+        # from 1, FILE the base's file the message is about (its .cbh, or its .cbg with the
+        # offset), named once.
         failed, other = {}, []
-        prefix = "gamedb: %s.cbh: game " % stem
+        game_line = re.compile(r"gamedb: %s\.cb[hg]: (?:offset \d+: )?game (\d+): (.*)"
+                               % re.escape(stem))
         for line in err.splitlines():
-            m = re.match(r"(\d+): (.*)", line[len(prefix):]) if line.startswith(prefix) else None
+            m = game_line.fullmatch(line)
             if m and 1 <= int(m.group(1)) <= len(games):
-                failed[games[int(m.group(1)) - 1][0]] = m.group(2)
+                failed[games[int(m.group(1)) - 1][0]] = line[m.start(1) - len("game "):]
             else:
                 other.append(line)
         # ... and the command's ledger line for the base (issue 26), nothing else.

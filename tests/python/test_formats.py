@@ -116,7 +116,9 @@ def tool_help_formats():
         pytest.skip("the gamedb command is not built (GAMEDB_TOOL)")
     out = subprocess.run([TOOL, "--help"], capture_output=True, text=True, check=True).stdout
     lines = out.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("Formats"))
+    # The list follows the line that introduces it ("... Formats, and the files a base is
+    # opened by:"), wherever that sentence starts.
+    start = next(i for i, line in enumerate(lines) if "Formats" in line and line.endswith(":"))
     listed = []
     for line in lines[start + 1:]:
         if not line.startswith("  "):
