@@ -96,7 +96,7 @@ def extra_args(base):
 def healthy(tmp):
     """Part 1: every real and test base, alone and beside missing databases."""
     roots = [r for r in (REAL, TESTDATA) if r and os.path.isdir(r)]
-    nfolders = nruns = 0
+    nfolders = nruns = nbases = 0
     missing = os.path.join(tmp, "missing.si4")
     for root in roots:
         for folder, bases in folders(root):
@@ -104,6 +104,7 @@ def healthy(tmp):
             opened = [b for b in bases if b in counts]
             total = sum(counts.values())
             nfolders += 1
+            nbases += len(opened)
             for kind in ("json", "pgn"):
                 for jobs in ("1", "2", "3"):
                     for lead, tail in (([], []), ([missing], [missing])):
@@ -135,7 +136,7 @@ def healthy(tmp):
                            what + ": the summary's games written are the output's")
                         for b in opened:
                             check(b in sums, what + ": a summary line for " + b)
-    return nfolders, nruns
+    return nfolders, nbases, nruns
 
 
 def family(base):
@@ -161,7 +162,7 @@ def damaged(tmp, ncopies):
                 (xqf if b.lower().endswith(".xqf") else bases).append(b)
         bases += rnd.sample(xqf, min(20, len(xqf)))
     if not bases:
-        return 0, 0
+        return 0, 0, 0
     runs = 0
     for i in range(ncopies):
         base = bases[i % len(bases)]
@@ -211,7 +212,7 @@ def damaged(tmp, ncopies):
             continue
         failed = sum(s[1] for s in sums.values())
         eq(n + failed, counts[copy], what + ": written + failed = info's count")
-    return ncopies, runs
+    return ncopies, len(bases), runs
 
 
 def main():
@@ -220,10 +221,10 @@ def main():
         return SKIP
     ncopies = int(os.environ.get("GAMEDB_LEDGER_COPIES", "2000"))
     with tempfile.TemporaryDirectory(prefix="gamedb-ledger-") as tmp:
-        nfolders, nruns = healthy(tmp)
-        print("healthy: %d folders, %d runs" % (nfolders, nruns))
-        ncopy, druns = damaged(tmp, ncopies)
-        print("damaged: %d copies, %d runs" % (ncopy, druns))
+        nfolders, nbases, nruns = healthy(tmp)
+        print("healthy: %d bases in %d folders, %d runs" % (nbases, nfolders, nruns))
+        ncopy, nsampled, druns = damaged(tmp, ncopies)
+        print("damaged: %d copies of %d bases, %d runs" % (ncopy, nsampled, druns))
     if nfolders == 0:
         return done(skip="no base in GAMEDB_REALDATA or GAMEDB_TESTDATA")
     return done()
