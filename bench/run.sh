@@ -282,7 +282,7 @@ echo
 declare -A mem
 for j in 1 2; do
 	: > "$work/mem.times"
-	timed mem "$tool" pgn --layout scid --jobs $j --range "0:$small" "$base" -o /dev/null
+	timed mem "$tool" pgn --layout scid --jobs $j --range "1-$small" "$base" -o /dev/null
 	mem[small$j]=$(awk '{ print $4 }' "$work/mem.times")
 	mem[all$j]=${rss[gamedb_j$j]}
 	echo "peak memory, gamedb pgn --jobs $j: $small games $(mib "${mem[small$j]}") MiB, $games games $(mib "${mem[all$j]}") MiB"
@@ -307,7 +307,7 @@ if command -v valgrind > /dev/null && [ -n "$moves" ]; then
 		valgrind --tool=callgrind --callgrind-out-file="$work/$n.cg" "$@" > /dev/null 2>&1 || return 0
 		ir[$n]=$(awk '/^summary:/ { print $2 }' "$work/$n.cg")
 	}
-	cg tool "$tool" pgn --layout scid --jobs 1 --range "0:$slice" "$base" -o /dev/null
+	cg tool "$tool" pgn --layout scid --jobs 1 --range "1-$slice" "$base" -o /dev/null
 	for m in decode san pgn; do
 		cg "$m" --toggle-collect=measured_pass "$rate" --mode $m --layout scid --games "$slice" 0 "$base.si$ext"
 	done
