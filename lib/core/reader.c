@@ -369,6 +369,28 @@ static char *index_of(const char *path)
 }
 
 /*
+ * Whether the primary file f of src, which no format reads, is PGN text: named .pgn, or
+ * starting (after blanks and a UTF-8 byte order mark) with an [Event tag. Its message then
+ * says so, for every caller: a user gives PGN to a library that turns databases into PGN.
+ */
+static int looks_like_pgn(struct gamedb__src *src, struct gamedb__file *f)
+{
+	const char *name = src->primary ? src->primary : "";
+	size_t n = strlen(name), i = 0;
+	const uint8_t *p;
+	int64_t got;
+
+	if (n > 4 && name[n - 4] == '.' && strcasecmp(name + n - 3, "pgn") == 0)
+		return 1;
+	got = f ? gamedb__file_view(f, 0, 64, &p) : -1;
+	if (got <= 0)
+		return 0;
+	while (i < (size_t)got && p[i] && strchr(" \t\r\n\xef\xbb\xbf", p[i]))
+		i++;
+	return (size_t)got - i >= 7 && memcmp(p + i, "[Event ", 7) == 0;
+}
+
+/*
  * Opens the base r's source names. unpack: the containers bid first, and the one whose file it
  * is (a whole base in one file) unpacks it in memory, the base inside then read; 0 for a source
  * that shows an unpacked set already (gamedb_reader_open_shared()).
@@ -403,6 +425,11 @@ static int32_t open_source(struct gamedb_reader *r, int unpack)
 				gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNRECOGNIZED_FORMAT,
 					      "%s: a file of a base, not the file it is opened by: open "
 					      "%s", r->src.primary, index);
+			else if (looks_like_pgn(&r->src, f))
+				gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNRECOGNIZED_FORMAT,
+					      "%s: not a database of any format this library reads: "
+					      "it is PGN already; any PGN reader reads this file as it "
+					      "is", r->src.primary);
 			else
 				gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNRECOGNIZED_FORMAT,
 					      "%s: not a database of any format this library reads",
