@@ -92,6 +92,38 @@ static void src_close(struct gamedb_reader *r)
 	gamedb__src_close(&r->src);
 }
 
+/*
+ * Closes the base r has open, so that r opens another (issue 28: a program's "Open another
+ * base" keeps its reader): the format's state, the source and the borrowed game go, as at
+ * gamedb_reader_free(); the formats, the options and the converter stay. The reader is new
+ * again.
+ */
+static void close_base(struct gamedb_reader *r)
+{
+	gamedb__game_release(&r->game);
+	gamedb__game_reset(&r->game);
+	if (r->fmt && r->fmt_state)
+		r->fmt->close(r->fmt_state);
+	r->fmt = NULL;
+	r->fmt_state = NULL;
+	src_close(r);
+	r->forced = r->set_format; /* not the format of a base shared before */
+	r->text.fallback_texts = 0;
+	r->text.fallback_sample[0] = 0;
+	r->text.fallback_file = NULL;
+	gamedb__text_at(&r->text, NULL, 0);
+	gamedb__clear_error(r);
+	r->state = GAMEDB__RS_NEW;
+}
+
+/* The check of the open functions: a reader with a base open closes it first (a reopen). */
+static int32_t check_open(struct gamedb_reader *r, const char *fn)
+{
+	if (r && r->magic == GAMEDB__READER_MAGIC && r->state == GAMEDB__RS_OPEN)
+		close_base(r);
+	return check(r, fn, 0);
+}
+
 GAMEDB_EXPORT void gamedb_reader_free(struct gamedb_reader *r)
 {
 	if (!r || r->magic != GAMEDB__READER_MAGIC)
@@ -151,7 +183,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_format(struct gamedb_reader *r, const ch
 
 	if (rc != GAMEDB_OK)
 		return rc;
-	r->forced = gamedb__format_find(name);
+	r->forced = r->set_format = gamedb__format_find(name);
 	if (r->forced)
 		return GAMEDB_OK;
 	return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_INVALID_ARGUMENT,
@@ -530,7 +562,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_filename(struct gamedb_reader *r, const
 {
 	struct stat st;
 	char *also = NULL;
-	int32_t rc = check(r, "gamedb_reader_open_filename", 0);
+	int32_t rc = check_open(r, "gamedb_reader_open_filename");
 
 	if (rc != GAMEDB_OK)
 		return rc;
@@ -584,7 +616,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_memory_set(struct gamedb_reader *r,
 {
 	struct gamedb__src *src;
 	size_t i;
-	int32_t rc = check(r, "gamedb_reader_open_memory_set", 0);
+	int32_t rc = check_open(r, "gamedb_reader_open_memory_set");
 
 	if (rc != GAMEDB_OK)
 		return rc;
@@ -630,7 +662,7 @@ GAMEDB_EXPORT int32_t gamedb_io_init(struct gamedb_io *io, size_t size)
 GAMEDB_EXPORT int32_t gamedb_reader_open_io(struct gamedb_reader *r, const struct gamedb_io *io,
 					    const char *name, void *user_data)
 {
-	int32_t rc = check(r, "gamedb_reader_open_io", 0);
+	int32_t rc = check_open(r, "gamedb_reader_open_io");
 
 	if (rc != GAMEDB_OK)
 		return rc;
@@ -660,7 +692,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_shared(struct gamedb_reader *r,
 	const struct gamedb__src *from;
 	struct gamedb__pending_option own[GAMEDB__MAX_PENDING];
 	size_t nown, i;
-	int32_t rc = check(r, "gamedb_reader_open_shared", 0);
+	int32_t rc = check_open(r, "gamedb_reader_open_shared");
 
 	if (rc != GAMEDB_OK)
 		return rc;
