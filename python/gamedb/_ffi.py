@@ -255,11 +255,13 @@ class GamedbIOError(GamedbError, OSError):
     """A GamedbError whose detail is ``E_IO`` (a file could not be opened or read): also an
     ``OSError``, so that ``except OSError`` catches it as it catches ``open()``'s errors.
 
-    A file that :func:`gamedb.open` could not open raises one of the subclasses that are also
-    Python's own: :class:`GamedbFileNotFoundError` (``FileNotFoundError``),
-    :class:`GamedbPermissionError` (``PermissionError``) and :class:`GamedbIsADirectoryError`
-    (``IsADirectoryError``), with ``errno``, ``strerror`` and ``filename`` set. ``str()`` is
-    the library's message in every case."""
+    A file that :func:`gamedb.open` could not open has ``errno``, ``strerror`` and
+    ``filename`` set, and is one of the subclasses that are also Python's own, as Python's
+    ``open()`` raises them: :class:`GamedbFileNotFoundError` (``FileNotFoundError``, ENOENT),
+    :class:`GamedbNotADirectoryError` (``NotADirectoryError``, ENOTDIR: a folder on the way
+    is a file), :class:`GamedbPermissionError` (``PermissionError``, EACCES or EPERM) and
+    :class:`GamedbIsADirectoryError` (``IsADirectoryError``, EISDIR); another errno leaves
+    it a GamedbIOError. ``str()`` is the library's message in every case."""
 
     def __init__(self, code: int, detail: Optional[int] = None, message: Optional[str] = ""):
         GamedbError.__init__(self, code, detail, message)
@@ -269,7 +271,11 @@ class GamedbIOError(GamedbError, OSError):
 
 
 class GamedbFileNotFoundError(GamedbIOError, FileNotFoundError):
-    """The file to open does not exist (``errno.ENOENT`` or ``ENOTDIR``)."""
+    """The file to open does not exist (``errno.ENOENT``)."""
+
+
+class GamedbNotADirectoryError(GamedbIOError, NotADirectoryError):
+    """A folder of the path to open is not one (``errno.ENOTDIR``)."""
 
 
 class GamedbPermissionError(GamedbIOError, PermissionError):
@@ -281,20 +287,21 @@ class GamedbIsADirectoryError(GamedbIOError, IsADirectoryError):
 
 
 _OS_ERROR_CLASSES = {
-    _errno.ENOENT: GamedbFileNotFoundError, _errno.ENOTDIR: GamedbFileNotFoundError,
+    _errno.ENOENT: GamedbFileNotFoundError, _errno.ENOTDIR: GamedbNotADirectoryError,
     _errno.EACCES: GamedbPermissionError, _errno.EPERM: GamedbPermissionError,
     _errno.EISDIR: GamedbIsADirectoryError,
 }
 
 
 def _os_error(e: GamedbIOError, path: str) -> GamedbIOError:
-    """The open failure e (detail E_IO) of the database at path as the OSError subclass of
-    its cause, or e itself when the cause is not one of these.
+    """The open failure e (detail E_IO) of the database at path with the errno of its cause
+    set, as the OSError subclass of that errno (a GamedbIOError for an errno with none); e
+    itself when no errno is found.
 
     The library says why a file could not be opened in words (strerror()), not as an errno;
     so the file it names ("NAME: cannot open: ...", the path given or a file of its base) is
     opened again here, as the library opens it (read only, without waiting on a FIFO), and
-    the errno of that attempt chosen (a directory: EISDIR). Between the two attempts the file
+    the errno of that attempt taken (a directory: EISDIR). Between the two attempts the file
     may have changed: then this says what the second attempt found, or nothing."""
     cut = e.message.find(": cannot open: ")
     if cut <= 0:
@@ -315,10 +322,9 @@ def _os_error(e: GamedbIOError, path: str) -> GamedbIOError:
             code = _errno.EISDIR if stat.S_ISDIR(os.fstat(fd).st_mode) else None
         finally:
             os.close(fd)
-    cls = _OS_ERROR_CLASSES.get(code) if code is not None else None
-    if cls is None or code is None:
-        return e  # a cause with no class of its own, or the file opens now
-    better = cls(e.code, e.detail, e.message)
+    if code is None:
+        return e  # the file opens now: no errno to tell
+    better = _OS_ERROR_CLASSES.get(code, GamedbIOError)(e.code, e.detail, e.message)
     better.errno = code
     better.strerror = os.strerror(code)
     better.filename = name

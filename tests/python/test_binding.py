@@ -870,10 +870,16 @@ def test_missing_file_is_file_not_found(tmp_path):
     with pytest.raises(FileNotFoundError) as info:
         gamedb.open(str(tmp_path / "nosuch"))
     assert info.value.filename == str(tmp_path / "nosuch")
-    # A folder on the way that does not exist (ENOENT) or is a file (ENOTDIR).
-    (tmp_path / "plain").write_bytes(b"x")
+    # A folder on the way that does not exist (ENOENT), or that is a file (ENOTDIR:
+    # NotADirectoryError, as Python's open() says).
     with pytest.raises(FileNotFoundError) as info:
+        gamedb.open(str(tmp_path / "no-folder" / "base.si4"))
+    assert info.value.errno == errno.ENOENT
+    (tmp_path / "plain").write_bytes(b"x")
+    with pytest.raises(NotADirectoryError) as info:
         gamedb.open(str(tmp_path / "plain" / "base.si4"))
+    assert isinstance(info.value, gamedb.GamedbNotADirectoryError)
+    assert isinstance(info.value, gamedb.GamedbIOError)
     assert info.value.errno == errno.ENOTDIR
 
 
@@ -914,7 +920,7 @@ def test_os_error_class_follows_errno(tmp_path, monkeypatch):
     """Issue 28: the class of an open failure is chosen by the errno the file gives (here a
     second open that says EACCES, as for a user who may not read the file: the test runs as
     root in some places, where no file refuses), and a cause with no class of its own (EIO)
-    stays a plain GamedbIOError."""
+    is a plain GamedbIOError with its errno."""
     import errno
     path = str(tmp_path / "gone.si4")
     with pytest.raises(gamedb.GamedbIOError) as info:
@@ -930,7 +936,8 @@ def test_os_error_class_follows_errno(tmp_path, monkeypatch):
     assert isinstance(e, PermissionError) and isinstance(e, gamedb.GamedbPermissionError)
     assert e.errno == errno.EACCES and e.filename == path and str(e) == plain.message
     monkeypatch.setattr(_ffi.os, "open", refuse(errno.EIO))
-    assert _ffi._os_error(plain, path) is plain
+    e = _ffi._os_error(plain, path)
+    assert type(e) is gamedb.GamedbIOError and e.errno == errno.EIO and e.filename == path
 
 
 def test_pgn_file_says_it_is_pgn_already(tmp_path):
