@@ -318,6 +318,31 @@ static void test_open_errors(void)
 	CHECK_EQ_INT(gamedb_reader_errcode(r), GAMEDB_E_UNRECOGNIZED_FORMAT);
 	gamedb_reader_free(r);
 
+	/*
+	 * PGN text is no database: the message says it is PGN already (issue 28: every caller
+	 * gets the command's hint), by the name .pgn or by a first [Event tag after blanks and a
+	 * byte order mark; junk named .txt has no such words.
+	 */
+	{
+		static const char pgn[] = "\xef\xbb\xbf\r\n[Event \"x\"]\n[Site \"y\"]\n\n1. e4 *\n";
+		static const char *const names[3] = { "games.txt", "GAMES.PGN", "junk.txt" };
+		const char *const datas[3] = { pgn, junk, junk };
+		const size_t sizes[3] = { sizeof pgn - 1, sizeof junk - 1, sizeof junk - 1 };
+		int i;
+		for (i = 0; i < 3; i++) {
+			r = gamedb_reader_new();
+			gamedb_reader_support_format_all(r);
+			CHECK_EQ_INT(gamedb_reader_open_memory(r, names[i], datas[i], sizes[i]),
+				     GAMEDB_FATAL);
+			CHECK_EQ_INT(gamedb_reader_errcode(r), GAMEDB_E_UNRECOGNIZED_FORMAT);
+			CHECK_MSG(contains(gamedb_reader_errmsg(r), ": not a database of any format "
+					   "this library reads") &&
+				  contains(gamedb_reader_errmsg(r), "is PGN already") == (i < 2),
+				  "%s: %s", names[i], gamedb_reader_errmsg(r));
+			gamedb_reader_free(r);
+		}
+	}
+
 	/* A SCID index magic with a version this library does not read. */
 	{
 		unsigned char hdr[200];
