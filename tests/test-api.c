@@ -318,6 +318,31 @@ static void test_open_errors(void)
 	CHECK_EQ_INT(gamedb_reader_errcode(r), GAMEDB_E_UNRECOGNIZED_FORMAT);
 	gamedb_reader_free(r);
 
+	/*
+	 * PGN text is no database: the message says it is PGN already (issue 28: every caller
+	 * gets the command's hint), by the name .pgn or by a first [Event tag after blanks and a
+	 * byte order mark; junk named .txt has no such words.
+	 */
+	{
+		static const char pgn[] = "\xef\xbb\xbf\r\n[Event \"x\"]\n[Site \"y\"]\n\n1. e4 *\n";
+		static const char *const names[3] = { "games.txt", "GAMES.PGN", "junk.txt" };
+		const char *const datas[3] = { pgn, junk, junk };
+		const size_t sizes[3] = { sizeof pgn - 1, sizeof junk - 1, sizeof junk - 1 };
+		int i;
+		for (i = 0; i < 3; i++) {
+			r = gamedb_reader_new();
+			gamedb_reader_support_format_all(r);
+			CHECK_EQ_INT(gamedb_reader_open_memory(r, names[i], datas[i], sizes[i]),
+				     GAMEDB_FATAL);
+			CHECK_EQ_INT(gamedb_reader_errcode(r), GAMEDB_E_UNRECOGNIZED_FORMAT);
+			CHECK_MSG(contains(gamedb_reader_errmsg(r), ": not a database of any format "
+					   "this library reads") &&
+				  contains(gamedb_reader_errmsg(r), "is PGN already") == (i < 2),
+				  "%s: %s", names[i], gamedb_reader_errmsg(r));
+			gamedb_reader_free(r);
+		}
+	}
+
 	/* A SCID index magic with a version this library does not read. */
 	{
 		unsigned char hdr[200];
@@ -484,12 +509,13 @@ static void test_reader_basics(void)
 	CHECK(gamedb_scid_get_flag_name(scid, 7) == NULL);
 	CHECK(gamedb_scid_get_flag_name(scid, 1) != NULL);
 
-	/* Misuse after an open: a second open, and enabling formats. */
-	CHECK_EQ_INT(gamedb_reader_open_filename(r, five_base), GAMEDB_FATAL);
-	CHECK_EQ_INT(gamedb_reader_errcode(r), GAMEDB_E_MISUSE);
-	CHECK_MSG(contains(gamedb_reader_errmsg(r), "gamedb_reader_open_filename"), "%s",
-		  gamedb_reader_errmsg(r));
+	/* A second open is no misuse (issue 28): the reader reopens, here by the base name. */
+	CHECK_EQ_INT(gamedb_reader_open_filename(r, five_base), GAMEDB_OK);
+	CHECK_EQ_INT(gamedb_reader_game_count(r, &n), GAMEDB_OK);
+	CHECK_EQ_INT(n, 5);
 	gamedb_reader_free(r);
+
+	/* Misuse after an open: enabling formats. */
 
 	r = open_path(with_ext(five_base, ".si4"));
 	if (!r)
@@ -1802,6 +1828,115 @@ static int sweep_testdata(void)
 	return swept;
 }
 
+/*
+ * Issue 28: a reader opens another base (a program's "Open another base"): the open closes
+ * the base it has and reads the new one as a fresh reader reads it, whatever the formats of
+ * the two; before, the second open was a misuse that left the reader fatal. Also: the format
+ * a shared base forced is not kept, the format of gamedb_reader_set_format() is, a base in
+ * memory reopens, and a failed reopen leaves the reader fatal.
+ */
+static void test_reopen(void)
+{
+	const char *td = getenv("GAMEDB_TESTDATA");
+	char a[1024], b[1024], c[1024];
+	struct gamedb_reader *r, *fresh, *base;
+	struct gamedb_game *g;
+	struct sbuf want = { 0 }, got = { 0 }, want_c = { 0 }, got_c = { 0 };
+	long nwant = -1, ngot, nwant_c = -1;
+	uint64_t count = 0;
+	void *data;
+	size_t size;
+
+	if (!td) {
+		printf("note: GAMEDB_TESTDATA unset: the reopen checks are skipped\n");
+		return;
+	}
+	snprintf(a, sizeof a, "%s/scid/moves.si4", td);
+	snprintf(b, sizeof b, "%s/xqf/plain-v10.xqf", td);
+	snprintf(c, sizeof c, "%s/scid/tags.si4", td);
+	/* What fresh readers read from B and C. */
+	fresh = open_path(b);
+	if (fresh) {
+		nwant = pgn_all(fresh, &want);
+		gamedb_reader_free(fresh);
+	}
+	fresh = open_path(c);
+	if (fresh) {
+		nwant_c = pgn_all(fresh, &want_c);
+		gamedb_reader_free(fresh);
+	}
+	CHECK(nwant > 0 && nwant_c > 1);
+
+	/* A (SCID), one game read, then B (XQF) on the same reader. */
+	r = open_path(a);
+	if (!r)
+		return;
+	CHECK_EQ_INT(gamedb_reader_next_game(r, &g), GAMEDB_OK);
+	CHECK_EQ_INT(gamedb_reader_open_filename(r, b), GAMEDB_OK);
+	CHECK_EQ_INT(gamedb_reader_errcode(r), GAMEDB_E_NONE);
+	CHECK_EQ_STR(gamedb_reader_format(r), "xqf");
+	ngot = pgn_all(r, &got);
+	CHECK_EQ_INT(ngot, nwant);
+	CHECK_MSG(got.p && want.p && strcmp(got.p, want.p) == 0, "reopened:\n%s\nfresh:\n%s",
+		  got.p ? got.p : "", want.p ? want.p : "");
+
+	/* Back to SCID (C), read from game 0 to the end, its count and a seek. */
+	CHECK_EQ_INT(gamedb_reader_open_filename(r, c), GAMEDB_OK);
+	CHECK_EQ_STR(gamedb_reader_format(r), "scid");
+	CHECK_EQ_INT(gamedb_reader_game_count(r, &count), GAMEDB_OK);
+	CHECK_EQ_INT((long)count, nwant_c);
+	ngot = pgn_all(r, &got_c);
+	CHECK_EQ_INT(ngot, nwant_c);
+	CHECK(got_c.p && want_c.p && strcmp(got_c.p, want_c.p) == 0);
+	CHECK_EQ_INT(gamedb_reader_seek_game(r, 1), GAMEDB_OK);
+	CHECK_EQ_INT(gamedb_reader_next_game(r, &g), GAMEDB_OK);
+
+	/* B again, from memory this time. */
+	data = load_file(b, &size);
+	CHECK(data != NULL);
+	if (data) {
+		sbuf_free(&got);
+		CHECK_EQ_INT(gamedb_reader_open_memory(r, "plain-v10.xqf", data, size), GAMEDB_OK);
+		ngot = pgn_all(r, &got);
+		CHECK_EQ_INT(ngot, nwant);
+		CHECK(got.p && want.p && strcmp(got.p, want.p) == 0);
+	}
+
+	/* Opened shared on C (the SCID format forced), then B: detected as XQF again. */
+	base = open_path(c);
+	if (base) {
+		CHECK_EQ_INT(gamedb_reader_open_shared(r, base), GAMEDB_OK);
+		CHECK_EQ_STR(gamedb_reader_format(r), "scid");
+		gamedb_reader_free(base); /* r keeps reading C on its own */
+		CHECK_EQ_INT(gamedb_reader_next_game(r, &g), GAMEDB_OK);
+		CHECK_EQ_INT(gamedb_reader_open_filename(r, b), GAMEDB_OK);
+		CHECK_EQ_STR(gamedb_reader_format(r), "xqf");
+		sbuf_free(&got);
+		ngot = pgn_all(r, &got);
+		CHECK_EQ_INT(ngot, nwant);
+		CHECK(got.p && want.p && strcmp(got.p, want.p) == 0);
+	}
+
+	/* A failed reopen (no such file) is fatal: the reader opens nothing more. */
+	CHECK_EQ_INT(gamedb_reader_open_filename(r, with_ext(a, ".no-such-file")), GAMEDB_FATAL);
+	CHECK_EQ_INT(gamedb_reader_errcode(r), GAMEDB_E_IO);
+	CHECK_EQ_INT(gamedb_reader_open_filename(r, b), GAMEDB_FATAL);
+	CHECK_EQ_INT(gamedb_reader_errcode(r), GAMEDB_E_MISUSE);
+	gamedb_reader_free(r);
+	free(data);
+
+	/* gamedb_reader_set_format() holds for every base: SCID does not read B. */
+	r = gamedb_reader_new();
+	CHECK_EQ_INT(gamedb_reader_set_format(r, "scid"), GAMEDB_OK);
+	CHECK_EQ_INT(gamedb_reader_open_filename(r, a), GAMEDB_OK);
+	CHECK(gamedb_reader_open_filename(r, b) == GAMEDB_FATAL);
+	gamedb_reader_free(r);
+	sbuf_free(&want);
+	sbuf_free(&got);
+	sbuf_free(&want_c);
+	sbuf_free(&got_c);
+}
+
 int main(void)
 {
 	static const char *const exts4[3] = { ".si4", ".sn4", ".sg4" };
@@ -1816,6 +1951,7 @@ int main(void)
 	test_options_nodata();
 	swept = sweep_testdata();
 	test_lossy_status();
+	test_reopen();
 
 	realdata = getenv("GAMEDB_REALDATA");
 	if (realdata) {

@@ -88,26 +88,6 @@ static void stdin_close(void *user_data, void *handle)
 	memset(s, 0, sizeof *s);
 }
 
-/* Whether a file that no format reads is PGN text: named .pgn, or starting with a tag. */
-static int looks_like_pgn(const char *path)
-{
-	size_t n = strlen(path), got;
-	char head[64];
-	FILE *f;
-
-	if (n > 4 && path[n - 4] == '.' && (path[n - 3] | 32) == 'p' && (path[n - 2] | 32) == 'g' &&
-	    (path[n - 1] | 32) == 'n')
-		return 1;
-	f = strcmp(path, "-") ? fopen(path, "rb") : NULL;
-	if (!f)
-		return 0;
-	got = fread(head, 1, sizeof head - 1, f);
-	fclose(f);
-	head[got] = 0;
-	n = strspn(head, " \t\r\n\xef\xbb\xbf");
-	return head[n] == '[' && strncmp(head + n, "[Event ", 7) == 0;
-}
-
 /*
  * Opens the database at path with the options of o; NULL after a message. quiet: no message
  * at all (the extra readers of --jobs, on a database already opened once).
@@ -153,9 +133,6 @@ struct gamedb_reader *open_db(const char *path, const struct opts *o, int quiet)
 			return NULL;
 		}
 		fprintf(stderr, "gamedb: %s\n", gamedb_reader_errmsg(r));
-		if (gamedb_reader_errcode(r) == GAMEDB_E_UNRECOGNIZED_FORMAT && looks_like_pgn(path))
-			fprintf(stderr, "gamedb: %s is PGN already: this command reads databases and "
-				"writes PGN; any PGN reader reads this file as it is\n", path);
 		gamedb_reader_free(r);
 		return NULL;
 	}

@@ -256,6 +256,12 @@ GAMEDB_EXPORT const char *gamedb_format_get_option(size_t index, size_t k,
  * }
  * gamedb_reader_free(r);
  * @endcode
+ *
+ * A reader has one base open at a time, and may open another (since 1.1): an open function
+ * called on a reader with a base open closes that base first, as gamedb_reader_free() would,
+ * and keeps the reader's formats, options and converter. Whatever the reader handed out for
+ * the base it closes (games, messages, the pointers said valid "until gamedb_reader_free()")
+ * is then invalid, as after gamedb_reader_free(); copies made with gamedb_game_dup() stay.
  * @{
  */
 
@@ -424,6 +430,15 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_converter(struct gamedb_reader *r,
  * base name ("base"). Sibling files are found next to it. Files are opened read-only and are
  * never written.
  *
+ * On a reader that has a base open, this and every other open function close that base first
+ * (since 1.1; before, the call was a misuse that left the reader fatal): its games and what
+ * it handed out become invalid, as after gamedb_reader_free(); the formats enabled, the format
+ * chosen with gamedb_reader_set_format(), the options set (and those a base gave it through
+ * gamedb_reader_open_shared()) and the converter stay for the next base. The base is closed
+ * whatever becomes of the open; an open that fails leaves the reader fatal, as ever (only
+ * gamedb_reader_free() is valid then). A reader that had a fatal error opens nothing: free it
+ * and make a new one.
+ *
  * @return ::GAMEDB_OK, ::GAMEDB_WARN (opened, something was repaired), or ::GAMEDB_FATAL with
  *         a message (gamedb_reader_errmsg()) naming the file and the byte offset.
  * @since 1.0
@@ -432,7 +447,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_filename(struct gamedb_reader *r, const
 
 /**
  * Opens a database held in memory, for single-file formats. The memory is not copied and must
- * stay valid and unchanged until gamedb_reader_free(). @p name (may be NULL; copied) is used
+ * stay valid and unchanged until gamedb_reader_free() (or the next open on the reader). @p name (may be NULL; copied) is used
  * in messages and for detection by extension.
  * @return as gamedb_reader_open_filename().
  * @since 1.0
@@ -444,7 +459,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_memory(struct gamedb_reader *r, const c
  * Opens a multi-file database held in memory: @p count files given by parallel arrays of
  * names ("base.si4", "base.sn4", "base.sg4"), data pointers and sizes. The first file is the
  * one the database is opened by; siblings are found by name. Names are copied; the memory is
- * not, and must outlive the reader.
+ * not, and must outlive the reader (or stay until the next open on it).
  * @return as gamedb_reader_open_filename().
  * @since 1.0
  */
@@ -490,7 +505,8 @@ GAMEDB_EXPORT int32_t gamedb_io_init(struct gamedb_io *io, size_t size);
 /**
  * Opens a database through caller I/O: @p name is the file the database is opened by
  * ("base.si4"); siblings are asked for by name through io->open. The struct is copied;
- * @p user_data must stay valid until gamedb_reader_free().
+ * @p user_data must stay valid until gamedb_reader_free() (or the next open on the reader,
+ * which closes the files through io->close).
  * @return as gamedb_reader_open_filename(); ::GAMEDB_FATAL with ::GAMEDB_E_STRUCT_SIZE if
  *         io->size is not acceptable.
  * @since 1.0
@@ -506,7 +522,8 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_io(struct gamedb_reader *r, const struc
  * again from the file @p base found; one in memory (gamedb_reader_open_memory_set()) on the
  * same memory, which must then outlive both readers.
  *
- * @p r must be new (only options may have been set on it). It gets @p base's format (no
+ * @p r must be new (only options may have been set on it), or have a base open, which is
+ * closed first (see gamedb_reader_open_filename()). It gets @p base's format (no
  * bidding), charset, fallback charset and every format option @p base was given, before its
  * open and after; options set on @p r before this call win over them. The converter hook
  * (gamedb_reader_set_converter()) is not taken over: it may not be safe in two threads; set
@@ -521,7 +538,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_io(struct gamedb_reader *r, const struc
  * @return as gamedb_reader_open_filename(); ::GAMEDB_FATAL with ::GAMEDB_E_INVALID_ARGUMENT
  *         when @p base has no database open (or is @p r), ::GAMEDB_E_UNSUPPORTED when @p base
  *         reads through caller I/O (its callbacks may not be usable twice: open that with
- *         gamedb_reader_open_io()), ::GAMEDB_E_MISUSE when @p r is not new.
+ *         gamedb_reader_open_io()), ::GAMEDB_E_MISUSE when @p r had a fatal error.
  * @since 1.1
  */
 GAMEDB_EXPORT int32_t gamedb_reader_open_shared(struct gamedb_reader *r,
@@ -532,7 +549,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_shared(struct gamedb_reader *r,
  *
  * @param r the reader.
  * @param out set to the game, **borrowed**: owned and reused by the reader, valid until the
- *        next call of gamedb_reader_next_game(), gamedb_reader_seek_game() or
+ *        next call of gamedb_reader_next_game(), gamedb_reader_seek_game(), an open or
  *        gamedb_reader_free() on @p r. Keep a game longer with gamedb_game_dup().
  * @return ::GAMEDB_OK; ::GAMEDB_WARN (the game is delivered, something was lost or repaired:
  *         see gamedb_reader_errmsg()); ::GAMEDB_END after the last game; ::GAMEDB_FAILED when

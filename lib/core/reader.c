@@ -92,6 +92,38 @@ static void src_close(struct gamedb_reader *r)
 	gamedb__src_close(&r->src);
 }
 
+/*
+ * Closes the base r has open, so that r opens another (issue 28: a program's "Open another
+ * base" keeps its reader): the format's state, the source and the borrowed game go, as at
+ * gamedb_reader_free(); the formats, the options and the converter stay. The reader is new
+ * again.
+ */
+static void close_base(struct gamedb_reader *r)
+{
+	gamedb__game_release(&r->game);
+	gamedb__game_reset(&r->game);
+	if (r->fmt && r->fmt_state)
+		r->fmt->close(r->fmt_state);
+	r->fmt = NULL;
+	r->fmt_state = NULL;
+	src_close(r);
+	r->forced = r->set_format; /* not the format of a base shared before */
+	r->text.fallback_texts = 0;
+	r->text.fallback_sample[0] = 0;
+	r->text.fallback_file = NULL;
+	gamedb__text_at(&r->text, NULL, 0);
+	gamedb__clear_error(r);
+	r->state = GAMEDB__RS_NEW;
+}
+
+/* The check of the open functions: a reader with a base open closes it first (a reopen). */
+static int32_t check_open(struct gamedb_reader *r, const char *fn)
+{
+	if (r && r->magic == GAMEDB__READER_MAGIC && r->state == GAMEDB__RS_OPEN)
+		close_base(r);
+	return check(r, fn, 0);
+}
+
 GAMEDB_EXPORT void gamedb_reader_free(struct gamedb_reader *r)
 {
 	if (!r || r->magic != GAMEDB__READER_MAGIC)
@@ -151,7 +183,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_format(struct gamedb_reader *r, const ch
 
 	if (rc != GAMEDB_OK)
 		return rc;
-	r->forced = gamedb__format_find(name);
+	r->forced = r->set_format = gamedb__format_find(name);
 	if (r->forced)
 		return GAMEDB_OK;
 	return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_INVALID_ARGUMENT,
@@ -369,6 +401,28 @@ static char *index_of(const char *path)
 }
 
 /*
+ * Whether the primary file f of src, which no format reads, is PGN text: named .pgn, or
+ * starting (after blanks and a UTF-8 byte order mark) with an [Event tag. Its message then
+ * says so, for every caller: a user gives PGN to a library that turns databases into PGN.
+ */
+static int looks_like_pgn(struct gamedb__src *src, struct gamedb__file *f)
+{
+	const char *name = src->primary ? src->primary : "";
+	size_t n = strlen(name), i = 0;
+	const uint8_t *p;
+	int64_t got;
+
+	if (n > 4 && name[n - 4] == '.' && strcasecmp(name + n - 3, "pgn") == 0)
+		return 1;
+	got = f ? gamedb__file_view(f, 0, 64, &p) : -1;
+	if (got <= 0)
+		return 0;
+	while (i < (size_t)got && p[i] && strchr(" \t\r\n\xef\xbb\xbf", p[i]))
+		i++;
+	return (size_t)got - i >= 7 && memcmp(p + i, "[Event ", 7) == 0;
+}
+
+/*
  * Opens the base r's source names. unpack: the containers bid first, and the one whose file it
  * is (a whole base in one file) unpacks it in memory, the base inside then read; 0 for a source
  * that shows an unpacked set already (gamedb_reader_open_shared()).
@@ -403,6 +457,11 @@ static int32_t open_source(struct gamedb_reader *r, int unpack)
 				gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNRECOGNIZED_FORMAT,
 					      "%s: a file of a base, not the file it is opened by: open "
 					      "%s", r->src.primary, index);
+			else if (looks_like_pgn(&r->src, f))
+				gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNRECOGNIZED_FORMAT,
+					      "%s: not a database of any format this library reads: "
+					      "it is PGN already; any PGN reader reads this file as it "
+					      "is", r->src.primary);
 			else
 				gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_UNRECOGNIZED_FORMAT,
 					      "%s: not a database of any format this library reads",
@@ -503,7 +562,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_filename(struct gamedb_reader *r, const
 {
 	struct stat st;
 	char *also = NULL;
-	int32_t rc = check(r, "gamedb_reader_open_filename", 0);
+	int32_t rc = check_open(r, "gamedb_reader_open_filename");
 
 	if (rc != GAMEDB_OK)
 		return rc;
@@ -557,7 +616,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_memory_set(struct gamedb_reader *r,
 {
 	struct gamedb__src *src;
 	size_t i;
-	int32_t rc = check(r, "gamedb_reader_open_memory_set", 0);
+	int32_t rc = check_open(r, "gamedb_reader_open_memory_set");
 
 	if (rc != GAMEDB_OK)
 		return rc;
@@ -603,7 +662,7 @@ GAMEDB_EXPORT int32_t gamedb_io_init(struct gamedb_io *io, size_t size)
 GAMEDB_EXPORT int32_t gamedb_reader_open_io(struct gamedb_reader *r, const struct gamedb_io *io,
 					    const char *name, void *user_data)
 {
-	int32_t rc = check(r, "gamedb_reader_open_io", 0);
+	int32_t rc = check_open(r, "gamedb_reader_open_io");
 
 	if (rc != GAMEDB_OK)
 		return rc;
@@ -633,7 +692,7 @@ GAMEDB_EXPORT int32_t gamedb_reader_open_shared(struct gamedb_reader *r,
 	const struct gamedb__src *from;
 	struct gamedb__pending_option own[GAMEDB__MAX_PENDING];
 	size_t nown, i;
-	int32_t rc = check(r, "gamedb_reader_open_shared", 0);
+	int32_t rc = check_open(r, "gamedb_reader_open_shared");
 
 	if (rc != GAMEDB_OK)
 		return rc;

@@ -36,6 +36,8 @@ struct gamedb_reader {
 	const struct gamedb__format *formats[GAMEDB__MAX_FORMATS];
 	size_t nformats;
 	const struct gamedb__format *forced;
+	const struct gamedb__format *set_format; /* gamedb_reader_set_format()'s, which a reopen
+						    forces again (forced may be a shared base's) */
 	const struct gamedb__format *fmt;
 	void *fmt_state;
 	struct gamedb__src src;

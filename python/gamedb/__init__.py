@@ -64,7 +64,16 @@ extensions, capabilities, default charset, options), from the library's own regi
 
 Errors: a failing call raises :class:`GamedbError` with ``code`` (the status), ``detail`` (the
 reader's detail code, e.g. ``E_IO``) and ``message`` (the library's message, which names the
-file). The end of an iteration is ``StopIteration``.
+file). The end of an iteration is ``StopIteration``. A file that could not be opened or read
+raises :class:`GamedbIOError`, also an ``OSError``; :func:`open` of a file that does not exist,
+under a file taken for a folder, that may not be read or that is a directory raises
+:class:`GamedbFileNotFoundError`, :class:`GamedbNotADirectoryError`,
+:class:`GamedbPermissionError` or :class:`GamedbIsADirectoryError`, which are also Python's
+``FileNotFoundError``, ``NotADirectoryError``, ``PermissionError`` and ``IsADirectoryError``
+(``errno``, ``strerror``, ``filename`` set), so ``except FileNotFoundError`` catches a missing base as it catches
+``open()``'s. The library says why in words only: the binding opens the file it names once more
+to learn the errno (see ``_ffi._os_error``). A file no format reads raises :class:`GamedbError`
+(``E_UNRECOGNIZED_FORMAT``), whose message says when the file is PGN already.
 
 The loss ledger: no game is lost without a word. A game the library cannot hand out raises
 :class:`GameFailed` (a :class:`GamedbError` with ``index``, ``number`` and ``file``) from the
@@ -110,7 +119,8 @@ from . import _ffi
 from ._ffi import (E_CORRUPT, E_INVALID_ARGUMENT, E_IO, E_MISUSE, E_NOMEM, E_NONE, E_RANGE,
                    E_STRUCT_SIZE, E_UNKNOWN_OPTION, E_UNRECOGNIZED_FORMAT, E_UNSUPPORTED,
                    E_UNSUPPORTED_VERSION, E_ENCODING, E_ILLEGAL_MOVE, END, FAILED, FATAL, OK,
-                   WARN, GamedbError, GamedbIOError)
+                   WARN, GamedbError, GamedbIOError, GamedbFileNotFoundError,
+                   GamedbNotADirectoryError, GamedbPermissionError, GamedbIsADirectoryError)
 from ._ffi import CAP_COUNT, CAP_MULTIFILE, CAP_SEEK, CAP_VARIATIONS, CAP_XIANGQI
 from ._errors import GamedbWarning
 from ._ledger import GameFailed, Ledger
@@ -136,7 +146,8 @@ __all__ = [
     "CAP_SEEK", "CAP_COUNT", "CAP_MULTIFILE", "CAP_VARIATIONS", "CAP_XIANGQI",
     "Reader", "Game", "Event", "MoveIterator", "ScidInfo", "ChessbaseInfo",
     "Style12Line", "Style12Session",
-    "GamedbError", "GamedbIOError", "GamedbWarning", "GameFailed", "Ledger",
+    "GamedbError", "GamedbIOError", "GamedbFileNotFoundError", "GamedbNotADirectoryError",
+    "GamedbPermissionError", "GamedbIsADirectoryError", "GamedbWarning", "GameFailed", "Ledger",
     "OK", "END", "WARN", "FAILED", "FATAL",
     "E_NONE", "E_NOMEM", "E_IO", "E_UNRECOGNIZED_FORMAT", "E_CORRUPT",
     "E_UNSUPPORTED_VERSION", "E_ENCODING", "E_MISUSE", "E_RANGE", "E_STRUCT_SIZE",

@@ -22,7 +22,9 @@ Rules this table follows (STYLE.md, section Q):
 
 import ctypes
 import ctypes.util
+import errno as _errno
 import os
+import stat
 from typing import Any, List, Optional, Tuple
 from collections import namedtuple
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_int32, c_int64, c_size_t,
@@ -251,10 +253,82 @@ def _errcheck_new(result: Any, func: Any, args: Tuple[Any, ...]) -> Any:
 
 class GamedbIOError(GamedbError, OSError):
     """A GamedbError whose detail is ``E_IO`` (a file could not be opened or read): also an
-    ``OSError``, so that ``except OSError`` catches it as it catches ``open()``'s errors."""
+    ``OSError``, so that ``except OSError`` catches it as it catches ``open()``'s errors.
+
+    A file that :func:`gamedb.open` could not open has ``errno``, ``strerror`` and
+    ``filename`` set, and is one of the subclasses that are also Python's own, as Python's
+    ``open()`` raises them: :class:`GamedbFileNotFoundError` (``FileNotFoundError``, ENOENT),
+    :class:`GamedbNotADirectoryError` (``NotADirectoryError``, ENOTDIR: a folder on the way
+    is a file), :class:`GamedbPermissionError` (``PermissionError``, EACCES or EPERM) and
+    :class:`GamedbIsADirectoryError` (``IsADirectoryError``, EISDIR); another errno leaves
+    it a GamedbIOError. ``str()`` is the library's message in every case."""
 
     def __init__(self, code: int, detail: Optional[int] = None, message: Optional[str] = ""):
         GamedbError.__init__(self, code, detail, message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class GamedbFileNotFoundError(GamedbIOError, FileNotFoundError):
+    """The file to open does not exist (``errno.ENOENT``)."""
+
+
+class GamedbNotADirectoryError(GamedbIOError, NotADirectoryError):
+    """A folder of the path to open is not one (``errno.ENOTDIR``)."""
+
+
+class GamedbPermissionError(GamedbIOError, PermissionError):
+    """The file to open may not be read (``errno.EACCES`` or ``EPERM``)."""
+
+
+class GamedbIsADirectoryError(GamedbIOError, IsADirectoryError):
+    """The path to open names a directory (``errno.EISDIR``)."""
+
+
+_OS_ERROR_CLASSES = {
+    _errno.ENOENT: GamedbFileNotFoundError, _errno.ENOTDIR: GamedbNotADirectoryError,
+    _errno.EACCES: GamedbPermissionError, _errno.EPERM: GamedbPermissionError,
+    _errno.EISDIR: GamedbIsADirectoryError,
+}
+
+
+def _os_error(e: GamedbIOError, path: str) -> GamedbIOError:
+    """The open failure e (detail E_IO) of the database at path with the errno of its cause
+    set, as the OSError subclass of that errno (a GamedbIOError for an errno with none); e
+    itself when no errno is found.
+
+    The library says why a file could not be opened in words (strerror()), not as an errno;
+    so the file it names ("NAME: cannot open: ...", the path given or a file of its base) is
+    opened again here, as the library opens it (read only, without waiting on a FIFO), and
+    the errno of that attempt taken (a directory: EISDIR). Between the two attempts the file
+    may have changed: then this says what the second attempt found, or nothing."""
+    cut = e.message.find(": cannot open: ")
+    if cut <= 0:
+        return e
+    name = e.message[:cut]
+    if e.message.startswith(path + ": cannot open: "):
+        name = path  # the path given (which may itself contain the words)
+    elif "\ufffd" in name:
+        return e  # a name that was not UTF-8, not known again from the message
+    code: Optional[int] = None
+    try:
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) |
+                     getattr(os, "O_CLOEXEC", 0))
+    except OSError as probe:
+        code = probe.errno
+    else:
+        try:
+            code = _errno.EISDIR if stat.S_ISDIR(os.fstat(fd).st_mode) else None
+        finally:
+            os.close(fd)
+    if code is None:
+        return e  # the file opens now: no errno to tell
+    better = _OS_ERROR_CLASSES.get(code, GamedbIOError)(e.code, e.detail, e.message)
+    better.errno = code
+    better.strerror = os.strerror(code)
+    better.filename = name
+    return better
 
 
 def _raise_for(result: int, func: Any, detail: Optional[int], message: Optional[str]) -> int:

@@ -507,4 +507,10 @@ def open(path: PathType, charset: Optional[str] = None, format: Optional[str] = 
     name = _enc(path, "the path")
     r = Reader(charset, format, errors, converter, options)
     r._name = os.fsdecode(path)
-    return r._opening(_lib.gamedb_reader_open_filename, name)
+    try:
+        return r._opening(_lib.gamedb_reader_open_filename, name)
+    except _ffi.GamedbIOError as e:
+        better = _ffi._os_error(e, r._name)
+        if better is e:
+            raise
+        raise better.with_traceback(e.__traceback__) from e.__cause__

@@ -852,6 +852,118 @@ def test_io_errors_are_oserrors():
     assert info.value.detail == gamedb.E_IO
 
 
+def test_missing_file_is_file_not_found(tmp_path):
+    """Issue 28: a base that does not exist raises what Python's open() raises,
+    FileNotFoundError with errno ENOENT, its strerror and the file's name, and stays a
+    GamedbIOError (old except clauses); str() is still the library's message."""
+    import errno
+    path = str(tmp_path / "nosuch.si4")
+    with pytest.raises(FileNotFoundError) as info:
+        gamedb.open(path)
+    e = info.value
+    assert isinstance(e, gamedb.GamedbFileNotFoundError)
+    assert isinstance(e, gamedb.GamedbIOError) and e.detail == gamedb.E_IO
+    assert e.errno == errno.ENOENT and e.strerror == os.strerror(errno.ENOENT)
+    assert e.filename == path
+    assert str(e) == e.message and e.message.startswith(path + ": cannot open: ")
+    # A base name without its extension, the way a SCID base is often named, too.
+    with pytest.raises(FileNotFoundError) as info:
+        gamedb.open(str(tmp_path / "nosuch"))
+    assert info.value.filename == str(tmp_path / "nosuch")
+    # A folder on the way that does not exist (ENOENT), or that is a file (ENOTDIR:
+    # NotADirectoryError, as Python's open() says).
+    with pytest.raises(FileNotFoundError) as info:
+        gamedb.open(str(tmp_path / "no-folder" / "base.si4"))
+    assert info.value.errno == errno.ENOENT
+    (tmp_path / "plain").write_bytes(b"x")
+    with pytest.raises(NotADirectoryError) as info:
+        gamedb.open(str(tmp_path / "plain" / "base.si4"))
+    assert isinstance(info.value, gamedb.GamedbNotADirectoryError)
+    assert isinstance(info.value, gamedb.GamedbIOError)
+    assert info.value.errno == errno.ENOTDIR
+
+
+def test_directory_is_a_directory_error(tmp_path):
+    """Issue 28: a directory given as the base raises IsADirectoryError (errno EISDIR), a
+    GamedbIOError too."""
+    import errno
+    d = tmp_path / "base.si4"
+    d.mkdir()
+    with pytest.raises(IsADirectoryError) as info:
+        gamedb.open(str(d))
+    e = info.value
+    assert isinstance(e, gamedb.GamedbIsADirectoryError) and isinstance(e, gamedb.GamedbIOError)
+    assert e.errno == errno.EISDIR and e.filename == str(d)
+    assert "a directory" in str(e)
+
+
+def test_unreadable_file_is_permission_error(tmp_path):
+    """Issue 28: a base the user may not read raises PermissionError (errno EACCES), a
+    GamedbIOError too."""
+    import errno
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        pytest.skip("root reads a file of mode 000: no file fails to open for root here")
+    f = tmp_path / "base.si4"
+    f.write_bytes(b"x" * 64)
+    f.chmod(0)
+    try:
+        with pytest.raises(PermissionError) as info:
+            gamedb.open(str(f))
+    finally:
+        f.chmod(0o600)
+    e = info.value
+    assert isinstance(e, gamedb.GamedbPermissionError) and isinstance(e, gamedb.GamedbIOError)
+    assert e.errno == errno.EACCES and e.filename == str(f)
+
+
+def test_os_error_class_follows_errno(tmp_path, monkeypatch):
+    """Issue 28: the class of an open failure is chosen by the errno the file gives (here a
+    second open that says EACCES, as for a user who may not read the file: the test runs as
+    root in some places, where no file refuses), and a cause with no class of its own (EIO)
+    is a plain GamedbIOError with its errno."""
+    import errno
+    path = str(tmp_path / "gone.si4")
+    with pytest.raises(gamedb.GamedbIOError) as info:
+        gamedb.open(path)
+    plain = gamedb.GamedbIOError(info.value.code, info.value.detail, info.value.message)
+
+    def refuse(code):
+        def os_open(name, flags, *args):
+            raise OSError(code, os.strerror(code), name)
+        return os_open
+    monkeypatch.setattr(_ffi.os, "open", refuse(errno.EACCES))
+    e = _ffi._os_error(plain, path)
+    assert isinstance(e, PermissionError) and isinstance(e, gamedb.GamedbPermissionError)
+    assert e.errno == errno.EACCES and e.filename == path and str(e) == plain.message
+    monkeypatch.setattr(_ffi.os, "open", refuse(errno.EIO))
+    e = _ffi._os_error(plain, path)
+    assert type(e) is gamedb.GamedbIOError and e.errno == errno.EIO and e.filename == path
+
+
+def test_pgn_file_says_it_is_pgn_already(tmp_path):
+    """Issue 28: a PGN file given as a database fails with the library's message, which says
+    it is PGN already (the command's words, now the library's): by its name, and by its
+    first tag whatever its name; a text that is neither has no such words."""
+    pgn = tmp_path / "games.pgn"
+    pgn.write_bytes(b'[Event "x"]\n[Site "y"]\n\n1. e4 *\n')
+    with pytest.raises(gamedb.GamedbError) as info:
+        gamedb.open(str(pgn))
+    assert info.value.detail == gamedb.E_UNRECOGNIZED_FORMAT
+    assert not isinstance(info.value, OSError)
+    assert str(info.value) == ("%s: not a database of any format this library reads: it is "
+                               "PGN already; any PGN reader reads this file as it is" % pgn)
+    named = tmp_path / "games.txt"
+    named.write_bytes(b'\xef\xbb\xbf\r\n[Event "x"]\n\n1. e4 *\n')
+    with pytest.raises(gamedb.GamedbError) as info:
+        gamedb.open(str(named))
+    assert "is PGN already" in str(info.value)
+    other = tmp_path / "notes.txt"
+    other.write_bytes(b"just some words\n")
+    with pytest.raises(gamedb.GamedbError) as info:
+        gamedb.open(str(other))
+    assert str(info.value) == ("%s: not a database of any format this library reads" % other)
+
+
 def test_reader_slices():
     """r[a:b:c] is the list of those games, as r[i] for each i."""
     path = os.path.join(os.environ.get("GAMEDB_TESTDATA", os.path.join(SRCDIR, "testdata")),
