@@ -175,6 +175,8 @@ TEXT_CONVERTER_FN = CFUNCTYPE(c_int32, c_void_p, c_char_p, c_void_p, c_size_t, c
 
 #: gamedb_write_fn: (user_data, data, len) -> 0 to go on. ``data`` is not NUL-terminated.
 WRITE_FN = CFUNCTYPE(c_int32, c_void_p, c_void_p, c_size_t)
+# gamedb_progress_fn: (unit, done, total, user_data) -> 0 to go on, non-zero to stop.
+PROGRESS_FN = CFUNCTYPE(c_int32, c_int32, c_uint64, c_uint64, c_void_p)
 
 #: struct gamedb_io callbacks.
 IO_OPEN_FN = CFUNCTYPE(c_int32, c_void_p, c_char_p, POINTER(c_void_p), POINTER(c_uint64))
@@ -334,6 +336,8 @@ API = (
          _errcheck_reader),
     _Api("gamedb_reader_set_converter", [ReaderP, TEXT_CONVERTER_FN, c_void_p], c_int32,
          _errcheck_reader),
+    _Api("gamedb_reader_set_progress", [ReaderP, PROGRESS_FN, c_void_p], c_int32,
+         _errcheck_reader),
     _Api("gamedb_reader_open_filename", [ReaderP, c_char_p], c_int32, _errcheck_reader),
     _Api("gamedb_reader_open_memory", [ReaderP, c_char_p, c_void_p, c_size_t], c_int32,
          _errcheck_reader),
@@ -400,6 +404,7 @@ API = (
          _errcheck_game),
     _Api("gamedb_book_new", [POINTER(BookP)], c_int32, _errcheck_status),
     _Api("gamedb_book_set_option", [BookP, c_char_p, c_char_p], c_int32, _errcheck_book),
+    _Api("gamedb_book_set_progress", [BookP, PROGRESS_FN, c_void_p], c_int32, _errcheck_book),
     _Api("gamedb_book_add_game", [BookP, GameP], c_int32, _errcheck_book),
     _Api("gamedb_book_write", [BookP, WRITE_FN, c_void_p], c_int32, _errcheck_book),
     _Api("gamedb_book_errmsg", [BookP], c_char_p, _errcheck_str),
