@@ -56,6 +56,12 @@ E_UNSUPPORTED = 10
 E_ILLEGAL_MOVE = 11
 E_INVALID_ARGUMENT = 12
 E_UNKNOWN_OPTION = 13
+E_CANCELLED = 14
+
+# enum gamedb_progress_unit: what a progress callback's done and total count.
+PROGRESS_BYTES = 1
+PROGRESS_GAMES = 2
+PROGRESS_ENTRIES = 3
 
 CAP_SEEK = 1
 CAP_COUNT = 2
