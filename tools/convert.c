@@ -237,7 +237,7 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 		       FILE *out, struct gamedb_book *book, struct tally *t)
 {
 	struct gamedb_game *g;
-	struct progress pr = { 0, 0, 0 };
+	struct progress pr = { 0, 0, 0, 0 };
 	uint64_t done = 0, count = 0;
 	int counted, seekable, status = ST_OK;
 	struct emit e;
@@ -256,6 +256,10 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 	e.js.n = &json_n;
 	pr.on = isatty(STDERR_FILENO);
 	counted = gamedb_reader_game_count(r, &count) == GAMEDB_OK;
+	/* The bar is drawn from the library's progress reports (once every 4,096 games or MiB of
+	 * a stream): nothing is done per game but a count. */
+	if (pr.on)
+		gamedb_reader_set_progress(r, progress_report, &pr);
 	seekable = (gamedb_reader_capabilities(r) & GAMEDB_CAP_SEEK) != 0;
 	if (counted) {
 		uint64_t end = o->to < count ? o->to : count;
@@ -301,7 +305,7 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 			break;
 		if (!game_wanted(o, idx))
 			continue;
-		progress_show(&pr, ++done, 0);
+		++done;
 		if ((done & 255) == 0 && mode != OUT_BOOK)
 			prealloc_more(out);
 		if (gamedb_game_is_deleted(g) && !o->include_deleted)
@@ -310,7 +314,7 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 		if (status == ST_STOP)
 			return ST_STOP;
 	}
-	progress_show(&pr, done, 1);
+	progress_show(&pr, pr.bytes ? pr.total : done, 1);
 	return status;
 }
 

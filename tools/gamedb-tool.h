@@ -159,12 +159,21 @@ int32_t sink_json(void *user_data, const char *data, size_t len); /* user_data: 
 void json_prefix(FILE *f, const char *file, uint64_t n);
 extern uint64_t json_n; /* JSON objects written so far, over all databases */
 
-/* The progress bar on standard error (on: it is a terminal), redrawn every half percent. */
+/*
+ * The progress bar on standard error (on: it is a terminal), redrawn every half percent at
+ * most. bytes: the bar counts the bytes of a stream (a database that does not count its games).
+ */
 struct progress {
-	int on;
+	int on, bytes;
 	uint64_t total, last;
 };
 void progress_show(struct progress *p, uint64_t done, int final);
+/*
+ * The bar on the library's progress callback (gamedb_reader_set_progress(), user_data the
+ * struct progress): games of a base (done capped at the total, which may be a --range), bytes
+ * of a stream. Never stops the work.
+ */
+int32_t progress_report(int32_t unit, uint64_t done, uint64_t total, void *user_data);
 
 /*
  * The output file. A regular file (or a new one) is written as a temporary file in the same

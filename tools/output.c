@@ -78,6 +78,20 @@ void progress_show(struct progress *p, uint64_t done, int final)
 	fflush(stderr);
 }
 
+int32_t progress_report(int32_t unit, uint64_t done, uint64_t total, void *user_data)
+{
+	struct progress *p = user_data;
+
+	if (unit == GAMEDB_PROGRESS_GAMES && !p->bytes) {
+		progress_show(p, done < p->total ? done : p->total, 0);
+	} else if (unit == GAMEDB_PROGRESS_BYTES && total && (p->bytes || p->total == 0)) {
+		p->bytes = 1;
+		p->total = total;
+		progress_show(p, done, 0);
+	}
+	return 0;
+}
+
 int write_said, stdout_said;
 uint64_t json_n;
 

@@ -91,7 +91,8 @@ enum gamedb_error {
 	GAMEDB_E_UNSUPPORTED = 10,         /**< The operation is not supported by this format or reader. */
 	GAMEDB_E_ILLEGAL_MOVE = 11,        /**< A decoded move is not legal in its position. */
 	GAMEDB_E_INVALID_ARGUMENT = 12,    /**< An argument is invalid (NULL, unknown name, bad value). */
-	GAMEDB_E_UNKNOWN_OPTION = 13       /**< No format recognises an option key. */
+	GAMEDB_E_UNKNOWN_OPTION = 13,      /**< No format recognises an option key. */
+	GAMEDB_E_CANCELLED = 14            /**< A progress callback asked to stop (@since 1.1). */
 };
 
 /**
@@ -424,6 +425,69 @@ typedef int32_t (*gamedb_text_converter_fn)(void *user_data, const char *charset
  */
 GAMEDB_EXPORT int32_t gamedb_reader_set_converter(struct gamedb_reader *r,
 						  gamedb_text_converter_fn fn, void *user_data);
+
+/**
+ * The units of a progress report (gamedb_progress_fn()).
+ * @since 1.1
+ */
+enum gamedb_progress_unit {
+	/** Bytes: of an archive unpacked at the open (its packed bytes read), of a stream read
+	 *  (a style 12 log). Reported at least every MiB of work (GAMEDB_PROGRESS_BYTES_STEP). */
+	GAMEDB_PROGRESS_BYTES = 1,
+	/** Games read from a base that counts its games (gamedb_reader_game_count()), or added to
+	 *  a book. Reported every 4,096 games (GAMEDB_PROGRESS_GAMES_STEP). */
+	GAMEDB_PROGRESS_GAMES = 2,
+	/** Book entries (position and move) merged while a book is written. Reported every
+	 *  4,096 entries (GAMEDB_PROGRESS_ENTRIES_STEP). */
+	GAMEDB_PROGRESS_ENTRIES = 3
+};
+
+/** Bytes of work between two reports in ::GAMEDB_PROGRESS_BYTES (1 MiB). @since 1.1 */
+#define GAMEDB_PROGRESS_BYTES_STEP (1u << 20)
+/** Games between two reports in ::GAMEDB_PROGRESS_GAMES. @since 1.1 */
+#define GAMEDB_PROGRESS_GAMES_STEP 4096u
+/** Entries between two reports in ::GAMEDB_PROGRESS_ENTRIES. @since 1.1 */
+#define GAMEDB_PROGRESS_ENTRIES_STEP 4096u
+
+/**
+ * A progress callback (gamedb_reader_set_progress(), gamedb_book_set_progress()), called from
+ * inside the library's own calls, in the thread that made them, so that a caller can show how
+ * far a long call is and stop it. Within one unit the reports are monotonic: @p done never
+ * goes back, and the last report of a piece of work that ends (an archive unpacked, a log
+ * read to its end, the last game of a base, a book written) has @p done equal to @p total.
+ * The callback must not call the handle that reports.
+ *
+ * @param unit one of ::gamedb_progress_unit: what @p done and @p total count.
+ * @param done how much of the work is done.
+ * @param total the whole of it; 0 when it is not known (a stream on standard input).
+ * @param user_data the pointer given with the callback.
+ * @return 0 to go on; any other value stops the work: the call that reported returns
+ *         ::GAMEDB_FATAL with ::GAMEDB_E_CANCELLED (a reader or book is then unusable but for
+ *         its free function), except gamedb_book_write(), which returns ::GAMEDB_FAILED.
+ * @since 1.1
+ */
+typedef int32_t (*gamedb_progress_fn)(int32_t unit, uint64_t done, uint64_t total,
+				      void *user_data);
+
+/**
+ * Sets the reader's progress callback (NULL removes it), before the open or after it. Set
+ * before the open, it reports the unpacking of an archive (a ChessBase `.cbv` or `.cbz`, in
+ * ::GAMEDB_PROGRESS_BYTES of the archive); then, as games are read, the games of a base that
+ * counts them (::GAMEDB_PROGRESS_GAMES: @p done the gamedb_reader_next_game() calls made,
+ * @p total gamedb_reader_game_count()) or the bytes of a stream (a style 12 log,
+ * ::GAMEDB_PROGRESS_BYTES: the bytes read, @p total the file's size or 0).
+ *
+ * The callback is called at most once per step of its unit, so a reader with a callback
+ * reads as fast as one without. When it returns non-zero, the open or
+ * gamedb_reader_next_game() that called it returns ::GAMEDB_FATAL with ::GAMEDB_E_CANCELLED
+ * (gamedb_reader_errmsg() names the database), no game is handed out, and the reader is
+ * unusable but for gamedb_reader_free(). @p user_data is never freed by the library.
+ *
+ * @return ::GAMEDB_OK, or ::GAMEDB_FATAL with ::GAMEDB_E_MISUSE for a bad or fatal reader.
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_set_progress(struct gamedb_reader *r, gamedb_progress_fn fn,
+						 void *user_data);
 
 /**
  * Opens a database by file name: the index file of a multi-file format ("base.si4") or its
@@ -1268,6 +1332,22 @@ GAMEDB_EXPORT int32_t gamedb_book_set_option(struct gamedb_book *b, const char *
  * @since 1.1
  */
 GAMEDB_EXPORT int32_t gamedb_book_add_game(struct gamedb_book *b, struct gamedb_game *g);
+
+/**
+ * Sets the book's progress callback (NULL removes it). gamedb_book_add_game() reports the
+ * games added, in ::GAMEDB_PROGRESS_GAMES (@p total 0: the book does not know how many will
+ * come), every GAMEDB_PROGRESS_GAMES_STEP games; gamedb_book_write() reports the entries
+ * merged, in ::GAMEDB_PROGRESS_ENTRIES (@p total: the entries counted, the last report equal
+ * to it), every GAMEDB_PROGRESS_ENTRIES_STEP entries. A non-zero return stops the work:
+ * gamedb_book_add_game() returns ::GAMEDB_FATAL (the game not counted; the book cannot be
+ * used any more but for gamedb_book_free()), gamedb_book_write() returns ::GAMEDB_FAILED
+ * (what was written so far is not a whole book; a book is written once only).
+ * gamedb_book_errmsg() then says "cancelled by the progress callback".
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED for a bad book.
+ * @since 1.1
+ */
+GAMEDB_EXPORT int32_t gamedb_book_set_progress(struct gamedb_book *b, gamedb_progress_fn fn,
+					       void *user_data);
 
 /**
  * Writes the book: 16-byte entries (key, move, weight, learn 0, big-endian) sorted by key,

@@ -65,6 +65,7 @@ struct cbv {
 	struct gamedb__des des;
 	const char *member; /* the member being unpacked, for messages */
 	uint64_t total;     /* bytes unpacked so far, all members */
+	size_t progress_at; /* the archive offset of the next progress report */
 	uint16_t child[MAX_NODES][2];
 	int16_t leaf[MAX_NODES];
 	uint8_t tmp[65536]; /* a Huffman-decoded block */
@@ -250,6 +251,13 @@ static int member(struct cbv *c, struct out *o, size_t pos, size_t end)
 		size_t blen, dlen;
 		const uint8_t *b;
 		uint8_t flags;
+		/* The reader's progress, in bytes of the archive read: once a step (blocks are at
+		 * most 64 KiB), and a cancel stops the unpack (the error set). */
+		if (pos >= c->progress_at) {
+			if (gamedb__progress(c->r, GAMEDB_PROGRESS_BYTES, pos, c->size) != 0)
+				return -1;
+			c->progress_at = pos + GAMEDB_PROGRESS_BYTES_STEP;
+		}
 		if (end - pos < 4)
 			return bad(c, pos, "a block header is cut off");
 		need(c, pos + 4);
@@ -348,6 +356,7 @@ static struct cbv *cbv_new(struct gamedb_reader *r, const char *name, const uint
 	c->plain = NULL;
 	c->member = NULL;
 	c->total = 0;
+	c->progress_at = GAMEDB_PROGRESS_BYTES_STEP;
 	return c;
 }
 
@@ -422,6 +431,9 @@ static int32_t unpack(struct cbv *c, struct gamedb__archive **outp)
 		pos += packed;
 		c->member = NULL;
 	}
+	/* The whole archive read: the last report, done equal to the total. */
+	if (gamedb__progress(c->r, GAMEDB_PROGRESS_BYTES, size, size) != 0)
+		goto fail;
 	*outp = a;
 	return GAMEDB_OK;
 fail:

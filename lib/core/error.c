@@ -27,3 +27,12 @@ void gamedb__clear_error(struct gamedb_reader *r)
 	r->errcode = GAMEDB_E_NONE;
 	r->errmsg[0] = 0;
 }
+
+int32_t gamedb__progress(struct gamedb_reader *r, int32_t unit, uint64_t done, uint64_t total)
+{
+	if (!r || !r->progress || r->progress(unit, done, total, r->progress_data) == 0)
+		return 0;
+	return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_CANCELLED,
+			     "%s: cancelled by the progress callback",
+			     r->src.primary ? r->src.primary : "the database");
+}

@@ -62,6 +62,7 @@ GAMEDB_EXPORT struct gamedb_reader *gamedb_reader_new(void)
 		return NULL;
 	r->magic = GAMEDB__READER_MAGIC;
 	r->state = GAMEDB__RS_NEW;
+	r->progress_at = UINT64_MAX;
 	r->src.report = reader_io_error;
 	r->src.report_ctx = r;
 	r->game.magic = GAMEDB__GAME_MAGIC;
@@ -423,6 +424,62 @@ static int looks_like_pgn(struct gamedb__src *src, struct gamedb__file *f)
 }
 
 /*
+ * Arms the games unit of the progress callback on an open reader: due at the next multiple of
+ * GAMEDB_PROGRESS_GAMES_STEP calls of next_game, for a format that counts its games (a stream
+ * reports its bytes itself). The count is read once, here; its error, if any, is not kept (the
+ * open's own message stays).
+ */
+static void progress_arm(struct gamedb_reader *r)
+{
+	char msg[sizeof r->errmsg];
+	int32_t code = r->errcode;
+	uint64_t n = 0;
+
+	r->progress_at = UINT64_MAX;
+	if (!r->progress || !r->fmt || !r->fmt->game_count || r->state != GAMEDB__RS_OPEN)
+		return;
+	memcpy(msg, r->errmsg, sizeof msg);
+	if (r->fmt->game_count(r->fmt_state, &n) != GAMEDB_OK)
+		n = 0;
+	r->errcode = code;
+	memcpy(r->errmsg, msg, sizeof msg);
+	r->progress_total = n;
+	r->progress_at = (r->progress_calls / GAMEDB_PROGRESS_GAMES_STEP + 1) *
+			 GAMEDB_PROGRESS_GAMES_STEP;
+}
+
+/*
+ * The games unit's report, from next_game: the games read so far (the calls before this one),
+ * or at the end the whole (a count below the games read is raised to them). Then the next one
+ * is due a step later, or never after the end.
+ */
+static int32_t progress_games(struct gamedb_reader *r, int end)
+{
+	uint64_t done = r->progress_calls - 1;
+
+	if (r->progress_total < done)
+		r->progress_total = done;
+	if (end)
+		done = r->progress_total;
+	r->progress_at = end ? UINT64_MAX : r->progress_at + GAMEDB_PROGRESS_GAMES_STEP;
+	return gamedb__progress(r, GAMEDB_PROGRESS_GAMES, done, r->progress_total) ? GAMEDB_FATAL
+										    : GAMEDB_OK;
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_set_progress(struct gamedb_reader *r, gamedb_progress_fn fn,
+						 void *user_data)
+{
+	if (!r || r->magic != GAMEDB__READER_MAGIC)
+		return GAMEDB_FATAL;
+	if (r->state == GAMEDB__RS_FATAL)
+		return check(r, "gamedb_reader_set_progress", 0);
+	r->progress = fn;
+	r->progress_data = user_data;
+	progress_arm(r);
+	return GAMEDB_OK;
+}
+
+/*
  * Opens the base r's source names. unpack: the containers bid first, and the one whose file it
  * is (a whole base in one file) unpacks it in memory, the base inside then read; 0 for a source
  * that shows an unpacked set already (gamedb_reader_open_shared()).
@@ -503,6 +560,7 @@ static int32_t open_source(struct gamedb_reader *r, int unpack)
 	}
 	r->text.fallback_texts = 0;
 	r->text.fallback_sample[0] = 0;
+	progress_arm(r);
 	return rc;
 fatal:
 	r->state = GAMEDB__RS_FATAL;
@@ -774,7 +832,12 @@ GAMEDB_EXPORT int32_t gamedb_reader_next_game(struct gamedb_reader *r, struct ga
 	gamedb__game_reset(&r->game);
 	r->text.fallback_texts = 0;
 	r->text.fallback_sample[0] = 0;
+	/* The progress callback's games unit: a counter compared, the report once a step. */
+	if (r->progress_calls++ >= r->progress_at && progress_games(r, 0) != GAMEDB_OK)
+		return GAMEDB_FATAL;
 	rc = r->fmt->next_game(r->fmt_state, &r->game);
+	if (rc == GAMEDB_END && r->progress_at != UINT64_MAX && progress_games(r, 1) != GAMEDB_OK)
+		return GAMEDB_FATAL;
 	gamedb__text_at(&r->text, NULL, 0);
 	if ((rc == GAMEDB_OK || rc == GAMEDB_WARN) && r->text.fallback_texts)
 		gamedb__game_fallback_warning(&r->game);

@@ -50,6 +50,14 @@ struct gamedb_reader {
 	int options_lost; /* an option taken after the open could not be kept (no room) */
 	/* The containers' options (`password`), set before the open, for the one that unpacks. */
 	struct gamedb__container_options container_options;
+	/* The caller's progress callback (gamedb_reader_set_progress()); NULL: none. The games
+	 * unit is the core's own (next_game), armed only for a format that counts its games:
+	 * progress_at is the call count of the next report, UINT64_MAX when none is due. */
+	gamedb_progress_fn progress;
+	void *progress_data;
+	uint64_t progress_calls;   /* next_game calls made */
+	uint64_t progress_at;
+	uint64_t progress_total;   /* the base's game count, read at the first report */
 	int32_t errcode;
 	char errmsg[512];
 };

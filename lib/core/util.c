@@ -59,6 +59,7 @@ GAMEDB_EXPORT const char *gamedb_strerror(int32_t code)
 	case GAMEDB_E_ILLEGAL_MOVE: return "illegal move";
 	case GAMEDB_E_INVALID_ARGUMENT: return "invalid argument";
 	case GAMEDB_E_UNKNOWN_OPTION: return "unknown option";
+	case GAMEDB_E_CANCELLED: return "cancelled";
 	default: return "unknown code";
 	}
 }

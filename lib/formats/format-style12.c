@@ -190,6 +190,7 @@ struct s12 {
 	char warn[320];      /* the first line warning not yet reported */
 	unsigned nwarn;
 	int nomem;
+	uint64_t progress_at; /* the offset of the next progress report (the reader's callback) */
 };
 
 /* A game's memory, as counted against S12_MAX_LIVE_BYTES. */
@@ -1117,13 +1118,21 @@ static int pump(struct s12 *s)
 		if (got < 0)
 			return -1;
 		if (got == 0) {
-			if (feed_end(s) != 0)
+			/* The last progress report: the log read, done equal to the total. */
+			if (gamedb__progress(s->r, GAMEDB_PROGRESS_BYTES, s->off, s->off) != 0 ||
+			    feed_end(s) != 0)
 				return -1;
 			break;
 		}
 		if (feed_bytes(s, (const char *)v, (size_t)got) != 0)
 			return -1;
 		s->off += (uint64_t)got;
+		/* The reader's progress, in bytes read (a cancel: -1, the error set). */
+		if (s->off >= s->progress_at) {
+			if (gamedb__progress(s->r, GAMEDB_PROGRESS_BYTES, s->off, s->f->size) != 0)
+				return -1;
+			s->progress_at = s->off + GAMEDB_PROGRESS_BYTES_STEP;
+		}
 	}
 	if (s->nomem)
 		return -1;
@@ -1199,6 +1208,7 @@ static int32_t style12_open(struct gamedb_reader *r, void **state)
 	if (!s)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
 	s->r = r;
+	s->progress_at = GAMEDB_PROGRESS_BYTES_STEP;
 	*state = s;
 	if (gamedb__src_open(&r->src, NULL, 0, &s->f) != 0) {
 		style12_close(s);

@@ -76,6 +76,12 @@ struct gamedb_book {
 	struct { uint64_t key; uint16_t move; uint8_t colour; } *ply;
 	size_t nply, capply;
 	int written;
+	/* The caller's progress callback (gamedb_book_set_progress()): games added, the count of
+	 * the next report (UINT64_MAX: none), and a cancel, after which the book refuses work. */
+	gamedb_progress_fn progress;
+	void *progress_data;
+	uint64_t games, progress_at;
+	int cancelled;
 	char errmsg[256];
 };
 
@@ -99,6 +105,7 @@ GAMEDB_EXPORT int32_t gamedb_book_new(struct gamedb_book **out)
 	b->max_ply = 1024;
 	b->min_game = 3;
 	b->memory = (size_t)256 << 20;
+	b->progress_at = UINT64_MAX;
 	*out = b;
 	return GAMEDB_OK;
 }
@@ -106,6 +113,30 @@ GAMEDB_EXPORT int32_t gamedb_book_new(struct gamedb_book **out)
 static int book_ok(const struct gamedb_book *b)
 {
 	return b && b->magic == BOOK_MAGIC;
+}
+
+#define CANCELLED "cancelled by the progress callback"
+
+GAMEDB_EXPORT int32_t gamedb_book_set_progress(struct gamedb_book *b, gamedb_progress_fn fn,
+					       void *user_data)
+{
+	if (!book_ok(b))
+		return GAMEDB_FAILED;
+	b->progress = fn;
+	b->progress_data = user_data;
+	b->progress_at = fn ? (b->games / GAMEDB_PROGRESS_GAMES_STEP + 1) * GAMEDB_PROGRESS_GAMES_STEP
+			    : UINT64_MAX;
+	return GAMEDB_OK;
+}
+
+/* Reports progress to the book's callback: 0 to go on, -1 when it asked to stop (noted). */
+static int book_progress(struct gamedb_book *b, int32_t unit, uint64_t done, uint64_t total)
+{
+	if (!b->progress || b->progress(unit, done, total, b->progress_data) == 0)
+		return 0;
+	b->cancelled = 1;
+	fail(b, GAMEDB_FATAL, CANCELLED);
+	return -1;
 }
 
 /* A whole decimal number in [0, max], or -1. */
@@ -360,8 +391,18 @@ GAMEDB_EXPORT int32_t gamedb_book_add_game(struct gamedb_book *b, struct gamedb_
 
 	if (!book_ok(b) || !g)
 		return GAMEDB_FAILED;
+	if (b->cancelled)
+		return fail(b, GAMEDB_FATAL, CANCELLED);
 	if (b->written)
 		return fail(b, GAMEDB_FAILED, "the book was written already");
+	/* The progress callback's games: a counter compared, the report once a step. */
+	if (b->games++ >= b->progress_at) {
+		b->progress_at += GAMEDB_PROGRESS_GAMES_STEP;
+		if (book_progress(b, GAMEDB_PROGRESS_GAMES, b->games - 1, 0) != 0) {
+			b->games--;
+			return GAMEDB_FATAL;
+		}
+	}
 	if (gamedb_game_get_variant(g) != GAMEDB_VARIANT_CHESS)
 		return fail(b, GAMEDB_WARN, "not a game of standard chess: left out");
 	if (b->standard_start && gamedb_game_get_start_key(g, &key) == GAMEDB_OK &&
@@ -495,11 +536,13 @@ GAMEDB_EXPORT int32_t gamedb_book_write(struct gamedb_book *b, gamedb_write_fn s
 	unsigned char out[16384];
 	struct entry group[GROUP_MAX];
 	size_t used = 0, ng = 0, mem = 0, i;
-	uint64_t gkey = 0;
+	uint64_t gkey = 0, merged = 0, total, report_at = GAMEDB_PROGRESS_ENTRIES_STEP;
 	int32_t st = GAMEDB_OK;
 
 	if (!book_ok(b) || !sink)
 		return GAMEDB_FAILED;
+	if (b->cancelled)
+		return fail(b, GAMEDB_FAILED, CANCELLED);
 	if (b->written)
 		return fail(b, GAMEDB_FAILED, "the book was written already");
 	b->written = 1;
@@ -507,6 +550,10 @@ GAMEDB_EXPORT int32_t gamedb_book_write(struct gamedb_book *b, gamedb_write_fn s
 	 * position has no table at all (b->e NULL), which qsort() must not be given. */
 	if (b->n > 1)
 		qsort(b->e, b->n, sizeof *b->e, cmp_key_move);
+	/* The progress callback's entries: those in memory and in the runs, each merged once. */
+	total = b->n;
+	for (i = 0; i < b->nruns; i++)
+		total += b->runs[i].left;
 	for (i = 0; i < b->nruns; i++)
 		if (fseek(b->runs[i].f, 0, SEEK_SET) == 0)
 			run_next(&b->runs[i]);
@@ -514,6 +561,11 @@ GAMEDB_EXPORT int32_t gamedb_book_write(struct gamedb_book *b, gamedb_write_fn s
 		const struct entry *best = NULL;
 		struct entry e;
 		size_t r;
+		if (merged >= report_at) {
+			report_at = merged + GAMEDB_PROGRESS_ENTRIES_STEP;
+			if (book_progress(b, GAMEDB_PROGRESS_ENTRIES, merged, total) != 0)
+				return GAMEDB_FAILED;
+		}
 		if (mem < b->n)
 			best = &b->e[mem];
 		for (r = 0; r < b->nruns; r++)
@@ -532,6 +584,7 @@ GAMEDB_EXPORT int32_t gamedb_book_write(struct gamedb_book *b, gamedb_write_fn s
 				if (b->e[mem].seq < e.seq)
 					e.seq = b->e[mem].seq;
 				mem++;
+				merged++;
 			}
 			for (r = 0; r < b->nruns; r++) {
 				while (b->runs[r].have && cmp_key_move(&b->runs[r].cur, &e) == 0) {
@@ -539,6 +592,7 @@ GAMEDB_EXPORT int32_t gamedb_book_write(struct gamedb_book *b, gamedb_write_fn s
 					if (b->runs[r].cur.seq < e.seq)
 						e.seq = b->runs[r].cur.seq;
 					run_next(&b->runs[r]);
+					merged++;
 				}
 			}
 			/* Pieces from runs were never halved together: keep the sum in 16 bits the
@@ -568,6 +622,9 @@ GAMEDB_EXPORT int32_t gamedb_book_write(struct gamedb_book *b, gamedb_write_fn s
 	for (i = 0; i < b->nruns; i++)
 		if (b->runs[i].left || ferror(b->runs[i].f))
 			st = fail(b, GAMEDB_FAILED, "a temporary file could not be read back");
+	/* The last report: every entry merged, done equal to the total. */
+	if (st == GAMEDB_OK && b->progress && book_progress(b, GAMEDB_PROGRESS_ENTRIES, total, total))
+		st = GAMEDB_FAILED;
 	return st;
 }
 

@@ -118,9 +118,10 @@ IndexError, and negative indexes count from the end), an argument that is no int
 from . import _ffi
 from ._ffi import (E_CORRUPT, E_INVALID_ARGUMENT, E_IO, E_MISUSE, E_NOMEM, E_NONE, E_RANGE,
                    E_STRUCT_SIZE, E_UNKNOWN_OPTION, E_UNRECOGNIZED_FORMAT, E_UNSUPPORTED,
-                   E_UNSUPPORTED_VERSION, E_ENCODING, E_ILLEGAL_MOVE, END, FAILED, FATAL, OK,
-                   WARN, GamedbError, GamedbIOError, GamedbFileNotFoundError,
+                   E_UNSUPPORTED_VERSION, E_ENCODING, E_ILLEGAL_MOVE, E_CANCELLED, END, FAILED,
+                   FATAL, OK, WARN, GamedbError, GamedbIOError, GamedbFileNotFoundError,
                    GamedbNotADirectoryError, GamedbPermissionError, GamedbIsADirectoryError)
+from ._ffi import PROGRESS_BYTES, PROGRESS_ENTRIES, PROGRESS_GAMES
 from ._ffi import CAP_COUNT, CAP_MULTIFILE, CAP_SEEK, CAP_VARIATIONS, CAP_XIANGQI
 from ._errors import GamedbWarning
 from ._ledger import GameFailed, Ledger
@@ -151,7 +152,8 @@ __all__ = [
     "OK", "END", "WARN", "FAILED", "FATAL",
     "E_NONE", "E_NOMEM", "E_IO", "E_UNRECOGNIZED_FORMAT", "E_CORRUPT",
     "E_UNSUPPORTED_VERSION", "E_ENCODING", "E_MISUSE", "E_RANGE", "E_STRUCT_SIZE",
-    "E_UNSUPPORTED", "E_ILLEGAL_MOVE", "E_INVALID_ARGUMENT", "E_UNKNOWN_OPTION",
+    "E_UNSUPPORTED", "E_ILLEGAL_MOVE", "E_INVALID_ARGUMENT", "E_UNKNOWN_OPTION", "E_CANCELLED",
+    "PROGRESS_BYTES", "PROGRESS_GAMES", "PROGRESS_ENTRIES",
     "PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN", "KING", "ADVISOR", "ELEPHANT", "CANNON",
     "square_name",
 ]

@@ -7,14 +7,14 @@
 import builtins
 import os
 import warnings
-from typing import Iterable, List, Optional, Tuple, Union
+from typing import Any, Iterable, List, Optional, Tuple, Union
 from ctypes import byref
 
 from . import _ffi
 from ._ffi import FATAL, GamedbError
 from ._errors import GamedbWarning, _enc, _int_arg
 from ._game import _Sink
-from ._reader import PathType, Reader, open
+from ._reader import PathType, Progress, Reader, _progress_fn, open
 
 _lib = _ffi.lib
 
@@ -24,8 +24,17 @@ _BOOK_OPTIONS = ("max_ply", "min_game", "min_score", "only_white", "only_black",
                  "standard_start", "memory")
 
 
+class _BookState:
+    """What a book's progress callback needs kept: its C callback and the exception it took."""
+
+    def __init__(self) -> None:
+        self.fn: Any = None
+        self._progress_error: Optional[BaseException] = None
+
+
 def book(databases: Union[PathType, Reader, Iterable[Union[PathType, Reader]]],
-         path: Optional[PathType] = None, **options: Union[int, bool]) -> Optional[bytes]:
+         path: Optional[PathType] = None, progress: Optional[Progress] = None,
+         **options: Union[int, bool]) -> Optional[bytes]:
     """A Polyglot opening book built from the main lines of every game of ``databases`` (paths
     or open :class:`Reader` objects), as PolyGlot's ``make-book`` builds it from their PGN.
 
@@ -39,6 +48,12 @@ def book(databases: Union[PathType, Reader, Iterable[Union[PathType, Reader]]],
     cannot hold (other variants; with ``standard_start``, set-up positions) are left out; a
     game whose moves cannot be decoded, or that a database given by its path cannot hand out,
     is left out with a :class:`GamedbWarning`.
+
+    progress: a callable (unit, done, total) (gamedb_book_set_progress()): the games added
+    (``PROGRESS_GAMES``, every 4,096, total 0), then the entries merged by the write
+    (``PROGRESS_ENTRIES``, every 4,096; the last report has done == total). Returning False
+    stops the book: :class:`GamedbError` (detail "cancelled by the progress callback"); an
+    exception the callable raises stops it too and is raised in its place.
     """
     settings: List[Tuple[str, int]] = []
     for key, value in options.items():
@@ -50,7 +65,11 @@ def book(databases: Union[PathType, Reader, Iterable[Union[PathType, Reader]]],
         settings.append((key, v))
     bp = _ffi.BookP()
     _lib.gamedb_book_new(byref(bp))
+    state = _BookState()
     try:
+        if progress is not None:
+            state.fn = _progress_fn(progress, lambda: state)  # kept alive by state
+            _lib.gamedb_book_set_progress(bp, state.fn, None)
         for key, v in settings:
             try:
                 _lib.gamedb_book_set_option(bp, _enc(key.replace("_", "-")), _enc(str(v)))
@@ -65,6 +84,8 @@ def book(databases: Union[PathType, Reader, Iterable[Union[PathType, Reader]]],
                     try:
                         _lib.gamedb_book_add_game(bp, g._handle())
                     except GamedbError as e:
+                        if state._progress_error is not None:
+                            raise state._progress_error from None
                         if e.code == FATAL:
                             raise
                         # As the command: a game whose moves fail is reported and left out.
@@ -78,6 +99,8 @@ def book(databases: Union[PathType, Reader, Iterable[Union[PathType, Reader]]],
         try:
             _lib.gamedb_book_write(bp, sink.fn, None)
         except GamedbError as e:
+            if state._progress_error is not None:
+                raise state._progress_error from None
             if sink.error is not None:
                 raise e from sink.error
             raise

@@ -58,6 +58,12 @@ E_UNSUPPORTED = 10
 E_ILLEGAL_MOVE = 11
 E_INVALID_ARGUMENT = 12
 E_UNKNOWN_OPTION = 13
+E_CANCELLED = 14
+
+# enum gamedb_progress_unit: what a progress callback's done and total count.
+PROGRESS_BYTES = 1
+PROGRESS_GAMES = 2
+PROGRESS_ENTRIES = 3
 
 CAP_SEEK = 1
 CAP_COUNT = 2
@@ -177,6 +183,8 @@ TEXT_CONVERTER_FN = CFUNCTYPE(c_int32, c_void_p, c_char_p, c_void_p, c_size_t, c
 
 #: gamedb_write_fn: (user_data, data, len) -> 0 to go on. ``data`` is not NUL-terminated.
 WRITE_FN = CFUNCTYPE(c_int32, c_void_p, c_void_p, c_size_t)
+# gamedb_progress_fn: (unit, done, total, user_data) -> 0 to go on, non-zero to stop.
+PROGRESS_FN = CFUNCTYPE(c_int32, c_int32, c_uint64, c_uint64, c_void_p)
 
 #: struct gamedb_io callbacks.
 IO_OPEN_FN = CFUNCTYPE(c_int32, c_void_p, c_char_p, POINTER(c_void_p), POINTER(c_uint64))
@@ -408,6 +416,8 @@ API = (
          _errcheck_reader),
     _Api("gamedb_reader_set_converter", [ReaderP, TEXT_CONVERTER_FN, c_void_p], c_int32,
          _errcheck_reader),
+    _Api("gamedb_reader_set_progress", [ReaderP, PROGRESS_FN, c_void_p], c_int32,
+         _errcheck_reader),
     _Api("gamedb_reader_open_filename", [ReaderP, c_char_p], c_int32, _errcheck_reader),
     _Api("gamedb_reader_open_memory", [ReaderP, c_char_p, c_void_p, c_size_t], c_int32,
          _errcheck_reader),
@@ -474,6 +484,7 @@ API = (
          _errcheck_game),
     _Api("gamedb_book_new", [POINTER(BookP)], c_int32, _errcheck_status),
     _Api("gamedb_book_set_option", [BookP, c_char_p, c_char_p], c_int32, _errcheck_book),
+    _Api("gamedb_book_set_progress", [BookP, PROGRESS_FN, c_void_p], c_int32, _errcheck_book),
     _Api("gamedb_book_add_game", [BookP, GameP], c_int32, _errcheck_book),
     _Api("gamedb_book_write", [BookP, WRITE_FN, c_void_p], c_int32, _errcheck_book),
     _Api("gamedb_book_errmsg", [BookP], c_char_p, _errcheck_str),

@@ -34,6 +34,25 @@ PathType = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 #: The converter of :func:`open`: (charset, raw bytes) -> text, or None to let the library
 #: convert.
 Converter = Callable[[Optional[str], bytes], Optional[str]]
+#: A progress callback: (unit, done, total) -> False to stop, anything else to go on. unit is
+#: PROGRESS_BYTES, PROGRESS_GAMES or PROGRESS_ENTRIES; total 0 when it is not known.
+Progress = Callable[[int, int, int], Any]
+
+
+def _progress_fn(progress: Progress, owner: Any) -> Any:
+    """The C callback (a PROGRESS_FN, to be kept alive by the caller) that calls progress:
+    False returned stops the work; an exception raised stops it too and is kept on owner()
+    (``_progress_error``), to be raised once the C call has returned."""
+    def hook(unit: int, done: int, total: int, user_data: Any) -> int:
+        try:
+            return 1 if progress(unit, done, total) is False else 0
+        except BaseException as e:
+            target = owner()
+            if target is not None:
+                target._progress_error = e
+            return 1
+
+    return _ffi.PROGRESS_FN(hook)
 
 
 # ---- readers --------------------------------------------------------------------------
@@ -69,7 +88,8 @@ class Reader(_Closing):
 
     def __init__(self, charset: Optional[str] = None, format: Optional[str] = None,
                  errors: str = "raise", converter: Optional[Converter] = None,
-                 options: Optional[Mapping[str, str]] = None) -> None:
+                 options: Optional[Mapping[str, str]] = None,
+                 progress: Optional[Progress] = None) -> None:
         if errors not in _ERROR_POLICIES:
             raise ValueError("errors must be one of %s" % ", ".join(_ERROR_POLICIES))
         self._ptr: Any = None
@@ -87,6 +107,7 @@ class Reader(_Closing):
         self._cb_ptr: Any = None
         self._ca_ptr: Any = None
         self._callback_error: Optional[BaseException] = None
+        self._progress_error: Optional[BaseException] = None  # raised by the progress callable
         self._name: Optional[str] = None  # the database as opened, for GameFailed.file
         self._tally = _Tally()  # the ledger; guarded by _lock
         self.errors = errors
@@ -112,6 +133,10 @@ class Reader(_Closing):
                 self._late_options.append((key, value))
         if converter is not None:
             self._set_converter(converter)
+        if progress is not None:
+            fn = _progress_fn(progress, weakref.ref(self))  # no reference cycle through it
+            self._keep.append(fn)
+            self._call(_lib.gamedb_reader_set_progress, fn, None)
 
     # -- calls on the C reader
 
@@ -173,7 +198,10 @@ class Reader(_Closing):
                 rc = self._call(call, *args)
             except GamedbError as e:
                 err, self._callback_error = self._callback_error, None
+                perr, self._progress_error = self._progress_error, None
                 self.close()
+                if perr is not None:  # the progress callable raised: its exception
+                    raise perr from None
                 if err is not None:
                     raise e from err
                 raise
@@ -309,6 +337,9 @@ class Reader(_Closing):
                         raise
                     except GamedbError as e:
                         err, self._callback_error = self._callback_error, None
+                        perr, self._progress_error = self._progress_error, None
+                        if perr is not None:  # the progress callable raised: its exception
+                            raise perr from None
                         if e.code == FAILED:
                             # Every format gives one game per call, read or not: this one was
                             # game _pos, and the next call gives the one after it.
@@ -492,7 +523,8 @@ class Reader(_Closing):
 
 def open(path: PathType, charset: Optional[str] = None, format: Optional[str] = None,
          errors: str = "raise", converter: Optional[Converter] = None,
-         options: Optional[Mapping[str, str]] = None) -> Reader:
+         options: Optional[Mapping[str, str]] = None,
+         progress: Optional[Progress] = None) -> Reader:
     """Opens a database file (for SCID the .si4/.si3 file, or the base name without it).
 
     charset: the source charset of the database's text (an iconv name), replacing the
@@ -503,9 +535,16 @@ def open(path: PathType, charset: Optional[str] = None, format: Optional[str] = 
     gamedb_reader_set_option(), e.g. ``{"password": "..."}`` for an encrypted ChessBase
     archive (.cbz). A NUL in the path or in any of these strings raises ValueError
     ("embedded null byte"), as Python's own open() does: C would end the string there.
+    progress: a callable (unit, done, total) called as the work goes on
+    (gamedb_reader_set_progress()): the bytes of an archive unpacked by the open or of a
+    style 12 log read (``PROGRESS_BYTES``, every MiB), the games of a base read
+    (``PROGRESS_GAMES``, every 4,096); the last report has done == total. Returning False
+    stops the work: the open or the next game raises :class:`GamedbError` (FATAL,
+    ``E_CANCELLED``) and the reader cannot go on; an exception the callable raises
+    stops it too, and is raised in its place once the C call has returned.
     """
     name = _enc(path, "the path")
-    r = Reader(charset, format, errors, converter, options)
+    r = Reader(charset, format, errors, converter, options, progress)
     r._name = os.fsdecode(path)
     try:
         return r._opening(_lib.gamedb_reader_open_filename, name)

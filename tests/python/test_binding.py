@@ -194,6 +194,7 @@ C_TYPES = {
     "int64_t *": ctypes.POINTER(ctypes.c_int64),
     "gamedb_text_converter_fn": _ffi.TEXT_CONVERTER_FN,
     "gamedb_write_fn": _ffi.WRITE_FN,
+    "gamedb_progress_fn": _ffi.PROGRESS_FN,
     "struct gamedb_io *": ctypes.POINTER(_ffi.Io),
     "const struct gamedb_io *": ctypes.POINTER(_ffi.Io),
 }
