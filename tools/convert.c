@@ -127,19 +127,38 @@ static void say_book(const struct opts *o, const struct book_count *bc)
  * says only what the message does not (it said both again: "base.cbh: game 1: base.cbg:
  * offset 58: game 1: ..."). A warning that names its file is said as it is.
  */
-static void say_game(struct emit *e, uint64_t idx, const char *lead, const char *what,
-		     const char *msg)
+/* Whether the library's message msg starts with a file of database db: db itself, or a file
+ * of the same base (db's name up to its extension: base.cbg for base.cbh). */
+int names_its_file(const char *db, const char *msg)
 {
-	const char *db = e->db, *base = strrchr(db, '/'), *dot, *p;
-	size_t stem, dblen = strlen(db), glen;
-	char game[32];
-	int file, own, named = 0;
+	const char *base = strrchr(db, '/'), *dot;
+	size_t stem;
 
 	base = base ? base + 1 : db;
 	dot = strrchr(base, '.');
-	stem = dot ? (size_t)(dot - db) : dblen;
-	/* The file: db itself, or a file of the same base (db's name up to its extension). */
-	file = strncmp(msg, db, stem) == 0 && (msg[stem] == '.' || msg[stem] == ':');
+	stem = dot ? (size_t)(dot - db) : strlen(db);
+	return strncmp(msg, db, stem) == 0 && (msg[stem] == '.' || msg[stem] == ':');
+}
+
+/* A reader's message (msg) about e's database: "gamedb: ", the database unless the message
+ * names its file already (a stream's failed line: "log.txt: line 52: ..."), the message. */
+void say_reader(struct emit *e, const char *msg)
+{
+	if (names_its_file(e->db, msg))
+		say(e, "gamedb: %s\n", msg);
+	else
+		say(e, "gamedb: %s: %s\n", e->db, msg);
+}
+
+static void say_game(struct emit *e, uint64_t idx, const char *lead, const char *what,
+		     const char *msg)
+{
+	const char *db = e->db, *p;
+	size_t dblen = strlen(db), glen;
+	char game[32];
+	int file, own, named = 0;
+
+	file = names_its_file(db, msg);
 	own = strncmp(msg, db, dblen) == 0 && msg[dblen] == ':' && msg[dblen + 1] == ' ';
 	glen = (size_t)snprintf(game, sizeof game, "game %" PRIu64 ":", idx + 1);
 	for (p = msg; (p = strstr(p, game)) != NULL; p += glen)
@@ -288,12 +307,12 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 		if (rc == GAMEDB_END)
 			break;
 		if (rc == GAMEDB_FATAL) {
-			fprintf(stderr, "gamedb: %s: %s\n", db, gamedb_reader_errmsg(r));
+			say_reader(&e, gamedb_reader_errmsg(r));
 			status = ST_BASE;
 			break;
 		}
 		if (rc == GAMEDB_FAILED) {
-			fprintf(stderr, "gamedb: %s: %s\n", db, gamedb_reader_errmsg(r));
+			say_reader(&e, gamedb_reader_errmsg(r));
 			t->failed++;
 			status = status ? status : ST_FAILED;
 			continue;

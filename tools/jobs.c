@@ -319,7 +319,7 @@ static void fill_chunk(struct pool *p, struct worker *w, struct chunk *c)
 	e.c = c;
 	e.t = &c->tally;
 	if (gamedb_reader_seek_game(r, k) == GAMEDB_FATAL) {
-		say(&e, "gamedb: %s: %s\n", p->db, gamedb_reader_errmsg(r));
+		say_reader(&e, gamedb_reader_errmsg(r));
 		c->status = ST_BASE;
 		return;
 	}
@@ -329,13 +329,13 @@ static void fill_chunk(struct pool *p, struct worker *w, struct chunk *c)
 		if (rc == GAMEDB_END)
 			break;
 		if (rc == GAMEDB_FATAL) {
-			say(&e, "gamedb: %s: %s\n", p->db, gamedb_reader_errmsg(r));
+			say_reader(&e, gamedb_reader_errmsg(r));
 			c->status = ST_BASE;
 			break;
 		}
 		if (rc == GAMEDB_FAILED) {
 			/* Every format gives one game per call, read or not. */
-			say(&e, "gamedb: %s: %s\n", p->db, gamedb_reader_errmsg(r));
+			say_reader(&e, gamedb_reader_errmsg(r));
 			c->tally.failed++;
 			c->status = c->status ? c->status : ST_FAILED;
 			k++;
