@@ -150,6 +150,30 @@ void say_reader(struct emit *e, const char *msg)
 		say(e, "gamedb: %s: %s\n", e->db, msg);
 }
 
+/*
+ * What a status rc of gamedb_reader_next_game() on r means for a loop over e's database: 0 a
+ * game to take; 1 a game that failed (reported, counted, *status at least ST_FAILED); -1 the
+ * end, or a reader gone fatal (reported, *status ST_BASE). One copy for convert_one() and the
+ * --jobs workers (jobs.c).
+ */
+int next_read(struct emit *e, struct gamedb_reader *r, int32_t rc, int *status)
+{
+	if (rc == GAMEDB_END)
+		return -1;
+	if (rc == GAMEDB_FATAL) {
+		say_reader(e, gamedb_reader_errmsg(r));
+		*status = ST_BASE;
+		return -1;
+	}
+	if (rc == GAMEDB_FAILED) {
+		say_reader(e, gamedb_reader_errmsg(r));
+		e->t->failed++;
+		*status = *status ? *status : ST_FAILED;
+		return 1;
+	}
+	return 0;
+}
+
 static void say_game(struct emit *e, uint64_t idx, const char *lead, const char *what,
 		     const char *msg)
 {
@@ -303,20 +327,11 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 		gamedb_reader_seek_game(r, o->from);
 	for (;;) {
 		uint64_t idx;
-		rc = gamedb_reader_next_game(r, &g);
-		if (rc == GAMEDB_END)
+		rc = next_read(&e, r, gamedb_reader_next_game(r, &g), &status);
+		if (rc < 0)
 			break;
-		if (rc == GAMEDB_FATAL) {
-			say_reader(&e, gamedb_reader_errmsg(r));
-			status = ST_BASE;
-			break;
-		}
-		if (rc == GAMEDB_FAILED) {
-			say_reader(&e, gamedb_reader_errmsg(r));
-			t->failed++;
-			status = status ? status : ST_FAILED;
+		if (rc > 0)
 			continue;
-		}
 		idx = gamedb_game_get_index(g);
 		if (idx < o->from)
 			continue; /* formats that cannot seek */

@@ -226,6 +226,7 @@ void say(struct emit *e, const char *fmt, ...);
 /* A reader's message about e's database, the database named once (convert.c). */
 void say_reader(struct emit *e, const char *msg);
 int names_its_file(const char *db, const char *msg);
+int next_read(struct emit *e, struct gamedb_reader *r, int32_t rc, int *status);
 /*
  * One game the loop reached and keeps: written, added to the book, or reported, and counted
  * in e->t. The status so far, updated; ST_STOP after a message when the run cannot go on.

@@ -325,20 +325,11 @@ static void fill_chunk(struct pool *p, struct worker *w, struct chunk *c)
 	}
 	while (c->last || k < c->end) {
 		uint64_t idx;
-		rc = gamedb_reader_next_game(r, &g);
-		if (rc == GAMEDB_END)
+		rc = next_read(&e, r, gamedb_reader_next_game(r, &g), &c->status);
+		if (rc < 0)
 			break;
-		if (rc == GAMEDB_FATAL) {
-			say_reader(&e, gamedb_reader_errmsg(r));
-			c->status = ST_BASE;
-			break;
-		}
-		if (rc == GAMEDB_FAILED) {
-			/* Every format gives one game per call, read or not. */
-			say_reader(&e, gamedb_reader_errmsg(r));
-			c->tally.failed++;
-			c->status = c->status ? c->status : ST_FAILED;
-			k++;
+		if (rc > 0) {
+			k++; /* every format gives one game per call, read or not */
 			continue;
 		}
 		idx = gamedb_game_get_index(g);
