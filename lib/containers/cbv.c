@@ -41,6 +41,7 @@
 #include "containers/container.h"
 #include "core/error.h"
 #include "util/buf.h"
+#include "util/bytes.h"
 #include "util/des.h"
 
 #define NAME_FIELD 132
@@ -70,17 +71,6 @@ struct cbv {
 	int16_t leaf[MAX_NODES];
 	uint8_t tmp[65536]; /* a Huffman-decoded block */
 };
-
-/* Little-endian numbers of the archive's header, entries and blocks. */
-static uint32_t le16(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return le16(p) | le16(p + 2) << 16;
-}
 
 /*
  * Makes data[0, end) readable (end at most size): deciphers the blocks of an encrypted archive
@@ -205,7 +195,7 @@ static int lz(struct cbv *c, struct out *o, const uint8_t *in, size_t len, size_
 		int k;
 		if (len - p < 2)
 			return bad(c, off + p, "an LZ control word is cut off");
-		ctrl = le16(in + p);
+		ctrl = gamedb__le16(in + p);
 		p += 2;
 		for (k = 0; k < 16 && p < len; k++, ctrl <<= 1) {
 			if (!(ctrl & 0x8000)) {
@@ -261,7 +251,7 @@ static int member(struct cbv *c, struct out *o, size_t pos, size_t end)
 		if (end - pos < 4)
 			return bad(c, pos, "a block header is cut off");
 		need(c, pos + 4);
-		blen = le16(c->data + pos);
+		blen = gamedb__le16(c->data + pos);
 		if (blen < 1 || blen > end - pos - 4)
 			return bad(c, pos, "a block's length runs past the member's data");
 		need(c, pos + 4 + blen);
@@ -375,7 +365,7 @@ static int32_t unpack(struct cbv *c, struct gamedb__archive **outp)
 		bad(c, 0, "not a ChessBase archive");
 		goto fail;
 	}
-	count = le16(data + 2);
+	count = gamedb__le16(data + 2);
 	esize = data[4];
 	if (count == 0 || count > MAX_MEMBERS || esize < ENTRY_MIN) {
 		bad(c, 2, count > MAX_MEMBERS ? "more members than a base has" : "bad archive header");
@@ -398,7 +388,7 @@ static int32_t unpack(struct cbv *c, struct gamedb__archive **outp)
 	for (i = 0; i < count; i++) {
 		const size_t eoff = 8 + i * esize;
 		const uint8_t *e = data + eoff;
-		const uint32_t packed = le32(e + NAME_FIELD), unpacked = le32(e + NAME_FIELD + 4);
+		const uint32_t packed = gamedb__le32(e + NAME_FIELD), unpacked = gamedb__le32(e + NAME_FIELD + 4);
 		struct out o = { NULL, 0, 0, 0 };
 		a->names[i] = member_name(c, e, eoff);
 		if (!a->names[i])
@@ -459,8 +449,8 @@ int32_t gamedb__cbv_unpack(struct gamedb_reader *r, const char *name, const uint
  * that holds a name. */
 static int cbv_header(const uint8_t *p)
 {
-	return p[0] == 8 && p[1] == 0 && le16(p + 2) != 0 &&
-	       le16(p + 2) <= MAX_MEMBERS && p[4] >= ENTRY_MIN;
+	return p[0] == 8 && p[1] == 0 && gamedb__le16(p + 2) != 0 &&
+	       gamedb__le16(p + 2) <= MAX_MEMBERS && p[4] >= ENTRY_MIN;
 }
 
 /* The DES key of a .cbz made with password (not empty). */

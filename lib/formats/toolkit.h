@@ -20,48 +20,9 @@
 #define GAMEDB_FORMATS_TOOLKIT_H
 
 #include "core/reader.h"
+#include "util/bytes.h"
 
-/* ---- byte readers -------------------------------------------------------------------------- */
-
-static inline uint32_t gamedb__be16(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 8 | p[1];
-}
-
-static inline uint32_t gamedb__be24(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
-}
-
-static inline uint32_t gamedb__be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline uint64_t gamedb__be64(const uint8_t *p)
-{
-	return (uint64_t)gamedb__be32(p) << 32 | gamedb__be32(p + 4);
-}
-
-static inline uint32_t gamedb__le16(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-}
-
-static inline uint32_t gamedb__le24(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
-}
-
-static inline uint32_t gamedb__le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t gamedb__le64(const uint8_t *p)
-{
-	return (uint64_t)gamedb__le32(p + 4) << 32 | gamedb__le32(p);
-}
+/* ---- byte readers: util/bytes.h (gamedb__be16 ... gamedb__le64) ---------------------------- */
 
 /* ---- the byte cursor ----------------------------------------------------------------------- */
 
