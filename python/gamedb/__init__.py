@@ -158,6 +158,6 @@ __all__ = [
     "square_name",
 ]
 
-__version__ = "1.1.0"
+__version__ = "1.2.0"
 
 _lib = _ffi.lib  # the loaded library (tests call the C API through it)
