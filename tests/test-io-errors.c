@@ -9,10 +9,16 @@
  * (doc/io.md: a file of up to 1 MiB is read whole from offset 0 on its first view; a larger
  * one through a window that starts at the view's offset), not taken from its output.
  */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp(), mkfifo() */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 #include "gamedb/gamedb.h"
 #include "io/io.h"
@@ -207,8 +213,118 @@ static void test_reader_copies_the_record(void)
 	gamedb_reader_free(r);
 }
 
+/* Opens path in a new reader: the status, detail code and OS error (the reader freed). */
+static void open_gives(const char *path, int32_t status, int32_t code, int32_t os_error)
+{
+	struct gamedb_reader *r = gamedb_reader_new();
+
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	CHECK_EQ_INT(gamedb_reader_open_filename(r, path), status);
+	CHECK_EQ_INT(gamedb_reader_errcode(r), code);
+	CHECK_MSG(gamedb_reader_get_os_error(r) == os_error, "%s: os error %d, want %d (%s)", path,
+		  (int)gamedb_reader_get_os_error(r), (int)os_error, gamedb_reader_errmsg(r));
+	gamedb_reader_free(r);
+}
+
+/*
+ * gamedb_reader_get_os_error() (issue 28's leftover: a binding learnt the errno by opening the
+ * file again): the errno of the system call that failed, for files made here to fail each way;
+ * 0 for an error the system did not give.
+ */
+static void test_os_error(void)
+{
+	char dir[] = "io-errors-XXXXXX", path[256];
+	struct gamedb_reader *r;
+	struct gamedb_io io;
+	struct fake fk = { 100, 100, 0 };
+	FILE *fp;
+
+	CHECK(gamedb_reader_get_os_error(NULL) == 0);
+	r = gamedb_reader_new();
+	CHECK(r && gamedb_reader_get_os_error(r) == 0); /* no error yet */
+	gamedb_reader_free(r);
+	if (!mkdtemp(dir)) {
+		CHECK_MSG(0, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof path, "%s/missing.si4", dir);
+	open_gives(path, GAMEDB_FATAL, GAMEDB_E_IO, ENOENT);
+	/* A folder where the base should be: the system opens it, the library refuses it. */
+	snprintf(path, sizeof path, "%s/folder.si4", dir);
+#ifdef _WIN32
+	CHECK(_mkdir(path) == 0);
+#else
+	CHECK(mkdir(path, 0700) == 0);
+#endif
+	open_gives(path, GAMEDB_FATAL, GAMEDB_E_IO, EISDIR);
+	/* A file where a folder of the path should be. */
+	snprintf(path, sizeof path, "%s/file", dir);
+	fp = fopen(path, "wb");
+	CHECK(fp != NULL);
+	if (fp)
+		fclose(fp);
+	snprintf(path, sizeof path, "%s/file/x.si4", dir);
+#ifdef _WIN32
+	open_gives(path, GAMEDB_FATAL, GAMEDB_E_IO, ENOENT); /* ERROR_PATH_NOT_FOUND */
+#else
+	open_gives(path, GAMEDB_FATAL, GAMEDB_E_IO, ENOTDIR);
+	/* A FIFO: not a regular file, and no errno says what it is. */
+	snprintf(path, sizeof path, "%s/fifo.si4", dir);
+	if (mkfifo(path, 0600) == 0) {
+		open_gives(path, GAMEDB_FATAL, GAMEDB_E_IO, 0);
+		remove(path);
+	}
+	/* A file that may not be read (root reads it anyway: then not checked). */
+	snprintf(path, sizeof path, "%s/locked.pgn", dir);
+	fp = fopen(path, "wb");
+	if (fp) {
+		fputs("[Event \"x\"]\n\n1. e4 *\n", fp);
+		fclose(fp);
+	}
+	if (geteuid() != 0 && chmod(path, 0) == 0)
+		open_gives(path, GAMEDB_FATAL, GAMEDB_E_IO, EACCES);
+	remove(path);
+#endif
+	/* A file that opens but is no base: another detail code, and no errno. */
+	snprintf(path, sizeof path, "%s/junk.si4", dir);
+	fp = fopen(path, "wb");
+	if (fp) {
+		fputs("not a scid index", fp);
+		fclose(fp);
+	}
+	r = gamedb_reader_new();
+	CHECK(r != NULL);
+	if (r) {
+		CHECK(gamedb_reader_open_filename(r, path) < 0);
+		CHECK(gamedb_reader_errcode(r) != GAMEDB_E_IO);
+		CHECK_EQ_INT(gamedb_reader_get_os_error(r), 0);
+		gamedb_reader_free(r);
+	}
+	remove(path);
+	snprintf(path, sizeof path, "%s/file", dir);
+	remove(path);
+	snprintf(path, sizeof path, "%s/folder.si4", dir);
+	rmdir(path);
+	rmdir(dir);
+	/* The caller's I/O refusing a file: an I/O error the system did not give. */
+	r = gamedb_reader_new();
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	CHECK_EQ_INT(gamedb_io_init(&io, sizeof io), GAMEDB_OK);
+	io.open = refuse_open;
+	io.read_at = fake_read_at;
+	CHECK_EQ_INT(gamedb_reader_open_io(r, &io, "c.xqf", &fk), GAMEDB_FATAL);
+	CHECK_EQ_INT(gamedb_reader_errcode(r), GAMEDB_E_IO);
+	CHECK_EQ_INT(gamedb_reader_get_os_error(r), 0);
+	gamedb_reader_free(r);
+}
+
 int main(void)
 {
+	test_os_error();
 	test_missing_sibling();
 	test_caller_read_fails();
 	test_file_ends_early();

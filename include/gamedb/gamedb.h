@@ -681,6 +681,23 @@ GAMEDB_EXPORT const char *gamedb_reader_errmsg(const struct gamedb_reader *r);
  */
 GAMEDB_EXPORT int32_t gamedb_reader_errcode(const struct gamedb_reader *r);
 
+/**
+ * The operating system's error number (an errno value: ENOENT, EACCES, EISDIR, ...) behind the
+ * last error on this reader, when its detail code is ::GAMEDB_E_IO and a call of the system
+ * failed (a file of the database could not be opened or read); 0 otherwise: no error, another
+ * detail code, or an I/O error the system did not give (a file that shrank while open, the
+ * caller's I/O, a member missing from a memory set). A file that is not a regular file gives
+ * EISDIR for a folder and 0 for the other kinds (a FIFO, a device), which no errno names.
+ * On Windows the system's error is given as the errno the C runtime maps it to (a missing file
+ * or folder: ENOENT; access refused or a sharing violation: EACCES; others EIO).
+ *
+ * A binding raises its language's own "file not found" or "permission denied" error with it,
+ * without opening the file again to learn why.
+ * @return the errno value, or 0; 0 for an invalid handle.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_get_os_error(const struct gamedb_reader *r);
+
 /** @} */
 
 /**

@@ -13,6 +13,12 @@ int32_t gamedb__error(struct gamedb_reader *r, int32_t status, int32_t code, con
 
 	if (!r)
 		return status;
+	/*
+	 * An E_IO error keeps the errno the I/O layer recorded just before it: a format that
+	 * words the failure again ("cannot read the file") still has the OS's cause behind it.
+	 */
+	if (code != GAMEDB_E_IO)
+		r->os_error = 0;
 	r->errcode = code;
 	va_start(ap, fmt);
 	vsnprintf(r->errmsg, sizeof r->errmsg, fmt, ap);
@@ -26,6 +32,7 @@ void gamedb__clear_error(struct gamedb_reader *r)
 {
 	r->errcode = GAMEDB_E_NONE;
 	r->errmsg[0] = 0;
+	r->os_error = 0;
 }
 
 int32_t gamedb__progress(struct gamedb_reader *r, int32_t unit, uint64_t done, uint64_t total)

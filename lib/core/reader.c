@@ -20,7 +20,10 @@
  */
 static void reader_io_error(void *ctx, const struct gamedb__io_error *e)
 {
-	gamedb__error(ctx, e->status, e->code, "%s", e->message);
+	struct gamedb_reader *r = ctx;
+
+	gamedb__error(r, e->status, e->code, "%s", e->message);
+	r->os_error = e->os_error;
 }
 
 const char *gamedb__reader_charset(const struct gamedb_reader *r)
@@ -926,6 +929,13 @@ GAMEDB_EXPORT int32_t gamedb_reader_errcode(const struct gamedb_reader *r)
 	if (!r || r->magic != GAMEDB__READER_MAGIC)
 		return GAMEDB_E_MISUSE;
 	return r->errcode;
+}
+
+GAMEDB_EXPORT int32_t gamedb_reader_get_os_error(const struct gamedb_reader *r)
+{
+	if (!r || r->magic != GAMEDB__READER_MAGIC)
+		return 0;
+	return r->os_error;
 }
 
 void *gamedb__reader_handle(struct gamedb_reader *r, const struct gamedb__format *f)

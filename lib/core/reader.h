@@ -60,6 +60,7 @@ struct gamedb_reader {
 	uint64_t progress_total;   /* the base's game count, read at the first report */
 	int32_t errcode;
 	char errmsg[512];
+	int os_error; /* errno behind an E_IO error (gamedb_reader_get_os_error()); 0: none */
 };
 
 /* The charset a format's text is read as, honouring the caller's override. */

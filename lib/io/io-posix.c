@@ -38,15 +38,18 @@ int gamedb__os_open(struct gamedb__file *f, char *why, size_t cap)
 	int fd = open(f->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
 	if (fd < 0) {
-		snprintf(why, cap, "%s", strerror(errno));
+		f->os_error = errno;
+		snprintf(why, cap, "%s", strerror(f->os_error));
 		return -1;
 	}
 	if (fstat(fd, &st) != 0) {
-		snprintf(why, cap, "%s", strerror(errno));
+		f->os_error = errno;
+		snprintf(why, cap, "%s", strerror(f->os_error));
 		close(fd);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
+		f->os_error = S_ISDIR(st.st_mode) ? EISDIR : 0;
 		snprintf(why, cap, "%s", kind_of(&st));
 		close(fd);
 		return -1;
@@ -75,8 +78,10 @@ int64_t gamedb__os_read_at(struct gamedb__file *f, uint64_t off, uint8_t *buf, s
 	do
 		got = pread(f->fd, buf, n, (off_t)off);
 	while (got < 0 && errno == EINTR);
-	if (got < 0)
-		snprintf(why, cap, "%s", strerror(errno));
+	if (got < 0) {
+		f->os_error = errno;
+		snprintf(why, cap, "%s", strerror(f->os_error));
+	}
 	return got;
 }
 

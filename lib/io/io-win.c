@@ -37,6 +37,34 @@ static void win_error(DWORD err, char *why, size_t cap)
 		snprintf(why, cap, "%s (Windows error %lu)", msg, (unsigned long)err);
 }
 
+/*
+ * The errno a Windows error stands for, as the C runtime and Python map them, so that a caller
+ * tells a missing file from a refused one the same way on every system; EIO for the rest.
+ */
+static int errno_of(DWORD err)
+{
+	switch (err) {
+	case ERROR_FILE_NOT_FOUND:
+	case ERROR_PATH_NOT_FOUND:
+	case ERROR_INVALID_NAME:
+	case ERROR_INVALID_DRIVE:
+	case ERROR_BAD_NETPATH:
+	case ERROR_BAD_NET_NAME:
+		return ENOENT;
+	case ERROR_ACCESS_DENIED:
+	case ERROR_SHARING_VIOLATION:
+	case ERROR_LOCK_VIOLATION:
+		return EACCES;
+	case ERROR_NOT_ENOUGH_MEMORY:
+	case ERROR_OUTOFMEMORY:
+		return ENOMEM;
+	case ERROR_DIRECTORY:
+		return ENOTDIR;
+	default:
+		return EIO;
+	}
+}
+
 /* name (UTF-8) as a malloc'd wide string, or NULL (not UTF-8, or out of memory). */
 static wchar_t *wide_name(const char *name)
 {
@@ -86,11 +114,14 @@ int gamedb__os_open(struct gamedb__file *f, char *why, size_t cap)
 	DWORD type, err;
 	HANDLE h = open_wide(f->name, why, cap, &err);
 
-	if (h == INVALID_HANDLE_VALUE)
+	if (h == INVALID_HANDLE_VALUE) {
+		f->os_error = errno_of(err);
 		return -1;
+	}
 	/* Only regular files: not a pipe, a console or a device, not a folder. */
 	type = GetFileType(h);
 	if (type != FILE_TYPE_DISK) {
+		f->os_error = 0;
 		snprintf(why, cap, "%s", type == FILE_TYPE_PIPE ? "a pipe"
 					 : type == FILE_TYPE_CHAR ? "a character device"
 								  : "not a regular file");
@@ -98,11 +129,14 @@ int gamedb__os_open(struct gamedb__file *f, char *why, size_t cap)
 		return -1;
 	}
 	if (!GetFileInformationByHandle(h, &info)) {
-		win_error(GetLastError(), why, cap);
+		err = GetLastError();
+		f->os_error = errno_of(err);
+		win_error(err, why, cap);
 		CloseHandle(h);
 		return -1;
 	}
 	if (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) {
+		f->os_error = EISDIR;
 		snprintf(why, cap, "a directory");
 		CloseHandle(h);
 		return -1;
@@ -140,6 +174,7 @@ int64_t gamedb__os_read_at(struct gamedb__file *f, uint64_t off, uint8_t *buf, s
 	err = GetLastError();
 	if (err == ERROR_HANDLE_EOF)
 		return 0; /* at or past the end: as pread() gives 0 */
+	f->os_error = errno_of(err);
 	win_error(err, why, cap);
 	return -1;
 }

@@ -25,16 +25,21 @@
  * GAMEDB__IO_NO_OFFSET, the whole message) and hands the record to the source's report hook
  * (the reader core copies it into the reader's error). Returns -1.
  */
-static int io_error(struct gamedb__src *src, int32_t status, int32_t code, const char *file,
-		    uint64_t offset, const char *fmt, ...) GAMEDB__PRINTF(6, 7);
+/*
+ * Records an error of the source (os_error: the errno of the failed OS call behind it, 0 when
+ * none) and tells the owner; returns -1.
+ */
+static int io_error(struct gamedb__src *src, int os_error, int32_t status, int32_t code,
+		    const char *file, uint64_t offset, const char *fmt, ...) GAMEDB__PRINTF(7, 8);
 
-static int io_error(struct gamedb__src *src, int32_t status, int32_t code, const char *file,
-		    uint64_t offset, const char *fmt, ...)
+static int io_error(struct gamedb__src *src, int os_error, int32_t status, int32_t code,
+		    const char *file, uint64_t offset, const char *fmt, ...)
 {
 	struct gamedb__io_error *e = &src->err;
 	va_list ap;
 
 	e->count++;
+	e->os_error = os_error;
 	e->status = status;
 	e->code = code;
 	snprintf(e->file, sizeof e->file, "%s", file ? file : "");
@@ -109,7 +114,7 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
 	name = ext ? gamedb__src_sibling_name(src, ext)
 		   : (src->primary ? gamedb__strdup(src->primary) : NULL);
 	if (!name)
-		return io_error(src, GAMEDB_FATAL, GAMEDB_E_NOMEM, src->primary,
+		return io_error(src, 0, GAMEDB_FATAL, GAMEDB_E_NOMEM, src->primary,
 				GAMEDB__IO_NO_OFFSET, "out of memory");
 	for (i = 0; i < src->nfiles; i++) {
 		if (strcmp(src->files[i]->name, name) == 0) {
@@ -119,14 +124,14 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
 		}
 	}
 	if (src->nfiles == sizeof src->files / sizeof src->files[0]) {
-		io_error(src, GAMEDB_FATAL, GAMEDB_E_MISUSE, name, GAMEDB__IO_NO_OFFSET,
+		io_error(src, 0, GAMEDB_FATAL, GAMEDB_E_MISUSE, name, GAMEDB__IO_NO_OFFSET,
 			 "too many files");
 		free(name);
 		return -1;
 	}
 	f = calloc(1, sizeof *f);
 	if (!f) {
-		io_error(src, GAMEDB_FATAL, GAMEDB_E_NOMEM, name, GAMEDB__IO_NO_OFFSET,
+		io_error(src, 0, GAMEDB_FATAL, GAMEDB_E_NOMEM, name, GAMEDB__IO_NO_OFFSET,
 			 "out of memory");
 		free(name);
 		return -1;
@@ -140,8 +145,8 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
 		char why[128] = "";
 		if (gamedb__os_open(f, why, sizeof why) != 0) {
 			if (!quiet)
-				io_error(src, GAMEDB_FATAL, GAMEDB_E_IO, name, GAMEDB__IO_NO_OFFSET,
-					 "%s: cannot open: %s", name, why);
+				io_error(src, f->os_error, GAMEDB_FATAL, GAMEDB_E_IO, name,
+					 GAMEDB__IO_NO_OFFSET, "%s: cannot open: %s", name, why);
 			file_free(f);
 			return -1;
 		}
@@ -156,7 +161,7 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
 		}
 		if (i == src->nmem) {
 			if (!quiet)
-				io_error(src, GAMEDB_FATAL, GAMEDB_E_IO, name, GAMEDB__IO_NO_OFFSET,
+				io_error(src, 0, GAMEDB_FATAL, GAMEDB_E_IO, name, GAMEDB__IO_NO_OFFSET,
 					 "%s: no such file in the memory set", name);
 			file_free(f);
 			return -1;
@@ -169,7 +174,7 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
 		if (!src->io.open || !src->io.read_at ||
 		    src->io.open(src->io_user_data, name, &f->handle, &f->size) != 0) {
 			if (!quiet)
-				io_error(src, GAMEDB_FATAL, GAMEDB_E_IO, name, GAMEDB__IO_NO_OFFSET,
+				io_error(src, 0, GAMEDB_FATAL, GAMEDB_E_IO, name, GAMEDB__IO_NO_OFFSET,
 					 "%s: the caller's I/O could not open it", name);
 			file_free(f);
 			return -1;
@@ -178,7 +183,7 @@ static int open_named(struct gamedb__src *src, const char *ext, int quiet,
 		break;
 	default:
 		file_free(f);
-		return io_error(src, GAMEDB_FATAL, GAMEDB_E_MISUSE, name, GAMEDB__IO_NO_OFFSET,
+		return io_error(src, 0, GAMEDB_FATAL, GAMEDB_E_MISUSE, name, GAMEDB__IO_NO_OFFSET,
 				"no source");
 	}
 	src->files[src->nfiles++] = f;
@@ -283,7 +288,7 @@ static int64_t refill(struct gamedb__file *f, uint64_t off, size_t avail, const 
 	}
 	f->win.len = 0;
 	if (gamedb__buf_reserve(&f->win, want) != 0) {
-		return io_error(f->src, GAMEDB_FAILED, GAMEDB_E_NOMEM, f->name, start,
+		return io_error(f->src, 0, GAMEDB_FAILED, GAMEDB_E_NOMEM, f->name, start,
 				"%s: out of memory reading %zu bytes at offset %llu", f->name, want,
 				(unsigned long long)start);
 	}
@@ -292,8 +297,8 @@ static int64_t refill(struct gamedb__file *f, uint64_t off, size_t avail, const 
 		int64_t got = read_at(f, start + done, (uint8_t *)f->win.p + done, want - done, why,
 				      sizeof why);
 		if (got < 0) {
-			return io_error(f->src, GAMEDB_FAILED, GAMEDB_E_IO, f->name, start + done,
-					"%s: read error at offset %llu: %s", f->name,
+			return io_error(f->src, f->os_error, GAMEDB_FAILED, GAMEDB_E_IO, f->name,
+					start + done, "%s: read error at offset %llu: %s", f->name,
 					(unsigned long long)(start + done), why);
 		}
 		if (got == 0 && f->size == GAMEDB__SIZE_UNKNOWN) {
@@ -312,7 +317,7 @@ static int64_t refill(struct gamedb__file *f, uint64_t off, size_t avail, const 
 		}
 		if (got == 0 || (uint64_t)got > want - done) {
 			/* Less than the size at open: another program shrank or rewrote the file. */
-			return io_error(f->src, GAMEDB_FAILED, GAMEDB_E_IO, f->name, start + done,
+			return io_error(f->src, 0, GAMEDB_FAILED, GAMEDB_E_IO, f->name, start + done,
 					"%s: offset %llu: the file ends early: it held %llu bytes "
 					"when it was opened and has changed since",
 					f->name, (unsigned long long)(start + done),

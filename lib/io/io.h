@@ -29,6 +29,7 @@ struct gamedb__io_error {
 	char file[256];       /* the file's name ("" when none), cut to fit */
 	uint64_t offset;      /* the byte offset, or GAMEDB__IO_NO_OFFSET */
 	char message[512];    /* the whole text, naming the file (and the offset) */
+	int os_error;         /* errno of the failed OS call behind it (0: none, or not the OS) */
 };
 
 /*
@@ -59,6 +60,7 @@ struct gamedb__file {
 	uint64_t last_run;    /* the length of the run before it (0: none yet) */
 	uint64_t dev, ino;    /* files on disk: identity, for gamedb_reader_uses_file() */
 	int has_id;
+	int os_error;          /* files on disk: errno of the last failed open or read (0: none) */
 };
 
 enum { GAMEDB__FILE_MEM = 2, GAMEDB__FILE_FD = 3, GAMEDB__FILE_CALLER = 4 };

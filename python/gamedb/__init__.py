@@ -71,8 +71,8 @@ under a file taken for a folder, that may not be read or that is a directory rai
 :class:`GamedbPermissionError` or :class:`GamedbIsADirectoryError`, which are also Python's
 ``FileNotFoundError``, ``NotADirectoryError``, ``PermissionError`` and ``IsADirectoryError``
 (``errno``, ``strerror``, ``filename`` set), so ``except FileNotFoundError`` catches a missing base as it catches
-``open()``'s. The library says why in words only: the binding opens the file it names once more
-to learn the errno (see ``_ffi._os_error``). A file no format reads raises :class:`GamedbError`
+``open()``'s. The errno is the one the library's own open or read got
+(``gamedb_reader_get_os_error()``). A file no format reads raises :class:`GamedbError`
 (``E_UNRECOGNIZED_FORMAT``), whose message says when the file is PGN already.
 
 The loss ledger: no game is lost without a word. A game the library cannot hand out raises

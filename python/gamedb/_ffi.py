@@ -24,14 +24,13 @@ import ctypes
 import ctypes.util
 import errno as _errno
 import os
-import stat
 from typing import Any, List, Optional, Tuple
 from collections import namedtuple
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_int32, c_int64, c_size_t,
                     c_uint32, c_uint64, c_void_p)
 
 #: The oldest library version (MAJOR * 10000 + MINOR * 100 + PATCH) this binding works with.
-REQUIRED_VERSION = 10100
+REQUIRED_VERSION = 10200
 
 #: The soname this binding is written against (on Windows, the DLL's name: gamedb-1.dll).
 SONAME = "gamedb-1.dll" if os.name == "nt" else "libgamedb.so.1"
@@ -263,9 +262,10 @@ class GamedbIOError(GamedbError, OSError):
     """A GamedbError whose detail is ``E_IO`` (a file could not be opened or read): also an
     ``OSError``, so that ``except OSError`` catches it as it catches ``open()``'s errors.
 
-    A file that :func:`gamedb.open` could not open has ``errno``, ``strerror`` and
-    ``filename`` set, and is one of the subclasses that are also Python's own, as Python's
-    ``open()`` raises them: :class:`GamedbFileNotFoundError` (``FileNotFoundError``, ENOENT),
+    When the system said why (``gamedb_reader_get_os_error()``: a file of the base could not
+    be opened or read), ``errno`` and ``strerror`` are set, ``filename`` too for a file that
+    :func:`gamedb.open` could not open, and the error is one of the subclasses that are also
+    Python's own, as Python's ``open()`` raises them: :class:`GamedbFileNotFoundError` (``FileNotFoundError``, ENOENT),
     :class:`GamedbNotADirectoryError` (``NotADirectoryError``, ENOTDIR: a folder on the way
     is a file), :class:`GamedbPermissionError` (``PermissionError``, EACCES or EPERM) and
     :class:`GamedbIsADirectoryError` (``IsADirectoryError``, EISDIR); another errno leaves
@@ -302,50 +302,40 @@ _OS_ERROR_CLASSES = {
 
 
 def _os_error(e: GamedbIOError, path: str) -> GamedbIOError:
-    """The open failure e (detail E_IO) of the database at path with the errno of its cause
-    set, as the OSError subclass of that errno (a GamedbIOError for an errno with none); e
-    itself when no errno is found.
-
-    The library says why a file could not be opened in words (strerror()), not as an errno;
-    so the file it names ("NAME: cannot open: ...", the path given or a file of its base) is
-    opened again here, as the library opens it (read only, without waiting on a FIFO), and
-    the errno of that attempt taken (a directory: EISDIR). Between the two attempts the file
-    may have changed: then this says what the second attempt found, or nothing."""
-    cut = e.message.find(": cannot open: ")
-    if cut <= 0:
+    """The open failure e of the database at path with its ``filename`` set, when the
+    library gave the errno of its cause (``gamedb_reader_get_os_error()``, which _raise_for
+    put in e.errno): the path given, or the file of its base the message names ("NAME:
+    cannot open: ..."). e unchanged when there is no errno."""
+    if e.errno is None:
         return e
-    name = e.message[:cut]
+    cut = e.message.find(": cannot open: ")
     if e.message.startswith(path + ": cannot open: "):
-        name = path  # the path given (which may itself contain the words)
-    elif "\ufffd" in name:
-        return e  # a name that was not UTF-8, not known again from the message
-    code: Optional[int] = None
-    try:
-        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) |
-                     getattr(os, "O_CLOEXEC", 0))
-    except OSError as probe:
-        code = probe.errno
-    else:
-        try:
-            code = _errno.EISDIR if stat.S_ISDIR(os.fstat(fd).st_mode) else None
-        finally:
-            os.close(fd)
-    if code is None:
-        return e  # the file opens now: no errno to tell
-    better = _OS_ERROR_CLASSES.get(code, GamedbIOError)(e.code, e.detail, e.message)
-    better.errno = code
-    better.strerror = os.strerror(code)
-    better.filename = name
-    return better
+        e.filename = path  # the path given (which may itself contain the words)
+    elif cut > 0 and "\ufffd" not in e.message[:cut]:
+        e.filename = e.message[:cut]  # a file of its base (not known again if not UTF-8)
+    return e
 
 
-def _raise_for(result: int, func: Any, detail: Optional[int], message: Optional[str]) -> int:
+def _io_error(result: int, detail: Optional[int], message: str, os_errno: int) -> GamedbIOError:
+    """A GamedbIOError for an E_IO failure; with the system's errno (os_errno, not 0) the
+    subclass that is Python's own for it, errno and strerror set, as Python's open() raises."""
+    if not os_errno:
+        return GamedbIOError(result, detail, message)
+    e = _OS_ERROR_CLASSES.get(os_errno, GamedbIOError)(result, detail, message)
+    e.errno = os_errno
+    e.strerror = os.strerror(os_errno)
+    return e
+
+
+def _raise_for(result: int, func: Any, detail: Optional[int], message: Optional[str],
+               os_errno: int = 0) -> int:
     if result == END:
         raise StopIteration
     if result < 0 and result != WARN:
-        cls = GamedbIOError if detail == E_IO else GamedbError
-        raise cls(result, detail, message or "%s: %s" % (func.__name__,
-                                                         _describe(result, detail)))
+        message = message or "%s: %s" % (func.__name__, _describe(result, detail))
+        if detail == E_IO:
+            raise _io_error(result, detail, message, os_errno)
+        raise GamedbError(result, detail, message)
     return result
 
 
@@ -363,10 +353,13 @@ def _errcheck_reader(result: int, func: Any, args: Tuple[Any, ...]) -> int:
         return result
     r = args[0]
     detail = message = None
+    os_errno = 0
     if r and result != END:
         detail = lib.gamedb_reader_errcode(r)
         message = lib.gamedb_reader_errmsg(r)
-    return _raise_for(result, func, detail, message)
+        if detail == E_IO:
+            os_errno = lib.gamedb_reader_get_os_error(r)
+    return _raise_for(result, func, detail, message, os_errno)
 
 
 def _errcheck_game(result: int, func: Any, args: Tuple[Any, ...]) -> int:
@@ -437,6 +430,7 @@ API = (
     _Api("gamedb_reader_uses_file", [ReaderP, c_char_p], c_int32, None),
     _Api("gamedb_reader_errmsg", [ReaderP], c_char_p, _errcheck_str),
     _Api("gamedb_reader_errcode", [ReaderP], c_int32, None),
+    _Api("gamedb_reader_get_os_error", [ReaderP], c_int32, None),
     # game
     _Api("gamedb_game_get_index", [GameP], c_uint64, None),
     _Api("gamedb_game_get_tag_count", [GameP], c_size_t, None),

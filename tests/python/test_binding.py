@@ -918,27 +918,49 @@ def test_unreadable_file_is_permission_error(tmp_path):
 
 
 def test_os_error_class_follows_errno(tmp_path, monkeypatch):
-    """Issue 28: the class of an open failure is chosen by the errno the file gives (here a
-    second open that says EACCES, as for a user who may not read the file: the test runs as
-    root in some places, where no file refuses), and a cause with no class of its own (EIO)
-    is a plain GamedbIOError with its errno."""
+    """The class of an open failure is chosen by the errno the library gives
+    (gamedb_reader_get_os_error(), here made to say EACCES, as for a user who may not read
+    the file: the test runs as root in some places, where no file refuses), and a cause with
+    no class of its own (EIO) is a plain GamedbIOError with its errno; the binding does not
+    open the file again to learn it (issue 28's leftover: os.open is not called)."""
     import errno
     path = str(tmp_path / "gone.si4")
+    real = _ffi.lib.gamedb_reader_get_os_error
+
+    def no_open(*args):
+        raise AssertionError("the binding opened the file itself")
+    monkeypatch.setattr(_ffi.os, "open", no_open)
+    with pytest.raises(FileNotFoundError) as info:
+        gamedb.open(path)
+    assert info.value.errno == errno.ENOENT and info.value.filename == path
+
+    def says(code):
+        def get_os_error(r):
+            assert real(r) == errno.ENOENT  # what the library found
+            return code
+        return get_os_error
+    monkeypatch.setattr(_ffi.lib, "gamedb_reader_get_os_error", says(errno.EACCES))
+    with pytest.raises(PermissionError) as info:
+        gamedb.open(path)
+    e = info.value
+    assert isinstance(e, gamedb.GamedbPermissionError)
+    assert e.errno == errno.EACCES and e.filename == path
+    assert str(e) == "%s: cannot open: %s" % (path, os.strerror(errno.ENOENT))
+    monkeypatch.setattr(_ffi.lib, "gamedb_reader_get_os_error", says(errno.EIO))
     with pytest.raises(gamedb.GamedbIOError) as info:
         gamedb.open(path)
-    plain = gamedb.GamedbIOError(info.value.code, info.value.detail, info.value.message)
-
-    def refuse(code):
-        def os_open(name, flags, *args):
-            raise OSError(code, os.strerror(code), name)
-        return os_open
-    monkeypatch.setattr(_ffi.os, "open", refuse(errno.EACCES))
-    e = _ffi._os_error(plain, path)
-    assert isinstance(e, PermissionError) and isinstance(e, gamedb.GamedbPermissionError)
-    assert e.errno == errno.EACCES and e.filename == path and str(e) == plain.message
-    monkeypatch.setattr(_ffi.os, "open", refuse(errno.EIO))
-    e = _ffi._os_error(plain, path)
+    e = info.value
     assert type(e) is gamedb.GamedbIOError and e.errno == errno.EIO and e.filename == path
+
+
+def test_corrupt_base_has_no_errno(tmp_path):
+    """An error the system did not give (a file that opens but is no base) has no errno."""
+    f = tmp_path / "junk.si4"
+    f.write_bytes(b"not a scid index")
+    with pytest.raises(gamedb.GamedbError) as info:
+        gamedb.open(str(f))
+    assert info.value.detail != gamedb.E_IO
+    assert getattr(info.value, "errno", None) is None
 
 
 def test_pgn_file_says_it_is_pgn_already(tmp_path):
