@@ -612,6 +612,35 @@ def test_real_detection(bases):
     eq(cyrillic, 1, "real bases read in CP1251 by detection")
 
 
+def test_real_archive_by_base_name(tmp):
+    """A ChessBase archive opens by its base name as a base does (base for base.cbv, the
+    containers' extensions after the formats' own, lower and upper case); beside an unpacked
+    base of the same name the base's own file wins. The real test.cbv holds 7 games
+    (cb2pgn-srenault's test data: its unpacked twin test.cbh has 7)."""
+    arch = os.path.join(REAL, "chessbase", "cb2pgn-srenault", "test", "test.cbv")
+    if not os.path.exists(arch):
+        print("SKIP: %s absent: archive by base name not tested" % arch, file=sys.stderr)
+        return
+    d = os.path.join(tmp, "byname")
+    os.mkdir(d)
+    shutil.copy(arch, os.path.join(d, "arch.cbv"))
+    shutil.copy(arch, os.path.join(d, "UP.CBV"))
+    rc, by_file, err = run_tool("pgn", os.path.join(d, "arch.cbv"))
+    eq(rc, 0, "test.cbv by its file name (%r)" % err)
+    eq(by_file.count(b"[Event "), 7, "test.cbv: 7 games")
+    for stem in ("arch", "UP"):
+        rc, by_name, err = run_tool("pgn", os.path.join(d, stem))
+        eq(rc, 0, "%s: the archive opened by its base name (%r)" % (stem, err))
+        check(by_name == by_file, "%s: by base name, the same PGN as by its file name" % stem)
+        with gamedb.open(os.path.join(d, stem)) as r:
+            eq(r.game_count, 7, "%s: the archive by base name from Python" % stem)
+    files = mk.sample_bases()["sample"].build()
+    write_base(d, "arch", files)
+    with gamedb.open(os.path.join(d, "arch")) as r:
+        eq((r.game_count, next(r).tags["White"]), (5, "Petrov, Ivan"),
+           "arch.cbh and arch.cbv: the base name opens the .cbh")
+
+
 def main():
     if not TOOL or not LIB:
         print("SKIP: GAMEDB_TOOL and GAMEDB_LIBRARY are needed", file=sys.stderr)
@@ -629,6 +658,7 @@ def main():
             testsupport.check_chessbase_unsupported_read(bases)
             test_real_by_hand()
             test_real_detection(bases)
+            test_real_archive_by_base_name(tmp)
             print("real bases: %d" % len(bases))
         else:
             print("SKIP: no real bases ($GAMEDB_REALDATA/chessbase): fixtures only",

@@ -572,13 +572,10 @@ fatal:
 }
 
 /*
- * path + ext in the case given (upper: 1 = upper case letters), malloc'd; NULL without memory.
- */
-
-/*
  * A base name (path names no file): sets r->src.primary to the first file next to it that
- * opens a base of a registered format (the registry's extensions, in lower case and then, for
- * copies from Windows, in upper case). Leaves it NULL when there is none.
+ * opens a base: a registered format's extensions first, then the containers' (an archive
+ * such as base.cbv, which holds a base of a format), in lower case and then, for copies from
+ * Windows, in upper case. Leaves it NULL when there is none.
  */
 static int32_t find_base(struct gamedb_reader *r, const char *path, char **also)
 {
@@ -588,10 +585,20 @@ static int32_t find_base(struct gamedb_reader *r, const char *path, char **also)
 
 	*also = NULL;
 	for (upper = 0; upper < 2; upper++) {
-		for (i = 0; i < gamedb__format_count(); i++) {
-			const struct gamedb__format *f = gamedb__format_at(i);
-			for (k = 0; f->extensions && k < f->opens && f->extensions[k]; k++) {
-				char *cand = with_ext(path, f->extensions[k], upper);
+		for (i = 0; i < gamedb__format_count() + gamedb__container_count(); i++) {
+			const struct gamedb__format *f = NULL;
+			const char *const *exts;
+			size_t n;
+			if (i < gamedb__format_count()) {
+				f = gamedb__format_at(i);
+				exts = f->extensions;
+				n = f->opens;
+			} else {
+				exts = gamedb__container_at(i - gamedb__format_count())->extensions;
+				n = SIZE_MAX;
+			}
+			for (k = 0; exts && k < n && exts[k]; k++) {
+				char *cand = with_ext(path, exts[k], upper);
 				if (!cand)
 					return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM,
 							     "out of memory");
@@ -605,8 +612,8 @@ static int32_t find_base(struct gamedb_reader *r, const char *path, char **also)
 				 * one format side by side): the first extension wins, and the caller
 				 * is told.
 				 */
-				for (j = k + 1; j < f->opens && f->extensions[j] && !*also; j++) {
-					char *other = with_ext(path, f->extensions[j], upper);
+				for (j = k + 1; f && j < n && exts[j] && !*also; j++) {
+					char *other = with_ext(path, exts[j], upper);
 					if (other && stat(other, &st) == 0)
 						*also = other;
 					else
