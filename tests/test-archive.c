@@ -32,6 +32,7 @@
 
 #include "formats/format.h"
 #include "containers/cbv.h"
+#include "cbv-grow.h"
 #include "load-file.h"
 #include "util/des.h"
 #include "testlib.h"
@@ -777,7 +778,7 @@ static void test_jobs_memory(void)
 	enum { ITEMS = 24576, PER_BLOCK = 768 * 16 }; /* runs of 4096 bytes: 96 MiB */
 	const char *tool = getenv("GAMEDB_TOOL"), *tmp = getenv("TMPDIR");
 	char path[1200], tdir[1024], arch[1100], out1[1100], out4[1100];
-	size_t size, esize, count, i, j, outlen[2] = { 0, 0 };
+	size_t size, i, j, outlen[2] = { 0, 0 };
 	uint8_t *data, *big, *p, *o[2];
 	long rss1 = 0, rss4 = 0;
 	FILE *f;
@@ -790,36 +791,15 @@ static void test_jobs_memory(void)
 		free(data);
 		return;
 	}
-	count = (size_t)(data[2] | data[3] << 8);
-	esize = data[4];
-	CHECK(count < 64 && esize >= 140 && 8 + count * esize < size);
-	/* The archive: one entry more, then the members' data as it was, then the new member's:
-	 * its blocks of 768 groups of 16 runs (control word FFFF; 1x yy xx: l + (yy << 4) + 0x13
-	 * copies of xx, here 13 + (254 << 4) + 0x13 = 4096 of 'x'). */
-	big = malloc(size + esize + 4 * (ITEMS / PER_BLOCK) + ITEMS * 3 + ITEMS / 16 * 2 + 64);
+	/* The archive grown by a member of blocks of 768 groups of 16 runs (control word FFFF;
+	 * 1x yy xx: l + (yy << 4) + 0x13 copies of xx, here 13 + (254 << 4) + 0x13 = 4096 of 'x'). */
+	big = cbv_grow(data, size,
+		       (ITEMS / PER_BLOCK) * (4 + 1 + PER_BLOCK / 16 * 2 + PER_BLOCK * 3),
+		       ITEMS * 4096u, 4 * (ITEMS / PER_BLOCK) + ITEMS * 3 + ITEMS / 16 * 2 + 64, &p);
+	free(data);
 	CHECK(big != NULL);
-	if (!big) {
-		free(data);
+	if (!big)
 		return;
-	}
-	memcpy(big, data, 8);
-	big[2] = (uint8_t)(count + 1);
-	big[3] = (uint8_t)((count + 1) >> 8);
-	memcpy(big + 8, data + 8, count * esize);
-	p = big + 8 + count * esize;
-	memset(p, 0, esize);
-	memcpy(p, "padding.bin", 11);
-	{
-		const uint32_t packed = (ITEMS / PER_BLOCK) * (4 + 1 + PER_BLOCK / 16 * 2 + PER_BLOCK * 3);
-		const uint32_t unpacked = ITEMS * 4096u;
-		for (j = 0; j < 4; j++) {
-			p[132 + j] = (uint8_t)(packed >> 8 * j);
-			p[136 + j] = (uint8_t)(unpacked >> 8 * j);
-		}
-	}
-	p += esize;
-	memcpy(p, data + 8 + count * esize, size - 8 - count * esize);
-	p += size - 8 - count * esize;
 	for (i = 0; i < ITEMS / PER_BLOCK; i++) {
 		const size_t body = 1 + PER_BLOCK / 16 * 2 + PER_BLOCK * 3;
 		*p++ = (uint8_t)body;
@@ -872,7 +852,6 @@ static void test_jobs_memory(void)
 	free(o[0]);
 	free(o[1]);
 	free(big);
-	free(data);
 #endif
 }
 

@@ -21,6 +21,7 @@
 
 #include <gamedb/gamedb.h>
 
+#include "cbv-grow.h"
 #include "testlib.h"
 
 static const char *realdata;
@@ -98,37 +99,16 @@ static uint64_t read_all(struct gamedb_reader *r, int32_t *last)
 static uint8_t *big_cbv(size_t *outsize)
 {
 	enum { BLOCKS = 48, BODY = 65535 }; /* stored blocks of 65,534 bytes: 3 MiB */
-	size_t size, esize, count, i;
+	size_t size, i;
 	uint8_t *data = load("chessbase/cb2pgn-srenault/test/test.cbv", &size), *big, *p;
 
 	if (!data)
 		return NULL;
-	count = (size_t)(data[2] | data[3] << 8);
-	esize = data[4];
-	big = malloc(size + esize + (size_t)BLOCKS * (4 + BODY));
-	if (!big || count >= 64 || esize < 140 || 8 + count * esize >= size) {
-		free(big);
-		free(data);
+	big = cbv_grow(data, size, BLOCKS * (4u + BODY), BLOCKS * (BODY - 1u),
+		       (size_t)BLOCKS * (4 + BODY), &p);
+	free(data);
+	if (!big)
 		return NULL;
-	}
-	memcpy(big, data, 8);
-	big[2] = (uint8_t)(count + 1);
-	big[3] = (uint8_t)((count + 1) >> 8);
-	memcpy(big + 8, data + 8, count * esize);
-	p = big + 8 + count * esize;
-	/* The new member's entry (doc/formats/cbv.md): its name, packed and unpacked sizes. */
-	memset(p, 0, esize);
-	memcpy(p, "padding.bin", 11);
-	{
-		const uint32_t packed = BLOCKS * (4u + BODY), unpacked = BLOCKS * (BODY - 1u);
-		for (i = 0; i < 4; i++) {
-			p[132 + i] = (uint8_t)(packed >> 8 * i);
-			p[136 + i] = (uint8_t)(unpacked >> 8 * i);
-		}
-	}
-	p += esize;
-	memcpy(p, data + 8 + count * esize, size - 8 - count * esize);
-	p += size - 8 - count * esize;
 	for (i = 0; i < BLOCKS; i++) {
 		*p++ = (uint8_t)BODY;       /* block length */
 		*p++ = (uint8_t)(BODY >> 8);
@@ -138,7 +118,6 @@ static uint8_t *big_cbv(size_t *outsize)
 		memset(p, 'x', BODY - 1);
 		p += BODY - 1;
 	}
-	free(data);
 	*outsize = (size_t)(p - big);
 	return big;
 }
