@@ -125,9 +125,18 @@ static void *span_run(void *arg)
 			break;
 		}
 		if (rc == GAMEDB_FAILED) {
-			char msg[600];
-			snprintf(msg, sizeof msg, "game %" PRIu64 ": %s", idx + 1, gamedb_query_errmsg(q));
-			span_say(s, strstr(gamedb_query_errmsg(q), "game ") ? gamedb_query_errmsg(q) : msg);
+			/* "DB: game N: why", the database and the game named once */
+			const char *m = gamedb_query_errmsg(q);
+			size_t dblen = strlen(s->db);
+			char msg[700], game[32];
+			snprintf(game, sizeof game, "game %" PRIu64 ":", idx + 1);
+			if (strncmp(m, s->db, dblen) == 0 && m[dblen] == ':' && m[dblen + 1] == ' ')
+				m += dblen + 2;
+			if (strstr(m, game))
+				snprintf(msg, sizeof msg, "%s", m);
+			else
+				snprintf(msg, sizeof msg, "%s %s", game, m);
+			span_say(s, msg);
 			s->failed++;
 		}
 	}
@@ -317,11 +326,9 @@ int cmd_tree(const struct opts *o)
 		}
 		st = tree_one(r, o->dbs[i], o, total, &failed);
 		gamedb_reader_free(r);
-		if (failed) {
-			char buf[32];
-			snprintf(buf, sizeof buf, "%" PRIu64, failed);
-			fprintf(stderr, "gamedb: %s: %s games failed and are not counted\n", o->dbs[i], buf);
-		}
+		if (failed)
+			fprintf(stderr, "gamedb: %s: %" PRIu64 " game%s failed, not counted in the tree\n",
+				o->dbs[i], failed, failed == 1 ? "" : "s");
 		failed_all += failed;
 		if (st > status)
 			status = st;
