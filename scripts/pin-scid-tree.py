@@ -8,8 +8,9 @@ the same games, which tests/test-tree-scid.py checks against the same answers) (
 positions are taken from the base's own games: the 14 positions (after ply 0) reached by the
 most games, and 10 more at plies 1..30 of games spread over the base (gamedb fen lists them;
 gamedb only chooses which positions to ask about). For four of them the same board is asked
-again with the castling and en-passant fields emptied, which shows how Scid's exact search
-treats those rights (it ignores them).
+again with the castling and en-passant fields emptied, and so are up to three positions of
+the base's games that have an en-passant square (taken in the order of the games): the
+answers show how Scid's exact search treats those rights (it ignores them).
 
 The answers are the real Scid 4.7's (/usr/games/tkscid, headless), made by this Tcl, once per
 position:
@@ -79,8 +80,16 @@ def positions_of(tool, base):
             break
         if r[2] not in chosen:
             chosen.append(r[2])
-    # the same boards without castling and en-passant rights
-    for fen in list(chosen[:4]):
+    # up to three positions with an en-passant square (a pawn just pushed two squares beside
+    # an enemy pawn), and the same boards without castling and en-passant rights
+    with_ep = []
+    for r in rows:
+        if r[2].split()[3] != "-" and r[2] not in chosen and r[2] not in with_ep:
+            with_ep.append(r[2])
+        if len(with_ep) == 3:
+            break
+    chosen += with_ep
+    for fen in list(chosen[:4]) + with_ep:
         f = fen.split()
         if f[2] != "-" or f[3] != "-":
             chosen.append(" ".join(f[:2] + ["-", "-"] + f[4:]))
