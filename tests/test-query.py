@@ -232,12 +232,24 @@ def hostile():
         check(out == b"", "%s: nothing written" % args[:2])
 
 
+def fen_flag_kept():
+    """--fen is json's flag (each position's FEN) and, for search and tree, a FEN: for the other
+    commands it stays the flag it was, never taking the database as its FEN."""
+    base = os.path.join(REALDATA, "scid/scidtopgn/five/five.si4")
+    for cmd in ("pgn", "json", "fen"):
+        rc, out, err = run_tool(cmd, "--fen", base)
+        check(rc == 0 and out and not err, "%s --fen DB: DB is read (%d, %r)" % (cmd, rc, err))
+    rc, out, _ = run_tool("json", "--fen", base)
+    check(b'"fen":' in out.split(b"\n")[0], "json --fen adds the FEN of each position")
+
+
 def main():
     if not os.path.isdir(os.path.join(REALDATA, "scid")):
         return done("no real data (set GAMEDB_REALDATA)")
     scan_all()
     where_tests()
     hostile()
+    fen_flag_kept()
     return done()
 
 

@@ -428,7 +428,11 @@ void options_help(FILE *f, unsigned cmdbit)
 	}
 }
 
-/* The option a names, the command cmdbit's own first (--fen is a flag of json, a FEN of tree). */
+/*
+ * The option a names, the command cmdbit's own first (--fen is a flag of json, a FEN of search
+ * and tree). An option of another command is still taken, as before, but never one of search
+ * and tree alone: `gamedb pgn --fen DB` keeps meaning json's flag, not a FEN named DB.
+ */
 static const struct option *find_option(const char *a, unsigned cmdbit)
 {
 	size_t k;
@@ -438,7 +442,7 @@ static const struct option *find_option(const char *a, unsigned cmdbit)
 		for (k = 0; k < sizeof options / sizeof options[0]; k++)
 			if ((strcmp(a, options[k].name) == 0 ||
 			     (options[k].alias && strcmp(a, options[k].alias) == 0)) &&
-			    (pass == 1 || (options[k].cmds & cmdbit)))
+			    (pass == 1 ? (options[k].cmds & ~POS) != 0 : (options[k].cmds & cmdbit) != 0))
 				return &options[k];
 	return NULL;
 }
