@@ -113,3 +113,30 @@ def test_c_query_and_tree_directly():
     lib.gamedb_query_free(q2)
     lib.gamedb_query_free(None)
     lib.gamedb_tree_free(None)
+
+
+def test_c_query_next_and_match():
+    """gamedb_query_next() walks the reader to the games that match, gamedb_query_get_ply()
+    says where each reached the position; gamedb_query_match() on the same games agrees."""
+    five = os.path.join(REALDATA, "scid", "scidtopgn", "five", "five.si4")
+    need(five)
+    lib = _ffi.lib
+    q = _ffi.QueryP()
+    lib.gamedb_query_new(ctypes.byref(q))
+    assert lib.gamedb_query_set_position(q, None, b"e4") == 0
+    assert lib.gamedb_query_add_where(q, b"Date>=1970") == 0
+    found = []
+    with gamedb.open(five) as r:
+        while True:
+            g = _ffi.GameP()
+            rc = lib.gamedb_query_next(q, r._ptr, ctypes.byref(g))
+            if rc == gamedb.END:
+                break
+            assert rc in (gamedb.OK, gamedb.WARN)
+            assert lib.gamedb_query_match(q, g) == 1
+            found.append((lib.gamedb_game_get_index(g), lib.gamedb_query_get_ply(q)))
+        r.seek(0)
+        want = [g.index for g in r.search(moves="e4", where="Date>=1970")]
+    lib.gamedb_query_free(q)
+    assert [i for i, _ in found] == want and want
+    assert all(ply == 1 for _, ply in found)  # the standard start: e4 is ply 1
