@@ -242,6 +242,40 @@ static int take_csv(struct opts *o, const char *v)
 	return 0;
 }
 
+/* --where: a header filter, kept as given (checked by tree.c's make_query() before the run). */
+static int take_where(struct opts *o, const char *v)
+{
+	if (!o->where) {
+		o->where = calloc(64, sizeof *o->where);
+		if (!o->where) {
+			fprintf(stderr, "gamedb: out of memory\n");
+			return -1;
+		}
+	}
+	if (o->nwhere == 64) {
+		fprintf(stderr, "gamedb: --where: at most 64 filters\n");
+		return -1;
+	}
+	o->where[o->nwhere++] = v;
+	return 0;
+}
+
+/* search: --pgn writes the games as PGN, --json (the default) as JSON Lines; tree: --json. */
+static int take_pgn(struct opts *o, const char *v)
+{
+	(void)v;
+	o->search_pgn = 1;
+	return 0;
+}
+
+static int take_json(struct opts *o, const char *v)
+{
+	(void)v;
+	o->search_pgn = 0;
+	o->tree_json = 1;
+	return 0;
+}
+
 static const struct choice layouts[] = {
 	{ "standard", 0 }, { "scid", GAMEDB_WRITE_LAYOUT_SCID }, { NULL, 0 }
 };
@@ -259,9 +293,11 @@ static const struct choice notations[] = {
  * shares (the registry does not list them): set before the open, where the archive's password
  * is needed and the charset read by the open itself.
  */
-#define ALL (C_INFO | C_PGN | C_JSON | C_FEN | C_EPD | C_UCI | C_POSITIONS | C_BOOK)
-#define GAMES (ALL & ~C_INFO)    /* the commands that write games */
-#define TEXT (C_PGN | C_JSON)    /* the commands that write a game's text */
+#define ALL (C_INFO | C_PGN | C_JSON | C_FEN | C_EPD | C_UCI | C_POSITIONS | C_BOOK | C_SEARCH | \
+	     C_TREE)
+#define GAMES (ALL & ~C_INFO)    /* the commands that read games */
+#define TEXT (C_PGN | C_JSON | C_SEARCH) /* the commands that write a game's text */
+#define POS (C_SEARCH | C_TREE)  /* the commands that take a position */
 #define KEYS (C_JSON | C_FEN | C_EPD | C_UCI | C_POSITIONS)
 static const struct option options[] = {
 	{ "--output", "-o", GAMES, "FILE", "write to FILE, whole or not at all (-: stdout)",
@@ -274,6 +310,16 @@ static const struct option options[] = {
 	  K_SET, FIELD(include_deleted), 0, NULL, NULL, 0 },
 	{ "--jobs", "-j", GAMES & ~C_BOOK, "N", "decode N games at once (default: the cores)",
 	  K_FUNC, 0, 0, NULL, take_jobs, 1 },
+	{ "--fen", NULL, POS, "FEN", "the position: FEN (chess or xiangqi; with --moves: played from it)",
+	  K_STRING, FIELD(qfen), 0, NULL, NULL, 0 },
+	{ "--moves", NULL, POS, "MOVES", "the position after MOVES from the start (\"e4 c5\"; xiangqi: ICCS)",
+	  K_STRING, FIELD(qmoves), 0, NULL, NULL, 0 },
+	{ "--where", NULL, GAMES, "TAG OP VALUE", "only games whose tag passes (White~Carlsen, Date>=1995, "
+	  "ECO=B90; OP = <> < <= > >= ~); repeat: all must pass", K_FUNC, 0, 0, NULL, take_where, 1 },
+	{ "--pgn", NULL, C_SEARCH, NULL, "write the games found as PGN",
+	  K_FUNC, 0, 0, NULL, take_pgn, 0 },
+	{ "--json", NULL, POS, NULL, "search: the games as JSON Lines (the default); tree: a JSON "
+	  "object per move", K_FUNC, 0, 0, NULL, take_json, 0 },
 	{ "--charset", NULL, ALL, "CS", "read the text as CS (an iconv name)",
 	  K_STRING, FIELD(charset), 0, NULL, NULL, 0 },
 	{ "--password", NULL, ALL, "PW", "the password of an encrypted archive (.cbz)",
@@ -382,14 +428,22 @@ void options_help(FILE *f, unsigned cmdbit)
 	}
 }
 
-static const struct option *find_option(const char *a)
+/*
+ * The option a names, the command cmdbit's own first (--fen is a flag of json, a FEN of search
+ * and tree). An option of another command is still taken, as before, but never one of search
+ * and tree alone: `gamedb pgn --fen DB` keeps meaning json's flag, not a FEN named DB.
+ */
+static const struct option *find_option(const char *a, unsigned cmdbit)
 {
 	size_t k;
+	int pass;
 
-	for (k = 0; k < sizeof options / sizeof options[0]; k++)
-		if (strcmp(a, options[k].name) == 0 ||
-		    (options[k].alias && strcmp(a, options[k].alias) == 0))
-			return &options[k];
+	for (pass = 0; pass < 2; pass++)
+		for (k = 0; k < sizeof options / sizeof options[0]; k++)
+			if ((strcmp(a, options[k].name) == 0 ||
+			     (options[k].alias && strcmp(a, options[k].alias) == 0)) &&
+			    (pass == 1 ? (options[k].cmds & ~POS) != 0 : (options[k].cmds & cmdbit) != 0))
+				return &options[k];
 	return NULL;
 }
 
@@ -516,7 +570,7 @@ int parse_command_line(int argc, char **argv, struct opts *o)
 			command_usage(stdout, o->cmd);
 			return 1;
 		}
-		d = find_option(a);
+		d = find_option(a, o->cmdbit);
 		if (d) {
 			if (takes_value(d) && !(v = opt_value(argc, argv, &i, &inl)))
 				goto missing;
@@ -583,6 +637,7 @@ void opts_free(struct opts *o)
 {
 	free(o->dbs);
 	free(o->games);
+	free(o->where);
 	free(o->fkeys);
 	free(o->fvals);
 }

@@ -208,6 +208,16 @@ int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int status)
 	const struct opts *o = e->o;
 	int32_t rc;
 
+	if (e->q) { /* --where, --fen, --moves: a game that does not match is left out on purpose */
+		rc = gamedb_query_match(e->q, g);
+		if (rc == 0)
+			return status;
+		if (rc < 0) {
+			say_game(e, idx, "", "", gamedb_query_errmsg(e->q));
+			e->t->failed++;
+			return status ? status : ST_FAILED;
+		}
+	}
 	if (e->mode == OUT_BOOK) {
 		booked.read++;
 		rc = gamedb_book_add_game(e->book, g);
@@ -297,6 +307,7 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 	e.js.out = out;
 	e.js.file = db;
 	e.js.n = &json_n;
+	e.q = make_query(o, NULL);
 	pr.on = isatty(STDERR_FILENO);
 	counted = gamedb_reader_game_count(r, &count) == GAMEDB_OK;
 	/* The bar is drawn from the library's progress reports (once every 4,096 games or MiB of
@@ -311,6 +322,7 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 	if (o->from > 0 && seekable && o->from >= count) {
 		fprintf(stderr, "gamedb: warning: %s: --range starts at game %" PRIu64
 			", past its %" PRIu64 " games\n", db, o->from + 1, count);
+		gamedb_query_free(e.q);
 		return status;
 	}
 	/*
@@ -320,8 +332,10 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 	if (o->jobs > 1 && mode != OUT_BOOK && seekable && counted &&
 	    strcmp(db, "-") != 0 && pr.total > 1) {
 		int st = convert_jobs(r, db, o, mode, out, o->from, o->from + pr.total, &pr, t);
-		if (st >= 0)
+		if (st >= 0) {
+			gamedb_query_free(e.q);
 			return st;
+		}
 	}
 	if (o->from > 0 && seekable)
 		gamedb_reader_seek_game(r, o->from);
@@ -346,8 +360,11 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 			continue;
 		status = take_game(&e, g, idx, status);
 		if (status == ST_STOP)
-			return ST_STOP;
+			break;
 	}
+	gamedb_query_free(e.q);
+	if (status == ST_STOP)
+		return ST_STOP;
 	progress_show(&pr, pr.bytes ? pr.total : done, 1);
 	return status;
 }
@@ -467,6 +484,14 @@ int cmd_convert(const struct opts *o, int mode)
 	if (!led) {
 		fprintf(stderr, "gamedb: out of memory\n");
 		return 2;
+	}
+	{ /* a bad --fen, --moves or --where stops the run before anything is opened */
+		int bad = 0;
+		gamedb_query_free(make_query(o, &bad));
+		if (bad) {
+			free(led);
+			return 2;
+		}
 	}
 	memset(&bc, 0, sizeof bc);
 	if (mode == OUT_BOOK) {

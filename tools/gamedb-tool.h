@@ -8,6 +8,7 @@
  *   info.c     the info command
  *   convert.c  pgn, json, fen, epd, uci, positions and book: the run and its ledger
  *   jobs.c     --jobs: the games of a database in chunks over several threads
+ *   tree.c     the tree command; the query (--fen, --moves, --where) every command filters by
  *   output.c   the output file (written whole or not at all), sinks, progress bar
  *   win.c      the Windows layer (wmain(), UTF-8 file names through the wide API)
  */
@@ -59,7 +60,7 @@ void try_help(const char *cmd);
 /* The commands, as bits: which commands an option is for (cmdline.c's table, the help). */
 enum {
 	C_INFO = 1, C_PGN = 2, C_JSON = 4, C_FEN = 8, C_EPD = 16, C_UCI = 32, C_POSITIONS = 64,
-	C_BOOK = 128
+	C_BOOK = 128, C_SEARCH = 256, C_TREE = 512
 };
 
 /* The command line: the command, its options and its databases. */
@@ -84,6 +85,12 @@ struct opts {
 	int nbookopt;
 	int32_t positions;         /* fen, epd, uci, positions: a gamedb_positions_format */
 	int jobs;                  /* games decoded at once (--jobs), >= 1; not for book */
+	const char *qfen;          /* search, tree: --fen, the position */
+	const char *qmoves;        /* search, tree: --moves, played from it */
+	const char **where;        /* --where: header filters, every command */
+	size_t nwhere;
+	int search_pgn;            /* search: --pgn (else JSON Lines) */
+	int tree_json;             /* tree: --json */
 };
 
 enum { OUT_PGN, OUT_JSON, OUT_BOOK, OUT_POSITIONS };
@@ -136,6 +143,14 @@ static inline int game_wanted(const struct opts *o, uint64_t idx)
  * message at all, for the extra readers of --jobs on a database already opened once).
  */
 struct gamedb_reader *open_db(const char *path, const struct opts *o, int quiet);
+
+/*
+ * tree.c: the query of o's --fen, --moves and --where (NULL when o has none, or after a message
+ * with *bad set); the caller frees it with gamedb_query_free().
+ */
+struct gamedb_query *make_query(const struct opts *o, int *bad);
+/* tree.c: the tree command; the exit status. */
+int cmd_tree(const struct opts *o);
 
 /* info.c: the info command; the exit status. */
 int cmd_info(const struct opts *o);
@@ -220,6 +235,7 @@ struct emit {
 	struct json_sink js;   /* one job, json */
 	struct gamedb_book *book;
 	struct chunk *c;       /* --jobs: the chunk being filled (then out is NULL) */
+	struct gamedb_query *q; /* --where, --fen, --moves: the games taken; NULL: all */
 	struct tally *t;       /* where the games are counted: the database's, or the chunk's */
 };
 void say(struct emit *e, const char *fmt, ...);

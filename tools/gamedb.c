@@ -1,7 +1,8 @@
 /*
  * gamedb - convert legacy game databases to PGN or JSON Lines, or describe them.
  *
- *   gamedb COMMAND [OPTION]... DB...   (info, pgn, json, fen, epd, uci, positions, book)
+ *   gamedb COMMAND [OPTION]... DB...   (info, pgn, json, fen, epd, uci, positions, book,
+ *                                        search, tree)
  *   gamedb COMMAND --help, gamedb help [COMMAND], gamedb --version
  *
  * The options of each command are in cmdline.c's option table, which both parses the command
@@ -40,6 +41,10 @@ static const struct command {
 	  "write FEN, move, result, ply, game per position" },
 	{ "book", C_BOOK, OUT_BOOK, 0, "DB... -o BOOK.bin",
 	  "make a Polyglot opening book from the games' main lines" },
+	{ "search", C_SEARCH, OUT_JSON, 0, "(--fen FEN | --moves MOVES) [--where F]... DB...",
+	  "write the games that reach a position (JSON Lines, or --pgn)" },
+	{ "tree", C_TREE, -2, 0, "(--fen FEN | --moves MOVES) DB...",
+	  "list the moves played from a position, with results and score (as Scid's tree)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -174,7 +179,14 @@ int run(int argc, char **argv)
 	if (o.jobs == 0)
 		o.jobs = online_cores();
 	catch_signals();
-	rc = c->mode < 0 ? cmd_info(&o) : cmd_convert(&o, c->mode);
+	if (c->bit == C_SEARCH && !o.qfen && !o.qmoves && o.nwhere == 0) {
+		fprintf(stderr, "gamedb: search: give a position (--fen, --moves) or a filter (--where)\n");
+		try_help(c->name);
+		opts_free(&o);
+		return 2;
+	}
+	rc = c->mode == -1 ? cmd_info(&o) : c->mode == -2 ? cmd_tree(&o)
+	     : cmd_convert(&o, c->bit == C_SEARCH && o.search_pgn ? OUT_PGN : c->mode);
 	opts_free(&o);
 	return rc;
 }

@@ -318,9 +318,11 @@ static void fill_chunk(struct pool *p, struct worker *w, struct chunk *c)
 	e.db = p->db;
 	e.c = c;
 	e.t = &c->tally;
+	e.q = make_query(p->o, NULL); /* one per chunk: a query serves one thread */
 	if (gamedb_reader_seek_game(r, k) == GAMEDB_FATAL) {
 		say_reader(&e, gamedb_reader_errmsg(r));
 		c->status = ST_BASE;
+		gamedb_query_free(e.q);
 		return;
 	}
 	while (c->last || k < c->end) {
@@ -347,6 +349,7 @@ static void fill_chunk(struct pool *p, struct worker *w, struct chunk *c)
 		if (w->pending)
 			poll_turn(p, w);
 	}
+	gamedb_query_free(e.q);
 }
 
 /* A place in a chunk's output (NULL block: its end). */

@@ -1917,6 +1917,204 @@ GAMEDB_EXPORT const char *gamedb_style12_session_errmsg(const struct gamedb_styl
 GAMEDB_EXPORT void gamedb_style12_session_free(struct gamedb_style12_session *s);
 /** @} */
 
+/**
+ * @defgroup query Search and the opening tree
+ * Which games of an open reader reach a position and pass header filters, and what was played
+ * from that position in them (the opening tree), counted as Scid counts.
+ *
+ * A position matches as Scid's exact board search matches it (`sc_search board ... Exact`):
+ * the same men on the same squares and the same side to move; castling and en-passant rights
+ * are not compared (Scid 4.7 compares neither). Only the main line of a game is searched, and
+ * a game counts once, at the first ply where it reaches the position. Chess games are
+ * searched for a chess position, xiangqi games for a xiangqi position.
+ *
+ * The canonical loop (every game of r that reaches the position after 1.e4 c5):
+ *
+ *     struct gamedb_query *q;
+ *     gamedb_query_new(&q);
+ *     gamedb_query_set_position(q, NULL, "e4 c5");
+ *     gamedb_query_add_where(q, "Date>=1995");
+ *     for (;;) {
+ *         rc = gamedb_query_next(q, r, &g);
+ *         if (rc == GAMEDB_END || rc == GAMEDB_FATAL) break;
+ *         if (rc == GAMEDB_FAILED) { puts(gamedb_query_errmsg(q)); continue; }
+ *         printf("%llu at ply %d\n", gamedb_game_get_index(g) + 1, gamedb_query_get_ply(q));
+ *     }
+ *     gamedb_query_free(q);
+ * @{
+ */
+
+/** A position and header filters to match games against. Opaque. @since 1.2 */
+struct gamedb_query;
+/** The moves played from a position and how they scored. Opaque. @since 1.2 */
+struct gamedb_tree;
+
+/**
+ * A new query that matches every game (no position, no filter).
+ * @return ::GAMEDB_OK and *out (the caller frees it with gamedb_query_free()), or ::GAMEDB_FATAL
+ *         with ::GAMEDB_E_NOMEM (*out NULL).
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_query_new(struct gamedb_query **out);
+
+/**
+ * Sets the position the games must reach: the position of fen (NULL: the start position of the
+ * game's kind), then the moves of moves played from it (NULL or "": none). A chess FEN is
+ * matched against chess games, a xiangqi FEN against xiangqi games; with fen NULL the moves are
+ * read as chess (SAN, "e4 c5", move numbers and "1..." allowed) and, when they are not legal
+ * chess, as xiangqi (ICCS, "h2e2 h9g7"). Replaces an earlier position.
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED with ::GAMEDB_E_INVALID_ARGUMENT and a message naming
+ *         what is wrong (gamedb_query_errmsg()); the query is then unchanged.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_query_set_position(struct gamedb_query *q, const char *fen,
+						const char *moves);
+
+/**
+ * Adds a header filter; a game must pass every filter added. The forms of pgn-extract's tag
+ * criteria: `TAG OP VALUE` with OP one of `=` (equal), `<>` or `!=` (not equal), `<`, `<=`,
+ * `>`, `>=` and `~` (contains, ignoring ASCII case). TAG is any tag name, or `Player` (White or
+ * Black, as pgn-extract's -Ta). Date, EventDate and UTCDate compare field by field (year,
+ * then month, then day) as far as the value gives them: `Date>=1995`, `Date=1995.06`; an
+ * unknown field ("??") never compares. Two whole numbers compare as numbers (`WhiteElo>=2600`),
+ * anything else byte by byte (`ECO>=B90`). A game without the tag passes only `<>`/`!=`.
+ * The value may be quoted ("...").
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED with ::GAMEDB_E_INVALID_ARGUMENT and a message.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_query_add_where(struct gamedb_query *q, const char *expr);
+
+/**
+ * Whether game g passes the filters and reaches the position (the moves are decoded only when
+ * the filters pass and a position is set).
+ * @return 1 (it matches; gamedb_query_get_ply() tells where), 0 (it does not), or
+ *         ::GAMEDB_FAILED when the game's moves cannot be decoded (gamedb_query_errmsg()).
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_query_match(struct gamedb_query *q, struct gamedb_game *g);
+
+/**
+ * The next game of r that matches q, read from r's current place on (gamedb_reader_next_game()).
+ * @return ::GAMEDB_OK or ::GAMEDB_WARN (as the game was read) and *out, borrowed from r as
+ *         gamedb_reader_next_game() hands it out; ::GAMEDB_END; ::GAMEDB_FAILED (a game could
+ *         not be read or decoded: gamedb_query_errmsg() says which; call again for the next);
+ *         ::GAMEDB_FATAL (the reader is unusable).
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_query_next(struct gamedb_query *q, struct gamedb_reader *r,
+					struct gamedb_game **out);
+
+/**
+ * The ply (0 = the game's start position) at which the game last matched reached the
+ * position; -1 when no position is set or nothing matched yet.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_query_get_ply(const struct gamedb_query *q);
+
+/**
+ * The message of the last failure of q. Borrowed, valid until the next call on q.
+ * @since 1.2
+ */
+GAMEDB_EXPORT const char *gamedb_query_errmsg(const struct gamedb_query *q);
+
+/** Frees q. NULL is a no-op. @since 1.2 */
+GAMEDB_EXPORT void gamedb_query_free(struct gamedb_query *q);
+
+/**
+ * The statistics of a tree row (gamedb_tree_get_stat()), as Scid's tree computes them.
+ * @since 1.2
+ */
+enum gamedb_tree_stat {
+	GAMEDB_TREE_GAMES = 1,       /**< Games in which the move was played from the position. */
+	GAMEDB_TREE_WHITE_WINS = 2,  /**< Of them, won by White (1-0). */
+	GAMEDB_TREE_DRAWS = 3,       /**< Drawn (1/2-1/2). */
+	GAMEDB_TREE_BLACK_WINS = 4,  /**< Won by Black (0-1). */
+	GAMEDB_TREE_SCORE = 5,       /**< White's score in tenths of a percent (0..1000) over the
+					  games with a result; 500 when none has one (Scid). */
+	GAMEDB_TREE_ELO_GAMES = 6,   /**< Games where both sides' Elo is known (WhiteElo, BlackElo). */
+	GAMEDB_TREE_WHITE_ELO = 7,   /**< White's average Elo over those games; 0 when none. */
+	GAMEDB_TREE_BLACK_ELO = 8,   /**< Black's average Elo over those games; 0 when none. */
+	GAMEDB_TREE_PERFORMANCE = 9, /**< The mover's performance rating (the opponents' average
+					  Elo plus FIDE's table 8.1a for the mover's score); 0
+					  when no game has both Elos (Scid shows it from 10). */
+	GAMEDB_TREE_YEAR_GAMES = 10, /**< Games with a known year. */
+	GAMEDB_TREE_AVG_YEAR = 11,   /**< Their average year (truncated); 0 when none. */
+	GAMEDB_TREE_LAST_YEAR = 12,  /**< The latest year; 0 when none. */
+	GAMEDB_TREE_MOVER = 13       /**< The side that moves from the position: 0 White (Red), 1 Black. */
+};
+
+/**
+ * Counts every game of r, from its current place to its end, that matches q into a new tree.
+ * q must have a position. Games that cannot be read or decoded are counted in *failed (if
+ * failed is not NULL) and left out.
+ * @return ::GAMEDB_OK and *out (the caller frees it with gamedb_tree_free()); ::GAMEDB_FAILED
+ *         with ::GAMEDB_E_MISUSE when q has no position; ::GAMEDB_FATAL when the reader
+ *         became unusable or memory ran out (*out NULL, the reader's or q's message says).
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_query_tree(struct gamedb_query *q, struct gamedb_reader *r,
+					struct gamedb_tree **out, uint64_t *failed);
+
+/**
+ * An empty tree, to be filled with gamedb_tree_add_game() (one reader per thread, one tree
+ * each, then gamedb_tree_merge()).
+ * @return ::GAMEDB_OK and *out, or ::GAMEDB_FATAL with ::GAMEDB_E_NOMEM.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_tree_new(struct gamedb_tree **out);
+
+/**
+ * Matches g against q (which must have a position) and, when it matches, counts the move
+ * played from the position (or the game's end there) with g's result, Elos and year.
+ * @return 1 counted, 0 not matched, ::GAMEDB_FAILED (g cannot be decoded, or q has no
+ *         position: gamedb_query_errmsg()), ::GAMEDB_FATAL (out of memory).
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_tree_add_game(struct gamedb_tree *t, struct gamedb_query *q,
+					   struct gamedb_game *g);
+
+/**
+ * Adds the counts of other into t, as if other's games had been added to t after t's own
+ * (the rows keep the order in which their moves were first seen).
+ * @return ::GAMEDB_OK, or ::GAMEDB_FATAL (out of memory; t is then partly merged).
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_tree_merge(struct gamedb_tree *t, const struct gamedb_tree *other);
+
+/**
+ * The number of rows: one per move played from the position, and one for the games that end
+ * there. Rows are ordered by games, most first; rows with as many games keep the order in
+ * which their moves were first seen (game order), as Scid's tree lists them.
+ * @since 1.2
+ */
+GAMEDB_EXPORT size_t gamedb_tree_get_count(struct gamedb_tree *t);
+
+/**
+ * The move of row i in SAN ("Nf3", "O-O", xiangqi: WXF "C2.5"), or "[end]" for the games that
+ * end at the position (Scid's word). Borrowed, valid until t is freed or changed; NULL when i
+ * is out of range.
+ * @since 1.2
+ */
+GAMEDB_EXPORT const char *gamedb_tree_get_san(struct gamedb_tree *t, size_t i);
+
+/**
+ * The move of row i in UCI ("g1f3", "e1g1"; xiangqi: ICCS "h2e2"), or "" for the games that end
+ * at the position. Borrowed as gamedb_tree_get_san(); NULL when i is out of range.
+ * @since 1.2
+ */
+GAMEDB_EXPORT const char *gamedb_tree_get_uci(struct gamedb_tree *t, size_t i);
+
+/**
+ * A statistic (::gamedb_tree_stat) of row i; i == gamedb_tree_get_count() gives the totals of
+ * every row. 0 for an unknown stat or a row out of range.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int64_t gamedb_tree_get_stat(struct gamedb_tree *t, size_t i, int32_t stat);
+
+/** Frees t. NULL is a no-op. @since 1.2 */
+GAMEDB_EXPORT void gamedb_tree_free(struct gamedb_tree *t);
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

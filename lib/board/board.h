@@ -294,6 +294,13 @@ uint64_t gamedb__perft(const struct gamedb__pos *pos, int depth);
  * own. Computed from the whole position (about 40 table lookups), only when asked.
  */
 uint64_t gamedb__pos_key(const struct gamedb__pos *pos);
+/*
+ * The part of the Polyglot key of pos that the men and the side to move make (no castling, no
+ * en passant): the key of a position as Scid's exact board search compares positions, which
+ * the search and the opening tree (lib/query) match by. gamedb__pos_key() is this key with the
+ * castling and en-passant terms added.
+ */
+uint64_t gamedb__pos_key_board(const struct gamedb__pos *pos);
 
 /*
  * SCID piece slots (lib/board/chess-slots.c). Per colour, 16 slots; slot 0 is always the

@@ -281,7 +281,7 @@ static const uint64_t polyglot_random[781] = {
 
 enum { PG_CASTLE = 768, PG_EP = 772, PG_TURN = 780 };
 
-uint64_t gamedb__pos_key(const struct gamedb__pos *pos)
+uint64_t gamedb__pos_key_board(const struct gamedb__pos *pos)
 {
 	uint64_t key = 0;
 	int sq;
@@ -293,6 +293,15 @@ uint64_t gamedb__pos_key(const struct gamedb__pos *pos)
 			key ^= polyglot_random[64 * kind + sq];
 		}
 	}
+	if (pos->stm == 0)
+		key ^= polyglot_random[PG_TURN];
+	return key;
+}
+
+uint64_t gamedb__pos_key(const struct gamedb__pos *pos)
+{
+	uint64_t key = gamedb__pos_key_board(pos);
+
 	/* A right is a castling rook the side still has (Chess960 too: the side is what counts). */
 	if (pos->castle_rook[0][1] != GAMEDB__NO_SQ)
 		key ^= polyglot_random[PG_CASTLE + 0];
@@ -310,8 +319,6 @@ uint64_t gamedb__pos_key(const struct gamedb__pos *pos)
 		if ((file > 0 && pos->sq[pawn_sq - 1] == ours) || (file < 7 && pos->sq[pawn_sq + 1] == ours))
 			key ^= polyglot_random[PG_EP + file];
 	}
-	if (pos->stm == 0)
-		key ^= polyglot_random[PG_TURN];
 	return key;
 }
 

@@ -111,6 +111,7 @@ IndexError, and negative indexes count from the end), an argument that is no int
 #   _ledger   the loss ledger: GameFailed, Ledger, the per-game tally
 #   _formats  version(), formats() and what only some formats have (ScidInfo, ChessbaseInfo)
 #   _game     Game, Event, MoveIterator, the PGN and JSON writers, piece and square numbers
+#   _query    the C query and tree behind Reader.search() and Reader.tree()
 #   _reader   Reader and open(): iteration, seeking, the games' copies, the reader's ledger
 #   _style12  the style 12 live API: Style12Line, Style12Session
 #   _book     book(): Polyglot opening books

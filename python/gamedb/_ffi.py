@@ -153,6 +153,14 @@ class _Book(Structure):
     """struct gamedb_book (opaque)."""
 
 
+class _Query(Structure):
+    """struct gamedb_query (opaque)."""
+
+
+class _Tree(Structure):
+    """struct gamedb_tree (opaque)."""
+
+
 class _Style12Line(Structure):
     """struct gamedb_style12_line (opaque)."""
 
@@ -169,6 +177,8 @@ ScidP = POINTER(_Scid)
 ChessbaseP = POINTER(_Chessbase)
 BookP = POINTER(_Book)
 ChessAssistantP = POINTER(_ChessAssistant)
+QueryP = POINTER(_Query)
+TreeP = POINTER(_Tree)
 Style12LineP = POINTER(_Style12Line)
 Style12SessionP = POINTER(_Style12Session)
 
@@ -517,6 +527,25 @@ API = (
          c_int32, None),
     _Api("gamedb_style12_session_errmsg", [Style12SessionP], c_char_p, _errcheck_str),
     _Api("gamedb_style12_session_free", [Style12SessionP], None, None),
+    # search and the opening tree (statuses checked by the Pythonic layer, _query.py)
+    _Api("gamedb_query_new", [POINTER(QueryP)], c_int32, _errcheck_status),
+    _Api("gamedb_query_set_position", [QueryP, c_char_p, c_char_p], c_int32, None),
+    _Api("gamedb_query_add_where", [QueryP, c_char_p], c_int32, None),
+    _Api("gamedb_query_match", [QueryP, GameP], c_int32, None),
+    _Api("gamedb_query_next", [QueryP, ReaderP, POINTER(GameP)], c_int32, None),
+    _Api("gamedb_query_get_ply", [QueryP], c_int32, None),
+    _Api("gamedb_query_errmsg", [QueryP], c_char_p, _errcheck_str),
+    _Api("gamedb_query_free", [QueryP], None, None),
+    _Api("gamedb_query_tree", [QueryP, ReaderP, POINTER(TreeP), POINTER(c_uint64)], c_int32,
+         None),
+    _Api("gamedb_tree_new", [POINTER(TreeP)], c_int32, _errcheck_status),
+    _Api("gamedb_tree_add_game", [TreeP, QueryP, GameP], c_int32, None),
+    _Api("gamedb_tree_merge", [TreeP, TreeP], c_int32, _errcheck_status),
+    _Api("gamedb_tree_get_count", [TreeP], c_size_t, None),
+    _Api("gamedb_tree_get_san", [TreeP, c_size_t], c_char_p, _errcheck_str),
+    _Api("gamedb_tree_get_uci", [TreeP, c_size_t], c_char_p, _errcheck_str),
+    _Api("gamedb_tree_get_stat", [TreeP, c_size_t, c_int32], c_int64, None),
+    _Api("gamedb_tree_free", [TreeP], None, None),
     _Api("gamedb_reader_get_chessbase", [ReaderP], ChessbaseP, None),
     _Api("gamedb_chessbase_get_game_field", [ChessbaseP, GameP, c_int32], c_int64, None),
     _Api("gamedb_chessbase_get_charset", [ChessbaseP], c_char_p, _errcheck_str),

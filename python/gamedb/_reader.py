@@ -12,7 +12,8 @@ import os
 import threading
 import warnings
 import weakref
-from typing import Any, Callable, List, Mapping, Optional, Tuple, Union, overload
+from typing import (Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple, Union,
+                    overload)
 from ctypes import byref, c_uint64
 
 from . import _ffi
@@ -373,6 +374,74 @@ class Reader(_Closing):
 
     def __next__(self) -> Game:
         return self._read(self.errors)
+
+    # -- search and the opening tree
+
+    def _matches(self, query: Any, game: Game) -> bool:
+        """Whether game passes query; a game whose moves cannot be decoded follows errors."""
+        rc = int(query.match(game._handle()))
+        if rc >= 0:
+            return rc == 1
+        if self.errors == "raise":
+            from ._query import _failed
+            raise _failed(query.errmsg())
+        if self.errors == "warn":
+            warnings.warn(GamedbWarning(query.errmsg()), stacklevel=3)
+        return False
+
+    def search(self, fen: Optional[str] = None, moves: Optional[str] = None,
+               where: Union[str, List[str], Tuple[str, ...], None] = None) -> Iterator[Game]:
+        """The games, from the current position on, that reach a position and pass header
+        filters: the position of ``fen`` (None: the start) after ``moves`` ("e4 c5"; none: no
+        position asked for), matched as Scid's exact board search matches (the men and the side
+        to move; main line; see gamedb_query_set_position()); ``where`` one filter or a list
+        ("White~Carlsen", "Date>=1995", "ECO=B90": pgn-extract's tag criteria, see
+        gamedb_query_add_where()), all of which must pass. A bad FEN, move or filter raises
+        :class:`GamedbError` (``E_INVALID_ARGUMENT``) at once."""
+        from ._query import _Query
+        query = _Query(fen, moves, where)
+
+        def found() -> Iterator[Game]:
+            try:
+                for game in self:
+                    if self._matches(query, game):
+                        yield game
+            finally:
+                query.close()
+        return found()
+
+    def tree(self, fen: Optional[str] = None, moves: Optional[str] = None,
+             where: Union[str, List[str], Tuple[str, ...], None] = None,
+             include_deleted: bool = True) -> List[Dict[str, Any]]:
+        """The opening tree of the games from the current position on (as :meth:`search`
+        finds them, ``fen`` or ``moves`` required): a dict per move played from the position,
+        most played first, counted as Scid's tree counts them (each game once, at its first
+        arrival): san, uci, games, white, draws, black, score (White's percentage), elo_games,
+        white_elo, black_elo (averages over the games with both Elos), performance (the mover's),
+        avg_year, last_year (0: unknown) and mover. The games that end at the position make a
+        row with san "[end]" and uci None. Games marked deleted count unless
+        ``include_deleted`` is False (Scid counts them)."""
+        if fen is None and moves is None:
+            raise ValueError("tree() needs a position: fen or moves")
+        from ._query import _Query, _Tree, _failed
+        query = _Query(fen, moves, where)
+        tree = _Tree()
+        try:
+            for game in self:
+                if not include_deleted and game.deleted:
+                    continue
+                rc = tree.add(query, game._handle())
+                if rc == -30:
+                    raise MemoryError("tree: out of memory")
+                if rc < 0:
+                    if self.errors == "raise":
+                        raise _failed(query.errmsg())
+                    if self.errors == "warn":
+                        warnings.warn(GamedbWarning(query.errmsg()), stacklevel=2)
+            return tree.rows()
+        finally:
+            tree.close()
+            query.close()
 
     def seek(self, index: int) -> None:
         """Makes the next game read be game ``index`` (0-based). An index that is no integer

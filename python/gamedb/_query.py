@@ -1,0 +1,92 @@
+"""Search and the opening tree (gamedb_query_*, gamedb_tree_*): the C query behind
+:meth:`Reader.search` and :meth:`Reader.tree`."""
+from ctypes import byref
+from typing import Any, Dict, Iterable, List, Optional, Union
+
+from . import _ffi
+from ._ffi import E_INVALID_ARGUMENT, FAILED, OK, GamedbError
+from ._errors import _enc
+
+_lib = _ffi.lib
+
+# enum gamedb_tree_stat
+_STATS = (("games", 1), ("white", 2), ("draws", 3), ("black", 4), ("elo_games", 6),
+          ("white_elo", 7), ("black_elo", 8), ("performance", 9), ("avg_year", 11),
+          ("last_year", 12))
+_SCORE = 5
+_MOVER = 13
+
+
+class _Query:
+    """A C query made from a position and header filters; close() frees it."""
+
+    def __init__(self, fen: Optional[str], moves: Optional[str],
+                 where: Union[str, Iterable[str], None]) -> None:
+        self._ptr = _ffi.QueryP()
+        _lib.gamedb_query_new(byref(self._ptr))
+        try:
+            if fen is not None or moves is not None:
+                rc = _lib.gamedb_query_set_position(self._ptr, _enc(fen, "fen"),
+                                                    _enc(moves, "moves"))
+                self._check(rc)
+            if where is None:
+                where = ()
+            elif isinstance(where, str):
+                where = (where,)
+            for w in where:
+                self._check(_lib.gamedb_query_add_where(self._ptr, _enc(w, "a where filter")))
+        except BaseException:
+            self.close()
+            raise
+
+    def _check(self, rc: int) -> None:
+        if rc != OK:
+            raise GamedbError(rc, E_INVALID_ARGUMENT, _lib.gamedb_query_errmsg(self._ptr))
+
+    def match(self, gp: Any) -> int:
+        """1 matched, 0 not, or a negative status (the game's moves cannot be decoded)."""
+        return int(_lib.gamedb_query_match(self._ptr, gp))
+
+    def errmsg(self) -> str:
+        return str(_lib.gamedb_query_errmsg(self._ptr))
+
+    def close(self) -> None:
+        if self._ptr:
+            _lib.gamedb_query_free(self._ptr)
+            self._ptr = _ffi.QueryP()
+
+
+class _Tree:
+    """A C tree; rows() reads it out, close() frees it."""
+
+    def __init__(self) -> None:
+        self._ptr = _ffi.TreeP()
+        _lib.gamedb_tree_new(byref(self._ptr))
+
+    def add(self, query: _Query, gp: Any) -> int:
+        return int(_lib.gamedb_tree_add_game(self._ptr, query._ptr, gp))
+
+    def rows(self) -> List[Dict[str, Any]]:
+        """One dict per move, most played first: san, uci (None for the games that end at the
+        position, san "[end]"), games, white, draws, black, score (White's percentage),
+        elo_games, white_elo, black_elo, performance, avg_year, last_year (0: unknown)."""
+        out = []
+        for i in range(_lib.gamedb_tree_get_count(self._ptr)):
+            uci = _lib.gamedb_tree_get_uci(self._ptr, i)
+            row: Dict[str, Any] = {"san": _lib.gamedb_tree_get_san(self._ptr, i),
+                                   "uci": uci or None}
+            for name, stat in _STATS:
+                row[name] = int(_lib.gamedb_tree_get_stat(self._ptr, i, stat))
+            row["score"] = _lib.gamedb_tree_get_stat(self._ptr, i, _SCORE) / 10.0
+            row["mover"] = "black" if _lib.gamedb_tree_get_stat(self._ptr, i, _MOVER) else "white"
+            out.append(row)
+        return out
+
+    def close(self) -> None:
+        if self._ptr:
+            _lib.gamedb_tree_free(self._ptr)
+            self._ptr = _ffi.TreeP()
+
+
+def _failed(message: str) -> GamedbError:
+    return GamedbError(FAILED, _ffi.E_CORRUPT, message)
