@@ -50,6 +50,9 @@ static struct gamedb_reader *open_log(const uint8_t *data, size_t size)
 	return r;
 }
 
+/* libFuzzer calls it; declared for -Wmissing-prototypes, as fuzz-walk.h does for the others. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *p = data, *end = data + size;
