@@ -243,11 +243,136 @@ def test_made_abk(work):
     eq(rc, 2, "bad FEN: exit 2")
 
 
+# ---- CTG ------------------------------------------------------------------------------------
+
+def load_pin(name):
+    with open(os.path.join(SRCDIR, "testdata", "books", name + ".droidfish.json")) as f:
+        return __import__("json").load(f)
+
+
+def against_pin(book, pin, what):
+    """The walk of book equals DroidFish's pinned walk; the pinned probes too."""
+    rc, out, err = dump(book)
+    eq((rc, err), (0, ""), what + ": walk clean")
+    table = booksupport.walk_table(out.splitlines())
+    eq(len(table), pin["positions"], what + ": positions (DroidFish's)")
+    eq(booksupport.digest(table), pin["digest"], what + ": the walk equals DroidFish's")
+    for fen, ply, moves in pin["explicit"]:
+        eq(table.get(fen), (ply, moves), what + ": " + fen)
+    for fen, moves in pin.get("probes", []):
+        rc, o, err = run_tool("book-probe", book, "--fen", fen + " 0 1", "--json")
+        got = sorted(m["uci"] for m in __import__("json").loads(o)["moves"]) if rc == 0 else rc
+        eq(got, moves, what + ": probe " + fen)
+    return table
+
+
+def expected_moves(made, fen):
+    """What the book made by make-ctg-book.py must give for fen: each move with the statistics
+    of the position it leads to, from the mover's side, and its weight (doc/formats/ctg.md)."""
+    import ctgwriter
+    out = []
+    for uci, ann in made[fen]["moves"]:
+        child = made.get(ctgwriter.play(fen, uci))
+        s = child["stats"] if child else {}
+        games, wins = s.get("games", 0), s.get("losses", 0)
+        losses, draws = s.get("wins", 0), s.get("draws", 0)
+        weight = 0 if ann in (2, 4, 6) else min(max(2 * wins + draws, 1), 65535)
+        out.append({"uci": uci, "weight": weight, "annotation": ann, "games": games,
+                    "wins": wins, "draws": draws, "losses": losses,
+                    "elo": s["elo_sum"] // s["rated"] if s.get("rated") else 0,
+                    "performance": s["perf_sum"] // s["perf_games"] if s.get("perf_games") else 0,
+                    "recommendation": s.get("recommendation", 0)})
+    return sorted(out, key=lambda m: m["uci"])
+
+
+def test_ctg(work):
+    json = __import__("json")
+    import subprocess
+    import sys
+    stem = os.path.join(work, "made")
+    made = json.loads(subprocess.run([sys.executable, os.path.join(SRCDIR, "tests",
+                                                                    "make-ctg-book.py"), stem],
+                                     check=True, capture_output=True, text=True).stdout)
+    book = stem + ".ctg"
+    against_pin(book, load_pin("made.ctg"), "made.ctg")
+    # every position the book holds, probed: every move, every statistic
+    for fen in sorted(made):
+        rc, out, err = run_tool("book-probe", book, "--fen", fen + " 0 1", "--json")
+        want = expected_moves(made, fen)
+        got = sorted(json.loads(out)["moves"], key=lambda m: m["uci"]) if out else rc
+        for m in got if isinstance(got, list) else []:
+            m.pop("san")
+        eq((rc, got), (0 if want else 1, want) if want else (rc, got), "made.ctg probe " + fen)
+    # the Polyglot book of it, read back
+    outbin = os.path.join(work, "made-ctg.bin")
+    rc, _, err = run_tool("book", "--from", book, "-o", outbin)
+    eq((rc, err), (0, ""), "book --from made.ctg")
+    with open(outbin, "rb") as f:
+        pg = read_polyglot(f.read())
+    for line in dump(book)[1].splitlines():
+        o = json.loads(line)
+        eq(sorted(pg.get(pg_key(o["fen"]), [])), sorted((m["uci"], m["weight"]) for m in o["moves"]),
+           "made-ctg.bin: " + o["fen"])
+    eq(pg.get(pg_key(START), [])[-1:], [("g2g4", 0)], "made-ctg.bin: 1.g4? weight 0, last")
+
+    # hostile companions and pages
+    with open(book, "rb") as f:
+        good = f.read()
+    cases = [
+        ("page-past-end", good[:4096 * 2], "past the last page"),
+        ("used-too-big", good[:4096] + good[4096:4098] + b"\x20\x00" + good[4100:],
+         "says it uses"),
+        ("count-too-big", good[:4096] + b"\x00\x60" + good[4098:], "past the page's"),
+    ]
+    for name, data, msg in cases:
+        s2 = os.path.join(work, name)
+        with open(s2 + ".ctg", "wb") as f:
+            f.write(data)
+        for ext in (".ctb", ".cto"):
+            with open(stem + ext, "rb") as f, open(s2 + ext, "wb") as g:
+                g.write(f.read())
+        rc, out, err = dump(s2 + ".ctg")
+        eq(rc, 1, name + ": exit status 1")
+        check(msg in err, name + ": message %r in %r" % (msg, err))
+    # a bad move code in the start position's entry
+    k = ctgwriter_key(START)
+    i = good.index(k) + len(k) + 1
+    s2 = os.path.join(work, "badcode")
+    with open(s2 + ".ctg", "wb") as f:
+        f.write(good[:i] + b"\x02" + good[i + 1:])
+    for ext in (".ctb", ".cto"):
+        with open(stem + ext, "rb") as f, open(s2 + ext, "wb") as g:
+            g.write(f.read())
+    rc, out, err = dump(s2 + ".ctg", "--max-ply", "0")
+    eq(rc, 1, "badcode: exit status 1")
+    check("code 0x02 is no move" in err, "badcode: " + err)
+    eq([m["uci"] for m in json.loads(out)["moves"]] if out else None, ["d2d4", "g2g4"],
+       "badcode: the other moves kept")
+    os.remove(s2 + ".cto")
+    rc, out, err = dump(s2 + ".ctg")
+    eq(rc, 2, "no .cto: cannot be opened")
+    check(".cto" in err, "no .cto: says so: " + err)
+    with open(s2 + ".ctb", "wb") as f:
+        f.write(b"\0" * 5)
+    with open(s2 + ".cto", "wb") as f:
+        f.write(b"\0" * 20)
+    rc, out, err = dump(s2 + ".ctg")
+    eq(rc, 2, "short .ctb: cannot be opened")
+
+
+def ctgwriter_key(fen):
+    import ctgwriter
+    return ctgwriter.key(fen)
+
+
 def main():
     with tempfile.TemporaryDirectory() as work:
         test_made_abk(work)
+        test_ctg(work)
         if REALDATA and os.path.exists(os.path.join(REALDATA, "books", "chess-tools")):
             test_real_abk(work)
+            against_pin(os.path.join(REALDATA, "books", "ctgexporter", "simple.ctg"),
+                        load_pin("simple.ctg"), "simple.ctg")
             return done()
         return done("no real books under $GAMEDB_REALDATA")
 

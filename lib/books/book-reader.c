@@ -105,9 +105,11 @@ GAMEDB_EXPORT int32_t gamedb_book_reader_open_filename(struct gamedb_book_reader
 	br->open_failed = 1;
 	if (dot && (!strcmp(dot, ".abk") || !strcmp(dot, ".ABK")))
 		br->fmt = &gamedb__book_abk;
+	else if (dot && (!strcmp(dot, ".ctg") || !strcmp(dot, ".CTG")))
+		br->fmt = &gamedb__book_ctg;
 	else {
 		snprintf(br->errmsg, sizeof br->errmsg, "%s: not an opening book this library "
-			 "reads (.abk)", path);
+			 "reads (.abk, .ctg)", path);
 		br->fmt = NULL;
 		return GAMEDB_FATAL;
 	}

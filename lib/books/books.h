@@ -18,7 +18,7 @@
 #include "io/io.h"
 
 /* Statistics a move may have, "weight" included. */
-#define GAMEDB__BOOK_NSTAT 8
+#define GAMEDB__BOOK_NSTAT 10
 
 /* A move as a format stores it: squares (a1 = 0), promotion piece type or 0, statistics. */
 struct gamedb__book_move {
@@ -47,6 +47,7 @@ struct gamedb__book_format {
 };
 
 extern const struct gamedb__book_format gamedb__book_abk;
+extern const struct gamedb__book_format gamedb__book_ctg;
 
 /* The Polyglot weight of a count: 0 stays 0 (a move out of play), others 1..65535. */
 static inline int64_t gamedb__book_weight(int64_t n)

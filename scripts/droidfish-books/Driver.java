@@ -7,7 +7,9 @@ import org.petero.droidfish.gamelogic.*;
 
 /* Walks a book through DroidFish's AbkBook or CtgBook; prints the positions within maxPly of
  * the start (breadth-first over the positions, a position once with the moves of all paths)
- * as JSON Lines {"fen": first four fields, "ply": N, "moves": [sorted uci]}. */
+ * as JSON Lines {"fen": first four fields, "ply": N, "moves": [sorted uci]}; then the FENs
+ * given after maxPly, probed (ply -1). Written for libgamedb's tests (not DroidFish's code).
+ *   java ... Driver BOOK MAXPLY [FEN...] */
 public class Driver {
     static IOpeningBook book;
     static Position start;
@@ -95,6 +97,15 @@ public class Driver {
             }
         }
         long t1 = System.nanoTime();
+        // positions to probe besides the walk (ctg only: abk answers only for move paths)
+        for (int i = 2; i < a.length; i++) {
+            Position p = TextIO.readFEN(a[i]);
+            List<Move> ms = legalBook(p, book.getBookEntries(new BookPosInput(p, null, null)));
+            List<String> u = new ArrayList<>();
+            for (Move m : ms) u.add(TextIO.moveToUCIString(m));
+            Collections.sort(u);
+            out.add("{\"fen\":\"" + fen4(p) + "\",\"ply\":-1,\"moves\":[\"" + String.join("\",\"", u) + "\"]}");
+        }
         Collections.sort(out);
         for (String l : out) System.out.println(l);
         System.err.printf("positions with moves: %d (within %d plies: %d), book queries %d, %.3f s, %.0f positions/s%n",

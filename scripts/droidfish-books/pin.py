@@ -11,6 +11,11 @@ Command that made the pinned files (DroidFish commit 06948d542f5b354624a8d88fc5d
 
   scripts/droidfish-books/pin.py DROIDFISH_CHECKOUT ../shared/realdata/books/chess-tools/libra8.abk 5
   scripts/droidfish-books/pin.py DROIDFISH_CHECKOUT ../shared/realdata/books/ctgexporter/simple.ctg 99
+  python3 tests/make-ctg-book.py /tmp/made > /tmp/made.json
+  scripts/droidfish-books/pin.py DROIDFISH_CHECKOUT /tmp/made.ctg 99 \
+      "8/4P3/8/8/8/8/2K5/6k1 w - - 0 1" "6k1/8/8/8/8/8/p7/2K5 b - - 0 1"
+
+(made.ctg: the CTG book tests/make-ctg-book.py writes; the FENs after the ply are probed too.)
 
 DROIDFISH_CHECKOUT: a folder holding DroidFishApp/src/main/java (git archive of the commit).
 The pin holds every position of the walk within EXPLICIT plies written out, and the digest
@@ -58,14 +63,15 @@ def build(checkout, work):
 
 
 def main():
-    checkout, book, explicit = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    checkout, book, explicit, fens = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
     with tempfile.TemporaryDirectory() as work:
         build(checkout, work)
         run = subprocess.run(['java', '-cp', os.path.join(work, 'classes'),
-                              'org.petero.droidfish.book.Driver', book, '100000'],
+                              'org.petero.droidfish.book.Driver', book, '100000'] + fens,
                              check=True, capture_output=True, text=True)
     sys.stderr.write(run.stderr)
-    table = booksupport.walk_table(run.stdout.splitlines())
+    probes = [l for l in run.stdout.splitlines() if '"ply":-1' in l]
+    table = booksupport.walk_table([l for l in run.stdout.splitlines() if l not in probes])
     name = os.path.basename(book)
     pin = {
         'book': name,
@@ -76,6 +82,8 @@ def main():
         'explicit_max_ply': explicit,
         'explicit': [[fen, ply, moves] for fen, (ply, moves) in sorted(table.items())
                      if ply <= explicit],
+        'probes': [[fen, moves] for fen, (_, moves) in
+                   sorted(booksupport.walk_table(probes).items())],
     }
     out = os.path.join(HERE, '..', '..', 'testdata', 'books', name + '.droidfish.json')
     with open(out, 'w') as fh:
