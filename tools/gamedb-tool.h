@@ -9,7 +9,7 @@
  *   convert.c  pgn, json, fen, epd, uci, positions and book: the run and its ledger
  *   jobs.c     --jobs: the games of a database in chunks over several threads
  *   output.c   the output file (written whole or not at all), sinks, progress bar
- *   books.c    book-probe, book-dump, book --from: opening books read (Arena .abk)
+ *   books.c    book-probe, book-dump, book --from: opening books read (.abk, .ctg)
  *   win.c      the Windows layer (wmain(), UTF-8 file names through the wide API)
  */
 #ifndef GAMEDB_TOOL_H

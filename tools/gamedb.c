@@ -82,9 +82,9 @@ void usage(FILE *f)
 	      f);
 	for (k = 0; k < NCOMMANDS; k++)
 		fprintf(f, "  %-11s %s\n", commands[k].name, commands[k].what);
-	fputs("  book-probe  BOOK --fen FEN [--json]: the moves an opening book (.abk) has for a position\n"
+	fputs("  book-probe  BOOK --fen FEN [--json]: the moves an opening book (.abk, .ctg) has for a position\n"
 	      "  book-dump   BOOK [--max-ply N] --json: every position of the book, JSON Lines\n"
-	      "  book --from BOOK -o OUT.bin: convert an opening book (.abk) to Polyglot\n",
+	      "  book --from BOOK -o OUT.bin: convert an opening book (.abk, .ctg) to Polyglot\n",
 	      f);
 	fputs("\n"
 	      "DB is a database file or its base name (base for base.si4); - reads standard\n"
