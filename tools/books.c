@@ -1,7 +1,6 @@
 /*
  * gamedb book-probe, book-dump and book --from: opening books of other programs (Arena .abk,
- * ChessBase .ctg)
- * read through the library's gamedb_book_reader_*.
+ * ChessBase .ctg) read through the library's gamedb_book_reader_*.
  *
  *   gamedb book-probe BOOK --fen FEN [--json]     the book moves of one position
  *   gamedb book-dump BOOK [--max-ply N] --json    every position of the walk, JSON Lines
