@@ -302,7 +302,16 @@ def test_ctg(work):
         got = sorted(json.loads(out)["moves"], key=lambda m: m["uci"]) if out else rc
         for m in got if isinstance(got, list) else []:
             m.pop("san")
-        eq((rc, got), (0 if want else 1, want) if want else (rc, got), "made.ctg probe " + fen)
+        eq((rc, got), (0, want), "made.ctg probe " + fen)
+        # the position's own statistics, as stored (its side to move's)
+        st = made[fen]["stats"]
+        eq(json.loads(out).get("stats") if out else None,
+           {"games": st["games"], "wins": st["wins"], "draws": st["draws"],
+            "losses": st["losses"],
+            "elo": st["elo_sum"] // st["rated"] if st.get("rated") else 0,
+            "performance": st["perf_sum"] // st["perf_games"] if st.get("perf_games") else 0,
+            "recommendation": st.get("recommendation", 0), "commentary": 0},
+           "made.ctg position statistics " + fen)
     # the Polyglot book of it, read back
     outbin = os.path.join(work, "made-ctg.bin")
     rc, _, err = run_tool("book", "--from", book, "-o", outbin)

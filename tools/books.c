@@ -6,7 +6,8 @@
  *   gamedb book-dump BOOK [--max-ply N] --json    every position of the walk, JSON Lines
  *   gamedb book --from BOOK -o OUT.bin            the whole book converted to Polyglot
  *
- * JSON: {"fen": ..., "ply": N, "moves": [{"uci", "san", "weight", the format's statistics}]}.
+ * JSON: {"fen": ..., "ply": N, "stats": {the position's own, when the format stores any},
+ * "moves": [{"uci", "san", "weight", the format's statistics}]}.
  * Exit status: 0 all delivered (warnings allowed), 1 some moves or positions left out (each
  * reported on standard error), 2 the book cannot be opened, bad usage, or output lost.
  */
@@ -36,9 +37,18 @@ static void put_moves_json(struct gamedb_book_reader *br, FILE *f)
 
 static void put_position_json(struct gamedb_book_reader *br, FILE *f, int with_ply)
 {
+	const char *name;
+	int64_t v;
+	int32_t k;
+
 	fprintf(f, "{\"fen\":\"%s\",", gamedb_book_reader_get_fen(br));
 	if (with_ply)
 		fprintf(f, "\"ply\":%d,", (int)gamedb_book_reader_get_ply(br));
+	/* the position's own statistics, when the format stores any (ChessBase) */
+	for (k = 0; (name = gamedb_book_reader_position_stat_name(br, k)) != NULL; k++)
+		if (gamedb_book_reader_get_stat(br, name, &v) == GAMEDB_OK)
+			fprintf(f, "%s\"%s\":%lld%s", k ? "," : "\"stats\":{", name, (long long)v,
+				gamedb_book_reader_position_stat_name(br, k + 1) ? "" : "},");
 	put_moves_json(br, f);
 	fputs("}\n", f);
 }

@@ -74,6 +74,10 @@ static void exercise(const char *path)
 		if (st == GAMEDB_FAILED)
 			continue;
 		REQUIRE(gamedb_book_reader_get_fen(br) != NULL);
+		for (j = 0; (name = gamedb_book_reader_position_stat_name(br, j)) != NULL; j++) {
+			int64_t v;
+			REQUIRE(gamedb_book_reader_get_stat(br, name, &v) == GAMEDB_OK);
+		}
 		REQUIRE(gamedb_book_reader_get_ply(br) >= 0);
 		for (k = 0; k < gamedb_book_reader_move_count(br); k++) {
 			const char *uci = gamedb_book_reader_move_get_uci(br, k);

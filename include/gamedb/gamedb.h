@@ -1520,6 +1520,30 @@ GAMEDB_EXPORT int32_t gamedb_book_reader_move_get_stat(const struct gamedb_book_
 							int32_t i, const char *name, int64_t *out);
 
 /**
+ * The @p k-th name of a statistic the format stores for a position itself (k from 0): for
+ * ChessBase books "games", "wins", "draws", "losses" (for its side to move), "elo",
+ * "performance" (averages), "recommendation", "commentary" (the stored bytes); Arena books
+ * have none (the tree stores moves only).
+ * @return a static string, or NULL past the last or when no book is open.
+ * @since 1.2
+ */
+GAMEDB_EXPORT const char *
+gamedb_book_reader_position_stat_name(const struct gamedb_book_reader *br, int32_t k);
+
+/**
+ * A statistic of the current position itself. A probe that returned ::GAMEDB_END may still
+ * have found the position (in the book with no moves): then its statistics are given.
+ * @param br the reader.
+ * @param name one of the names gamedb_book_reader_position_stat_name() gives.
+ * @param out receives the value.
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED when the book does not have the position or the
+ *         format has no statistic of that name.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_book_reader_get_stat(const struct gamedb_book_reader *br,
+						   const char *name, int64_t *out);
+
+/**
  * Writes the whole book (every position of an unlimited walk) as a Polyglot book: each book
  * move an entry with its "weight" statistic as weight (0 for a move the book marks bad), the
  * keys those of gamedb_game_get_start_key(), sorted by key and then weight (highest first).

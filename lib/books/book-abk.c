@@ -41,6 +41,8 @@
  * file does not store them, and games - wins - losses is not them when wins are not kept. */
 enum { S_WEIGHT, S_PRIORITY, S_GAMES, S_WINS, S_LOSSES };
 static const char *const abk_stats[] = { "weight", "priority", "games", "wins", "losses", NULL };
+/* A position has no numbers of its own: the tree has moves only. */
+static const char *const abk_pstats[] = { NULL };
 
 struct amove {
 	struct gamedb__book_move m;
@@ -370,15 +372,18 @@ static int abk_open(void **state, struct gamedb__src *src, char *msg, size_t cap
 }
 
 static int abk_probe(void *state, const struct gamedb__pos *pos, uint64_t key,
-		     const struct gamedb__book_move **out, int *warn, char *msg, size_t cap)
+		     const struct gamedb__book_move **out, int64_t *pst, int *found, int *warn,
+		     char *msg, size_t cap)
 {
 	struct abk *a = state;
 	uint32_t k = find_pos(a, key), j;
 	size_t n = 0;
 
 	(void)pos;
+	(void)pst;
 	*out = NULL;
 	*warn = 0;
+	*found = k != NIL;
 	if (k == NIL)
 		return 0;
 	if (a->pos[k].nmoves > a->capout) {
@@ -399,5 +404,5 @@ static int abk_probe(void *state, const struct gamedb__pos *pos, uint64_t key,
 }
 
 const struct gamedb__book_format gamedb__book_abk = {
-	"abk", abk_stats, abk_open, abk_probe, abk_close,
+	"abk", abk_stats, abk_pstats, abk_open, abk_probe, abk_close,
 };

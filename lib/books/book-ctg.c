@@ -27,8 +27,9 @@
  *   games (3) and the sum of their ratings (4), games (3) and the sum of performances (4),
  *   the recommendation (1: 0x40 "do not play", 0x80 "main line"), 1 unknown, 1 commentary.
  *
- * A move's statistics are those of the position it leads to, seen from the mover's side (that
- * position's losses are the mover's wins). Weight (the Polyglot conversion): 0 for a move
+ * A position's own statistics are given as stored (for its side to move); a move's are those
+ * of the position it leads to, seen from the mover's side (that position's losses are the
+ * mover's wins). Weight (the Polyglot conversion): 0 for a move
  * annotated ?, ?? or ?!; else 2 per win and 1 per draw of the mover (PolyGlot's own sum), at
  * least 1 (a move whose position has no games, or is not in the book, stays in play), at most
  * 65,535.
@@ -51,6 +52,10 @@
 enum { S_WEIGHT, S_ANNOTATION, S_GAMES, S_WINS, S_DRAWS, S_LOSSES, S_ELO, S_PERF, S_RECOMMEND };
 static const char *const ctg_stats[] = { "weight", "annotation", "games", "wins", "draws",
 					 "losses", "elo", "performance", "recommendation", NULL };
+/* The position's own numbers, for its side to move (stored as they are). */
+enum { P_GAMES, P_WINS, P_DRAWS, P_LOSSES, P_ELO, P_PERF, P_RECOMMEND, P_COMMENTARY };
+static const char *const ctg_pstats[] = { "games", "wins", "draws", "losses", "elo",
+					  "performance", "recommendation", "commentary", NULL };
 
 /* The move codes: code, piece, its ordinal, step (dx, dy). */
 static const struct code {
@@ -423,19 +428,32 @@ static int decode(const struct ctg *c, const struct entry *e, int i, const struc
 }
 
 static int ctg_probe(void *state, const struct gamedb__pos *pos, uint64_t key,
-		     const struct gamedb__book_move **out, int *warn, char *msg, size_t cap)
+		     const struct gamedb__book_move **out, int64_t *pst, int *found, int *warn,
+		     char *msg, size_t cap)
 {
 	struct ctg *c = state;
 	struct gamedb__pos norm;
 	struct entry e;
 	int fr, ff, r, i, n = 0, bad = 0;
+	uint32_t prated, pperf;
 
 	(void)key;
 	*out = c->out;
 	*warn = 0;
 	r = lookup(c, pos, &norm, &fr, &ff, &e, msg, cap);
+	*found = r > 0;
 	if (r <= 0)
 		return r;
+	prated = be(e.info + 16, 3);
+	pperf = be(e.info + 23, 3);
+	pst[P_GAMES] = be(e.info, 3);
+	pst[P_WINS] = be(e.info + 3, 3);
+	pst[P_LOSSES] = be(e.info + 6, 3);
+	pst[P_DRAWS] = be(e.info + 9, 3);
+	pst[P_ELO] = prated ? be(e.info + 19, 4) / prated : 0;
+	pst[P_PERF] = pperf ? be(e.info + 26, 4) / pperf : 0;
+	pst[P_RECOMMEND] = e.info[30];
+	pst[P_COMMENTARY] = e.info[32];
 	for (i = 0; i < e.nmoves; i++) {
 		struct gamedb__book_move *bm = &c->out[n];
 		struct gamedb__pos child = *pos, cn;
@@ -481,5 +499,5 @@ static int ctg_probe(void *state, const struct gamedb__pos *pos, uint64_t key,
 }
 
 const struct gamedb__book_format gamedb__book_ctg = {
-	"ctg", ctg_stats, ctg_open, ctg_probe, ctg_close,
+	"ctg", ctg_stats, ctg_pstats, ctg_open, ctg_probe, ctg_close,
 };

@@ -49,6 +49,8 @@ struct gamedb_book_reader {
 	int32_t ply;
 	struct cur_move mv[MOVES_MAX];
 	int32_t nmv;
+	int found;                         /* the book has the position (moves or not) */
+	int64_t pst[GAMEDB__BOOK_NSTAT];   /* its own statistics (fmt->pstats) */
 	/* the walk */
 	int walking;
 	int32_t max_ply;
@@ -151,9 +153,12 @@ static int32_t load(struct gamedb_book_reader *br, const struct gamedb__pos *pos
 	br->pos = *pos;
 	br->ply = ply;
 	br->nmv = 0;
+	br->found = 0;
+	memset(br->pst, 0, sizeof br->pst);
 	br->errmsg[0] = 0;
 	gamedb__pos_to_fen(pos, br->fen, sizeof br->fen);
-	n = br->fmt->probe(br->state, pos, gamedb__pos_key(pos), &bm, &warn, msg, sizeof msg);
+	n = br->fmt->probe(br->state, pos, gamedb__pos_key(pos), &bm, br->pst, &br->found, &warn,
+			   msg, sizeof msg);
 	if (n < 0) {
 		snprintf(br->errmsg, sizeof br->errmsg, "%s: %s", br->fen, msg);
 		return GAMEDB_FAILED;
@@ -397,6 +402,34 @@ GAMEDB_EXPORT int32_t gamedb_book_reader_move_get_stat(const struct gamedb_book_
 	for (k = 0; k < GAMEDB__BOOK_NSTAT && br->fmt->stats[k]; k++)
 		if (!strcmp(br->fmt->stats[k], name)) {
 			*out = br->mv[i].st[k];
+			return GAMEDB_OK;
+		}
+	return GAMEDB_FAILED;
+}
+
+GAMEDB_EXPORT const char *
+gamedb_book_reader_position_stat_name(const struct gamedb_book_reader *br, int32_t k)
+{
+	int32_t i;
+
+	if (!ok(br) || !br->fmt || k < 0)
+		return NULL;
+	for (i = 0; i < k; i++)
+		if (!br->fmt->pstats[i])
+			return NULL;
+	return br->fmt->pstats[k];
+}
+
+GAMEDB_EXPORT int32_t gamedb_book_reader_get_stat(const struct gamedb_book_reader *br,
+						   const char *name, int64_t *out)
+{
+	int k;
+
+	if (!ok(br) || !br->have || !br->found || !name || !out)
+		return GAMEDB_FAILED;
+	for (k = 0; k < GAMEDB__BOOK_NSTAT && br->fmt->pstats[k]; k++)
+		if (!strcmp(br->fmt->pstats[k], name)) {
+			*out = br->pst[k];
 			return GAMEDB_OK;
 		}
 	return GAMEDB_FAILED;

@@ -29,6 +29,7 @@ struct gamedb__book_move {
 struct gamedb__book_format {
 	const char *name;          /* "abk", "ctg" */
 	const char *const *stats;  /* NULL-terminated; stats[0] "weight" */
+	const char *const *pstats; /* the position's own statistics, NULL-terminated (may be empty) */
 	/*
 	 * Opens the book whose primary file src has (the format opens its companions through
 	 * src). Returns 0, 1 when opened with records that cannot be used (msg says how many and
@@ -37,12 +38,14 @@ struct gamedb__book_format {
 	int (*open)(void **state, struct gamedb__src *src, char *msg, size_t cap);
 	/*
 	 * The moves stored for pos (key: its Polyglot key) into *out, an array the state owns,
-	 * valid until the next probe. Returns their number (0: not in the book); sets *warn and
-	 * msg when moves of the position could not be read (left out); -1 when the position's
-	 * record cannot be read at all (msg says why).
+	 * valid until the next probe, and the position's own statistics (pstats[]) into pst.
+	 * Returns their number (0: not in the book, or in it with no moves: *found says which);
+	 * sets *warn and msg when moves of the position could not be read (left out); -1 when the
+	 * position's record cannot be read at all (msg says why).
 	 */
 	int (*probe)(void *state, const struct gamedb__pos *pos, uint64_t key,
-		     const struct gamedb__book_move **out, int *warn, char *msg, size_t cap);
+		     const struct gamedb__book_move **out, int64_t *pst, int *found, int *warn,
+		     char *msg, size_t cap);
 	void (*close)(void *state);
 };
 

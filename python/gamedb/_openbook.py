@@ -66,6 +66,27 @@ class OpeningBook:
             out.append(m)
         return out
 
+    def _stats(self, bp: Any) -> Dict[str, int]:
+        out: Dict[str, int] = {}
+        value = c_int64()
+        k = 0
+        while True:
+            n = _lib.gamedb_book_reader_position_stat_name(bp, k)
+            if n is None:
+                return out
+            if _lib.gamedb_book_reader_get_stat(bp, _enc(n), byref(value)) == OK:
+                out[n] = value.value
+            k += 1
+
+    def position(self, fen: str) -> Dict[str, Any]:
+        """The position of ``fen`` as the book has it: ``{"fen", "stats", "moves"}``: its own
+        statistics (ChessBase books: games, wins, draws, losses for its side to move, elo,
+        performance, recommendation, commentary; {} when the book does not have it or the
+        format stores none) and its moves as :meth:`probe` gives them."""
+        moves = self.probe(fen)
+        with self._lock:
+            return {"fen": fen, "stats": self._stats(self._live()), "moves": moves}
+
     def probe(self, fen: str) -> List[BookMove]:
         """The book moves of the position of ``fen``: a list of dicts ``{"uci", "san",
         "weight", and every statistic of the format}`` ([] when the book has none). A move the
@@ -83,7 +104,7 @@ class OpeningBook:
     def walk(self, max_ply: Optional[int] = None) -> Iterator[Dict[str, Any]]:
         """Every position reachable from the standard start through book moves (at most
         ``max_ply`` of them; None: no limit), each once, nearest first: dicts ``{"fen", "ply",
-        "moves"}`` (moves as :meth:`probe` gives them). A position whose book moves were left
+        "stats", "moves"}`` (as :meth:`position` gives them). A position whose book moves were left
         out comes with a :class:`GamedbWarning` saying which; one that cannot be read at all
         is left out with its warning. A probe in between ends the walk."""
         if max_ply is not None and (not isinstance(max_ply, int) or max_ply < 0):
@@ -104,7 +125,8 @@ class OpeningBook:
                 if rc == FAILED:
                     continue
                 pos = {"fen": _lib.gamedb_book_reader_get_fen(bp),
-                       "ply": _lib.gamedb_book_reader_get_ply(bp), "moves": self._moves(bp)}
+                       "ply": _lib.gamedb_book_reader_get_ply(bp), "stats": self._stats(bp),
+                       "moves": self._moves(bp)}
             yield pos
 
     def __iter__(self) -> Iterator[Dict[str, Any]]:

@@ -36,6 +36,7 @@ def test_probe_walk_convert(tmp_path):
         assert [(m["uci"], m["san"], m["games"], m["weight"]) for m in moves] == [
             ("e2e4", "e4", 4, 4), ("g1f3", "Nf3", 2, 2)]
         assert b.probe("8/8/8/8/8/8/8/K6k w - - 0 1") == []
+        assert b.position(START)["stats"] == {}  # ABK stores no numbers of a position
         walk = list(b)
         assert [(w["ply"], len(w["moves"])) for w in walk] == [(0, 2), (1, 1), (1, 1), (2, 1),
                                                                  (2, 1)]
@@ -79,3 +80,24 @@ def test_real_book():
         with gamedb.open_book(real) as b:
             assert sum(1 for _ in b) == 62289
             assert len(b.probe(START)) == 18
+
+
+def test_ctg_position(tmp_path):
+    """A ChessBase book written by tests/make-ctg-book.py: a position's own statistics, and
+    the moves of one with Black to move (mirrored in the book)."""
+    import json
+    import subprocess
+    import sys
+    here = os.path.dirname(os.path.abspath(__file__))
+    stem = str(tmp_path / "made")
+    made = json.loads(subprocess.run([sys.executable, os.path.join(here, "..", "make-ctg-book.py"),
+                                      stem], check=True, capture_output=True, text=True).stdout)
+    start = made[" ".join(START.split()[:4])]
+    with gamedb.open_book(stem + ".ctg") as b:
+        assert b.format == "ctg"
+        pos = b.position(START)
+        assert (pos["stats"]["games"], pos["stats"]["wins"], pos["stats"]["losses"]) == (
+            start["stats"]["games"], start["stats"]["wins"], start["stats"]["losses"])
+        assert sorted(m["uci"] for m in pos["moves"]) == ["d2d4", "e2e4", "g2g4"]
+        assert [m["uci"] for m in b.probe("6k1/8/8/8/8/8/p7/2K5 b - - 0 1")] == ["a2a1q", "g8f7"]
+        assert [w["ply"] for w in b.walk(max_ply=1)] == [0, 1, 1]

@@ -119,7 +119,7 @@ VALUES = {'ADVISOR': 7,
  'ROOK': 4,
  'WARN': -20}
 MEMBERS = {'ChessbaseInfo': ['charset', 'texts'],
-           'OpeningBook': ['close', 'format', 'probe', 'to_polyglot', 'walk'],  # issue 31
+           'OpeningBook': ['close', 'format', 'position', 'probe', 'to_polyglot', 'walk'],  # issue 31
  'Event': ['annotation_type', 'chinese', 'colour', 'depth', 'fen', 'from_square', 'key',
            'language', 'move_number', 'nag', 'piece', 'promotion', 'san', 'text', 'text_raw',
            'to_square', 'type', 'uci'],
@@ -180,6 +180,8 @@ SIGNATURES = {
                           ('path', 'POSITIONAL_OR_KEYWORD', None)],
  'OpeningBook.close': [('self', 'POSITIONAL_OR_KEYWORD', None)],
  'OpeningBook.format': 'property',
+ 'OpeningBook.position': [('self', 'POSITIONAL_OR_KEYWORD', None),
+                          ('fen', 'POSITIONAL_OR_KEYWORD', None)],
  'OpeningBook.probe': [('self', 'POSITIONAL_OR_KEYWORD', None),
                        ('fen', 'POSITIONAL_OR_KEYWORD', None)],
  'OpeningBook.to_polyglot': [('self', 'POSITIONAL_OR_KEYWORD', None),
