@@ -10,6 +10,7 @@
  *   jobs.c     --jobs: the games of a database in chunks over several threads
  *   tree.c     the tree command; the query (--fen, --moves, --where) every command filters by
  *   output.c   the output file (written whole or not at all), sinks, progress bar
+ *   books.c    book-probe, book-dump, book --from: opening books read (.abk, .ctg)
  *   win.c      the Windows layer (wmain(), UTF-8 file names through the wide API)
  */
 #ifndef GAMEDB_TOOL_H
@@ -48,6 +49,9 @@ int os_mkstemp(char *tmpl);
 char *os_realpath(const char *path);
 #endif
 
+/* books.c: 1 when the command line is book-probe, book-dump or book --from; their run. */
+int is_books_command(int argc, char **argv);
+int cmd_books(int argc, char **argv);
 /* gamedb.c: the command line (UTF-8) to the exit status, before standard output's end. */
 int run(int argc, char **argv);
 /* gamedb.c: the general help (gamedb --help, gamedb help), on standard output or error. */

@@ -87,6 +87,10 @@ void usage(FILE *f)
 	      f);
 	for (k = 0; k < NCOMMANDS; k++)
 		fprintf(f, "  %-11s %s\n", commands[k].name, commands[k].what);
+	fputs("  book-probe  BOOK --fen FEN [--json]: the moves an opening book (.abk, .ctg) has for a position\n"
+	      "  book-dump   BOOK [--max-ply N] --json: every position of the book, JSON Lines\n"
+	      "  book --from BOOK -o OUT.bin: convert an opening book (.abk, .ctg) to Polyglot\n",
+	      f);
 	fputs("\n"
 	      "DB is a database file or its base name (base for base.si4); - reads standard\n"
 	      "input as a stream (style 12 logs). Formats, and the files a base is opened by:\n",
@@ -162,6 +166,8 @@ int run(int argc, char **argv)
 		try_help(NULL);
 		return 2;
 	}
+	if (is_books_command(argc, argv))
+		return cmd_books(argc, argv);
 	c = find_command(argv[1]);
 	if (!c) {
 		fprintf(stderr, "gamedb: unknown command \"%s\"\n", argv[1]);

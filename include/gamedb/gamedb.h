@@ -1395,6 +1395,202 @@ GAMEDB_EXPORT void gamedb_book_free(struct gamedb_book *b);
 /** @} */
 
 /**
+ * @defgroup bookreader Reading opening books
+ * Opening books of other programs, read: Arena's `.abk` (a tree of move sequences) and
+ * ChessBase's `.ctg` (with its `.ctb` and `.cto` beside it). A position is probed for its
+ * book moves with every statistic the format stores, or the whole book is walked: every
+ * position reachable from the standard start through book moves, each once, nearest first.
+ * A position an ABK book reaches by several paths is given once, with the moves of all of
+ * them. Every book move is checked legal in its position; one that is not is left out and
+ * reported (a warning of its position). doc/formats/abk.md has the rules.
+ * @code
+ *     struct gamedb_book_reader *br;
+ *     gamedb_book_reader_new(&br);
+ *     if (gamedb_book_reader_open_filename(br, "libra8.abk") >= GAMEDB_WARN &&
+ *         gamedb_book_reader_probe(br, fen) == GAMEDB_OK)
+ *         for (int32_t i = 0; i < gamedb_book_reader_move_count(br); i++)
+ *             puts(gamedb_book_reader_move_get_uci(br, i));
+ *     gamedb_book_reader_free(br);
+ * @endcode
+ * @{
+ */
+
+/** An opening book open for reading (opaque). @since 1.2 */
+struct gamedb_book_reader;
+
+/**
+ * A new book reader, with no book open.
+ * @param out receives the reader; free it with gamedb_book_reader_free().
+ * @return ::GAMEDB_OK, or ::GAMEDB_FATAL when out of memory (then *out is NULL).
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_book_reader_new(struct gamedb_book_reader **out);
+
+/**
+ * Opens a book read-only, its format told by the name's extension (`.abk`, `.ctg`). Once per
+ * reader.
+ * @param br the reader.
+ * @param path the book's file (for CTG the `.ctg`; the `.ctb` and `.cto` are found beside it).
+ * @return ::GAMEDB_OK; ::GAMEDB_WARN when the book opened but some of its records cannot be
+ *         used (out of range, in a loop, an illegal move: gamedb_book_reader_errmsg() says how
+ *         many and the first); ::GAMEDB_FATAL when it cannot be opened (the reader can then only
+ *         be freed).
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_book_reader_open_filename(struct gamedb_book_reader *br,
+							const char *path);
+
+/**
+ * The open book's format.
+ * @return "abk" or "ctg" (static), or NULL when no book is open.
+ * @since 1.2
+ */
+GAMEDB_EXPORT const char *gamedb_book_reader_get_format(const struct gamedb_book_reader *br);
+
+/**
+ * Looks a position up. Its moves become the reader's current moves (the walk, if any, ends).
+ * @param br the reader.
+ * @param fen the position, in FEN (the move counters are not needed).
+ * @return ::GAMEDB_OK when the book has moves for it; ::GAMEDB_WARN likewise, but some of its
+ *         book moves were left out (illegal: gamedb_book_reader_errmsg() says which);
+ *         ::GAMEDB_END when the book has none; ::GAMEDB_FAILED for a FEN that cannot be read.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_book_reader_probe(struct gamedb_book_reader *br, const char *fen);
+
+/**
+ * Starts a walk of the book: gamedb_book_reader_next_position() then gives every position
+ * reachable from the standard start by at most @p max_ply book moves (the start is ply 0),
+ * each once, in order of distance from the start.
+ * @param br the reader.
+ * @param max_ply the deepest ply, or -1 for no limit.
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED when no book is open.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_book_reader_walk(struct gamedb_book_reader *br, int32_t max_ply);
+
+/**
+ * The next position of the walk: its FEN, ply and moves become the current ones.
+ * @return ::GAMEDB_OK; ::GAMEDB_WARN when the position is given but some of its book moves
+ *         were left out (gamedb_book_reader_errmsg() says which and why); ::GAMEDB_END after the
+ *         last; ::GAMEDB_FATAL when out of memory.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_book_reader_next_position(struct gamedb_book_reader *br);
+
+/**
+ * The current position's FEN (of the walk: as reached by the first shortest path).
+ * @return a string owned by the reader, valid until its next probe, next_position or free; NULL
+ *         when there is no current position.
+ * @since 1.2
+ */
+GAMEDB_EXPORT const char *gamedb_book_reader_get_fen(const struct gamedb_book_reader *br);
+
+/**
+ * The current position's ply in the walk (0: the start), or -1 after a probe or when none.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_book_reader_get_ply(const struct gamedb_book_reader *br);
+
+/**
+ * The number of book moves of the current position (0 when none).
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_book_reader_move_count(const struct gamedb_book_reader *br);
+
+/**
+ * Move @p i of the current position in UCI ("e2e4", "e1g1", "e7e8q").
+ * @return a string owned by the reader, valid as gamedb_book_reader_get_fen()'s; NULL when
+ *         @p i is out of range.
+ * @since 1.2
+ */
+GAMEDB_EXPORT const char *gamedb_book_reader_move_get_uci(const struct gamedb_book_reader *br,
+							   int32_t i);
+
+/**
+ * Move @p i of the current position in SAN ("Nf3", "O-O", "exd8=Q+").
+ * @return as gamedb_book_reader_move_get_uci().
+ * @since 1.2
+ */
+GAMEDB_EXPORT const char *gamedb_book_reader_move_get_san(const struct gamedb_book_reader *br,
+							   int32_t i);
+
+/**
+ * The @p k-th statistic name a move of this format has (k from 0): "weight" first (the
+ * Polyglot weight the conversion writes), then the format's own numbers (doc/formats/).
+ * @return a static string, or NULL past the last or when no book is open.
+ * @since 1.2
+ */
+GAMEDB_EXPORT const char *gamedb_book_reader_stat_name(const struct gamedb_book_reader *br,
+							int32_t k);
+
+/**
+ * A statistic of move @p i of the current position.
+ * @param br the reader.
+ * @param i the move.
+ * @param name one of the names gamedb_book_reader_stat_name() gives.
+ * @param out receives the value.
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED for a move out of range or a name the format lacks.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_book_reader_move_get_stat(const struct gamedb_book_reader *br,
+							int32_t i, const char *name, int64_t *out);
+
+/**
+ * The @p k-th name of a statistic the format stores for a position itself (k from 0): for
+ * ChessBase books "games", "wins", "draws", "losses" (for its side to move), "elo",
+ * "performance" (averages), "recommendation", "commentary" (the stored bytes); Arena books
+ * have none (the tree stores moves only).
+ * @return a static string, or NULL past the last or when no book is open.
+ * @since 1.2
+ */
+GAMEDB_EXPORT const char *
+gamedb_book_reader_position_stat_name(const struct gamedb_book_reader *br, int32_t k);
+
+/**
+ * A statistic of the current position itself. A probe that returned ::GAMEDB_END may still
+ * have found the position (in the book with no moves): then its statistics are given.
+ * @param br the reader.
+ * @param name one of the names gamedb_book_reader_position_stat_name() gives.
+ * @param out receives the value.
+ * @return ::GAMEDB_OK, or ::GAMEDB_FAILED when the book does not have the position or the
+ *         format has no statistic of that name.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_book_reader_get_stat(const struct gamedb_book_reader *br,
+						   const char *name, int64_t *out);
+
+/**
+ * Writes the whole book (every position of an unlimited walk) as a Polyglot book: each book
+ * move an entry with its "weight" statistic as weight (0 for a move the book marks bad), the
+ * keys those of gamedb_game_get_start_key(), sorted by key and then weight (highest first).
+ * Ends any walk.
+ * @param br the reader.
+ * @param sink receives the bytes.
+ * @param user_data passed to @p sink.
+ * @return ::GAMEDB_OK; ::GAMEDB_WARN when written but moves were left out (as the walk's
+ *         warnings); ::GAMEDB_FAILED when the sink stopped or memory ran out.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_book_reader_write_polyglot(struct gamedb_book_reader *br,
+							 gamedb_write_fn sink, void *user_data);
+
+/**
+ * The message of the reader's last failure or warning ("" if none).
+ * @return a string owned by the reader, valid until its next call.
+ * @since 1.2
+ */
+GAMEDB_EXPORT const char *gamedb_book_reader_errmsg(const struct gamedb_book_reader *br);
+
+/**
+ * Frees a reader and closes its book (NULL is allowed).
+ * @since 1.2
+ */
+GAMEDB_EXPORT void gamedb_book_reader_free(struct gamedb_book_reader *br);
+
+/** @} */
+
+/**
  * @defgroup scid SCID databases
  * What only SCID databases have.
  * @{

@@ -115,6 +115,7 @@ IndexError, and negative indexes count from the end), an argument that is no int
 #   _reader   Reader and open(): iteration, seeking, the games' copies, the reader's ledger
 #   _style12  the style 12 live API: Style12Line, Style12Session
 #   _book     book(): Polyglot opening books
+#   _openbook open_book(): opening books read (Arena .abk, ChessBase .ctg)
 #   _io       caller I/O: open_memory(), open_io()
 from . import _ffi
 from ._ffi import (E_CORRUPT, E_INVALID_ARGUMENT, E_IO, E_MISUSE, E_NOMEM, E_NONE, E_RANGE,
@@ -133,6 +134,7 @@ from ._game import (PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, ADVISOR, ELEPHANT, 
 from ._reader import Reader, open
 from ._style12 import Style12Line, Style12Session
 from ._book import book
+from ._openbook import OpeningBook, open_book
 from ._io import open_memory, open_io
 # Public names that are not in __all__ (module globals of the one-module binding): imported
 # "as" themselves, which mypy --strict takes as an export.
@@ -143,7 +145,7 @@ from ._reader import Converter as Converter
 from ._reader import PathType as PathType
 
 __all__ = [
-    "open", "open_memory", "open_io", "book", "version", "version_number", "formats",
+    "open", "open_memory", "open_io", "book", "open_book", "OpeningBook", "version", "version_number", "formats",
     "Format", "FormatOption",
     "CAP_SEEK", "CAP_COUNT", "CAP_MULTIFILE", "CAP_VARIATIONS", "CAP_XIANGQI",
     "Reader", "Game", "Event", "MoveIterator", "ScidInfo", "ChessbaseInfo",

@@ -161,6 +161,10 @@ class _Tree(Structure):
     """struct gamedb_tree (opaque)."""
 
 
+class _BookReader(Structure):
+    """struct gamedb_book_reader (opaque)."""
+
+
 class _Style12Line(Structure):
     """struct gamedb_style12_line (opaque)."""
 
@@ -176,6 +180,7 @@ EventP = POINTER(_Event)
 ScidP = POINTER(_Scid)
 ChessbaseP = POINTER(_Chessbase)
 BookP = POINTER(_Book)
+BookReaderP = POINTER(_BookReader)
 ChessAssistantP = POINTER(_ChessAssistant)
 QueryP = POINTER(_Query)
 TreeP = POINTER(_Tree)
@@ -493,6 +498,28 @@ API = (
     _Api("gamedb_book_write", [BookP, WRITE_FN, c_void_p], c_int32, _errcheck_book),
     _Api("gamedb_book_errmsg", [BookP], c_char_p, _errcheck_str),
     _Api("gamedb_book_free", [BookP], None, None),
+    # opening books read (1.2); statuses are read by _openbook, not raised here
+    _Api("gamedb_book_reader_new", [POINTER(BookReaderP)], c_int32, None),
+    _Api("gamedb_book_reader_open_filename", [BookReaderP, c_char_p], c_int32, None),
+    _Api("gamedb_book_reader_get_format", [BookReaderP], c_char_p, _errcheck_str),
+    _Api("gamedb_book_reader_probe", [BookReaderP, c_char_p], c_int32, None),
+    _Api("gamedb_book_reader_walk", [BookReaderP, c_int32], c_int32, None),
+    _Api("gamedb_book_reader_next_position", [BookReaderP], c_int32, None),
+    _Api("gamedb_book_reader_get_fen", [BookReaderP], c_char_p, _errcheck_str),
+    _Api("gamedb_book_reader_get_ply", [BookReaderP], c_int32, None),
+    _Api("gamedb_book_reader_move_count", [BookReaderP], c_int32, None),
+    _Api("gamedb_book_reader_move_get_uci", [BookReaderP, c_int32], c_char_p, _errcheck_str),
+    _Api("gamedb_book_reader_move_get_san", [BookReaderP, c_int32], c_char_p, _errcheck_str),
+    _Api("gamedb_book_reader_stat_name", [BookReaderP, c_int32], c_char_p, _errcheck_str),
+    _Api("gamedb_book_reader_move_get_stat", [BookReaderP, c_int32, c_char_p, POINTER(c_int64)],
+         c_int32, None),
+    _Api("gamedb_book_reader_position_stat_name", [BookReaderP, c_int32], c_char_p,
+         _errcheck_str),
+    _Api("gamedb_book_reader_get_stat", [BookReaderP, c_char_p, POINTER(c_int64)], c_int32,
+         None),
+    _Api("gamedb_book_reader_write_polyglot", [BookReaderP, WRITE_FN, c_void_p], c_int32, None),
+    _Api("gamedb_book_reader_errmsg", [BookReaderP], c_char_p, _errcheck_str),
+    _Api("gamedb_book_reader_free", [BookReaderP], None, None),
     _Api("gamedb_game_write_json", [GameP, c_uint32, WRITE_FN, c_void_p], c_int32,
          _errcheck_game),
     # SCID

@@ -20,7 +20,9 @@ import gamedb
 # The expectation, from main 0ccffcb (see above). IMPORTED: what the one-module __init__.py
 # imported from the standard library (its import lines) and so showed in dir(gamedb) by
 # accident; they are not the binding's API and may come and go.
-ALL = ['open', 'open_memory', 'open_io', 'book', 'version', 'version_number', 'formats', 'Format',
+ALL = ['open', 'open_memory', 'open_io', 'book',
+ 'open_book', 'OpeningBook',  # issue 31: opening books read (added on purpose)
+ 'version', 'version_number', 'formats', 'Format',
  'FormatOption', 'CAP_SEEK', 'CAP_COUNT', 'CAP_MULTIFILE', 'CAP_VARIATIONS', 'CAP_XIANGQI',
  'Reader', 'Game', 'Event', 'MoveIterator', 'ScidInfo', 'ChessbaseInfo', 'Style12Line',
  'Style12Session', 'GamedbError', 'GamedbIOError',
@@ -40,9 +42,13 @@ PUBLIC = ['ADVISOR', 'BISHOP', 'CANNON', 'CAP_COUNT', 'CAP_MULTIFILE', 'CAP_SEEK
  'Format', 'FormatOption', 'Game', 'GameFailed', 'GamedbError', 'GamedbFileNotFoundError',
  'GamedbIOError', 'GamedbIsADirectoryError', 'GamedbNotADirectoryError',
  'GamedbPermissionError',  # issue 28
- 'GamedbWarning', 'KING', 'KNIGHT', 'Ledger', 'MoveIterator', 'OK', 'PAWN', 'PIECE_SYMBOLS',
+ 'GamedbWarning', 'KING', 'KNIGHT', 'Ledger', 'MoveIterator', 'OK',
+ 'OpeningBook',  # issue 31 (on purpose)
+ 'PAWN', 'PIECE_SYMBOLS',
  'PROGRESS_BYTES', 'PROGRESS_ENTRIES', 'PROGRESS_GAMES', 'PathType', 'QUEEN', 'ROOK', 'Reader', 'ScidInfo', 'Style12Line', 'Style12Session', 'WARN',
- 'book', 'formats', 'open', 'open_io', 'open_memory', 'square_name', 'version',
+ 'book', 'formats', 'open',
+ 'open_book',  # issue 31 (on purpose)
+ 'open_io', 'open_memory', 'square_name', 'version',
  'version_number']
 IMPORTED = ['builtins', 'ctypes', 'operator', 'os', 'threading', 'warnings', 'weakref', 'Any',
  'Callable', 'Dict', 'Iterable', 'Iterator', 'List', 'Mapping', 'NamedTuple', 'NoReturn',
@@ -113,6 +119,7 @@ VALUES = {'ADVISOR': 7,
  'ROOK': 4,
  'WARN': -20}
 MEMBERS = {'ChessbaseInfo': ['charset', 'texts'],
+           'OpeningBook': ['close', 'format', 'position', 'probe', 'to_polyglot', 'walk'],  # issue 31
  'Event': ['annotation_type', 'chinese', 'colour', 'depth', 'fen', 'from_square', 'key',
            'language', 'move_number', 'nag', 'piece', 'promotion', 'san', 'text', 'text_raw',
            'to_square', 'type', 'uci'],
@@ -145,6 +152,8 @@ MEMBERS = {'ChessbaseInfo': ['charset', 'texts'],
                  'white_clock_ms', 'white_holdings', 'white_material'],
  'Style12Session': ['close', 'end', 'feed', 'live_count', 'peek', 'warnings']}
 SPECIAL = {'ChessbaseInfo': ['__init__', '__repr__'],
+           'OpeningBook': ['__del__', '__enter__', '__exit__', '__init__', '__iter__',
+                           '__repr__'],  # issue 31
  'Event': ['__init__', '__repr__'],
  'Format': [],
  'FormatOption': [],
@@ -164,7 +173,23 @@ SPECIAL = {'ChessbaseInfo': ['__init__', '__repr__'],
  'ScidInfo': ['__init__', '__repr__'],
  'Style12Line': ['__del__', '__init__', '__repr__'],
  'Style12Session': ['__del__', '__enter__', '__exit__', '__init__']}
-SIGNATURES = {'ChessbaseInfo.__init__': [('self', 'POSITIONAL_OR_KEYWORD', None),
+SIGNATURES = {
+ # issue 31: opening books read (added on purpose)
+ 'OpeningBook.__init__': [('self', 'POSITIONAL_OR_KEYWORD', None),
+                          ('bp', 'POSITIONAL_OR_KEYWORD', None),
+                          ('path', 'POSITIONAL_OR_KEYWORD', None)],
+ 'OpeningBook.close': [('self', 'POSITIONAL_OR_KEYWORD', None)],
+ 'OpeningBook.format': 'property',
+ 'OpeningBook.position': [('self', 'POSITIONAL_OR_KEYWORD', None),
+                          ('fen', 'POSITIONAL_OR_KEYWORD', None)],
+ 'OpeningBook.probe': [('self', 'POSITIONAL_OR_KEYWORD', None),
+                       ('fen', 'POSITIONAL_OR_KEYWORD', None)],
+ 'OpeningBook.to_polyglot': [('self', 'POSITIONAL_OR_KEYWORD', None),
+                             ('path', 'POSITIONAL_OR_KEYWORD', 'None')],
+ 'OpeningBook.walk': [('self', 'POSITIONAL_OR_KEYWORD', None),
+                      ('max_ply', 'POSITIONAL_OR_KEYWORD', 'None')],
+ 'open_book': [('path', 'POSITIONAL_OR_KEYWORD', None)],
+'ChessbaseInfo.__init__': [('self', 'POSITIONAL_OR_KEYWORD', None),
                             ('cp', 'POSITIONAL_OR_KEYWORD', None)],
  'Event.__init__': [('self', 'POSITIONAL_OR_KEYWORD', None),
                     ('evp', 'POSITIONAL_OR_KEYWORD', None),
