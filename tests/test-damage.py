@@ -375,6 +375,8 @@ def find_bases():
                     out.append(("chessassistant", p))
                 elif low.endswith(".xqf"):
                     out.append(("xqf", p))
+                elif low.endswith((".cbl", ".cbr")):
+                    out.append(("ccbridge", p))
     return out
 
 

@@ -31,7 +31,7 @@ from testsupport import check, done, eq, SKIP
 TOOL = os.environ.get("GAMEDB_TOOL", "")
 REAL = os.environ.get("GAMEDB_REALDATA", "")
 TESTDATA = os.environ.get("GAMEDB_TESTDATA", "")
-PRIMARY = (".si3", ".si4", ".si5", ".cbh", ".cbv", ".xqf", ".cdp")
+PRIMARY = (".si3", ".si4", ".si5", ".cbh", ".cbv", ".xqf", ".cdp", ".cbl", ".cbr")
 SUMMARY = re.compile(rb"^gamedb: (.*): ([\d,]+) games? written, ([\d,]+) failed, "
                      rb"([\d,]+) with warnings$", re.M)
 TIMEOUT = 120
@@ -143,7 +143,7 @@ def family(base):
     """The files of the base whose index (or only file) is base."""
     folder, name = os.path.split(base)
     stem, ext = os.path.splitext(name)
-    if ext.lower() in (".xqf", ".cbv", ".cbz"):
+    if ext.lower() in (".xqf", ".cbv", ".cbz", ".cbl", ".cbr"):
         return [base]
     return sorted(os.path.join(folder, f) for f in os.listdir(folder)
                   if os.path.splitext(f)[0] == stem and os.path.isfile(os.path.join(folder, f)))

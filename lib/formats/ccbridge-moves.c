@@ -103,8 +103,17 @@ static size_t parse_tree(struct ccb *s, struct gamedb_game *g, struct ccb_proble
 	const char *why = NULL;
 	uint32_t id;
 
-	if (read_record(s, CCB_REC_MOVES, &rc, &why) != 0 || new_node(s, &n, CCB_REC_MOVES, &rc, &id))
-		return 0; /* the header check left room for the root; only memory can fail */
+	if (read_record(s, CCB_REC_MOVES, &rc, &why) != 0) {
+		/* The start record itself is cut: no move can be found after it. */
+		gamedb__ccb_problem(pb, g, GAMEDB_FAILED, "%s: offset %llu: game %llu: the start record: %s",
+				    s->f->name, (unsigned long long)(s->rec_off + CCB_REC_MOVES),
+				    (unsigned long long)g->index + 1, why);
+		memset(&rc, 0, sizeof rc);
+		rc.flags = 1;
+		return new_node(s, &n, CCB_REC_MOVES, &rc, &id) == 0 ? n : 0;
+	}
+	if (new_node(s, &n, CCB_REC_MOVES, &rc, &id) != 0)
+		return 0;
 	s->nodes[0].main = 1;
 	p = rc.next;
 	gamedb__stack_clear(&s->pend);
@@ -126,7 +135,7 @@ static size_t parse_tree(struct ccb *s, struct gamedb_game *g, struct ccb_proble
 			gamedb__ccb_problem(pb, g, on_main ? GAMEDB_FAILED : GAMEDB_WARN,
 					    "%s: offset %llu: game %llu: the %s promised by the move record at offset %llu is missing: %s",
 					    s->f->name, (unsigned long long)(s->rec_off + p),
-					    (unsigned long long)g->index,
+					    (unsigned long long)g->index + 1,
 					    pd.prev == CCB_NONE ? "next move" : "alternative move",
 					    (unsigned long long)(s->rec_off + of), why);
 			break;
@@ -164,7 +173,7 @@ static size_t parse_tree(struct ccb *s, struct gamedb_game *g, struct ccb_proble
 			gamedb__ccb_problem(pb, g, GAMEDB_WARN,
 					    "%s: offset %llu: game %llu: %llu bytes after the end of the move tree are not read",
 					    s->f->name, (unsigned long long)(s->rec_off + p),
-					    (unsigned long long)g->index, (unsigned long long)(s->rec_len - p));
+					    (unsigned long long)g->index + 1, (unsigned long long)(s->rec_len - p));
 	}
 	return n;
 }
@@ -188,7 +197,7 @@ static int add_comment(struct ccb *s, struct gamedb_game *g, struct gamedb__move
 	if (rc == GAMEDB_WARN)
 		gamedb__ccb_problem(tp, g, GAMEDB_WARN, "%s: offset %llu: game %llu: a comment: %s",
 				    s->f->name, (unsigned long long)(s->rec_off + nd->com),
-				    (unsigned long long)g->index, note ? note : "text replaced");
+				    (unsigned long long)g->index + 1, note ? note : "text replaced");
 	gamedb__tidy_comment(&mb->text, off);
 	if (mb->text.len == off)
 		return 0;
@@ -264,7 +273,7 @@ static void bad_move(struct ccb *s, struct gamedb_game *g, struct ccb_problems *
 	square_name(nd->to, b);
 	gamedb__ccb_problem(pb, g, status, "%s: offset %llu: game %llu: move %u%s %s%s: %s%s",
 			    s->f->name, (unsigned long long)(s->rec_off + nd->off),
-			    (unsigned long long)g->index, (unsigned)pos->fullmove,
+			    (unsigned long long)g->index + 1, (unsigned)pos->fullmove,
 			    pos->stm ? "..." : ".", a, b, why,
 			    status == GAMEDB_FAILED ? "" : " (the variation from there is left out)");
 }
@@ -281,7 +290,7 @@ int32_t gamedb__ccb_decode(void *state, struct gamedb_game *g, struct gamedb__mo
 	if (!s->have_rec || !g->have_start) {
 		gamedb__game_seterr(g, "%s: offset %llu: game %llu: the start board is not a playable position: %s",
 				    s->f->name, (unsigned long long)(s->rec_off + CCB_REC_BOARD),
-				    (unsigned long long)g->index, s->table_why ? s->table_why : "");
+				    (unsigned long long)g->index + 1, s->table_why ? s->table_why : "");
 		return GAMEDB_FAILED;
 	}
 	if (parse_tree(s, g, &pb) == 0)
@@ -311,7 +320,7 @@ int32_t gamedb__ccb_decode(void *state, struct gamedb_game *g, struct gamedb__mo
 				gamedb__ccb_problem(&pb, g, GAMEDB_WARN,
 						    "%s: offset %llu: game %llu: variations nested deeper than %u are left out",
 						    s->f->name, (unsigned long long)(s->rec_off + s->nodes[a].off),
-						    (unsigned long long)g->index, CCB_MAX_DEPTH);
+						    (unsigned long long)g->index + 1, CCB_MAX_DEPTH);
 				continue;
 			}
 			nf = gamedb__var_begin(&s->frames, mb);

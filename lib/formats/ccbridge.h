@@ -52,6 +52,8 @@ struct ccb_entry {
 	uint32_t slot;    /* first slot (a .cbr: 0) */
 	uint32_t nslots;  /* slots it takes (a .cbr: 0) */
 	uint8_t deleted;
+	uint8_t have_guid;  /* the index entry names its record by a GUID (guid) */
+	uint8_t guid[16];   /* as the record stores it at offset 20 (Windows byte order) */
 	const char *why;  /* static text: why the entry cannot be read, or NULL */
 };
 

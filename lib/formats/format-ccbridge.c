@@ -117,6 +117,39 @@ out:
 	return ret;
 }
 
+/*
+ * The GUID an index entry names its record by: "{970110B5-F494-410D-ACA4-26D7C4E37994}" in
+ * UTF-16LE at entry offset 20, stored in the record at offset 20 as 16 bytes with the first
+ * three groups little-endian. 0, or -1 when the text is not a GUID.
+ */
+static int parse_guid(const uint8_t *p, uint8_t out[16])
+{
+	static const uint8_t order[16] = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15 };
+	uint8_t v[16];
+	unsigned i, k = 0;
+
+	if (gamedb__le16(p) != '{' || gamedb__le16(p + 74) != '}')
+		return -1;
+	for (i = 1; i < 37 && k < 32; i++) {
+		unsigned c = gamedb__le16(p + 2 * i), d;
+		if (c == '-' && (i == 9 || i == 14 || i == 19 || i == 24))
+			continue;
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if ((c | 32) >= 'a' && (c | 32) <= 'f')
+			d = (c | 32) - 'a' + 10;
+		else
+			return -1;
+		v[k / 2] = (uint8_t)(k % 2 ? v[k / 2] | d : d << 4);
+		k++;
+	}
+	if (k != 32)
+		return -1;
+	for (i = 0; i < 16; i++)
+		out[order[i]] = v[i];
+	return 0;
+}
+
 /* ---- bidding and opening ------------------------------------------------------------------ */
 
 static int ccb_bid(struct gamedb__src *src)
@@ -170,7 +203,7 @@ static int read_index(struct ccb *s, uint32_t cap)
 		struct ccb_entry *e;
 		uint32_t flags, ns, len;
 
-		if (gamedb__file_view(s->f, at, 16, &p) != 16) {
+		if (gamedb__file_view(s->f, at, 100, &p) != 100) {
 			gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_IO, "%s: offset %llu: cannot read index entry %u",
 				      s->f->name, (unsigned long long)at, i);
 			return -1;
@@ -188,6 +221,7 @@ static int read_index(struct ccb *s, uint32_t cap)
 		/* Bit 1 clear: deleted (CCBridge writes 7 for a live entry, 5 for a deleted one). */
 		e->deleted = (flags & 2) == 0;
 		e->off = s->data_off + slot * CCB_SLOT;
+		e->have_guid = parse_guid(p + 20, e->guid) == 0;
 		if (ns == 0)
 			e->why = "the index entry gives its record no slot";
 		else if (slot + ns > nslots)
@@ -196,6 +230,16 @@ static int read_index(struct ccb *s, uint32_t cap)
 			e->why = "the index gives it fewer bytes than a record header takes";
 		else if (len > (uint64_t)ns * CCB_SLOT || e->off + len > size)
 			e->why = "the index gives it more bytes than its slots hold";
+		if (ns == 0 || slot + ns > nslots) {
+			/*
+			 * A slot count that cannot be right: the record's length, when that fits, says
+			 * how many slots it took, so that the entries after it stay in place (their
+			 * GUIDs check it).
+			 */
+			const uint64_t need = ((uint64_t)len + CCB_SLOT - 1) / CCB_SLOT;
+			if (len >= REC_MIN && slot + need <= nslots)
+				ns = (uint32_t)need;
+		}
 		slot += ns;
 		if (slot > nslots + 1)
 			slot = nslots + 1; /* saturate: the entries after it are out of range too */
@@ -329,7 +373,7 @@ static int load_record(struct ccb *s, struct gamedb_game *g, const struct ccb_en
 	got = gamedb__file_view(s->f, e->off, e->len, &p);
 	if (got != (int64_t)e->len) {
 		gamedb__game_seterr(g, "%s: offset %llu: game %zu: cannot read its %u bytes",
-				    s->f->name, (unsigned long long)e->off, s->next, e->len);
+				    s->f->name, (unsigned long long)e->off, s->next, e->len); /* s->next: the game counted from 1 */
 		return -1;
 	}
 	memcpy(s->rec, p, e->len);
@@ -368,12 +412,20 @@ static int32_t ccb_next_game(void *state, struct gamedb_game *g)
 	if (e->why) {
 		gamedb__game_seterr(g, "%s: offset %llu: game %llu (index entry %u): %s", s->f->name,
 				    (unsigned long long)(s->library ? LIB_INDEX + (uint64_t)e->entry * LIB_ENTRY : 0),
-				    (unsigned long long)g->index, e->entry, e->why);
+				    (unsigned long long)g->index + 1, e->entry, e->why);
 		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s", g->errmsg);
 	}
 	if (load_record(s, g, e) != 0)
 		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s", g->errmsg);
 	s->have_rec = 1;
+	static const uint8_t zero[16];
+	if (e->have_guid && memcmp(s->rec + 20, zero, 16) != 0 && memcmp(s->rec + 20, e->guid, 16) != 0) {
+		/* The slots are not where the index says: the record read is another entry's. */
+		gamedb__game_seterr(g, "%s: offset %llu: game %llu (index entry %u, slot %u): the record there is not the one the index entry names (its GUID differs)",
+				    s->f->name, (unsigned long long)e->off, (unsigned long long)g->index + 1,
+				    e->entry, e->slot);
+		return gamedb__error(r, GAMEDB_FAILED, GAMEDB_E_CORRUPT, "%s", g->errmsg);
+	}
 
 	/* The Seven Tag Roster: Red is White, as xiangqi PGN has it. */
 	if (add_field(s, g, "Event", 692, 64, "?") || add_field(s, g, "Site", 948, 64, "?"))
@@ -439,7 +491,7 @@ static int32_t ccb_next_game(void *state, struct gamedb_game *g)
 	if (bad_board) {
 		gamedb__game_seterr(g, "%s: offset %llu: game %llu: the start board is not a playable position: %s",
 				    s->f->name, (unsigned long long)(s->rec_off + CCB_REC_BOARD),
-				    (unsigned long long)g->index, s->table_why);
+				    (unsigned long long)g->index + 1, s->table_why);
 		return gamedb__error(r, GAMEDB_WARN, GAMEDB_E_CORRUPT, "%s", g->errmsg);
 	}
 	return GAMEDB_OK;
