@@ -9,9 +9,11 @@
                 length (not the slot) says where a record ends;
   single.cbr    the first game of the library as a record file.
 
+With a second argument (fuzz/ccbridge/corpus), it writes the fuzz seeds there too (seeds()).
+
 FIXTURES (below) says what each game holds: tags, start FEN, the complete lines (main line, then
 one per variation leaf, in ICCS), the comments, and whether it is deleted; tests/test-ccbridge.py
-compares the library's answers with it. Run: tests/make-ccbridge-fixtures.py testdata/ccbridge
+compares the library's answers with it. Run: tests/make-ccbridge-fixtures.py testdata/ccbridge fuzz/ccbridge/corpus
 """
 import os
 import struct
@@ -187,6 +189,23 @@ def library(fixtures, cap=128):
     return bytes(h) + bytes(body)
 
 
+def seeds():
+    """{name: bytes} for fuzz/ccbridge/corpus: small files (a library built for 2 slots)."""
+    lib = library([FIXTURES[0], FIXTURES[1]], cap=2)
+    heading = library([FIXTURES[2], FIXTURES[4], FIXTURES[5]], cap=3)
+    out = {"seed-record": record(FIXTURES[0]), "seed-setup-record": record(FIXTURES[5]),
+           "seed-library-two-slots": lib, "seed-library-heading-deleted": heading}
+    # A record whose every move promises a continuation and an alternative past its end.
+    out["seed-hostile-promises"] = record(FIXTURES[4])[:2214] + bytes([0, 0, 0, 0]) + \
+        bytes([2, 0, sq("h2"), sq("e2"), 2, 0, sq("h9"), sq("g7")]) * 8
+    # A title with no NUL letter, an unpaired surrogate in the root comment.
+    b = bytearray(record(FIXTURES[0]))
+    b[180:308] = "题".encode("utf-16-le") * 64
+    b[2222:2224] = b"\x00\xd8"
+    out["seed-hostile-text"] = bytes(b)
+    return out
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "testdata/ccbridge"
     os.makedirs(out, exist_ok=True)
@@ -194,6 +213,11 @@ def main():
         f.write(library(FIXTURES))
     with open(os.path.join(out, "single.cbr"), "wb") as f:
         f.write(record(FIXTURES[0]))
+    if len(sys.argv) > 2:
+        os.makedirs(sys.argv[2], exist_ok=True)
+        for name, data in seeds().items():
+            with open(os.path.join(sys.argv[2], name), "wb") as f:
+                f.write(data)
 
 
 if __name__ == "__main__":
