@@ -376,7 +376,9 @@ def find_bases():
                 elif low.endswith(".xqf"):
                     out.append(("xqf", p))
                 elif low.endswith((".cbl", ".cbr")):
-                    out.append(("ccbridge", p))
+                    with open(p, "rb") as fh:  # ChessBase bases have .cbl files of their own
+                        if fh.read(8) == b"CCBridge":
+                            out.append(("ccbridge", p))
     return out
 
 

@@ -41,11 +41,19 @@ def num(b):
     return int(b.replace(b",", b""))
 
 
+def ccbridge(path):
+    """1 if path is a CCBridge file: ChessBase bases have .cbl files of their own."""
+    with open(path, "rb") as f:
+        return f.read(8) == b"CCBridge"
+
+
 def folders(root):
     """(folder, [bases]) for each folder of root holding bases, in a stable order."""
     for folder, dirs, files in os.walk(root):
         dirs.sort()
-        found = [os.path.join(folder, f) for f in sorted(files) if f.lower().endswith(PRIMARY)]
+        found = [os.path.join(folder, f) for f in sorted(files) if f.lower().endswith(PRIMARY)
+                 and (not f.lower().endswith((".cbl", ".cbr")) or
+                      ccbridge(os.path.join(folder, f)))]
         if found:
             yield folder, found
 
