@@ -115,6 +115,10 @@ def test_fixtures():
                 check(a.read() == b.read(), "testdata/ccbridge/%s is what the script writes" % n)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    # The binding lists the format from the registry, with the files it is opened by.
+    f = [f for f in gamedb.formats() if f.name == "ccbridge"]
+    check(len(f) == 1 and f[0].opens == (".cbl", ".cbr") and f[0].charset == "UTF-16LE",
+          "gamedb.formats() lists ccbridge (.cbl, .cbr; UTF-16LE): %r" % f)
     path = os.path.join(TESTDATA, "ccbridge", "fixtures.cbl")
     got = read(path, "fixtures.cbl")
     eq(len(got), len(MK.FIXTURES), "fixtures.cbl: games")
