@@ -374,6 +374,14 @@ def test_hostile_cases():
     rc, err = one(bytes(b), "surrogate.cbr")
     check(rc == 0 and "surrogate.cbr: offset %d: game 1: a comment: an unpaired UTF-16 surrogate became U+FFFD" % at in err,
           "an unpaired surrogate: %d %r" % (rc, err))
+    # An unpaired surrogate in a header field: the tag keeps the rest, U+FFFD in its place.
+    b = bytearray(rec)
+    b[1076:1084] = "红".encode("utf-16-le") + b"\x00\xdc" + "方".encode("utf-16-le") + b"\0\0"
+    rc, err = one(bytes(b), "lone.cbr")
+    check(rc == 0 and "lone.cbr: offset 1076: tag White: an unpaired UTF-16 surrogate became U+FFFD" in err,
+          "an unpaired surrogate in a tag: %d %r" % (rc, err))
+    got = read(bytes(b), "lone.cbr")
+    eq(got[0][0].tags.get("White") if got else None, "红\ufffd方", "lone.cbr: White")
     # A comment length past the record (the start record's): no move can be found after it.
     b = bytearray(rec)
     struct.pack_into("<I", b, 2218, 0x7FFFFFFF)

@@ -86,16 +86,17 @@ static int add_field(struct ccb *s, struct gamedb_game *g, const char *name, siz
 {
 	const uint8_t *p = s->rec + off;
 	struct gamedb__buf b = { 0 };
-	const char *note = NULL;
+	const char *note = NULL, *text_note = NULL;
 	size_t n;
 	int32_t rc;
 	int ret = 0;
 
 	for (n = 0; n + 1 < cap && (p[n] || p[n + 1]); n += 2)
 		;
-	if (n + 1 >= cap && cap >= 2)
-		note = "it has no NUL terminator (read to the field's end)";
-	rc = gamedb__ccb_text(s, p, n, &b, note ? &(const char *){ NULL } : &note);
+	rc = gamedb__ccb_text(s, p, n, &b, &text_note);
+	/* A missing terminator is said first: what follows from it is that the text runs on. */
+	note = n + 1 >= cap && cap >= 2 ? "it has no NUL terminator (read to the field's end)" :
+					  text_note;
 	if (rc == GAMEDB_FAILED) {
 		ret = -1;
 		goto out;

@@ -401,6 +401,15 @@ static int is_wide_name(const char *cs)
 		      strncasecmp(cs, "UCS-4", 5) == 0 || strncasecmp(cs, "UCS4", 4) == 0);
 }
 
+/* The bytes of one letter unit of charset cs: 4 (UTF-32, UCS-4), 2 (UTF-16, UCS-2), else 1. */
+static size_t unit_size(const char *cs)
+{
+	if (!is_wide_name(cs))
+		return 1;
+	return strncasecmp(cs, "UTF-32", 6) == 0 || strncasecmp(cs, "UTF32", 5) == 0 ||
+	       strncasecmp(cs, "UCS-4", 5) == 0 || strncasecmp(cs, "UCS4", 4) == 0 ? 4 : 2;
+}
+
 static int is_latin1_name(const char *cs)
 {
 	return strcasecmp(cs, "ISO-8859-1") == 0 || strcasecmp(cs, "LATIN1") == 0 ||
@@ -619,6 +628,9 @@ static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const 
 	size_t il = len, ol, start = out->len;
 	int32_t rc = GAMEDB_OK;
 	int bad = 0, slot;
+	/* What a bad letter skips: a byte, or a whole unit of a wide charset (an unpaired UTF-16
+	 * surrogate is two bytes; skipping one would read the rest of the text out of step). */
+	const size_t unit = unit_size(charset);
 
 	slot = find_slot(t, charset); /* a charset in use: one compare */
 	if (slot >= 0 && (tab = get_table(t, slot)) != NULL)
@@ -675,11 +687,12 @@ static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const 
 				continue; /* all read: flush next */
 			if (!bad)
 				break;
-			/* An invalid or incomplete sequence: one U+FFFD per byte skipped. */
+			/* An invalid or incomplete sequence: one U+FFFD per unit skipped. */
 			if (ol >= 3) {
+				const size_t k = unit < il ? unit : il;
 				put_replacement(out);
-				ip++;
-				il--;
+				ip += k;
+				il -= k;
 				bad = 0;
 				rc = GAMEDB_WARN;
 				continue;
