@@ -375,6 +375,10 @@ def find_bases():
                     out.append(("chessassistant", p))
                 elif low.endswith(".xqf"):
                     out.append(("xqf", p))
+                elif low.endswith((".cbl", ".cbr")):
+                    with open(p, "rb") as fh:  # ChessBase bases have .cbl files of their own
+                        if fh.read(8) == b"CCBridge":
+                            out.append(("ccbridge", p))
     return out
 
 

@@ -31,7 +31,7 @@ from testsupport import check, done, eq, SKIP
 TOOL = os.environ.get("GAMEDB_TOOL", "")
 REAL = os.environ.get("GAMEDB_REALDATA", "")
 TESTDATA = os.environ.get("GAMEDB_TESTDATA", "")
-PRIMARY = (".si3", ".si4", ".si5", ".cbh", ".cbv", ".xqf", ".cdp")
+PRIMARY = (".si3", ".si4", ".si5", ".cbh", ".cbv", ".xqf", ".cdp", ".cbl", ".cbr")
 SUMMARY = re.compile(rb"^gamedb: (.*): ([\d,]+) games? written, ([\d,]+) failed, "
                      rb"([\d,]+) with warnings$", re.M)
 TIMEOUT = 120
@@ -41,11 +41,19 @@ def num(b):
     return int(b.replace(b",", b""))
 
 
+def ccbridge(path):
+    """1 if path is a CCBridge file: ChessBase bases have .cbl files of their own."""
+    with open(path, "rb") as f:
+        return f.read(8) == b"CCBridge"
+
+
 def folders(root):
     """(folder, [bases]) for each folder of root holding bases, in a stable order."""
     for folder, dirs, files in os.walk(root):
         dirs.sort()
-        found = [os.path.join(folder, f) for f in sorted(files) if f.lower().endswith(PRIMARY)]
+        found = [os.path.join(folder, f) for f in sorted(files) if f.lower().endswith(PRIMARY)
+                 and (not f.lower().endswith((".cbl", ".cbr")) or
+                      ccbridge(os.path.join(folder, f)))]
         if found:
             yield folder, found
 
@@ -143,7 +151,7 @@ def family(base):
     """The files of the base whose index (or only file) is base."""
     folder, name = os.path.split(base)
     stem, ext = os.path.splitext(name)
-    if ext.lower() in (".xqf", ".cbv", ".cbz"):
+    if ext.lower() in (".xqf", ".cbv", ".cbz", ".cbl", ".cbr"):
         return [base]
     return sorted(os.path.join(folder, f) for f in os.listdir(folder)
                   if os.path.splitext(f)[0] == stem and os.path.isfile(os.path.join(folder, f)))

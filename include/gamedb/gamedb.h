@@ -368,11 +368,13 @@ GAMEDB_EXPORT int32_t gamedb_reader_set_format(struct gamedb_reader *r, const ch
  * | `charset`          | chessbase      | `CP1252`     | (the default when `charset-detect` is `no`) |
  * | `charset`          | chessassistant | `CP1251`     | (the default when `charset-detect` is `no`) |
  * | `charset`          | xqf            | `GB18030`    | |
+ * | `charset`          | ccbridge       | `UTF-16LE`   | |
  * | `charset`          | style12        | `UTF-8`      | |
  * | `fallback-charset` | scid           | `ISO-8859-1` | when the charset is UTF-8: what bytes that are not UTF-8 are read as (with a warning once per open and per game) |
  * | `fallback-charset` | chessbase      | `CP1252`     | (used only with `charset` UTF-8) |
  * | `fallback-charset` | chessassistant | `CP1252`     | (used only with `charset` UTF-8) |
  * | `fallback-charset` | xqf            | `CP1252`     | (used only with `charset` UTF-8) |
+ * | `fallback-charset` | ccbridge       | `CP1252`     | (used only with `charset` UTF-8) |
  * | `fallback-charset` | style12        | `CP1252`     | |
  * | `language`         | chessbase      | `all`        | keep annotation texts in one language (en, de, fr, es, it, nl, pl, pt) and those in none |
  * | `charset-detect`   | chessbase      | `yes`        | choose CP1251 or CP1252 from the name tables (`no`: the `charset` default) |

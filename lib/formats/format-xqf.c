@@ -352,51 +352,6 @@ static int add_text_tag(struct xqf *s, struct gamedb_game *g, const char *name, 
 					gamedb__reader_charset(s->r)) == GAMEDB_FAILED ? -1 : 0;
 }
 
-/*
- * PGN's Date from XQF's free-text date ("1997年11月16日", "1999.1.12", "2010-05-27 15:",
- * "20140422"): the first three runs of digits as year, month, day when the year has four
- * digits; "??" for what is missing or out of range. Two-digit years ("94-5-19") are left
- * unknown: the order of the parts is not certain.
- */
-static void xqf_date(const uint8_t *p, size_t n, char out[11])
-{
-	unsigned v[3] = { 0, 0, 0 }, len[3] = { 0, 0, 0 };
-	uint32_t month = 0, day = 0;
-	size_t i = 0;
-	int k = 0;
-
-	while (i < n && k < 3) {
-		if (p[i] < '0' || p[i] > '9') {
-			i++;
-			continue;
-		}
-		while (i < n && p[i] >= '0' && p[i] <= '9') {
-			if (len[k] < 9)
-				v[k] = v[k] * 10 + (unsigned)(p[i] - '0');
-			len[k]++;
-			i++;
-		}
-		k++;
-	}
-	if (len[0] == 8) { /* YYYYMMDD */
-		v[2] = v[0] % 100;
-		v[1] = v[0] / 100 % 100;
-		v[0] /= 10000;
-		len[0] = 4;
-		len[1] = len[2] = 2;
-	}
-	if (len[0] != 4 || v[0] < 1000) {
-		gamedb__pgn_date(out, 0, 0, 0);
-		return;
-	}
-	if (len[1] && len[1] <= 2 && v[1] >= 1 && v[1] <= 12) {
-		month = v[1];
-		if (len[2] && len[2] <= 2 && v[2] >= 1 && v[2] <= 31)
-			day = v[2];
-	}
-	gamedb__pgn_date(out, v[0], month, day);
-}
-
 /* Piece types of the 16 slots of each side in the piece table. */
 static const uint8_t slot_type[16] = {
 	GAMEDB__XQ_CHARIOT, GAMEDB__XQ_HORSE, GAMEDB__XQ_ELEPHANT, GAMEDB__XQ_ADVISOR,
@@ -482,7 +437,7 @@ static int32_t xqf_next_game(void *state, struct gamedb_game *g)
 	    add_text_tag(s, g, "Site", H_SITE, 15, "?"))
 		goto nomem;
 	n = field(s, H_DATE, 15, &t);
-	xqf_date(t, n, date);
+	gamedb__date_from_text(t, n, date);
 	/* The stored text stays reachable as the tag's raw value. */
 	if (gamedb__tags_add(&g->head, "Date", date, 10, n ? (const char *)t : NULL, n,
 			     gamedb__reader_charset(r)) ||
@@ -697,26 +652,6 @@ static size_t parse_tree(struct xqf *s, struct gamedb_game *g, struct xproblems 
 	return n;
 }
 
-/*
- * XQStudio's comments come from a Windows memo box: CR LF line breaks, often a trailing (or
- * leading) blank line. The UTF-8 text from off on becomes LF-separated lines (the text
- * layer's line breaks) without blanks at either end.
- */
-static void tidy_text(struct gamedb__buf *b, size_t off)
-{
-	size_t start = off, end;
-
-	gamedb__text_newlines(b, off);
-	while (start < b->len && (b->p[start] == ' ' || b->p[start] == '\t' || b->p[start] == '\n'))
-		start++;
-	end = b->len;
-	while (end > start && (b->p[end - 1] == ' ' || b->p[end - 1] == '\t' || b->p[end - 1] == '\n'))
-		end--;
-	memmove(b->p + off, b->p + start, end - start);
-	b->len = off + (end - start);
-	b->p[b->len] = 0;
-}
-
 /* Adds a node's comment (GB18030 by default), its stored bytes kept after the UTF-8 text. */
 static int add_comment(struct xqf *s, struct gamedb__movebuf *mb, const struct xnode *nd, int type,
 		       int32_t *text_status)
@@ -735,7 +670,7 @@ static int add_comment(struct xqf *s, struct gamedb__movebuf *mb, const struct x
 				  gamedb__reader_fallback(s->r), raw, len, &mb->text);
 	if (rc == GAMEDB_FAILED)
 		return -1;
-	tidy_text(&mb->text, off);
+	gamedb__tidy_comment(&mb->text, off);
 	if (mb->text.len == off) /* only blank lines */
 		return 0;
 	if (gamedb__buf_putc(&mb->text, 0) != 0 || gamedb__mb_event(mb, type, (uint32_t)off) != 0 ||

@@ -22,6 +22,7 @@
 	X(scid)      /* "Scid.si" magic in the index */                                        \
 	X(chessbase) /* CBH header: record size and version bytes */                           \
 	X(xqf)       /* "XQ" magic */                                                          \
+	X(ccbridge)  /* "CCBridgeLibrary\0" or "CCBridge Record\0" magic */                   \
 	X(chessassistant) /* CDP: two NUL-padded text fields ("Chess Data Pro format") */     \
 	X(style12)   /* text: a "<12> " board line in the first 64 KiB */
 

@@ -75,3 +75,69 @@ int gamedb__var_close_open(struct gamedb__movebuf *mb)
 			return -1;
 	return 0;
 }
+
+/*
+ * PGN's Date from a free-text date in an ASCII-compatible charset, as XQF and CCBridge store
+ * them ("1997年11月16日", "1999.1.12", "2010-05-27 15:", "20140422"): the first three runs of
+ * digits as year, month, day when the year has four digits; "??" for what is missing or out of
+ * range. Two-digit years ("94-5-19") are left
+ * unknown: the order of the parts is not certain.
+ */
+void gamedb__date_from_text(const uint8_t *p, size_t n, char out[11])
+{
+	unsigned v[3] = { 0, 0, 0 }, len[3] = { 0, 0, 0 };
+	uint32_t month = 0, day = 0;
+	size_t i = 0;
+	int k = 0;
+
+	while (i < n && k < 3) {
+		if (p[i] < '0' || p[i] > '9') {
+			i++;
+			continue;
+		}
+		while (i < n && p[i] >= '0' && p[i] <= '9') {
+			if (len[k] < 9)
+				v[k] = v[k] * 10 + (unsigned)(p[i] - '0');
+			len[k]++;
+			i++;
+		}
+		k++;
+	}
+	if (len[0] == 8) { /* YYYYMMDD */
+		v[2] = v[0] % 100;
+		v[1] = v[0] / 100 % 100;
+		v[0] /= 10000;
+		len[0] = 4;
+		len[1] = len[2] = 2;
+	}
+	if (len[0] != 4 || v[0] < 1000) {
+		gamedb__pgn_date(out, 0, 0, 0);
+		return;
+	}
+	if (len[1] && len[1] <= 2 && v[1] >= 1 && v[1] <= 12) {
+		month = v[1];
+		if (len[2] && len[2] <= 2 && v[2] >= 1 && v[2] <= 31)
+			day = v[2];
+	}
+	gamedb__pgn_date(out, v[0], month, day);
+}
+
+/*
+ * A comment typed in a Windows memo box (XQStudio's, CCBridge's): CR LF line breaks, often a
+ * trailing (or leading) blank line. The UTF-8 text from off on becomes LF-separated lines (the
+ * text layer's line breaks) without blanks at either end.
+ */
+void gamedb__tidy_comment(struct gamedb__buf *b, size_t off)
+{
+	size_t start = off, end;
+
+	gamedb__text_newlines(b, off);
+	while (start < b->len && (b->p[start] == ' ' || b->p[start] == '\t' || b->p[start] == '\n'))
+		start++;
+	end = b->len;
+	while (end > start && (b->p[end - 1] == ' ' || b->p[end - 1] == '\t' || b->p[end - 1] == '\n'))
+		end--;
+	memmove(b->p + off, b->p + start, end - start);
+	b->len = off + (end - start);
+	b->p[b->len] = 0;
+}

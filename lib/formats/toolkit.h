@@ -154,6 +154,18 @@ char *gamedb__cur_message(const struct gamedb__cur *c, char *buf, size_t cap, co
 /* ---- PGN dates ----------------------------------------------------------------------------- */
 
 /*
+ * PGN's Date from free text (XQF's, CCBridge's): the first three runs of ASCII digits as year,
+ * month, day when the year has four digits ("1997年11月16日", "2010-05-27 15:", "20140422");
+ * "??" for what is missing or out of range (toolkit.c).
+ */
+void gamedb__date_from_text(const uint8_t *p, size_t n, char out[11]);
+/*
+ * A comment typed in a Windows memo box (XQF's, CCBridge's): the UTF-8 text of b from off on
+ * becomes LF-separated lines without blanks at either end (toolkit.c).
+ */
+void gamedb__tidy_comment(struct gamedb__buf *b, size_t off);
+
+/*
  * The PGN Date (or EventDate) text of year, month, day into out: "YYYY.MM.DD", NUL-terminated,
  * each part "????" or "??" when it is 0 (unknown) or more than the field holds (a month or day
  * over 99); a year over 9999 is written 9999. Month and day are not checked against the

@@ -388,6 +388,28 @@ void gamedb__text_newlines(struct gamedb__buf *b, size_t off)
 	b->p[b->len] = 0;
 }
 
+/*
+ * A charset whose letters take two or four bytes (UTF-16, UCS-2, UTF-32, UCS-4): its bytes are
+ * not ASCII text even when every one of them is below 0x80 ("上海" is 0A 4E 77 6D in UTF-16LE),
+ * so the pass-through for plain ASCII must not take them.
+ */
+static int is_wide_name(const char *cs)
+{
+	return cs && (strncasecmp(cs, "UTF-16", 6) == 0 || strncasecmp(cs, "UTF16", 5) == 0 ||
+		      strncasecmp(cs, "UCS-2", 5) == 0 || strncasecmp(cs, "UCS2", 4) == 0 ||
+		      strncasecmp(cs, "UTF-32", 6) == 0 || strncasecmp(cs, "UTF32", 5) == 0 ||
+		      strncasecmp(cs, "UCS-4", 5) == 0 || strncasecmp(cs, "UCS4", 4) == 0);
+}
+
+/* The bytes of one letter unit of charset cs: 4 (UTF-32, UCS-4), 2 (UTF-16, UCS-2), else 1. */
+static size_t unit_size(const char *cs)
+{
+	if (!is_wide_name(cs))
+		return 1;
+	return strncasecmp(cs, "UTF-32", 6) == 0 || strncasecmp(cs, "UTF32", 5) == 0 ||
+	       strncasecmp(cs, "UCS-4", 5) == 0 || strncasecmp(cs, "UCS4", 4) == 0 ? 4 : 2;
+}
+
 static int is_latin1_name(const char *cs)
 {
 	return strcasecmp(cs, "ISO-8859-1") == 0 || strcasecmp(cs, "LATIN1") == 0 ||
@@ -606,6 +628,9 @@ static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const 
 	size_t il = len, ol, start = out->len;
 	int32_t rc = GAMEDB_OK;
 	int bad = 0, slot;
+	/* What a bad letter skips: a byte, or a whole unit of a wide charset (an unpaired UTF-16
+	 * surrogate is two bytes; skipping one would read the rest of the text out of step). */
+	const size_t unit = unit_size(charset);
 
 	slot = find_slot(t, charset); /* a charset in use: one compare */
 	if (slot >= 0 && (tab = get_table(t, slot)) != NULL)
@@ -662,11 +687,12 @@ static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const 
 				continue; /* all read: flush next */
 			if (!bad)
 				break;
-			/* An invalid or incomplete sequence: one U+FFFD per byte skipped. */
+			/* An invalid or incomplete sequence: one U+FFFD per unit skipped. */
 			if (ol >= 3) {
+				const size_t k = unit < il ? unit : il;
 				put_replacement(out);
-				ip++;
-				il--;
+				ip += k;
+				il -= k;
 				bad = 0;
 				rc = GAMEDB_WARN;
 				continue;
@@ -776,7 +802,9 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 	if (len > (SIZE_MAX - 64) / 4 || gamedb__buf_room(out, 4 * len + 32) != 0)
 		return GAMEDB_FAILED;
 
-	if (t->hook && !gamedb__text_is_plain(in, len)) {
+	const int wide = is_wide_name(charset);
+
+	if (t->hook && (wide || !gamedb__text_is_plain(in, len))) {
 		size_t produced = 0;
 		int32_t hr = t->hook(t->hook_user_data, is_utf8_name(charset) ? "UTF-8" : charset, in,
 				     len, out->p + out->len, out->cap - out->len - 1, &produced);
@@ -803,7 +831,7 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 			return rc;
 		}
 		note_fallback(t, out, start);
-	} else if (gamedb__text_is_plain(in, len)) {
+	} else if (!wide && gamedb__text_is_plain(in, len)) {
 		memcpy(out->p + out->len, in, len);
 		out->len += len;
 		out->p[out->len] = 0;
