@@ -7,7 +7,7 @@ usage: refcheck.py GAMEDB OUTDIR [REALDATA] [TESTDATA]
 
 Per base: `pgn`, `pgn --layout scid`, `json`, `fen`, `info` (stdout, stderr and exit status).
 The bases are those compare-windows.py finds (SCID si3/si4/si5, ChessBase cbh/cbv, XQF, Chess
-Assistant cdp, style 12 logs) in REALDATA (default ../shared/realdata beside the source tree)
+Assistant cdp, CCBridge cbl/cbr by their magic, style 12 logs) in REALDATA (default ../shared/realdata beside the source tree)
 and TESTDATA (default testdata/).
 """
 import os
@@ -19,11 +19,19 @@ RUNS = (('pgn', ['pgn']), ('scid', ['pgn', '--layout', 'scid']), ('json', ['json
         ('fen', ['fen']), ('info', ['info']))
 
 
+def ccbridge(path):
+    """A CCBridge library or record by its magic (a ChessBase base has a .cbl of its own)."""
+    if not path.lower().endswith(('.cbl', '.cbr')):
+        return False
+    with open(path, 'rb') as f:
+        return f.read(16) in (b'CCBridgeLibrary\0', b'CCBridge Record\0')
+
+
 def bases(root):
     for folder, dirs, files in os.walk(root):
         dirs.sort()
         for f in sorted(files):
-            if f.lower().endswith(PRIMARY) or (
+            if f.lower().endswith(PRIMARY) or ccbridge(os.path.join(folder, f)) or (
                     'style12' in folder and (f.endswith('_lines.txt') or f.endswith('.log'))):
                 yield os.path.join(folder, f)
 
