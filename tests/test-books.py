@@ -374,7 +374,22 @@ def ctgwriter_key(fen):
     return ctgwriter.key(fen)
 
 
+def test_help():
+    """The book commands' help, as every command's: --help (anywhere) and `gamedb help CMD`
+    write it on standard output and exit 0; bad usage writes the usage on standard error, 2."""
+    for args in (["book-probe", "--help"], ["book-dump", "-h"], ["help", "book-probe"],
+                 ["help", "book-dump"], ["book", "--from", "x.abk", "--help"]):
+        rc, out, err = run_tool(*args)
+        eq(rc, 0, "gamedb %s: exit status" % " ".join(args))
+        check(out.startswith(b"usage: gamedb book-probe") and b"Exit status" in out and not err,
+              "gamedb %s: the help on standard output (%r, %r)" % (" ".join(args), out[:60], err))
+    rc, out, err = run_tool("book-probe", "x.abk")
+    check(rc == 2 and not out and "--fen FEN are needed" in err and "usage:" in err,
+          "book-probe without --fen: usage on standard error, exit 2")
+
+
 def main():
+    test_help()
     with tempfile.TemporaryDirectory() as work:
         test_made_abk(work)
         test_ctg(work)

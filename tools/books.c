@@ -53,13 +53,35 @@ static void put_position_json(struct gamedb_book_reader *br, FILE *f, int with_p
 	fputs("}\n", f);
 }
 
+static void book_commands(FILE *f)
+{
+	fputs("usage: gamedb book-probe BOOK --fen FEN [--json]\n"
+	      "       gamedb book-dump BOOK [--max-ply N] --json\n"
+	      "       gamedb book --from BOOK -o OUT.bin\n", f);
+}
+
 static int book_usage(const char *cmd, const char *msg)
 {
 	fprintf(stderr, "gamedb: %s: %s\n", cmd, msg);
-	fprintf(stderr, "usage: gamedb book-probe BOOK --fen FEN [--json]\n"
-		"       gamedb book-dump BOOK [--max-ply N] --json\n"
-		"       gamedb book --from BOOK -o OUT.bin\n");
+	book_commands(stderr);
 	return 2;
+}
+
+/* gamedb book-probe --help (and the others): what they do, on standard output. */
+static int book_help(void)
+{
+	book_commands(stdout);
+	fputs("\nOpening books of other programs: Arena (.abk) and ChessBase (.ctg, with its .ctb and\n"
+	      ".cto beside it).\n"
+	      "  book-probe  the book's moves for the position FEN: SAN, UCI and weight a line, or\n"
+	      "              with --json one object with every statistic the format stores\n"
+	      "  book-dump   every position reached from the start through book moves, each once,\n"
+	      "              as JSON Lines (at most N plies from the start with --max-ply)\n"
+	      "  book --from the book as a Polyglot book (weights: doc/formats/abk.md, ctg.md)\n"
+	      "Exit status: 0 all read, 1 moves of the book left out (said on standard error),\n"
+	      "2 the book cannot be opened, bad usage, or output lost. man gamedb says more.\n",
+	      stdout);
+	return 0;
 }
 
 /* Opens the book; NULL after a message. A warning of the open is said and counted. */
@@ -231,6 +253,13 @@ static int cmd_book_from(int argc, char **argv)
 
 int cmd_books(int argc, char **argv)
 {
+	int i;
+
+	if (!strcmp(argv[1], "help"))
+		return book_help();
+	for (i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return book_help();
 	if (!strcmp(argv[1], "book-probe"))
 		return cmd_book_probe(argc, argv);
 	if (!strcmp(argv[1], "book-dump"))
@@ -238,7 +267,10 @@ int cmd_books(int argc, char **argv)
 	return cmd_book_from(argc, argv);
 }
 
-/* 1 when the command line is one of this file's (book --from is, book alone is not). */
+/*
+ * 1 when the command line is one of this file's (book --from is, book alone is not; gamedb
+ * help book-probe and help book-dump are, as their --help).
+ */
 int is_books_command(int argc, char **argv)
 {
 	int i;
@@ -246,6 +278,9 @@ int is_books_command(int argc, char **argv)
 	if (argc < 2)
 		return 0;
 	if (!strcmp(argv[1], "book-probe") || !strcmp(argv[1], "book-dump"))
+		return 1;
+	if (argc == 3 && !strcmp(argv[1], "help") &&
+	    (!strcmp(argv[2], "book-probe") || !strcmp(argv[2], "book-dump")))
 		return 1;
 	if (strcmp(argv[1], "book") != 0)
 		return 0;

@@ -156,6 +156,8 @@ int run(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (is_books_command(argc, argv))
+		return cmd_books(argc, argv);
 	if (strcmp(argv[1], "help") == 0) { /* gamedb help COMMAND */
 		if (argc == 3 && (c = find_command(argv[2])) != NULL) {
 			command_usage(stdout, c->name);
@@ -166,8 +168,6 @@ int run(int argc, char **argv)
 		try_help(NULL);
 		return 2;
 	}
-	if (is_books_command(argc, argv))
-		return cmd_books(argc, argv);
 	c = find_command(argv[1]);
 	if (!c) {
 		fprintf(stderr, "gamedb: unknown command \"%s\"\n", argv[1]);
