@@ -31,7 +31,7 @@ from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_int32, c_int64, c
                     c_uint32, c_uint64, c_void_p)
 
 #: The oldest library version (MAJOR * 10000 + MINOR * 100 + PATCH) this binding works with.
-REQUIRED_VERSION = 10100
+REQUIRED_VERSION = 10200
 
 #: The soname this binding is written against (on Windows, the DLL's name: gamedb-1.dll).
 SONAME = "gamedb-1.dll" if os.name == "nt" else "libgamedb.so.1"
@@ -491,6 +491,9 @@ API = (
     _Api("gamedb_book_free", [BookP], None, None),
     _Api("gamedb_game_write_json", [GameP, c_uint32, WRITE_FN, c_void_p], c_int32,
          _errcheck_game),
+    # The status is checked by the caller (_packed.write()): no errcheck hook per game.
+    _Api("gamedb_game_write_packed", [GameP, c_uint32, c_void_p, c_size_t, POINTER(c_size_t)],
+         c_int32, None),
     # SCID
     _Api("gamedb_reader_get_scid", [ReaderP], ScidP, None),
     _Api("gamedb_scid_get_version", [ScidP], c_int32, None),

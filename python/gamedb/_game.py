@@ -12,7 +12,7 @@ import threading
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple, TypeVar
 from ctypes import byref, c_char_p, c_int32, c_size_t, c_uint64
 
-from . import _ffi
+from . import _ffi, _packed
 from ._ffi import E_NONE, FAILED, OK, WARN, GamedbError
 from ._errors import _UINT32_MAX, _c_unsigned, _enc, _misuse
 from ._formats import CHESSASSISTANT_FIELDS, CHESSBASE_FIELDS
@@ -201,6 +201,7 @@ class MoveIterator(_Closing):
 
     def __init__(self, game: "Game", flags: int, key: bool = False) -> None:
         self._ptr: Any = None
+        self._events: Optional[List[Event]] = None  # the events of the packed game
         self._key = key
         self._game = game  # keeps the game, and so its copy, alive while the iterator runs
         self._lock = game._lock
@@ -217,10 +218,30 @@ class MoveIterator(_Closing):
             self._ptr = it
             game._users += 1
 
-    def __iter__(self) -> "MoveIterator":
+    @classmethod
+    def _packed(cls, game: "Game", events: List[Event]) -> "MoveIterator":
+        """An iterator over events the game gave in one call (gamedb_game_write_packed()): it
+        holds no C iterator, only the list."""
+        self = cls.__new__(cls)
+        self._ptr = None
+        self._key = False
+        self._game = game
+        self._lock = game._lock
+        self._xiangqi = self._fen = False
+        self._events = events
+        self._it = iter(events)
+        return self
+
+    def __iter__(self) -> Any:
+        # The list's own iterator when the events came packed: the for loop then takes each
+        # event without a call into Python. next() on this object shares its place.
+        if self._events is not None:
+            return self._it
         return self
 
     def __next__(self) -> Event:
+        if self._events is not None:
+            return next(self._it)  # whole events: the list iterator is atomic under the GIL
         with self._lock:
             ptr = self._ptr
             if not ptr:
@@ -236,6 +257,9 @@ class MoveIterator(_Closing):
 
     def close(self) -> None:
         """Frees the C iterator; later iteration gives nothing."""
+        if self._events is not None:
+            self._events.clear()  # its iterators, also one a for loop holds, stop
+            return
         with self._lock:
             self._close_locked()
 
@@ -363,23 +387,19 @@ class Game:
         # The reader's ledger, kept past the copy: a writer may find a loss later (a tag PGN
         # cannot hold as it is), and the game is then counted as warned.
         self._tally = reader._tally if reader is not None else None
-        self.index = _lib.gamedb_game_get_index(gp)
-        pairs: List[Tuple[str, str]] = []
-        name, value = c_char_p(), c_char_p()
-        for i in range(_lib.gamedb_game_get_tag_count(gp)):
-            _lib.gamedb_game_get_tag_at(gp, i, byref(name), byref(value))
-            pairs.append((_ffi._decode(name.value) or "", _ffi._decode(value.value) or ""))
+        # The headers in one call (gamedb_game_write_packed(), no moves decoded): the index,
+        # the tags (formats that keep tags outside their index, SCID, read them there, and with
+        # them a non-standard start position), the start position, the variant, deleted.
+        self.index, pairs, self.fen, v, self.deleted = _packed.header(
+            _packed.write(gp, _packed.PACK_NO_MOVES)[1])
         self.tag_list = pairs
-        tags: Dict[str, str] = {}
-        for key, val in pairs:
-            tags.setdefault(key, val)  # a repeated tag: the first one wins in the dict
+        tags: Dict[str, str] = dict(pairs)
+        if len(tags) != len(pairs):  # a repeated tag: the first one wins in the dict
+            tags = {}
+            for key, val in pairs:
+                tags.setdefault(key, val)
         self.tags = tags
-        # After the tags: formats that keep tags outside their index (SCID) read them on the
-        # first tag call, and with them a non-standard start position.
-        self.fen = _lib.gamedb_game_get_fen(gp)
-        v = _lib.gamedb_game_get_variant(gp)
         self.variant = _VARIANTS.get(v, str(v))
-        self.deleted = bool(_lib.gamedb_game_is_deleted(gp))
         if warning is None and reader is not None and \
                 _lib.gamedb_reader_errcode(reader._ptr) != E_NONE:
             # Reading the tags kept outside the index failed: the headers are incomplete.
@@ -500,7 +520,53 @@ class Game:
             flags |= _ffi.ITER_FEN
         if partial:
             flags |= _ffi.ITER_PARTIAL
-        return MoveIterator(self, flags, key)
+        return MoveIterator._packed(self, self._packed_events(flags, key))
+
+    def _packed_events(self, flags: int, key: bool = False) -> List[Event]:
+        """Every event of the move iterator with ``flags``, taken in one call on the game's
+        copy (gamedb_game_write_packed()): each :class:`Event` as Event(evp) makes it from the
+        C event, but without the ten calls through ctypes per move."""
+        flags |= _packed.PACK_KEYS if key else 0
+        reader = self._reader
+        if not self._ptr and reader is not None:
+            events = reader._packed_current(self, flags)
+            if events is not None:
+                return events
+        self._materialize()
+        with self._lock:
+            gp = self._own()
+            try:
+                view = _packed.write(gp, flags)[1]
+            except GamedbError as e:
+                raise self._game_failed(e) from None
+            return _packed.events(view, Event, _EVENT_TYPES)
+
+    def _packed_borrowed(self, gp: Any, flags: int) -> List[Event]:
+        """_packed_events() on gp, the reader's borrowed C game that is this game (the
+        reader's lock is held): no copy is made, the moves are decoded once, by the packing.
+        The ledger learns what _adopt() would teach it: the moves failed (the game is then
+        failed, as a copy would have shown), or a text was converted with a loss."""
+        reader = self._reader
+        try:
+            rc, view = _packed.write(gp, flags)
+        except GamedbError as e:
+            if e.code == FAILED and self._failure is None and reader is not None:
+                self._failure = (reader._name,)
+                reader._tally.mark(self.index, _FAILED)
+            raise self._game_failed(e) from None
+        state = 0
+        if rc == WARN:  # ITER_PARTIAL: the legal part of moves that failed
+            if self._failure is None and reader is not None:
+                self._failure = (reader._name,)
+            state = _FAILED
+        elif self.warning is None and _lib.gamedb_game_get_status(gp) == WARN:
+            message = _lib.gamedb_game_errmsg(gp)
+            if message:
+                self.warning = message
+                state = _WARNED
+        if state and reader is not None:
+            reader._tally.mark(self.index, state)
+        return _packed.events(view, Event, _EVENT_TYPES)
 
     def positions(self) -> Iterator[Tuple[str, int, str]]:
         """An iterator of (fen, key, uci) over the main line: each position from which a move
