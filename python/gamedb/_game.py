@@ -9,6 +9,7 @@ between threads: see the package's documentation (``gamedb/__init__.py``)."""
 import ctypes
 import json as _json
 import threading
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple, TypeVar
 from ctypes import byref, c_char_p, c_int32, c_size_t, c_uint64
 
@@ -33,6 +34,9 @@ PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
 #: Xiangqi pieces beyond those (general = KING, chariot = ROOK, horse = KNIGHT, soldier = PAWN).
 ADVISOR, ELEPHANT, CANNON = 7, 8, 9
 PIECE_SYMBOLS = {PAWN: "p", KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q", KING: "k"}
+
+_CB_KEYS = tuple(CHESSBASE_FIELDS)
+_CB_FIELDS = tuple(CHESSBASE_FIELDS.values())
 
 _VARIANTS = {
     _ffi.VARIANT_CHESS: "chess",
@@ -90,9 +94,12 @@ class Event:
     ``depth`` is the variation depth of every event (0 on the main line).
     """
 
-    __slots__ = ("type", "depth", "san", "uci", "chinese", "from_square", "to_square",
-                 "promotion", "piece", "fen", "text", "text_raw", "language", "annotation_type",
-                 "nag", "move_number", "colour", "key")
+    # The fields a move has are slots, set on every event; the others (None on a move, and
+    # on most events) are class attributes, None, that an event holding one of them shadows
+    # in its own __dict__: a move is made with ten stores instead of eighteen.
+    __slots__ = ("type", "depth", "san", "uci", "from_square", "to_square", "promotion",
+                 "piece", "move_number", "colour", "__dict__")
+    chinese = fen = text = text_raw = language = annotation_type = nag = key = None
     type: str
     depth: int
     san: Optional[str]
@@ -119,10 +126,9 @@ class Event:
         t = _lib.gamedb_event_get_type(evp)
         self.type = _EVENT_TYPES.get(t, str(t))
         self.depth = _lib.gamedb_event_get_depth(evp)
-        self.san = self.uci = self.fen = self.text = self.text_raw = self.chinese = None
-        self.language = self.annotation_type = None
+        self.san = self.uci = None
         self.from_square = self.to_square = self.promotion = self.piece = None
-        self.nag = self.move_number = self.colour = self.key = None
+        self.move_number = self.colour = None
         if t == _ffi.EVENT_MOVE:
             frm, to, promo, colour = c_int32(), c_int32(), c_int32(), c_int32()
             if _lib.gamedb_event_get_move(evp, byref(frm), byref(to), byref(promo)) == OK:
@@ -133,9 +139,13 @@ class Event:
             self.san = _lib.gamedb_event_get_san(evp)
             self.uci = _lib.gamedb_event_get_uci(evp)
             if xiangqi:
-                self.chinese = _lib.gamedb_event_get_notation(evp, _ffi.NOTATION_CHINESE)
+                chinese = _lib.gamedb_event_get_notation(evp, _ffi.NOTATION_CHINESE)
+                if chinese is not None:
+                    self.chinese = chinese
             if fen:
-                self.fen = _lib.gamedb_event_get_fen(evp)
+                fen_text = _lib.gamedb_event_get_fen(evp)
+                if fen_text is not None:
+                    self.fen = fen_text
             if key:
                 k = c_uint64()
                 if _lib.gamedb_event_get_key(evp, byref(k)) == OK:
@@ -160,9 +170,15 @@ class Event:
             self.nag = _lib.gamedb_event_get_nag(evp)
 
     def __repr__(self) -> str:
-        fields = ", ".join("%s=%r" % (k, getattr(self, k)) for k in self.__slots__[1:]
+        fields = ", ".join("%s=%r" % (k, getattr(self, k)) for k in _EVENT_FIELDS[1:]
                            if getattr(self, k) is not None)
         return "Event(%r%s)" % (self.type, ", " + fields if fields else "")
+
+
+#: Every field of an Event, in the order of its documentation (repr() shows them so).
+_EVENT_FIELDS = ("type", "depth", "san", "uci", "chinese", "from_square", "to_square",
+                 "promotion", "piece", "fen", "text", "text_raw", "language", "annotation_type",
+                 "nag", "move_number", "colour", "key")
 
 
 class _Closing:
@@ -410,8 +426,10 @@ class Game:
             self.scid_flags = _lib.gamedb_scid_get_game_flags(reader._scid_ptr, gp)
         self.chessbase = None
         if reader is not None and reader._cb_ptr:
-            self.chessbase = {k: _lib.gamedb_chessbase_get_game_field(reader._cb_ptr, gp, f)
-                              for k, f in CHESSBASE_FIELDS.items()}
+            # Every field in one C-level loop (map over the ctypes function, no errcheck).
+            self.chessbase = dict(zip(_CB_KEYS, map(_lib.gamedb_chessbase_get_game_field,
+                                                    repeat(reader._cb_ptr), repeat(gp),
+                                                    _CB_FIELDS)))
         self.chessassistant = None
         if reader is not None and reader._ca_ptr:
             self.chessassistant = {

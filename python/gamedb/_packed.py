@@ -94,8 +94,9 @@ def header(view: memoryview) -> Tuple[int, List[Tuple[str, str]], str, int, bool
 
 
 def events(view: memoryview, event_cls: Any, type_names: Any) -> List[Any]:
-    """The events of a packed game as event_cls objects, each with every slot set as
-    event_cls(evp) sets it from the C event (gamedb.Event)."""
+    """The events of a packed game as event_cls objects (gamedb.Event), each with the fields
+    event_cls(evp) gives it from the C event: the slots of a move set on every event, the
+    other fields only where the event has them (else the class's None)."""
     (_, _, hsize, _, nevents, ntags, soff, slen, roff, _, _, _, _) = _HEAD.unpack_from(view)
     strs = str(view[soff:soff + slen], "utf-8", "replace").split("\0")
     nxt = iter(strs[2 * ntags + 1:]).__next__
@@ -104,41 +105,48 @@ def events(view: memoryview, event_cls: Any, type_names: Any) -> List[Any]:
     out: List[Any] = []
     append = out.append
     get_type = type_names.get
+    colours = ("white", "black")
     for (t, bits, piece, promo, frm, to, depth, num, colour, rawlen,
          key) in _REC.iter_unpack(view[hsize:hsize + 32 * nevents]):
         e = new(event_cls)
         e.depth = depth
         if t == 1:  # a move: the hot path
             e.type = "move"
-            e.san = nxt() if bits & _SAN else None
-            e.uci = nxt() if bits & _UCI else None
-            e.chinese = nxt() if bits & _CHINESE else None
-            e.fen = nxt() if bits & _FEN else None
-            e.key = key if bits & _KEY else None
+            if bits == _SAN | _UCI:
+                e.san = nxt()
+                e.uci = nxt()
+            else:
+                e.san = nxt() if bits & _SAN else None
+                e.uci = nxt() if bits & _UCI else None
+                if bits & _CHINESE:
+                    e.chinese = nxt()
+                if bits & _FEN:
+                    e.fen = nxt()
+                if bits & _KEY:
+                    e.key = key
             e.from_square = frm if frm >= 0 else None
             e.to_square = to if to >= 0 else None
             e.promotion = promo or None
             e.piece = piece or None
             e.move_number = num
-            e.colour = "black" if colour else "white"
-            e.text = e.text_raw = e.language = e.annotation_type = e.nag = None
-        else:
-            e.type = get_type(t, str(t))
-            e.san = e.uci = e.chinese = e.fen = e.key = None
-            e.from_square = e.to_square = e.promotion = e.piece = None
-            e.move_number = e.colour = None
-            e.text = nxt() if bits & _TEXT else None
-            e.language = nxt() if bits & _LANGUAGE else None
-            raw: Optional[bytes] = None
-            if bits & _RAW:
-                raw = bytes(view[raw_at:raw_at + rawlen])
-                raw_at += rawlen
-            e.annotation_type = e.nag = None
-            if t == _ffi.EVENT_ANNOTATION:
-                e.annotation_type = num
-                raw = raw if raw is not None else b""
-            elif t == _ffi.EVENT_NAG:
-                e.nag = num
-            e.text_raw = raw
+            e.colour = colours[colour]
+            append(e)
+            continue
+        e.type = get_type(t, str(t))
+        e.san = e.uci = e.from_square = e.to_square = e.promotion = e.piece = None
+        e.move_number = e.colour = None
+        if bits & _TEXT:
+            e.text = nxt()
+        if bits & _LANGUAGE:
+            e.language = nxt()
+        if bits & _RAW:
+            e.text_raw = bytes(view[raw_at:raw_at + rawlen])
+            raw_at += rawlen
+        if t == _ffi.EVENT_ANNOTATION:
+            e.annotation_type = num
+            if not bits & _RAW:
+                e.text_raw = b""
+        elif t == _ffi.EVENT_NAG:
+            e.nag = num
         append(e)
     return out

@@ -54,7 +54,7 @@ def bases():
 
 
 def fields(events):
-    return [tuple(getattr(e, k) for k in gamedb.Event.__slots__) for e in events]
+    return [tuple(getattr(e, k) for k in gamedb._game._EVENT_FIELDS) for e in events]
 
 
 def header_by_calls(gp):
