@@ -163,6 +163,20 @@ def test_a_game_larger_than_the_buffer(monkeypatch):
     assert got == want
 
 
+def test_a_real_game_larger_than_the_first_buffer():
+    """Hedgehog's game 116 with FENs and keys packs to more than the binding's first buffer
+    (64 KiB): taken whole, as the per-call path gives it, and the buffer kept for the next."""
+    path = need(HEDGEHOG)
+    with gamedb.open(path) as r:
+        g = r[115]
+        n = c_size_t()
+        _lib.gamedb_game_write_packed(r._current_ptr, _ffi.ITER_FEN | _packed.PACK_KEYS, None,
+                                      0, byref(n))
+        assert n.value > _packed._FIRST
+        assert packed(g, fen=True, key=True) == by_calls(g, fen=True, key=True)
+        assert len(_packed._local.buf[0]) >= n.value
+
+
 def test_the_c_contract():
     """gamedb_game_write_packed() as the header says: the size asked with no room, nothing
     usable below it, the layout (magic, version, counts, sections) at it, unknown flags
