@@ -99,25 +99,24 @@ class Event:
     # in its own __dict__: a move is made with ten stores instead of eighteen.
     __slots__ = ("type", "depth", "san", "uci", "from_square", "to_square", "promotion",
                  "piece", "move_number", "colour", "__dict__")
-    chinese = fen = text = text_raw = language = annotation_type = nag = key = None
     type: str
     depth: int
     san: Optional[str]
     uci: Optional[str]
-    chinese: Optional[str]
+    chinese: Optional[str] = None
     from_square: Optional[int]
     to_square: Optional[int]
     promotion: Optional[int]
     piece: Optional[int]
-    fen: Optional[str]
-    text: Optional[str]
-    text_raw: Optional[bytes]
-    language: Optional[str]
-    annotation_type: Optional[int]
-    nag: Optional[int]
+    fen: Optional[str] = None
+    text: Optional[str] = None
+    text_raw: Optional[bytes] = None
+    language: Optional[str] = None
+    annotation_type: Optional[int] = None
+    nag: Optional[int] = None
     move_number: Optional[int]
     colour: Optional[str]
-    key: Optional[int]
+    key: Optional[int] = None
 
     def __init__(self, evp: Any, xiangqi: bool = True, fen: bool = True,
                  key: bool = False) -> None:
@@ -215,9 +214,12 @@ class MoveIterator(_Closing):
     and between them every event once.
     """
 
+    _it: Iterator[Event]
+
     def __init__(self, game: "Game", flags: int, key: bool = False) -> None:
         self._ptr: Any = None
         self._events: Optional[List[Event]] = None  # the events of the packed game
+        self._it = iter(())
         self._key = key
         self._game = game  # keeps the game, and so its copy, alive while the iterator runs
         self._lock = game._lock
