@@ -512,7 +512,8 @@ class Game:
             _lib.gamedb_game_free(ptr)
 
     def detach(self) -> "Game":
-        """Takes the game's own copy now (what moves()/pgn()/json() do on first use)."""
+        """Takes the game's own copy now (what pgn()/json() do on first use, and moves() once
+        the reader has moved on)."""
         self._materialize()
         return self
 
