@@ -203,6 +203,12 @@ class _Closing:
 class MoveIterator(_Closing):
     """Iterates over the events of a game (made by :meth:`Game.moves`).
 
+    Made by :meth:`Game.moves` it holds the game's events, taken from the library in one call
+    (``gamedb_game_write_packed()``), and ``iter()`` of it is the list's own iterator, which it
+    shares its place with; made directly, ``MoveIterator(game, flags, key)`` (flags the
+    ``GAMEDB_ITER_*`` bits), it walks the C iterator event by event, as described below. Both
+    give the same events.
+
     It runs on the game's own copy and holds the game (a Python reference), so it stays valid
     whatever happens to the reader, and :meth:`Game.close` leaves it running: the game's copy
     is freed when its last iterator is done. The C iterator is freed at the end of the
