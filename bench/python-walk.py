@@ -19,6 +19,8 @@ them alike; medians of the rounds, and ratios. The rows:
   GAMEDB_LIBRARY=build-rel/lib/libgamedb.so PYTHONPATH=python:/tmp/python-chess \\
   python3 bench/python-walk.py --build build-rel [--base DB] [--games 1500] [--rounds 7]
 
+(the TWIC base: antoyo/uncbv's tests/twic1134/, fetched, not committed; or $GAMEDB_TWIC)
+
 Exit 77 (skipped) without the base. The table is markdown, for bench/README.md.
 """
 
@@ -32,9 +34,10 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The base when --base is not given: $GAMEDB_TWIC, else where the real data would hold it.
 DEFAULT_BASES = [
+    os.environ.get("GAMEDB_TWIC", ""),
     os.path.join(HERE, "..", "..", "shared", "realdata", "chessbase", "twic1134", "twic1134.cbh"),
-    "/tmp/pyfast/tests/twic1134/twic1134.cbh",
 ]
 
 
@@ -137,7 +140,7 @@ def main():
     ap.add_argument("--games", type=int, default=1500)
     ap.add_argument("--rounds", type=int, default=7)
     args = ap.parse_args()
-    base = args.base or next((b for b in DEFAULT_BASES if os.path.exists(b)), None)
+    base = args.base or next((b for b in DEFAULT_BASES if b and os.path.exists(b)), None)
     if not base or not os.path.exists(base):
         print("python-walk: no base (TWIC 1134: antoyo/uncbv tests/twic1134); skipped")
         return 77
