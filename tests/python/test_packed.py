@@ -93,10 +93,12 @@ def packed(g, **options):
 def test_packed_equals_per_call_path(path):
     """Every game: headers as the per-tag calls give them; moves() packed from the borrowed
     game (the reader's current one), from the game's copy, and the per-event iterator all the
-    same, with every option on the first SLICE games; the ledger as the per-call walk counts."""
+    same, with every option on the first SLICE games; each game's warning and the ledger as the
+    per-call walk gives them."""
     with gamedb.open(path, errors="skip") as r:
         count = r.game_count
         seen = 0
+        warnings = {}
         for g in r:
             seen += 1
             assert header_by_calls(r._current_ptr) == (
@@ -110,11 +112,13 @@ def test_packed_equals_per_call_path(path):
             if g.index < SLICE:
                 for options in OPTIONS[1:]:
                     assert packed(g, **options) == by_calls(g, **options), options
+            warnings[g.index] = g.warning
         fast = r.ledger
     with gamedb.open(path, errors="skip") as r:  # the ledger of the per-call path alone
         for g in r:
             by_calls(g)
-        assert fast == r.ledger
+            assert g.warning == warnings.pop(g.index)  # the same words for a loss
+        assert fast == r.ledger and not warnings
     if count is not None:
         assert fast.delivered + fast.failed == count
 
