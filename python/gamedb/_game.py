@@ -35,6 +35,8 @@ PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
 ADVISOR, ELEPHANT, CANNON = 7, 8, 9
 PIECE_SYMBOLS = {PAWN: "p", KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q", KING: "k"}
 
+#: Game._chessbase before the fields are read.
+_LATER = object()
 _CB_KEYS = tuple(CHESSBASE_FIELDS)
 _CB_FIELDS = tuple(CHESSBASE_FIELDS.values())
 
@@ -360,14 +362,16 @@ class Game:
     message when the game was delivered with a warning, or what was lost when its moves were
     first decoded, e.g. a comment converted with loss; else None), ``scid_flags`` (the
     SCID flag bits, None for other formats) and ``chessbase`` (a dict of the ChessBase fields
-    no tag carries, keyed as CHESSBASE_FIELDS; None for other formats).
+    no tag carries, keyed as CHESSBASE_FIELDS; None for other formats; read from the base when
+    first asked for, or when the game takes its own copy, at the latest when the reader or the
+    game is closed).
 
     See the module documentation for how long a game's moves stay available and how a game
     may be shared between threads.
     """
 
     __slots__ = ("index", "tags", "tag_list", "fen", "variant", "deleted", "warning", "scid_flags",
-                 "chessbase", "chessassistant", "_reader", "_ptr", "_lost", "_lock", "_users", "_gone",
+                 "_chessbase", "chessassistant", "_reader", "_ptr", "_lost", "_lock", "_users", "_gone",
                  "_zombie", "_closed", "_failure", "_tally", "__weakref__")
     index: int
     tags: Dict[str, str]
@@ -377,7 +381,6 @@ class Game:
     deleted: bool
     warning: Optional[str]
     scid_flags: Optional[int]
-    chessbase: Optional[Dict[str, int]]
     chessassistant: Optional[Dict[str, int]]
     _reader: Optional["Reader"]
     _ptr: Any
@@ -432,17 +435,40 @@ class Game:
         self.scid_flags = None
         if reader is not None and reader._scid_ptr:
             self.scid_flags = _lib.gamedb_scid_get_game_flags(reader._scid_ptr, gp)
-        self.chessbase = None
-        if reader is not None and reader._cb_ptr:
-            # Every field in one C-level loop (map over the ctypes function, no errcheck).
-            self.chessbase = dict(zip(_CB_KEYS, map(_lib.gamedb_chessbase_get_game_field,
-                                                    repeat(reader._cb_ptr), repeat(gp),
-                                                    _CB_FIELDS)))
+        # The ChessBase fields are read when first asked for (twelve calls, each reading the
+        # game's index record again: a third of a header listing), or at the latest when the
+        # game gets its own copy, which the reader gives every game alive before it closes.
+        self._chessbase: Any = _LATER if reader is not None and reader._cb_ptr else None
         self.chessassistant = None
         if reader is not None and reader._ca_ptr:
             self.chessassistant = {
                 k: _lib.gamedb_chessassistant_get_game_field(reader._ca_ptr, gp, f)
                 for k, f in CHESSASSISTANT_FIELDS.items()}
+
+    @property
+    def chessbase(self) -> Optional[Dict[str, int]]:
+        """The ChessBase fields no tag carries (keyed as CHESSBASE_FIELDS), None for other
+        formats (and for a game whose record could not be read again)."""
+        if self._chessbase is _LATER:
+            reader = self._reader
+            if reader is not None and not reader._chessbase_current(self):
+                try:
+                    self._materialize()  # the copy reads them (_adopt)
+                except GamedbError:
+                    if self._chessbase is _LATER:
+                        raise
+            if self._chessbase is _LATER:  # no reader left to read them from
+                self._chessbase = None
+        fields: Optional[Dict[str, int]] = self._chessbase
+        return fields
+
+    def _chessbase_from(self, cb: Any, gp: Any) -> None:
+        """Reads the ChessBase fields from gp, a valid C game that is this game (the reader's
+        lock is held), if they were not read yet."""
+        if self._chessbase is _LATER:
+            # Every field in one C-level loop (map over the ctypes function, no errcheck).
+            self._chessbase = dict(zip(_CB_KEYS, map(_lib.gamedb_chessbase_get_game_field,
+                                                     repeat(cb), repeat(gp), _CB_FIELDS)))
 
     def __repr__(self) -> str:
         t = self.tags
@@ -459,6 +485,8 @@ class Game:
         out = _ffi.GameP()
         rc = _lib.gamedb_game_dup(gp, byref(out))  # WARN: the copy holds the decodable part
         reader = self._reader
+        if reader is not None and reader._cb_ptr:
+            self._chessbase_from(reader._cb_ptr, gp)  # the last moment the reader is at hand
         state = 0
         if rc == WARN:  # the moves could not all be decoded: moves() etc. raise GameFailed
             self._failure = (reader._name if reader is not None else None,)
@@ -677,6 +705,11 @@ class Game:
         Move iterators made before go on to their end: the copy is freed when the last of
         them is done. Another thread writing this game's PGN is waited for.
         """
+        if self._chessbase is _LATER:  # headers stay after close(): read them now
+            try:
+                self.chessbase
+            except GamedbError:
+                pass
         with self._lock:
             self._closed = True
             reader, self._reader = self._reader, None

@@ -441,6 +441,16 @@ class Reader(_Closing):
                 if self._close_requested:
                     self._close_locked()
 
+    def _chessbase_current(self, game: Game) -> bool:
+        """Reads the ChessBase fields of ``game`` from the borrowed C game when it is still the
+        reader's current one; False otherwise."""
+        with self._lock:
+            if (not self._ptr or not self._cb_ptr or self._busy or self._current is None or
+                    self._current() is not game):
+                return False
+            game._chessbase_from(self._cb_ptr, self._current_ptr)
+            return True
+
     def _materialize(self, game: Game) -> None:
         """Gives ``game`` its own C copy, going back for it if the reader moved on. Called
         without the game's lock."""

@@ -224,3 +224,44 @@ def test_failed_moves_are_reported_and_counted():
             assert (e.value.index, e.value.file) == (g.index, path)
             assert packed(g, partial=True) == by_calls(g, partial=True)
         assert r.ledger.failed == count and r.ledger.delivered == 0
+
+
+BIEL = os.path.join(REALDATA, "chessbase", "libcbh", "NormalGames", "BielMTO.cbh")
+
+
+def chessbase_by_calls(r):
+    """The ChessBase fields of the reader's current game, a call per field, as Game() read
+    them before."""
+    return {k: _lib.gamedb_chessbase_get_game_field(r._cb_ptr, r._current_ptr, f)
+            for k, f in gamedb.CHESSBASE_FIELDS.items()}
+
+
+def test_chessbase_fields_read_when_asked():
+    """Game.chessbase is read when first asked for (a header listing does not pay for it),
+    and gives what the calls at read time gave, whenever it is asked: while the game is the
+    reader's, after the reader moved on, after the reader or the game was closed, after
+    moves() took the game without a copy."""
+    path = need(BIEL)
+    with gamedb.open(path) as r:
+        want = []
+        for g in r:
+            want.append(chessbase_by_calls(r))
+            assert g._chessbase is gamedb._game._LATER  # not read by the listing
+            if g.index % 5 == 0:
+                assert g.chessbase == want[-1]          # the reader's current game
+    assert len(want) > 500 and len({w["mainline_moves"] for w in want}) > 10
+    with gamedb.open(path) as r:
+        games = list(r)
+        assert [g.chessbase for g in games[:50]] == want[:50]  # after the reader moved on
+        for g in games[50:100]:
+            g.close()                                          # read by close()
+        for g in games[100:150]:
+            list(g.moves())
+        r.seek(0)
+        next(r)
+    assert [g.chessbase for g in games[50:]] == want[50:]      # read before the reader closed
+    with gamedb.open(need(HEDGEHOG)) as r:
+        g = next(r)
+        assert g.chessbase is not None
+    with gamedb.open(os.path.join(TESTDATA, "scid", "moves.si4")) as r:
+        assert next(r).chessbase is None
