@@ -236,6 +236,30 @@ static int32_t fuzz_walk_events(struct gamedb_game *g, uint32_t flags, size_t *c
 	return rc;
 }
 
+/* The game packed (gamedb_game_write_packed()) with flags: the size asked with no room, then
+ * written into exactly that room; the same status as the iterator's (want), as many records
+ * as it has events. */
+static void fuzz_packed(struct gamedb_game *g, uint32_t flags, int32_t want, size_t events)
+{
+	size_t need = 1, len = 0;
+	unsigned char *buf;
+	int32_t rc = gamedb_game_write_packed(g, flags, NULL, 0, &need);
+
+	REQUIRE(rc == want);
+	if (rc == GAMEDB_FAILED) {
+		REQUIRE(need == 0);
+		return;
+	}
+	REQUIRE(need >= 56 + 32 * events);
+	buf = malloc(need);
+	REQUIRE(buf != NULL);
+	REQUIRE(gamedb_game_write_packed(g, flags, buf, need - 1, &len) == want && len == need);
+	REQUIRE(gamedb_game_write_packed(g, flags, buf, need, &len) == want && len == need);
+	REQUIRE(!memcmp(buf, "GDBK", 4) && buf[16] == (unsigned char)events &&
+		buf[17] == (unsigned char)(events >> 8));
+	free(buf);
+}
+
 /* The ChessBase fields of a game of the base: 1..12 are known (>= 0), 13 (the encoding mode)
  * is 0..63 or -1 when the .cbg record cannot be read, others are not known (-1). A copy is
  * taken as a game of the base it came from: its fields are the original's, held in v. */
@@ -315,6 +339,8 @@ static void fuzz_walk_game(struct gamedb_reader *r, struct gamedb_game *g, uint6
 	REQUIRE(fuzz_walk_events(g, GAMEDB_ITER_MAINLINE_ONLY | GAMEDB_ITER_PARTIAL, &ignored) ==
 		partial);
 
+	fuzz_packed(g, GAMEDB_ITER_FEN | GAMEDB_PACK_KEYS, decoded, events);
+	fuzz_packed(g, GAMEDB_ITER_PARTIAL | GAMEDB_ITER_FEN, partial, partial_events);
 	fuzz_write(g, 0, 0, decoded);
 	fuzz_write(g, 0, GAMEDB_WRITE_NO_COMMENTS | GAMEDB_WRITE_NO_VARIATIONS |
 				 GAMEDB_WRITE_NO_NAGS, decoded);

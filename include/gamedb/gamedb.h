@@ -1305,6 +1305,81 @@ GAMEDB_EXPORT int32_t gamedb_game_write_positions(struct gamedb_game *g, int32_t
 						  uint32_t flags, gamedb_write_fn sink,
 						  void *user_data);
 
+/**
+ * Flags of gamedb_game_write_packed() beyond the ::gamedb_iter_flags it also takes.
+ * @since 1.2
+ */
+enum gamedb_pack_flags {
+	GAMEDB_PACK_KEYS = 0x10000,    /**< Each move's key (gamedb_event_get_key()). */
+	GAMEDB_PACK_NO_MOVES = 0x20000 /**< The start position and the tags only: the moves are
+					    not decoded (a header listing). */
+};
+
+/**
+ * Writes the whole game into one caller buffer, for bindings that pay per call (ctypes,
+ * cffi, JNA): the tags, the start position and every event the move iterator would give, with
+ * all its accessors' values, in one call, laid out to be unpacked with a few bulk operations.
+ *
+ * The layout, version 1 (all integers little-endian, offsets from the buffer's start; the
+ * same in doc/packed.md):
+ *
+ * | offset | size | field |
+ * | ---: | ---: | --- |
+ * | 0 | 4 | the magic bytes `GDBK` |
+ * | 4 | 4 | the layout version: 1 (a new version may add header fields and record bits) |
+ * | 8 | 4 | H, the size of this header: 56; the records start at H |
+ * | 12 | 4 | the flags given |
+ * | 16 | 4 | E, the number of events (0 with ::GAMEDB_PACK_NO_MOVES) |
+ * | 20 | 4 | T, the number of tags |
+ * | 24 | 4 | the offset of the string section |
+ * | 28 | 4 | its length in bytes |
+ * | 32 | 4 | the offset of the raw section |
+ * | 36 | 4 | its length in bytes |
+ * | 40 | 8 | the game's index (gamedb_game_get_index()) |
+ * | 48 | 4 | its variant (::gamedb_variant) |
+ * | 52 | 4 | 1 when it is marked deleted, else 0 |
+ *
+ * Then E records of 32 bytes, one per event in the iterator's order:
+ *
+ * | offset | size | field |
+ * | ---: | ---: | --- |
+ * | 0 | 1 | the ::gamedb_event_type |
+ * | 1 | 1 | which values follow in the sections, in this order: 1 SAN, 2 UCI, 4 Chinese notation (xiangqi), 8 FEN (::GAMEDB_ITER_FEN), 16 text, 32 language, 64 stored bytes, 128 key (::GAMEDB_PACK_KEYS) |
+ * | 2 | 1 | MOVE: the moving piece (gamedb_event_get_piece()); else 0 |
+ * | 3 | 1 | MOVE: the promotion piece or 0 |
+ * | 4 | 2 | MOVE: the origin square, signed: -1 for a drop; else -1 |
+ * | 6 | 2 | MOVE: the destination square, signed; else -1 |
+ * | 8 | 4 | the variation depth, signed |
+ * | 12 | 4 | signed: MOVE its move number, NAG the NAG, ANNOTATION its type code; else 0 |
+ * | 16 | 1 | MOVE: 0 White (Red), 1 Black |
+ * | 17 | 3 | 0 |
+ * | 20 | 4 | with bit 64: the length of the event's stored bytes in the raw section |
+ * | 24 | 8 | with bit 128: the key after the move |
+ *
+ * The string section: NUL-terminated UTF-8 strings, one after the other: each tag's name and
+ * value (T pairs, in gamedb_game_get_tag_at()'s order), the start position's FEN, then for
+ * each event the strings its bits name, in the order of the bits. The raw section: the stored
+ * bytes of the events with bit 64 (gamedb_event_get_text_raw()), one after the other, each
+ * as long as its record says (they may hold NUL bytes).
+ *
+ * @param g the game.
+ * @param flags ::gamedb_iter_flags (as for gamedb_move_iter_new()) and ::gamedb_pack_flags;
+ *        any other bit: ::GAMEDB_FAILED.
+ * @param buf where the packed game is written; may be NULL when @p cap is 0.
+ * @param cap the room at @p buf in bytes.
+ * @param out_len set to the size of the whole packed game. When it is more than @p cap nothing
+ *        usable was written: call again with at least that room (as with snprintf()). A game
+ *        is never larger than the library's cap on one buffer (1 GiB).
+ * @return ::GAMEDB_OK; ::GAMEDB_WARN when ::GAMEDB_ITER_PARTIAL was given and the moves could
+ *         not all be decoded (the events are those of the legal part, as the iterator's);
+ *         ::GAMEDB_FAILED when the moves cannot be decoded (gamedb_game_errmsg() says where;
+ *         *out_len is 0), on a bad argument, or out of memory. A game whose text came with a
+ *         loss is packed as it is: gamedb_game_get_status() says so afterwards.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_game_write_packed(struct gamedb_game *g, uint32_t flags, void *buf,
+					       size_t cap, size_t *out_len);
+
 /** @} */
 
 /**

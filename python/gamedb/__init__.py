@@ -20,17 +20,21 @@ Lifetimes (how the binding maps the C ownership rules):
 - A :class:`Game` is a snapshot: its index, tags, start FEN, variant and deleted mark are
   copied when the reader hands the game out. The game the C reader hands out is borrowed and
   reused by the next ``next_game``; the moves stay in the database until they are asked for.
-  The first call of :meth:`Game.moves`, :meth:`Game.pgn` or :meth:`Game.json` gives the game
-  its own copy (``gamedb_game_dup()``, which decodes the moves). While the reader is still on
-  that game the copy is taken from it directly; after the iteration has moved on the reader
+  :meth:`Game.moves` takes all the events in one call (``gamedb_game_write_packed()``): while
+  the reader is still on that game, straight from the reader's game, with no copy. Otherwise,
+  and for :meth:`Game.pgn` or :meth:`Game.json`, the first call gives the game its own copy
+  (``gamedb_game_dup()``, which decodes the moves). While the reader is still on that game
+  the copy is taken from it directly; after the iteration has moved on the reader
   seeks back to the game, copies it and returns to where it was (formats that can seek:
   SCID). When the reader is closed, every :class:`Game` object still alive gets its copy
   first, so games stay fully usable after the reader is closed. Listing headers therefore
   never decodes a move, and a game kept around costs nothing until its moves are asked for.
 - A :class:`MoveIterator` holds its game, and a game holds its reader until it has its own
-  copy (Python references), so neither goes away under them. :meth:`Game.close` frees the
-  game's copy, but a move iterator made before it keeps working to its end: the copy is freed
-  when the last iterator on it is done (deferred, not refused). After ``close()`` the game's
+  copy (Python references), so neither goes away under them. The iterator of
+  :meth:`Game.moves` holds its events, not the C game. :meth:`Game.close` frees the game's
+  copy, but a move iterator made before it keeps working to its end: the copy is freed when
+  the last per-event iterator (``MoveIterator(game, flags)``) on it is done (deferred, not
+  refused). After ``close()`` the game's
   own ``moves()``, ``pgn()``, ``json()`` and ``tag_raw()`` raise :class:`GamedbError`
   (``E_MISUSE``); its headers stay.
 - An :class:`Event` is a snapshot too: every field is copied while the C event is valid.

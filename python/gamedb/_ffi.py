@@ -522,6 +522,9 @@ API = (
     _Api("gamedb_book_reader_free", [BookReaderP], None, None),
     _Api("gamedb_game_write_json", [GameP, c_uint32, WRITE_FN, c_void_p], c_int32,
          _errcheck_game),
+    # The status is checked by the caller (_packed.write()): no errcheck hook per game.
+    _Api("gamedb_game_write_packed", [GameP, c_uint32, c_void_p, c_size_t, POINTER(c_size_t)],
+         c_int32, None),
     # SCID
     _Api("gamedb_reader_get_scid", [ReaderP], ScidP, None),
     _Api("gamedb_scid_get_version", [ScidP], c_int32, None),

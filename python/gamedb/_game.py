@@ -9,10 +9,11 @@ between threads: see the package's documentation (``gamedb/__init__.py``)."""
 import ctypes
 import json as _json
 import threading
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple, TypeVar
 from ctypes import byref, c_char_p, c_int32, c_size_t, c_uint64
 
-from . import _ffi
+from . import _ffi, _packed
 from ._ffi import E_NONE, FAILED, OK, WARN, GamedbError
 from ._errors import _UINT32_MAX, _c_unsigned, _enc, _misuse
 from ._formats import CHESSASSISTANT_FIELDS, CHESSBASE_FIELDS
@@ -33,6 +34,11 @@ PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
 #: Xiangqi pieces beyond those (general = KING, chariot = ROOK, horse = KNIGHT, soldier = PAWN).
 ADVISOR, ELEPHANT, CANNON = 7, 8, 9
 PIECE_SYMBOLS = {PAWN: "p", KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q", KING: "k"}
+
+#: Game._chessbase before the fields are read.
+_LATER = object()
+_CB_KEYS = tuple(CHESSBASE_FIELDS)
+_CB_FIELDS = tuple(CHESSBASE_FIELDS.values())
 
 _VARIANTS = {
     _ffi.VARIANT_CHESS: "chess",
@@ -90,27 +96,29 @@ class Event:
     ``depth`` is the variation depth of every event (0 on the main line).
     """
 
-    __slots__ = ("type", "depth", "san", "uci", "chinese", "from_square", "to_square",
-                 "promotion", "piece", "fen", "text", "text_raw", "language", "annotation_type",
-                 "nag", "move_number", "colour", "key")
+    # The fields a move has are slots, set on every event; the others (None on a move, and
+    # on most events) are class attributes, None, that an event holding one of them shadows
+    # in its own __dict__: a move is made with ten stores instead of eighteen.
+    __slots__ = ("type", "depth", "san", "uci", "from_square", "to_square", "promotion",
+                 "piece", "move_number", "colour", "__dict__")
     type: str
     depth: int
     san: Optional[str]
     uci: Optional[str]
-    chinese: Optional[str]
+    chinese: Optional[str] = None
     from_square: Optional[int]
     to_square: Optional[int]
     promotion: Optional[int]
     piece: Optional[int]
-    fen: Optional[str]
-    text: Optional[str]
-    text_raw: Optional[bytes]
-    language: Optional[str]
-    annotation_type: Optional[int]
-    nag: Optional[int]
+    fen: Optional[str] = None
+    text: Optional[str] = None
+    text_raw: Optional[bytes] = None
+    language: Optional[str] = None
+    annotation_type: Optional[int] = None
+    nag: Optional[int] = None
     move_number: Optional[int]
     colour: Optional[str]
-    key: Optional[int]
+    key: Optional[int] = None
 
     def __init__(self, evp: Any, xiangqi: bool = True, fen: bool = True,
                  key: bool = False) -> None:
@@ -119,10 +127,9 @@ class Event:
         t = _lib.gamedb_event_get_type(evp)
         self.type = _EVENT_TYPES.get(t, str(t))
         self.depth = _lib.gamedb_event_get_depth(evp)
-        self.san = self.uci = self.fen = self.text = self.text_raw = self.chinese = None
-        self.language = self.annotation_type = None
+        self.san = self.uci = None
         self.from_square = self.to_square = self.promotion = self.piece = None
-        self.nag = self.move_number = self.colour = self.key = None
+        self.move_number = self.colour = None
         if t == _ffi.EVENT_MOVE:
             frm, to, promo, colour = c_int32(), c_int32(), c_int32(), c_int32()
             if _lib.gamedb_event_get_move(evp, byref(frm), byref(to), byref(promo)) == OK:
@@ -133,9 +140,13 @@ class Event:
             self.san = _lib.gamedb_event_get_san(evp)
             self.uci = _lib.gamedb_event_get_uci(evp)
             if xiangqi:
-                self.chinese = _lib.gamedb_event_get_notation(evp, _ffi.NOTATION_CHINESE)
+                chinese = _lib.gamedb_event_get_notation(evp, _ffi.NOTATION_CHINESE)
+                if chinese is not None:
+                    self.chinese = chinese
             if fen:
-                self.fen = _lib.gamedb_event_get_fen(evp)
+                fen_text = _lib.gamedb_event_get_fen(evp)
+                if fen_text is not None:
+                    self.fen = fen_text
             if key:
                 k = c_uint64()
                 if _lib.gamedb_event_get_key(evp, byref(k)) == OK:
@@ -160,9 +171,15 @@ class Event:
             self.nag = _lib.gamedb_event_get_nag(evp)
 
     def __repr__(self) -> str:
-        fields = ", ".join("%s=%r" % (k, getattr(self, k)) for k in self.__slots__[1:]
+        fields = ", ".join("%s=%r" % (k, getattr(self, k)) for k in _EVENT_FIELDS[1:]
                            if getattr(self, k) is not None)
         return "Event(%r%s)" % (self.type, ", " + fields if fields else "")
+
+
+#: Every field of an Event, in the order of its documentation (repr() shows them so).
+_EVENT_FIELDS = ("type", "depth", "san", "uci", "chinese", "from_square", "to_square",
+                 "promotion", "piece", "fen", "text", "text_raw", "language", "annotation_type",
+                 "nag", "move_number", "colour", "key")
 
 
 class _Closing:
@@ -188,6 +205,12 @@ class _Closing:
 class MoveIterator(_Closing):
     """Iterates over the events of a game (made by :meth:`Game.moves`).
 
+    Made by :meth:`Game.moves` it holds the game's events, taken from the library in one call
+    (``gamedb_game_write_packed()``), and ``iter()`` of it is the list's own iterator, which it
+    shares its place with; made directly, ``MoveIterator(game, flags, key)`` (flags the
+    ``GAMEDB_ITER_*`` bits), it walks the C iterator event by event, as described below. Both
+    give the same events.
+
     It runs on the game's own copy and holds the game (a Python reference), so it stays valid
     whatever happens to the reader, and :meth:`Game.close` leaves it running: the game's copy
     is freed when its last iterator is done. The C iterator is freed at the end of the
@@ -199,8 +222,12 @@ class MoveIterator(_Closing):
     and between them every event once.
     """
 
+    _it: Iterator[Event]
+
     def __init__(self, game: "Game", flags: int, key: bool = False) -> None:
         self._ptr: Any = None
+        self._events: Optional[List[Event]] = None  # the events of the packed game
+        self._it = iter(())
         self._key = key
         self._game = game  # keeps the game, and so its copy, alive while the iterator runs
         self._lock = game._lock
@@ -217,10 +244,30 @@ class MoveIterator(_Closing):
             self._ptr = it
             game._users += 1
 
-    def __iter__(self) -> "MoveIterator":
+    @classmethod
+    def _packed(cls, game: "Game", events: List[Event]) -> "MoveIterator":
+        """An iterator over events the game gave in one call (gamedb_game_write_packed()): it
+        holds no C iterator, only the list."""
+        self = cls.__new__(cls)
+        self._ptr = None
+        self._key = False
+        self._game = game
+        self._lock = game._lock
+        self._xiangqi = self._fen = False
+        self._events = events
+        self._it = iter(events)
+        return self
+
+    def __iter__(self) -> Any:
+        # The list's own iterator when the events came packed: the for loop then takes each
+        # event without a call into Python. next() on this object shares its place.
+        if self._events is not None:
+            return self._it
         return self
 
     def __next__(self) -> Event:
+        if self._events is not None:
+            return next(self._it)  # whole events: the list iterator is atomic under the GIL
         with self._lock:
             ptr = self._ptr
             if not ptr:
@@ -236,6 +283,9 @@ class MoveIterator(_Closing):
 
     def close(self) -> None:
         """Frees the C iterator; later iteration gives nothing."""
+        if self._events is not None:
+            self._events.clear()  # its iterators, also one a for loop holds, stop
+            return
         with self._lock:
             self._close_locked()
 
@@ -312,14 +362,16 @@ class Game:
     message when the game was delivered with a warning, or what was lost when its moves were
     first decoded, e.g. a comment converted with loss; else None), ``scid_flags`` (the
     SCID flag bits, None for other formats) and ``chessbase`` (a dict of the ChessBase fields
-    no tag carries, keyed as CHESSBASE_FIELDS; None for other formats).
+    no tag carries, keyed as CHESSBASE_FIELDS; None for other formats; read from the base when
+    first asked for, or when the game takes its own copy, at the latest when the reader or the
+    game is closed).
 
     See the module documentation for how long a game's moves stay available and how a game
     may be shared between threads.
     """
 
     __slots__ = ("index", "tags", "tag_list", "fen", "variant", "deleted", "warning", "scid_flags",
-                 "chessbase", "chessassistant", "_reader", "_ptr", "_lost", "_lock", "_users", "_gone",
+                 "_chessbase", "chessassistant", "_reader", "_ptr", "_lost", "_lock", "_users", "_gone",
                  "_zombie", "_closed", "_failure", "_tally", "__weakref__")
     index: int
     tags: Dict[str, str]
@@ -329,7 +381,6 @@ class Game:
     deleted: bool
     warning: Optional[str]
     scid_flags: Optional[int]
-    chessbase: Optional[Dict[str, int]]
     chessassistant: Optional[Dict[str, int]]
     _reader: Optional["Reader"]
     _ptr: Any
@@ -363,23 +414,19 @@ class Game:
         # The reader's ledger, kept past the copy: a writer may find a loss later (a tag PGN
         # cannot hold as it is), and the game is then counted as warned.
         self._tally = reader._tally if reader is not None else None
-        self.index = _lib.gamedb_game_get_index(gp)
-        pairs: List[Tuple[str, str]] = []
-        name, value = c_char_p(), c_char_p()
-        for i in range(_lib.gamedb_game_get_tag_count(gp)):
-            _lib.gamedb_game_get_tag_at(gp, i, byref(name), byref(value))
-            pairs.append((_ffi._decode(name.value) or "", _ffi._decode(value.value) or ""))
+        # The headers in one call (gamedb_game_write_packed(), no moves decoded): the index,
+        # the tags (formats that keep tags outside their index, SCID, read them there, and with
+        # them a non-standard start position), the start position, the variant, deleted.
+        self.index, pairs, self.fen, v, self.deleted = _packed.header(
+            _packed.write(gp, _packed.PACK_NO_MOVES)[1])
         self.tag_list = pairs
-        tags: Dict[str, str] = {}
-        for key, val in pairs:
-            tags.setdefault(key, val)  # a repeated tag: the first one wins in the dict
+        tags: Dict[str, str] = dict(pairs)
+        if len(tags) != len(pairs):  # a repeated tag: the first one wins in the dict
+            tags = {}
+            for key, val in pairs:
+                tags.setdefault(key, val)
         self.tags = tags
-        # After the tags: formats that keep tags outside their index (SCID) read them on the
-        # first tag call, and with them a non-standard start position.
-        self.fen = _lib.gamedb_game_get_fen(gp)
-        v = _lib.gamedb_game_get_variant(gp)
         self.variant = _VARIANTS.get(v, str(v))
-        self.deleted = bool(_lib.gamedb_game_is_deleted(gp))
         if warning is None and reader is not None and \
                 _lib.gamedb_reader_errcode(reader._ptr) != E_NONE:
             # Reading the tags kept outside the index failed: the headers are incomplete.
@@ -388,15 +435,40 @@ class Game:
         self.scid_flags = None
         if reader is not None and reader._scid_ptr:
             self.scid_flags = _lib.gamedb_scid_get_game_flags(reader._scid_ptr, gp)
-        self.chessbase = None
-        if reader is not None and reader._cb_ptr:
-            self.chessbase = {k: _lib.gamedb_chessbase_get_game_field(reader._cb_ptr, gp, f)
-                              for k, f in CHESSBASE_FIELDS.items()}
+        # The ChessBase fields are read when first asked for (twelve calls, each reading the
+        # game's index record again: a third of a header listing), or at the latest when the
+        # game gets its own copy, which the reader gives every game alive before it closes.
+        self._chessbase: Any = _LATER if reader is not None and reader._cb_ptr else None
         self.chessassistant = None
         if reader is not None and reader._ca_ptr:
             self.chessassistant = {
                 k: _lib.gamedb_chessassistant_get_game_field(reader._ca_ptr, gp, f)
                 for k, f in CHESSASSISTANT_FIELDS.items()}
+
+    @property
+    def chessbase(self) -> Optional[Dict[str, int]]:
+        """The ChessBase fields no tag carries (keyed as CHESSBASE_FIELDS), None for other
+        formats (and for a game whose record could not be read again)."""
+        if self._chessbase is _LATER:
+            reader = self._reader
+            if reader is not None and not reader._chessbase_current(self):
+                try:
+                    self._materialize()  # the copy reads them (_adopt)
+                except GamedbError:
+                    if self._chessbase is _LATER:
+                        raise
+            if self._chessbase is _LATER:  # no reader left to read them from
+                self._chessbase = None
+        fields: Optional[Dict[str, int]] = self._chessbase
+        return fields
+
+    def _chessbase_from(self, cb: Any, gp: Any) -> None:
+        """Reads the ChessBase fields from gp, a valid C game that is this game (the reader's
+        lock is held), if they were not read yet."""
+        if self._chessbase is _LATER:
+            # Every field in one C-level loop (map over the ctypes function, no errcheck).
+            self._chessbase = dict(zip(_CB_KEYS, map(_lib.gamedb_chessbase_get_game_field,
+                                                     repeat(cb), repeat(gp), _CB_FIELDS)))
 
     def __repr__(self) -> str:
         t = self.tags
@@ -413,6 +485,8 @@ class Game:
         out = _ffi.GameP()
         rc = _lib.gamedb_game_dup(gp, byref(out))  # WARN: the copy holds the decodable part
         reader = self._reader
+        if reader is not None and reader._cb_ptr:
+            self._chessbase_from(reader._cb_ptr, gp)  # the last moment the reader is at hand
         state = 0
         if rc == WARN:  # the moves could not all be decoded: moves() etc. raise GameFailed
             self._failure = (reader._name if reader is not None else None,)
@@ -472,7 +546,8 @@ class Game:
             _lib.gamedb_game_free(ptr)
 
     def detach(self) -> "Game":
-        """Takes the game's own copy now (what moves()/pgn()/json() do on first use)."""
+        """Takes the game's own copy now (what pgn()/json() do on first use, and moves() once
+        the reader has moved on)."""
         self._materialize()
         return self
 
@@ -500,7 +575,53 @@ class Game:
             flags |= _ffi.ITER_FEN
         if partial:
             flags |= _ffi.ITER_PARTIAL
-        return MoveIterator(self, flags, key)
+        return MoveIterator._packed(self, self._packed_events(flags, key))
+
+    def _packed_events(self, flags: int, key: bool = False) -> List[Event]:
+        """Every event of the move iterator with ``flags``, taken in one call on the game's
+        copy (gamedb_game_write_packed()): each :class:`Event` as Event(evp) makes it from the
+        C event, but without the ten calls through ctypes per move."""
+        flags |= _packed.PACK_KEYS if key else 0
+        reader = self._reader
+        if not self._ptr and reader is not None:
+            events = reader._packed_current(self, flags)
+            if events is not None:
+                return events
+        self._materialize()
+        with self._lock:
+            gp = self._own()
+            try:
+                view = _packed.write(gp, flags)[1]
+            except GamedbError as e:
+                raise self._game_failed(e) from None
+            return _packed.events(view, Event, _EVENT_TYPES)
+
+    def _packed_borrowed(self, gp: Any, flags: int) -> List[Event]:
+        """_packed_events() on gp, the reader's borrowed C game that is this game (the
+        reader's lock is held): no copy is made, the moves are decoded once, by the packing.
+        The ledger learns what _adopt() would teach it: the moves failed (the game is then
+        failed, as a copy would have shown), or a text was converted with a loss."""
+        reader = self._reader
+        try:
+            rc, view = _packed.write(gp, flags)
+        except GamedbError as e:
+            if e.code == FAILED and self._failure is None and reader is not None:
+                self._failure = (reader._name,)
+                reader._tally.mark(self.index, _FAILED)
+            raise self._game_failed(e) from None
+        state = 0
+        if rc == WARN:  # ITER_PARTIAL: the legal part of moves that failed
+            if self._failure is None and reader is not None:
+                self._failure = (reader._name,)
+            state = _FAILED
+        elif self.warning is None and _lib.gamedb_game_get_status(gp) == WARN:
+            message = _lib.gamedb_game_errmsg(gp)
+            if message:
+                self.warning = message
+                state = _WARNED
+        if state and reader is not None:
+            reader._tally.mark(self.index, state)
+        return _packed.events(view, Event, _EVENT_TYPES)
 
     def positions(self) -> Iterator[Tuple[str, int, str]]:
         """An iterator of (fen, key, uci) over the main line: each position from which a move
@@ -584,6 +705,11 @@ class Game:
         Move iterators made before go on to their end: the copy is freed when the last of
         them is done. Another thread writing this game's PGN is waited for.
         """
+        if self._chessbase is _LATER:  # headers stay after close(): read them now
+            try:
+                self.chessbase
+            except GamedbError:
+                pass
         with self._lock:
             self._closed = True
             reader, self._reader = self._reader, None

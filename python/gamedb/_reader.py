@@ -494,6 +494,32 @@ class Reader(_Closing):
             except StopIteration:
                 raise IndexError("game index out of range") from None
 
+    def _packed_current(self, game: Game, flags: int) -> Optional[List[Any]]:
+        """The events of ``game`` packed straight from the borrowed C game when it is still
+        the reader's current one and has no copy (Game._packed_borrowed()); None otherwise,
+        and the caller takes the game's copy as before."""
+        with self._lock:
+            if (game._ptr or not self._ptr or self._busy or self._current is None or
+                    self._current() is not game):
+                return None
+            self._busy = True  # decoding the moves may call the converter
+            try:
+                return game._packed_borrowed(self._current_ptr, flags)
+            finally:
+                self._busy = False
+                if self._close_requested:
+                    self._close_locked()
+
+    def _chessbase_current(self, game: Game) -> bool:
+        """Reads the ChessBase fields of ``game`` from the borrowed C game when it is still the
+        reader's current one; False otherwise."""
+        with self._lock:
+            if (not self._ptr or not self._cb_ptr or self._busy or self._current is None or
+                    self._current() is not game):
+                return False
+            game._chessbase_from(self._cb_ptr, self._current_ptr)
+            return True
+
     def _materialize(self, game: Game) -> None:
         """Gives ``game`` its own C copy, going back for it if the reader moved on. Called
         without the game's lock."""

@@ -200,6 +200,7 @@ SIGNATURES = {
                    ('reader', 'POSITIONAL_OR_KEYWORD', None),
                    ('gp', 'POSITIONAL_OR_KEYWORD', None),
                    ('warning', 'POSITIONAL_OR_KEYWORD', 'None')],
+ 'Game.chessbase': 'property',  # issue 32: read when first asked for (on purpose)
  'Game.close': [('self', 'POSITIONAL_OR_KEYWORD', None)],
  'Game.detach': [('self', 'POSITIONAL_OR_KEYWORD', None)],
  'Game.json': [('self', 'POSITIONAL_OR_KEYWORD', None),

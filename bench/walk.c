@@ -1,0 +1,106 @@
+/*
+ * libgamedb - the walk of bench/python-walk.py done in C, for its ratios: the first N games of
+ * a database opened from its file, for each game every tag (name and value), and every event
+ * of the move iterator (flags 0) with what the Python binding hands out for it: a move's SAN,
+ * UCI and squares, a comment's text. One line per round, CPU time of the process:
+ *
+ *   bench-walk [--games N] [--rounds R] DB
+ *   round 1: 0.0153 s, 1500 games, 123849 moves
+ *
+ * The reader is opened again for every round, as the Python walk opens it.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gamedb/gamedb.h>
+
+static double cpu_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* One game: its moves; *sum takes a byte of every string read, so nothing is optimised out. */
+static uint64_t walk_game(struct gamedb_game *g, uint64_t *sum)
+{
+	struct gamedb_move_iter *it = NULL;
+	const struct gamedb_event *ev;
+	size_t i, n = gamedb_game_get_tag_count(g);
+	uint64_t moves = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *name, *value;
+		if (gamedb_game_get_tag_at(g, i, &name, &value) == GAMEDB_OK)
+			*sum += strlen(name) + strlen(value);
+	}
+	if (gamedb_move_iter_new(g, 0, &it) != GAMEDB_OK)
+		return 0;
+	while (gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
+		int32_t type = gamedb_event_get_type(ev), from, to, promo;
+		if (type == GAMEDB_EVENT_MOVE) {
+			moves++;
+			*sum += strlen(gamedb_event_get_san(ev)) + strlen(gamedb_event_get_uci(ev));
+			if (gamedb_event_get_move(ev, &from, &to, &promo) == GAMEDB_OK)
+				*sum += (uint64_t)(from + to + promo);
+		} else if (type == GAMEDB_EVENT_COMMENT_BEFORE || type == GAMEDB_EVENT_COMMENT_AFTER) {
+			const char *t = gamedb_event_get_text(ev);
+			*sum += t ? strlen(t) : 0;
+		}
+	}
+	gamedb_move_iter_free(it);
+	return moves;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t max_games = UINT64_MAX;
+	long rounds = 1, k;
+	int i = 1;
+
+	for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
+		if (!strcmp(argv[i], "--games"))
+			max_games = strtoull(argv[i + 1], NULL, 10);
+		else if (!strcmp(argv[i], "--rounds"))
+			rounds = strtol(argv[i + 1], NULL, 10);
+		else
+			break;
+	}
+	if (i + 1 != argc || rounds < 1) {
+		fprintf(stderr, "usage: bench-walk [--games N] [--rounds R] DB\n");
+		return 2;
+	}
+	for (k = 1; k <= rounds; k++) {
+		struct gamedb_reader *r = gamedb_reader_new();
+		struct gamedb_game *g;
+		uint64_t games = 0, moves = 0, sum = 0;
+		double t0 = cpu_now();
+		int32_t rc;
+
+		if (!r)
+			return 1;
+		gamedb_reader_support_format_all(r);
+		rc = gamedb_reader_open_filename(r, argv[i]);
+		if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
+			fprintf(stderr, "bench-walk: %s\n", gamedb_reader_errmsg(r));
+			gamedb_reader_free(r);
+			return 1;
+		}
+		while (games < max_games &&
+		       (rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL) {
+			if (rc != GAMEDB_FAILED)
+				moves += walk_game(g, &sum);
+			games++;
+		}
+		gamedb_reader_free(r);
+		printf("round %ld: %.6f s, %llu games, %llu moves (%llu)\n", k, cpu_now() - t0,
+		       (unsigned long long)games, (unsigned long long)moves,
+		       (unsigned long long)(sum & 1));
+	}
+	return 0;
+}

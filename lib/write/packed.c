@@ -1,0 +1,227 @@
+/*
+ * libgamedb - a game packed into one caller buffer (gamedb_game_write_packed()): its start
+ * position, its tags and every event of its move iterator with all that the event accessors
+ * give, laid out for a binding to take in one call and unpack with a few bulk operations
+ * (Python's struct.iter_unpack() over fixed-size records, one bytes.split() of the strings)
+ * instead of a call through the FFI per accessor per event. The layout is in the public header
+ * and doc/packed.md; this file is its only writer. Public API only, like the other writers.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cursor.h"
+#include "util/buf.h"
+
+#define PACK_MAGIC "GDBK"
+#define PACK_VERSION 1u
+#define PACK_HEADER 56u
+#define PACK_RECORD 32u
+/* Most games fit in these on the stack; a longer one moves its section to the heap. */
+#define PACK_INLINE_RECORDS 8192
+#define PACK_INLINE_STRINGS 4096
+
+/* The bits of a record's byte 1: which of the event's values follow in the sections. */
+enum {
+	HAS_SAN = 1, HAS_UCI = 2, HAS_CHINESE = 4, HAS_FEN = 8,
+	HAS_TEXT = 16, HAS_LANGUAGE = 32, HAS_RAW = 64, HAS_KEY = 128
+};
+
+struct pack {
+	struct gamedb__buf rec, str, raw;
+	int err;
+};
+
+static void put_le(unsigned char *d, uint64_t v, unsigned bytes)
+{
+	unsigned i;
+
+	for (i = 0; i < bytes; i++)
+		d[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* A string of the string section: its bytes and a NUL. */
+static void str_n(struct pack *p, const char *s, size_t len)
+{
+	if (gamedb__buf_put(&p->str, s, len) != 0 || gamedb__buf_put(&p->str, "", 1) != 0)
+		p->err = 1;
+}
+
+static void str(struct pack *p, const char *s)
+{
+	str_n(p, s, strlen(s));
+}
+
+/* One event's record, and its values in the string and raw sections. */
+static void event(struct pack *p, const struct gamedb_event *ev, uint32_t flags, int xiangqi)
+{
+	unsigned char r[PACK_RECORD];
+	int32_t type = gamedb_event_get_type(ev);
+	unsigned bits = 0;
+	const char *s;
+	size_t len;
+
+	memset(r, 0, sizeof r);
+	r[0] = (unsigned char)type;
+	put_le(r + 8, (uint32_t)gamedb_event_get_depth(ev), 4);
+	switch (type) {
+	case GAMEDB_EVENT_MOVE:
+		{
+			int32_t from = -1, to = -1, promo = 0, colour = 0, number;
+			if (gamedb_event_get_move(ev, &from, &to, &promo) != GAMEDB_OK)
+				from = to = -1, promo = 0;
+			r[2] = (unsigned char)gamedb_event_get_piece(ev);
+			r[3] = (unsigned char)promo;
+			put_le(r + 4, (uint16_t)(int16_t)from, 2);
+			put_le(r + 6, (uint16_t)(int16_t)to, 2);
+			number = gamedb_event_get_move_number(ev, &colour);
+			put_le(r + 12, (uint32_t)number, 4);
+			r[16] = (unsigned char)(colour != 0);
+		}
+		if ((s = gamedb__event_san(ev, &len)) != NULL) {
+			bits |= HAS_SAN;
+			str_n(p, s, len);
+		}
+		if ((s = gamedb_event_get_uci(ev)) != NULL) {
+			bits |= HAS_UCI;
+			str(p, s);
+		}
+		if (xiangqi && (s = gamedb_event_get_notation(ev, GAMEDB_NOTATION_CHINESE)) != NULL) {
+			bits |= HAS_CHINESE;
+			str(p, s);
+		}
+		if ((flags & GAMEDB_ITER_FEN) && (s = gamedb_event_get_fen(ev)) != NULL) {
+			bits |= HAS_FEN;
+			str(p, s);
+		}
+		if (flags & GAMEDB_PACK_KEYS) {
+			uint64_t key;
+			if (gamedb_event_get_key(ev, &key) == GAMEDB_OK) {
+				bits |= HAS_KEY;
+				put_le(r + 24, key, 8);
+			}
+		}
+		break;
+	case GAMEDB_EVENT_COMMENT_BEFORE:
+	case GAMEDB_EVENT_COMMENT_AFTER:
+	case GAMEDB_EVENT_RESULT:
+	case GAMEDB_EVENT_CLOCK:
+	case GAMEDB_EVENT_COMMAND:
+		if ((s = gamedb_event_get_text(ev)) != NULL) {
+			bits |= HAS_TEXT;
+			str(p, s);
+		}
+		if (type != GAMEDB_EVENT_COMMENT_BEFORE && type != GAMEDB_EVENT_COMMENT_AFTER)
+			break;
+		if ((s = gamedb_event_get_language(ev)) != NULL) {
+			bits |= HAS_LANGUAGE;
+			str(p, s);
+		}
+		/* a comment's stored bytes, as an annotation's */
+		/* fall through */
+	case GAMEDB_EVENT_ANNOTATION:
+		if (type == GAMEDB_EVENT_ANNOTATION)
+			put_le(r + 12, (uint32_t)gamedb_event_get_annotation_type(ev), 4);
+		len = 0;
+		if ((s = gamedb_event_get_text_raw(ev, &len)) != NULL) {
+			if (len > UINT32_MAX || gamedb__buf_put(&p->raw, s, len) != 0)
+				p->err = 1;
+			bits |= HAS_RAW;
+			put_le(r + 20, (uint32_t)len, 4);
+		}
+		break;
+	case GAMEDB_EVENT_NAG:
+		put_le(r + 12, (uint32_t)gamedb_event_get_nag(ev), 4);
+		break;
+	default:
+		break;
+	}
+	r[1] = (unsigned char)bits;
+	if (gamedb__buf_put(&p->rec, r, sizeof r) != 0)
+		p->err = 1;
+}
+
+GAMEDB_EXPORT int32_t gamedb_game_write_packed(struct gamedb_game *g, uint32_t flags, void *buf,
+					       size_t cap, size_t *out_len)
+{
+	static const uint32_t known = GAMEDB_ITER_MAINLINE_ONLY | GAMEDB_ITER_SKIP_COMMENTS |
+		GAMEDB_ITER_FEN | GAMEDB_ITER_PARTIAL | GAMEDB_ITER_UCI_KING_TAKES_ROOK |
+		GAMEDB_PACK_KEYS | GAMEDB_PACK_NO_MOVES;
+	struct pack p;
+	struct gamedb_move_iter *it = NULL;
+	const struct gamedb_event *ev;
+	unsigned char head[PACK_HEADER];
+	char rec_storage[PACK_INLINE_RECORDS], str_storage[PACK_INLINE_STRINGS], raw_storage[256];
+	size_t i, ntags, nevents = 0, total;
+	int32_t rc = GAMEDB_OK;
+	const char *fen;
+	int xiangqi;
+
+	if (out_len)
+		*out_len = 0;
+	if (!g || !out_len || (!buf && cap) || (flags & ~known))
+		return GAMEDB_FAILED;
+	if (!(flags & GAMEDB_PACK_NO_MOVES)) {
+		rc = gamedb_move_iter_new(g, flags & (GAMEDB_ITER_MAINLINE_ONLY |
+			GAMEDB_ITER_SKIP_COMMENTS | GAMEDB_ITER_FEN | GAMEDB_ITER_PARTIAL |
+			GAMEDB_ITER_UCI_KING_TAKES_ROOK), &it);
+		if (rc != GAMEDB_OK && rc != GAMEDB_WARN)
+			return GAMEDB_FAILED; /* the moves cannot be decoded: gamedb_game_errmsg() */
+	}
+	memset(&p, 0, sizeof p);
+	gamedb__buf_init_fixed(&p.rec, rec_storage, sizeof rec_storage);
+	gamedb__buf_init_fixed(&p.str, str_storage, sizeof str_storage);
+	gamedb__buf_init_fixed(&p.raw, raw_storage, sizeof raw_storage);
+
+	ntags = gamedb_game_get_tag_count(g);
+	for (i = 0; i < ntags; i++) {
+		const char *name = "", *value = "";
+		/* As C strings, up to a NUL, as every caller of the accessor sees them. */
+		if (gamedb_game_get_tag_at(g, i, &name, &value) != GAMEDB_OK)
+			name = value = "";
+		str(&p, name ? name : "");
+		str(&p, value ? value : "");
+	}
+	/* After the tags: SCID reads a non-standard start position with them. */
+	fen = gamedb_game_get_fen(g);
+	str(&p, fen ? fen : "");
+	xiangqi = gamedb_game_get_variant(g) == GAMEDB_VARIANT_XIANGQI;
+	if (it) {
+		while (!p.err && gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
+			event(&p, ev, flags, xiangqi);
+			nevents++;
+		}
+		gamedb_move_iter_free(it);
+	}
+
+	total = PACK_HEADER + p.rec.len + p.str.len + p.raw.len;
+	if (p.err || total > UINT32_MAX || nevents > UINT32_MAX || ntags > UINT32_MAX) {
+		rc = GAMEDB_FAILED; /* out of memory, or over the size cap of a buffer */
+		goto out;
+	}
+	*out_len = total;
+	if (total > cap)
+		goto out; /* the caller asks again with room for total bytes */
+	memcpy(head, PACK_MAGIC, 4);
+	put_le(head + 4, PACK_VERSION, 4);
+	put_le(head + 8, PACK_HEADER, 4);
+	put_le(head + 12, flags, 4);
+	put_le(head + 16, nevents, 4);
+	put_le(head + 20, ntags, 4);
+	put_le(head + 24, PACK_HEADER + p.rec.len, 4);
+	put_le(head + 28, p.str.len, 4);
+	put_le(head + 32, PACK_HEADER + p.rec.len + p.str.len, 4);
+	put_le(head + 36, p.raw.len, 4);
+	put_le(head + 40, gamedb_game_get_index(g), 8);
+	put_le(head + 48, (uint32_t)gamedb_game_get_variant(g), 4);
+	put_le(head + 52, gamedb_game_is_deleted(g) ? 1 : 0, 4);
+	memcpy(buf, head, PACK_HEADER);
+	memcpy((char *)buf + PACK_HEADER, p.rec.p, p.rec.len);
+	memcpy((char *)buf + PACK_HEADER + p.rec.len, p.str.p, p.str.len);
+	if (p.raw.len)
+		memcpy((char *)buf + PACK_HEADER + p.rec.len + p.str.len, p.raw.p, p.raw.len);
+out:
+	gamedb__buf_free(&p.rec);
+	gamedb__buf_free(&p.str);
+	gamedb__buf_free(&p.raw);
+	return rc;
+}
