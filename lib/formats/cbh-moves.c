@@ -120,6 +120,7 @@ struct cb_node {
 	uint32_t next;   /* next alternative to this move */
 	uint32_t last;   /* last continuation, for appending */
 	uint32_t fullmove; /* the number of its full move */
+	uint32_t ann;    /* its first CBA entry (index in anns, in file order), NONE if none */
 	uint8_t colour;  /* who made the move */
 	uint8_t sanlen;
 	char san[GAMEDB__SAN_MAX]; /* its SAN, written when it was played */
@@ -133,10 +134,14 @@ struct cb_level {
 	int chk; /* 1 if the side to move is in check in pos (for gamedb__move_play_san()) */
 };
 
-/* A CBA entry; payload at off in the game's CBA block. */
+/*
+ * A CBA entry; payload at off in the game's CBA block. The entries of one move are linked in
+ * the order of the block (next), from the move's node (cb_node ann), so that writing a move
+ * finds its annotations at once: no search per move, no sort of the block.
+ */
 struct cb_ann {
 	int32_t pos;
-	uint32_t seq; /* order in the block, to keep the order of entries at one position */
+	uint32_t next; /* the next entry of the same position, NONE if none */
 	uint32_t off;
 	uint16_t len;
 	uint8_t type;
@@ -150,7 +155,21 @@ struct cb_frame {
 	uint32_t main, sib;
 };
 
+/*
+ * A CB text's bytes in UTF-8, one table for the charset in use (cb_letters_of()): each byte's
+ * letter (len bytes of utf8), flag LETTER_CR for the line break (CR LF is one "\n") and
+ * LETTER_WARN for a byte that costs a warning (the converter refuses it, or a NUL).
+ */
+enum { LETTER_CR = 1, LETTER_WARN = 2 };
+struct cb_letters {
+	char charset[48]; /* the charset it was made for; "" = none yet */
+	char utf8[256][4];
+	uint8_t len[256];
+	uint8_t flag[256];
+};
+
 struct cbg_state {
+	struct cb_letters letters;
 	struct cb_node *nodes;
 	size_t nnodes, capnodes;
 	struct gamedb__stack levels; /* struct cb_level: the line being decoded on top */
@@ -565,7 +584,7 @@ static uint32_t add_node(struct cbg_state *s, uint32_t parent, const struct game
 	id = (uint32_t)s->nnodes++;
 	nd = &s->nodes[id];
 	nd->m = *m;
-	nd->first = nd->next = nd->last = NONE;
+	nd->first = nd->next = nd->last = nd->ann = NONE;
 	nd->colour = (uint8_t)colour;
 	nd->fullmove = fullmove;
 	nd->sanlen = (uint8_t)sanlen;
@@ -618,7 +637,7 @@ static struct cb_level *tree_start(struct gamedb_game *g, struct cbg_state *s, i
 	s->nnodes = 0;
 	if (gamedb__grow((void **)&s->nodes, &s->capnodes, 1, sizeof *s->nodes) != 0)
 		return NULL;
-	s->nodes[0].first = s->nodes[0].next = s->nodes[0].last = NONE;
+	s->nodes[0].first = s->nodes[0].next = s->nodes[0].last = s->nodes[0].ann = NONE;
 	s->nnodes = 1;
 	return cur;
 }
@@ -831,15 +850,6 @@ static int32_t decode_simple(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 
 /* ---- annotations ---------------------------------------------------------------------- */
 
-static int ann_cmp(const void *a, const void *b)
-{
-	const struct cb_ann *x = a, *y = b;
-
-	if (x->pos != y->pos)
-		return x->pos < y->pos ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 static void warn(struct gamedb__cbg_ctx *c, struct gamedb_game *g, struct cbg_state *s,
 		 uint64_t off, const char *what)
 {
@@ -850,8 +860,9 @@ static void warn(struct gamedb__cbg_ctx *c, struct gamedb_game *g, struct cbg_st
 }
 
 /*
- * Reads the game's CBA block into s->anns, sorted by position. Damage there costs the
- * annotations, not the moves: it gives a warning. -1 only when out of memory.
+ * Reads the game's CBA block into s->anns, in the order of the block (link_annotations()
+ * then hangs them on their moves). Damage there costs the annotations, not the moves: it
+ * gives a warning. -1 only when out of memory.
  */
 static int read_annotations(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			    struct cbg_state *s)
@@ -859,7 +870,7 @@ static int read_annotations(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	const uint64_t off = g->loc[1];
 	const uint8_t *b;
 	int64_t got;
-	uint32_t total, p, seq = 0;
+	uint32_t total, p;
 
 	s->nanns = 0;
 	s->cba = NULL;
@@ -916,7 +927,7 @@ static int read_annotations(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			return -1;
 		a = &s->anns[s->nanns++];
 		a->pos = pos;
-		a->seq = seq++;
+		a->next = NONE;
 		a->off = p + 6;
 		a->len = (uint16_t)(len - 6);
 		a->type = b[p + 3];
@@ -924,24 +935,29 @@ static int read_annotations(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	}
 	if (p < total && total - p < 6)
 		warn(c, g, s, off + p, "stray bytes at the end of the annotations");
-	if (s->nanns > 1)
-		qsort(s->anns, s->nanns, sizeof *s->anns, ann_cmp);
 	return 0;
 }
 
-/* Index of the first annotation at position pos (s->nanns if none). */
-static size_t ann_find(const struct cbg_state *s, int32_t pos)
+/*
+ * Hangs each CBA entry on the node of its position (position p is the move of node p + 1,
+ * -1 the start of the game: the root), the entries of one node in the order of the block
+ * whatever the order of the positions there; one pass, from the last entry back. The number
+ * of entries at positions no decoded move has: they are not written.
+ */
+static size_t link_annotations(struct cbg_state *s)
 {
-	size_t lo = 0, hi = s->nanns;
+	size_t i = s->nanns, unplaced = 0;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->anns[mid].pos < pos)
-			lo = mid + 1;
-		else
-			hi = mid;
+	while (i-- > 0) {
+		struct cb_ann *a = &s->anns[i];
+		if (a->pos < -1 || (size_t)a->pos + 1 >= s->nnodes) {
+			unplaced++;
+			continue;
+		}
+		a->next = s->nodes[a->pos + 1].ann;
+		s->nodes[a->pos + 1].ann = (uint32_t)i;
 	}
-	return lo;
+	return unplaced;
 }
 
 /*
@@ -950,16 +966,123 @@ static size_t ann_find(const struct cbg_state *s, int32_t pos)
  * own PGN export writes for a diagram); the rest goes through the text layer in the base's
  * charset, whose line breaks (CR LF) become "\n". OK, WARN (lossy) or FAILED (no memory).
  */
-static int32_t cb_text(struct gamedb__cbg_ctx *c, const uint8_t *t, size_t n,
-		       struct gamedb__buf *out)
+static const char figurine[6] = { 'K', 'Q', 'N', 'B', 'R', 'P' };
+
+/*
+ * cb_text() in one pass: each byte's UTF-8 from s->letters (cb_letters_of()), ASCII copied
+ * eight bytes at a time. The very bytes the text layer's path gives.
+ */
+static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_t n,
+			     struct gamedb__buf *out)
 {
-	static const char figurine[6] = { 'K', 'Q', 'N', 'B', 'R', 'P' };
+	char *o;
+	size_t i = 0, k;
+	int32_t st = GAMEDB_OK;
+	uint64_t w;
+
+	/* 4 bytes a byte at most, 4 written at a time, and a NUL. */
+	if (n > (SIZE_MAX - 16) / 4 || gamedb__buf_room(out, 4 * n + 8) != 0)
+		return GAMEDB_FAILED;
+	o = out->p + out->len;
+	while (i < n) {
+		/* ASCII without CR or NUL, eight bytes at a time; else the next eight one by one. */
+		if (n - i >= 8) {
+			memcpy(&w, t + i, 8);
+			if (!(gamedb__has_high(w) | gamedb__has_byte(w, '\r') | gamedb__has_byte(w, 0))) {
+				memcpy(o, &w, 8);
+				o += 8;
+				i += 8;
+				continue;
+			}
+		}
+		for (k = n - i < 8 ? n - i : 8; k > 0; k--) {
+			const uint8_t b = t[i++];
+			memcpy(o, L->utf8[b], 4);
+			o += L->len[b];
+			if (L->flag[b]) {
+				if (L->flag[b] == LETTER_CR) {
+					/* CR LF and a lone CR: "\n" (gamedb__text_newlines()). */
+					if (i < n && t[i] == '\n') {
+						i++;
+						if (k > 1)
+							k--;
+					}
+				} else {
+					st = GAMEDB_WARN;
+				}
+			}
+		}
+	}
+	out->len = (size_t)(o - out->p);
+	out->p[out->len] = 0;
+	return st;
+}
+
+/*
+ * s->letters for charset cs, made from the text layer's table of it (gamedb__text_table_of())
+ * when cs is not the charset it was made for: the figurines, the diagram, the line breaks
+ * and the NUL of CB text over the charset's letters. NULL when the text layer has no table
+ * (UTF-8, not single-byte, a converter hook): then the text layer converts.
+ */
+static const struct cb_letters *cb_letters_of(struct gamedb__cbg_ctx *c, struct cbg_state *s,
+					      const char *cs)
+{
+	struct cb_letters *L = &s->letters;
+	const struct gamedb__text_table *tab;
+	unsigned b;
+
+	if (c->r->text.hook)
+		return NULL;
+	if (L->charset[0] && strcmp(L->charset, cs) == 0)
+		return L;
+	L->charset[0] = 0;
+	if (strlen(cs) >= sizeof L->charset || (tab = gamedb__text_table_of(&c->r->text, cs)) == NULL ||
+	    !tab->ascii)
+		return NULL;
+	for (b = 0; b < 256; b++) {
+		memset(L->utf8[b], 0, 4);
+		L->flag[b] = 0;
+		if (b == '\r') {
+			L->utf8[b][0] = '\n';
+			L->len[b] = 1;
+			L->flag[b] = LETTER_CR;
+		} else if (b == 0) {
+			/* A NUL would cut the text short: '?', with a warning (gamedb__text_to_utf8()). */
+			L->utf8[b][0] = '?';
+			L->len[b] = 1;
+			L->flag[b] = LETTER_WARN;
+		} else if (b >= 0xA2 && b <= 0xA7) {
+			L->utf8[b][0] = figurine[b - 0xA2];
+			L->len[b] = 1;
+		} else if (b == 0x9E) {
+			memcpy(L->utf8[b], "[#]", 3);
+			L->len[b] = 3;
+		} else if (tab->len[b]) {
+			memcpy(L->utf8[b], tab->utf8[b], tab->len[b]);
+			L->len[b] = tab->len[b];
+		} else {
+			/* Refused by the converter: U+FFFD, with a warning. */
+			memcpy(L->utf8[b], "\xEF\xBF\xBD", 3);
+			L->len[b] = 3;
+			L->flag[b] = LETTER_WARN;
+		}
+	}
+	strcpy(L->charset, cs);
+	return L;
+}
+
+static int32_t cb_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const uint8_t *t,
+		       size_t n, struct gamedb__buf *out)
+{
 	const char *cs = gamedb__cbg_charset(c);
 	const int single = !gamedb__text_is_utf8(cs);
+	const struct cb_letters *L;
 	size_t i, run = 0;
 	int32_t st = GAMEDB_OK, r;
 
 	gamedb__buf_clear(out);
+	if (single && (L = cb_letters_of(c, s, cs)) != NULL)
+		return cb_text_table(L, t, n, out);
 	for (i = 0; i <= n; i++) {
 		const char *rep = NULL;
 		char one[2] = { 0, 0 };
@@ -1025,7 +1148,7 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 	lang = (unsigned)pl[0] << 8 | pl[1];
 	if (c->language >= 0 && lang != 0 && lang != (unsigned)c->language)
 		return 0;
-	r = cb_text(c, pl + 2, (size_t)a->len - 2, &c->scratch);
+	r = cb_text(c, s, pl + 2, (size_t)a->len - 2, &c->scratch);
 	if (r == GAMEDB_FAILED)
 		return -1;
 	if (r == GAMEDB_WARN)
@@ -1154,23 +1277,23 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
 }
 
 /*
- * The annotations at position pos, of the given pass: 0 before the move (texts before it),
- * 1 after it (NAGs, then texts, then commands, clocks and the rest). pos -1 (the start of
- * the game) takes everything in one go: texts as COMMENT_BEFORE, commands as COMMAND, and
- * what needs a move (NAGs) as raw ANNOTATION events.
+ * The annotations of node id (the move at CBA position id - 1), of the given pass: 0 before
+ * the move (texts before it), 1 after it (NAGs, then texts, then commands, clocks and the
+ * rest). The root (id 0, the start of the game) takes everything in one go: texts as
+ * COMMENT_BEFORE, commands as COMMAND, and what needs a move (NAGs) as raw ANNOTATION events.
  */
-static int emit_annotations(struct gamedb__cbg_ctx *c, struct cbg_state *s, int32_t pos,
+static int emit_annotations(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint32_t id,
 			    int mover, int after, struct gamedb__movebuf *mb)
 {
-	const size_t first = ann_find(s, pos);
-	size_t i;
+	const uint32_t first = id < s->nnodes ? s->nodes[id].ann : NONE;
+	uint32_t i;
 	int pass, t;
 
-	if (first >= s->nanns || s->anns[first].pos != pos)
+	if (first == NONE)
 		return 0;
-	if (pos < 0) {
+	if (id == 0) {
 		for (pass = 0; pass < 2; pass++) {
-			for (i = first; i < s->nanns && s->anns[i].pos == pos; i++) {
+			for (i = first; i != NONE; i = s->anns[i].next) {
 				const struct cb_ann *a = &s->anns[i];
 				const int text = a->type == CBA_TEXT_AFTER || a->type == CBA_TEXT_BEFORE;
 				if (text != (pass == 0))
@@ -1190,14 +1313,14 @@ static int emit_annotations(struct gamedb__cbg_ctx *c, struct cbg_state *s, int3
 		return 0;
 	}
 	if (!after) {
-		for (i = first; i < s->nanns && s->anns[i].pos == pos; i++)
+		for (i = first; i != NONE; i = s->anns[i].next)
 			if (s->anns[i].type == CBA_TEXT_BEFORE &&
 			    emit_text(c, s, &s->anns[i], GAMEDB_EVENT_COMMENT_BEFORE, mb) != 0)
 				return -1;
 		return 0;
 	}
 	for (pass = 0; pass < 3; pass++) {
-		for (i = first; i < s->nanns && s->anns[i].pos == pos; i++) {
+		for (i = first; i != NONE; i = s->anns[i].next) {
 			const struct cb_ann *a = &s->anns[i];
 			if (a->type == CBA_TEXT_BEFORE)
 				continue;
@@ -1229,9 +1352,11 @@ static int emit_move(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint32_t id
 {
 	const struct cb_node *nd = &s->nodes[id];
 
-	return emit_annotations(c, s, (int32_t)id - 1, nd->colour, 0, mb) != 0 ||
+	if (nd->ann == NONE) /* the usual move: nothing before or after it */
+		return gamedb__mb_move_san(mb, &nd->m, nd->fullmove, nd->colour, nd->san, nd->sanlen);
+	return emit_annotations(c, s, id, nd->colour, 0, mb) != 0 ||
 	       gamedb__mb_move_san(mb, &nd->m, nd->fullmove, nd->colour, nd->san, nd->sanlen) != 0 ||
-	       emit_annotations(c, s, (int32_t)id - 1, nd->colour, 1, mb) != 0 ? -1 : 0;
+	       emit_annotations(c, s, id, nd->colour, 1, mb) != 0 ? -1 : 0;
 }
 
 /*
@@ -1246,7 +1371,7 @@ static int emit_tree(struct gamedb__cbg_ctx *c, struct cbg_state *s, struct game
 	struct cb_frame *f;
 
 	gamedb__stack_clear(&s->frames);
-	if (!gamedb__stack_push(&s->frames) || emit_annotations(c, s, -1, -1, 1, mb) != 0)
+	if (!gamedb__stack_push(&s->frames) || emit_annotations(c, s, 0, -1, 1, mb) != 0)
 		return -1;
 	for (;;) {
 		if (node == NONE) {
@@ -1296,7 +1421,7 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	struct cbg_state *s = state_of(c);
 	struct cbg_head h;
 	const uint8_t *rec;
-	size_t avail, i;
+	size_t avail;
 	int32_t st;
 	int mode;
 	char msg[160];
@@ -1326,11 +1451,9 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		return fail(c, g, g->loc[0], "out of memory");
 	st = mode_is_simple(mode) ? decode_simple(c, g, s, &h, rec, avail)
 				  : decode_tree(c, g, s, &h, rec, avail);
+	/* Positions no decoded move has (a failed game keeps only its legal part, unsaid). */
+	s->unplaced = link_annotations(s);
 	if (st != GAMEDB_FAILED) {
-		/* Positions no decoded move has (a failed game keeps only its legal part). */
-		for (i = 0; i < s->nanns; i++)
-			if (s->anns[i].pos < -1 || (size_t)s->anns[i].pos + 1 >= s->nnodes)
-				s->unplaced++;
 		if (s->unplaced) {
 			snprintf(msg, sizeof msg, "%zu annotation(s) at positions without a move ignored",
 				 s->unplaced);
