@@ -75,6 +75,8 @@ def events(game):
             out.append((ev.type, ev.text, ev.text_raw))
         elif ev.type == "nag":
             out.append(("nag", ev.nag))
+        elif ev.type in ("command", "clock"):
+            out.append((ev.type, ev.text))
         elif ev.type == "move":
             out.append(("move", ev.san))
         elif ev.type != "result":
@@ -143,10 +145,38 @@ def test_text_bytes(tmp):
             eq(status(g2), gamedb._ffi.WARN, cs + ": a lossy text warns")
 
 
+def test_commands(tmp):
+    # Clocks in centiseconds (0x16 White's, 0x17 Black's: CLOCK for the mover's own, else a
+    # command; ".cc" only with hundredths), time spent (0x07: h, m, s, a byte not kept),
+    # squares (0x04: colour, square; 1 = a1, 2 = a2, ..., 64 = h8) and arrows (0x05), all
+    # after their move in the order of the block.
+    entries = [
+        entry(0, 0x16, struct.pack(">I", 6000 * 100 + 5)),
+        entry(0, 0x17, struct.pack(">I", 50 * 3600 * 100)),
+        entry(0, 0x07, bytes([0, 2, 5, 7])),
+        entry(1, 0x07, bytes([12, 0, 9, 0])),
+        entry(1, 0x17, struct.pack(">I", 59 * 100 + 10)),
+        entry(2, 0x04, bytes([2, 28, 4, 37, 3, 64])),
+        entry(3, 0x05, bytes([2, 34, 36, 4, 1, 64])),
+    ]
+    path = write(tmp, "commands", [entries])
+    with gamedb.open(path, errors="raise") as r:
+        g, = list(r)
+        eq(events(g), [
+            ("move", "e4"),
+            ("clock", "%clk 1:40:00.05"), ("command", "%clkb 50:00:00"),
+            ("command", "%emt 0:02:05"),
+            ("move", "e5"), ("command", "%emt 12:00:09"), ("clock", "%clk 0:00:59.10"),
+            ("move", "Nf3"), ("command", "%csl Gd4,Re5,Yh8"),
+            ("move", "Nc6"), ("command", "%cal Ge2e4,Ra1h8"),
+        ], "commands: clocks, time spent, squares, arrows")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_unsorted(tmp)
         test_text_bytes(tmp)
+        test_commands(tmp)
     return done()
 
 

@@ -1176,6 +1176,37 @@ static int square_name(int v, char *out)
 }
 
 /*
+ * v in decimal at o, at least two digits when two is set ("%02lu", else "%lu"); the end. Not
+ * printf: a base with a clock on every move formats tens of thousands of them (issue 32:
+ * printf was 11 % of the time on BielMTO).
+ */
+static char *put_num(char *o, unsigned long v, int two)
+{
+	char d[24];
+	size_t n = 0;
+
+	do {
+		d[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (two && n == 1)
+		*o++ = '0';
+	while (n)
+		*o++ = d[--n];
+	return o;
+}
+
+/* "H:MM:SS" of h hours, m minutes and s seconds at o ("%lu:%02lu:%02lu"); the end. */
+static char *put_hms(char *o, unsigned long h, unsigned long m, unsigned long sec)
+{
+	o = put_num(o, h, 0);
+	*o++ = ':';
+	o = put_num(o, m, 1);
+	*o++ = ':';
+	return put_num(o, sec, 1);
+}
+
+/*
  * The PGN command text ("%csl Gd4,Re5", ...) of an entry into c->scratch; the event type to
  * give it, or 0 when the entry does not fit its known layout (it is then kept raw).
  * mover: who made the move the entry follows, -1 at the start of the game.
@@ -1191,7 +1222,7 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
 	static const char *const crit[4] = { "", "opening", "middlegame", "endgame" };
 	struct gamedb__buf *out = &c->scratch;
 	const uint8_t *pl = s->cba + a->off;
-	char sq1[2], sq2[2];
+	char sq1[2], sq2[2], num[64], *o;
 	size_t i;
 	int k;
 
@@ -1203,14 +1234,22 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
 		for (i = 0; i < a->len; i += 2)
 			if (!square_colour(pl[i]) || !square_name(pl[i + 1], sq1))
 				return 0;
-		if (gamedb__buf_append(out, "%csl ", 5) != 0)
+		/* "%csl " and 4 bytes an entry (",Gd4"). */
+		if (gamedb__buf_room(out, 5 + 2 * (size_t)a->len + 1) != 0)
 			return -1;
+		o = out->p + out->len;
+		memcpy(o, "%csl ", 5);
+		o += 5;
 		for (i = 0; i < a->len; i += 2) {
 			square_name(pl[i + 1], sq1);
-			if (gamedb__buf_printf(out, "%s%c%.2s", i ? "," : "", square_colour(pl[i]),
-					       sq1) != 0)
-				return -1;
+			if (i)
+				*o++ = ',';
+			*o++ = square_colour(pl[i]);
+			*o++ = sq1[0];
+			*o++ = sq1[1];
 		}
+		out->len = (size_t)(o - out->p);
+		out->p[out->len] = 0;
 		return GAMEDB_EVENT_COMMAND;
 	case CBA_ARROWS:
 		if (a->len == 0 || a->len % 3)
@@ -1219,15 +1258,25 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
 			if (!square_colour(pl[i]) || !square_name(pl[i + 1], sq1) ||
 			    !square_name(pl[i + 2], sq2))
 				return 0;
-		if (gamedb__buf_append(out, "%cal ", 5) != 0)
+		/* "%cal " and 6 bytes an entry (",Ge2e4"). */
+		if (gamedb__buf_room(out, 5 + 2 * (size_t)a->len + 1) != 0)
 			return -1;
+		o = out->p + out->len;
+		memcpy(o, "%cal ", 5);
+		o += 5;
 		for (i = 0; i < a->len; i += 3) {
 			square_name(pl[i + 1], sq1);
 			square_name(pl[i + 2], sq2);
-			if (gamedb__buf_printf(out, "%s%c%.2s%.2s", i ? "," : "",
-					       square_colour(pl[i]), sq1, sq2) != 0)
-				return -1;
+			if (i)
+				*o++ = ',';
+			*o++ = square_colour(pl[i]);
+			*o++ = sq1[0];
+			*o++ = sq1[1];
+			*o++ = sq2[0];
+			*o++ = sq2[1];
 		}
+		out->len = (size_t)(o - out->p);
+		out->p[out->len] = 0;
 		return GAMEDB_EVENT_COMMAND;
 	case CBA_WHITE_CLOCK:
 	case CBA_BLACK_CLOCK: {
@@ -1238,10 +1287,17 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
 			return 0;
 		cs = gamedb__be32(pl);
 		t = cs / 100;
-		if (gamedb__buf_printf(out, "%%%s %lu:%02lu:%02lu", whose == mover ? "clk" :
-				       whose ? "clkb" : "clkw", (unsigned long)(t / 3600),
-				       (unsigned long)(t / 60 % 60), (unsigned long)(t % 60)) != 0 ||
-		    (cs % 100 && gamedb__buf_printf(out, ".%02lu", (unsigned long)(cs % 100)) != 0))
+		/* "%clk H:MM:SS", ".cc" when there are hundredths. */
+		o = num;
+		*o++ = '%';
+		memcpy(o, whose == mover ? "clk " : whose ? "clkb " : "clkw ", 5);
+		o += whose == mover ? 4 : 5;
+		o = put_hms(o, t / 3600, t / 60 % 60, t % 60);
+		if (cs % 100) {
+			*o++ = '.';
+			o = put_num(o, cs % 100, 1);
+		}
+		if (gamedb__buf_append(out, num, (size_t)(o - num)) != 0)
 			return -1;
 		/* The mover's own clock is a CLOCK event; the other side's a command. */
 		return whose == mover ? GAMEDB_EVENT_CLOCK : GAMEDB_EVENT_COMMAND;
@@ -1250,7 +1306,9 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
 		/* Hours, minutes, seconds and a byte of unknown meaning (not kept). */
 		if (a->len != 4 || pl[1] > 59 || pl[2] > 59)
 			return 0;
-		if (gamedb__buf_printf(out, "%%emt %u:%02u:%02u", pl[0], pl[1], pl[2]) != 0)
+		memcpy(num, "%emt ", 5);
+		o = put_hms(num + 5, pl[0], pl[1], pl[2]);
+		if (gamedb__buf_append(out, num, (size_t)(o - num)) != 0)
 			return -1;
 		return GAMEDB_EVENT_COMMAND;
 	case CBA_CRITICAL:
