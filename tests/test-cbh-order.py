@@ -129,10 +129,18 @@ def test_unsorted(tmp):
 def test_text_bytes(tmp):
     clean = b"\xcf\xf0\xe8 \xa2\xa4\xa7 \x9e a\r\nb\rc\n d \xa5\xa6\xa3 end of a long ASCII run"
     lossy = b"x\x98y\x00z"  # 0x98 is not in CP1251; a NUL
-    path = write(tmp, "texts", [[entry(0, 0x02, text(clean))], [entry(0, 0x02, text(lossy))]])
+    # A line break across every place in a run of eight bytes, after letters and after ASCII.
+    breaks = [b"\xcf" * k + b"\r\n" + b"abcdefghij\r" for k in range(10)] + \
+        [b"a" * k + b"\r\nabcdefghij" for k in range(10)]
+    path = write(tmp, "texts", [[entry(0, 0x02, text(clean))], [entry(0, 0x02, text(lossy))],
+                                [entry(0, 0x02, text(x)) for x in breaks]])
     for cs, first in (("CP1251", "\u041f\u0440\u0438"), ("CP1252", "\u00cf\u00f0\u00e8")):
         with gamedb.open(path, errors="warn", charset=cs) as r:
-            g1, g2 = list(r)
+            g1, g2, g3 = list(r)
+            letter = "\u041f" if cs == "CP1251" else "\u00cf"
+            eq([e[1] for e in events(g3) if e[0] == "comment_after"],
+               [letter * k + "\nabcdefghij\n" for k in range(10)] +
+               ["a" * k + "\nabcdefghij" for k in range(10)], cs + ": line breaks anywhere")
             eq(events(g1)[1], ("comment_after", first + " KNP [#] a\nb\nc\n d BRQ end of a "
                                "long ASCII run", clean), cs + ": figurines, diagram, newlines")
             eq(status(g1), gamedb._ffi.OK, cs + ": a clean text, no warning")

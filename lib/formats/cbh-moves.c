@@ -157,15 +157,14 @@ struct cb_frame {
 
 /*
  * A CB text's bytes in UTF-8, one table for the charset in use (cb_letters_of()): each byte's
- * letter (len bytes of utf8), flag LETTER_CR for the line break (CR LF is one "\n") and
- * LETTER_WARN for a byte that costs a warning (the converter refuses it, or a NUL).
+ * entry holds its letter in bytes 0-3 (in memory order), the letter's length in bits 32-39,
+ * and in bits 40-47 LETTER_CR for the line break (CR LF is one "\n") or LETTER_WARN for a
+ * byte that costs a warning (the converter refuses it, or a NUL). One load a byte.
  */
 enum { LETTER_CR = 1, LETTER_WARN = 2 };
 struct cb_letters {
 	char charset[48]; /* the charset it was made for; "" = none yet */
-	char utf8[256][4];
-	uint8_t len[256];
-	uint8_t flag[256];
+	uint64_t e[256];
 };
 
 struct cbg_state {
@@ -960,23 +959,18 @@ static size_t link_annotations(struct cbg_state *s)
 	return unplaced;
 }
 
-/*
- * A CB annotation text into UTF-8 in out. ChessBase writes figurines as the bytes 0xA2-0xA7
- * (K Q N B R P) and a diagram as 0x9E: they become the piece letters and "[#]" (what CB's
- * own PGN export writes for a diagram); the rest goes through the text layer in the base's
- * charset, whose line breaks (CR LF) become "\n". OK, WARN (lossy) or FAILED (no memory).
- */
+/* ChessBase's figurines, the bytes 0xA2-0xA7 of a text (single-byte charsets). */
 static const char figurine[6] = { 'K', 'Q', 'N', 'B', 'R', 'P' };
 
 /*
- * cb_text() in one pass: each byte's UTF-8 from s->letters (cb_letters_of()), ASCII copied
- * eight bytes at a time. The very bytes the text layer's path gives.
+ * cb_text() in one pass, appended to out: each byte's UTF-8 from s->letters (cb_letters_of()),
+ * ASCII copied eight bytes at a time. The very bytes the text layer's path gives.
  */
 static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_t n,
 			     struct gamedb__buf *out)
 {
+	const uint8_t *p = t, *const end = t + n;
 	char *o;
-	size_t i = 0, k;
 	int32_t st = GAMEDB_OK;
 	uint64_t w;
 
@@ -984,38 +978,49 @@ static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_
 	if (n > (SIZE_MAX - 16) / 4 || gamedb__buf_room(out, 4 * n + 8) != 0)
 		return GAMEDB_FAILED;
 	o = out->p + out->len;
-	while (i < n) {
-		/* ASCII without CR or NUL, eight bytes at a time; else the next eight one by one. */
-		if (n - i >= 8) {
-			memcpy(&w, t + i, 8);
+	while (p < end) {
+		const uint8_t *stop;
+		/* Eight ASCII bytes without CR or NUL at once; else the next eight one by one. */
+		if (end - p >= 8) {
+			memcpy(&w, p, 8);
 			if (!(gamedb__has_high(w) | gamedb__has_byte(w, '\r') | gamedb__has_byte(w, 0))) {
 				memcpy(o, &w, 8);
 				o += 8;
-				i += 8;
+				p += 8;
 				continue;
 			}
+			stop = p + 8;
+		} else {
+			stop = end;
 		}
-		for (k = n - i < 8 ? n - i : 8; k > 0; k--) {
-			const uint8_t b = t[i++];
-			memcpy(o, L->utf8[b], 4);
-			o += L->len[b];
-			if (L->flag[b]) {
-				if (L->flag[b] == LETTER_CR) {
+		do {
+			const uint64_t e = L->e[*p++];
+			const uint32_t u = (uint32_t)e;
+			memcpy(o, &u, 4);
+			o += (uint8_t)(e >> 32);
+			if (e >> 40) {
+				if ((e >> 40) == LETTER_CR) {
 					/* CR LF and a lone CR: "\n" (gamedb__text_newlines()). */
-					if (i < n && t[i] == '\n') {
-						i++;
-						if (k > 1)
-							k--;
-					}
+					if (p < end && *p == '\n' && ++p > stop)
+						stop = p;
 				} else {
 					st = GAMEDB_WARN;
 				}
 			}
-		}
+		} while (p < stop);
 	}
 	out->len = (size_t)(o - out->p);
 	out->p[out->len] = 0;
 	return st;
+}
+
+/* The entry of struct cb_letters: len bytes of letter, and a flag. */
+static uint64_t letter(const char *utf8, unsigned len, unsigned flag)
+{
+	uint32_t u = 0;
+
+	memcpy(&u, utf8, len);
+	return (uint64_t)u | (uint64_t)len << 32 | (uint64_t)flag << 40;
 }
 
 /*
@@ -1040,49 +1045,40 @@ static const struct cb_letters *cb_letters_of(struct gamedb__cbg_ctx *c, struct 
 	    !tab->ascii)
 		return NULL;
 	for (b = 0; b < 256; b++) {
-		memset(L->utf8[b], 0, 4);
-		L->flag[b] = 0;
-		if (b == '\r') {
-			L->utf8[b][0] = '\n';
-			L->len[b] = 1;
-			L->flag[b] = LETTER_CR;
-		} else if (b == 0) {
-			/* A NUL would cut the text short: '?', with a warning (gamedb__text_to_utf8()). */
-			L->utf8[b][0] = '?';
-			L->len[b] = 1;
-			L->flag[b] = LETTER_WARN;
-		} else if (b >= 0xA2 && b <= 0xA7) {
-			L->utf8[b][0] = figurine[b - 0xA2];
-			L->len[b] = 1;
-		} else if (b == 0x9E) {
-			memcpy(L->utf8[b], "[#]", 3);
-			L->len[b] = 3;
-		} else if (tab->len[b]) {
-			memcpy(L->utf8[b], tab->utf8[b], tab->len[b]);
-			L->len[b] = tab->len[b];
-		} else {
-			/* Refused by the converter: U+FFFD, with a warning. */
-			memcpy(L->utf8[b], "\xEF\xBF\xBD", 3);
-			L->len[b] = 3;
-			L->flag[b] = LETTER_WARN;
-		}
+		if (b == '\r')
+			L->e[b] = letter("\n", 1, LETTER_CR);
+		else if (b == 0) /* it would cut the text short: '?' (gamedb__text_to_utf8()) */
+			L->e[b] = letter("?", 1, LETTER_WARN);
+		else if (b >= 0xA2 && b <= 0xA7)
+			L->e[b] = letter(&figurine[b - 0xA2], 1, 0);
+		else if (b == 0x9E)
+			L->e[b] = letter("[#]", 3, 0);
+		else if (tab->len[b])
+			L->e[b] = letter(tab->utf8[b], tab->len[b], 0);
+		else /* refused by the converter */
+			L->e[b] = letter("\xEF\xBF\xBD", 3, LETTER_WARN);
 	}
 	strcpy(L->charset, cs);
 	return L;
 }
 
-static int32_t cb_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const uint8_t *t,
-		       size_t n, struct gamedb__buf *out)
+/*
+ * A CB annotation text into UTF-8 in out. ChessBase writes figurines as the bytes 0xA2-0xA7
+ * (K Q N B R P) and a diagram as 0x9E: they become the piece letters and "[#]" (what CB's
+ * own PGN export writes for a diagram); the rest goes through the text layer in the base's
+ * charset, whose line breaks (CR LF) become "\n". OK, WARN (lossy) or FAILED (no memory).
+ * The general path (UTF-8 bases, a converter hook); a single-byte charset takes
+ * cb_text_table() (emit_text()), which gives the same bytes in one pass.
+ */
+static int32_t cb_text(struct gamedb__cbg_ctx *c, const uint8_t *t, size_t n,
+		       struct gamedb__buf *out)
 {
 	const char *cs = gamedb__cbg_charset(c);
 	const int single = !gamedb__text_is_utf8(cs);
-	const struct cb_letters *L;
 	size_t i, run = 0;
 	int32_t st = GAMEDB_OK, r;
 
 	gamedb__buf_clear(out);
-	if (single && (L = cb_letters_of(c, s, cs)) != NULL)
-		return cb_text_table(L, t, n, out);
 	for (i = 0; i <= n; i++) {
 		const char *rep = NULL;
 		char one[2] = { 0, 0 };
@@ -1140,6 +1136,8 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 		     int type, struct gamedb__movebuf *mb)
 {
 	const uint8_t *pl = s->cba + a->off;
+	const struct cb_letters *L;
+	const char *cs;
 	unsigned lang;
 	int32_t r;
 
@@ -1148,13 +1146,28 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 	lang = (unsigned)pl[0] << 8 | pl[1];
 	if (c->language >= 0 && lang != 0 && lang != (unsigned)c->language)
 		return 0;
-	r = cb_text(c, s, pl + 2, (size_t)a->len - 2, &c->scratch);
-	if (r == GAMEDB_FAILED)
-		return -1;
+	cs = gamedb__cbg_charset(c);
+	if (!gamedb__text_is_utf8(cs) && (L = cb_letters_of(c, s, cs)) != NULL) {
+		/* Straight into the move buffer's text pool, as gamedb__mb_comment() puts it. */
+		const size_t off = mb->text.len;
+		r = cb_text_table(L, pl + 2, (size_t)a->len - 2, &mb->text);
+		if (r == GAMEDB_FAILED || mb->text.len >= UINT32_MAX) {
+			mb->text.len = off;
+			return -1;
+		}
+		mb->text.len++; /* its NUL */
+		if (gamedb__mb_event(mb, type, (uint32_t)off) != 0) {
+			mb->text.len = off;
+			return -1;
+		}
+	} else {
+		r = cb_text(c, pl + 2, (size_t)a->len - 2, &c->scratch);
+		if (r == GAMEDB_FAILED || gamedb__mb_comment(mb, type, c->scratch.p, c->scratch.len) != 0)
+			return -1;
+	}
 	if (r == GAMEDB_WARN)
 		s->status = GAMEDB_WARN;
-	if (gamedb__mb_comment(mb, type, c->scratch.p, c->scratch.len) != 0 ||
-	    gamedb__mb_raw(mb, pl + 2, (size_t)a->len - 2) != 0)
+	if (gamedb__mb_raw(mb, pl + 2, (size_t)a->len - 2) != 0)
 		return -1;
 	mb->nodes[mb->n - 1].aux = (uint8_t)(lang <= 0xFF ? lang : 0);
 	return 0;
@@ -1314,7 +1327,8 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
 	case CBA_CRITICAL:
 		if (a->len != 1 || pl[0] < 1 || pl[0] > 3)
 			return 0;
-		if (gamedb__buf_printf(out, "%%crit %s", crit[pl[0]]) != 0)
+		if (gamedb__buf_append(out, "%crit ", 6) != 0 ||
+		    gamedb__buf_append(out, crit[pl[0]], strlen(crit[pl[0]])) != 0)
 			return -1;
 		return GAMEDB_EVENT_COMMAND;
 	case CBA_MEDAL: {
