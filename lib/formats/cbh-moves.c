@@ -169,6 +169,13 @@ struct cb_letters {
 
 struct cbg_state {
 	struct cb_letters letters;
+	/*
+	 * The slots of the last start position (board and mode's order): a game after another
+	 * from the same position (nearly all: the usual start) copies them (tree_start()).
+	 */
+	int slots_ok, slots_reverse;
+	uint8_t slots_board[64];
+	struct gamedb__cbslots slots;
 	struct cb_node *nodes;
 	size_t nnodes, capnodes;
 	struct gamedb__stack levels; /* struct cb_level: the line being decoded on top */
@@ -630,7 +637,16 @@ static struct cb_level *tree_start(struct gamedb_game *g, struct cbg_state *s, i
 		cur->pos = g->start;
 	else
 		gamedb__pos_startpos(&cur->pos);
-	gamedb__cbslots_init(&cur->slots, &cur->pos, mode_is_reverse(mode));
+	if (s->slots_ok && s->slots_reverse == mode_is_reverse(mode) &&
+	    memcmp(s->slots_board, cur->pos.sq, sizeof s->slots_board) == 0) {
+		cur->slots = s->slots;
+	} else {
+		gamedb__cbslots_init(&cur->slots, &cur->pos, mode_is_reverse(mode));
+		s->slots = cur->slots;
+		s->slots_reverse = mode_is_reverse(mode);
+		memcpy(s->slots_board, cur->pos.sq, sizeof s->slots_board);
+		s->slots_ok = 1;
+	}
 	cur->node = 0;
 	cur->chk = gamedb__in_check(&cur->pos);
 	s->nnodes = 0;
