@@ -167,7 +167,18 @@ struct cb_letters {
 	uint64_t e[256];
 };
 
+/*
+ * What a one-byte move opcode 11-234 says, worked out once (state_of()) rather than by a
+ * search of op_ranges a move: the man (type, ordinal) and its step k (pawns: 0-3; knights:
+ * 0-7; sliders: the direction in k / 7 with bishops' directions from 2 on, the distance - 1
+ * in k % 7, kept apart in dir and dist).
+ */
+struct cb_op {
+	uint8_t type, ordinal, k, dir, dist;
+};
+
 struct cbg_state {
+	struct cb_op ops[OP_TWO_BYTE];
 	struct cb_letters letters;
 	/*
 	 * The slots of the last start position (board and mode's order): a game after another
@@ -187,6 +198,28 @@ struct cbg_state {
 	size_t unplaced;       /* annotations at positions no move has */
 };
 
+static void init_ops(struct cb_op *ops)
+{
+	int op, i = 0;
+
+	for (op = op_ranges[0].first; op < OP_TWO_BYTE; op++) {
+		struct cb_op *o = &ops[op];
+		int k;
+		while (op_ranges[i + 1].first <= op)
+			i++;
+		o->type = op_ranges[i].type;
+		o->ordinal = op_ranges[i].ordinal;
+		k = op - op_ranges[i].first;
+		if (o->type == GAMEDB__PAWN) {
+			o->ordinal = (uint8_t)(k / 4);
+			k %= 4;
+		}
+		o->k = (uint8_t)k;
+		o->dir = (uint8_t)(k / 7 + (o->type == GAMEDB__BISHOP ? 2 : 0));
+		o->dist = (uint8_t)(k % 7 + 1);
+	}
+}
+
 static struct cbg_state *state_of(struct gamedb__cbg_ctx *c)
 {
 	struct cbg_state *s = c->priv;
@@ -197,6 +230,7 @@ static struct cbg_state *state_of(struct gamedb__cbg_ctx *c)
 			return NULL;
 		gamedb__stack_init(&s->levels, sizeof(struct cb_level), MAX_DEPTH + 1);
 		gamedb__stack_init(&s->frames, sizeof(struct cb_frame), SIZE_MAX);
+		init_ops(s->ops);
 	}
 	return s;
 }
@@ -464,13 +498,13 @@ int32_t gamedb__cbg_read_setup(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
  * (from/to/promo, or a whole castling or null move); 0, or -1 with a reason in msg.
  * Legality is left to gamedb__move_play().
  */
-static int decode_op(const struct cb_level *lv, int op, unsigned w, struct gamedb__move *m,
-		     char *msg, size_t cap)
+static int decode_op(const struct cb_op *ops, const struct cb_level *lv, int op, unsigned w,
+		     struct gamedb__move *m, char *msg, size_t cap)
 {
 	static const char *const nth[3] = { "1st", "2nd", "3rd" };
 	const struct gamedb__pos *pos = &lv->pos;
 	const int stm = pos->stm;
-	int from, file, rank, df, dr, type = 0, ordinal = 0, k = 0, i;
+	int from, file, rank, df, dr, type = 0, ordinal = 0, k = 0;
 
 	memset(m, 0, sizeof *m);
 	m->rook_from = GAMEDB__NO_SQ;
@@ -521,15 +555,10 @@ static int decode_op(const struct cb_level *lv, int op, unsigned w, struct gamed
 		dr = king_step[op - 1][1];
 		type = GAMEDB__KING;
 	} else {
-		for (i = 0; op_ranges[i + 1].first <= op; i++)
-			;
-		type = op_ranges[i].type;
-		ordinal = op_ranges[i].ordinal;
-		k = op - op_ranges[i].first;
-		if (type == GAMEDB__PAWN) {
-			ordinal = k / 4;
-			k %= 4;
-		}
+		const struct cb_op *o = &ops[op];
+		type = o->type;
+		ordinal = o->ordinal;
+		k = o->k;
 		from = lv->slots.sq[stm][type][ordinal];
 		if (from >= 64 || pos->sq[from] != GAMEDB__PC(type, stm)) {
 			if (type == GAMEDB__PAWN)
@@ -553,7 +582,7 @@ static int decode_op(const struct cb_level *lv, int op, unsigned w, struct gamed
 			break;
 		default: {
 			/* Sliders: 7 steps per direction, files and ranks counted modulo 8. */
-			const int dir = k / 7 + (type == GAMEDB__BISHOP ? 2 : 0), n = k % 7 + 1;
+			const int dir = ops[op].dir, n = ops[op].dist;
 			static const int8_t dir_f[4] = { 0, 1, 1, 1 }, dir_r[4] = { 1, 0, 1, -1 };
 			m->from = (uint8_t)from;
 			m->to = (uint8_t)((((from >> 3) + 8 + dir_r[dir] * n) & 7) * 8 +
@@ -724,7 +753,7 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		}
 		stm = cur->pos.stm;
 		fullmove = cur->pos.fullmove;
-		bad = decode_op(cur, op, w, &m, why, sizeof why);
+		bad = decode_op(s->ops, cur, op, w, &m, why, sizeof why);
 		if (!bad && gamedb__move_play_san(&cur->pos, &m, san, &sanlen, cur->chk) != 0) {
 			snprintf(why, sizeof why, "illegal move (opcode %d)", op);
 			bad = 1;
