@@ -128,11 +128,14 @@ def test_unsorted(tmp):
 
 def test_text_bytes(tmp):
     clean = b"\xcf\xf0\xe8 \xa2\xa4\xa7 \x9e a\r\nb\rc\n d \xa5\xa6\xa3 end of a long ASCII run"
-    lossy = b"x\x98y\x00z"  # 0x98 is not in CP1251; a NUL
+    # 0x98 is not in CP1251; a NUL; within runs of eight letters and in a short text.
+    lossy = b"\xcf\xcf\xcf\x98\xcf\xcf\xcf\x00\xcf\xcfabc"
+    short = b"x\x98y\x00z"
     # A line break across every place in a run of eight bytes, after letters and after ASCII.
     breaks = [b"\xcf" * k + b"\r\n" + b"abcdefghij\r" for k in range(10)] + \
         [b"a" * k + b"\r\nabcdefghij" for k in range(10)]
-    path = write(tmp, "texts", [[entry(0, 0x02, text(clean))], [entry(0, 0x02, text(lossy))],
+    path = write(tmp, "texts", [[entry(0, 0x02, text(clean))],
+                                [entry(0, 0x02, text(lossy)), entry(1, 0x02, text(short))],
                                 [entry(0, 0x02, text(x)) for x in breaks]])
     for cs, first in (("CP1251", "\u041f\u0440\u0438"), ("CP1252", "\u00cf\u00f0\u00e8")):
         with gamedb.open(path, errors="warn", charset=cs) as r:
@@ -145,11 +148,15 @@ def test_text_bytes(tmp):
                                "long ASCII run", clean), cs + ": figurines, diagram, newlines")
             eq(status(g1), gamedb._ffi.OK, cs + ": a clean text, no warning")
             # (The stored bytes of a text end at a NUL: only the text is compared.)
-            t = events(g2)[1][:2]
+            t = [e[:2] for e in events(g2) if e[0] == "comment_after"]
             if cs == "CP1251":
-                eq(t, ("comment_after", "x\ufffdy?z"), cs + ": U+FFFD and '?'")
+                eq(t, [("comment_after", "\u041f" * 3 + "\ufffd" + "\u041f" * 3 + "?" +
+                        "\u041f" * 2 + "abc"), ("comment_after", "x\ufffdy?z")],
+                   cs + ": U+FFFD and '?'")
             else:
-                eq(t, ("comment_after", "x\u02dcy?z"), cs + ": 0x98 is a letter, NUL '?'")
+                eq(t, [("comment_after", "\u00cf" * 3 + "\u02dc" + "\u00cf" * 3 + "?" +
+                        "\u00cf" * 2 + "abc"), ("comment_after", "x\u02dcy?z")],
+                   cs + ": 0x98 is a letter, NUL '?'")
             eq(status(g2), gamedb._ffi.WARN, cs + ": a lossy text warns")
 
 

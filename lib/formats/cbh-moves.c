@@ -1025,8 +1025,14 @@ static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_
 	o = out->p + out->len;
 	while (p < end) {
 		const uint8_t *stop;
-		/* Eight ASCII bytes without CR or NUL at once; else the next eight one by one. */
+		/*
+		 * Eight ASCII bytes without CR or NUL at once; else eight letters through the table
+		 * without a test each, done again one by one (below) if one of them has a flag.
+		 */
 		if (end - p >= 8) {
+			char *const o0 = o;
+			uint64_t any = 0;
+			int j;
 			memcpy(&w, p, 8);
 			if (!(gamedb__has_high(w) | gamedb__has_byte(w, '\r') | gamedb__has_byte(w, 0))) {
 				memcpy(o, &w, 8);
@@ -1034,6 +1040,18 @@ static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_
 				p += 8;
 				continue;
 			}
+			for (j = 0; j < 8; j++) {
+				const uint64_t e = L->e[p[j]];
+				const uint32_t u = (uint32_t)e;
+				memcpy(o, &u, 4);
+				o += (uint8_t)(e >> 32);
+				any |= e;
+			}
+			if (!(any >> 40)) {
+				p += 8;
+				continue;
+			}
+			o = o0;
 			stop = p + 8;
 		} else {
 			stop = end;
