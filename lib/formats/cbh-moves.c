@@ -120,6 +120,7 @@ struct cb_node {
 	uint32_t next;   /* next alternative to this move */
 	uint32_t last;   /* last continuation, for appending */
 	uint32_t fullmove; /* the number of its full move */
+	uint32_t ann;    /* its first CBA entry (index in anns, in file order), NONE if none */
 	uint8_t colour;  /* who made the move */
 	uint8_t sanlen;
 	char san[GAMEDB__SAN_MAX]; /* its SAN, written when it was played */
@@ -133,10 +134,14 @@ struct cb_level {
 	int chk; /* 1 if the side to move is in check in pos (for gamedb__move_play_san()) */
 };
 
-/* A CBA entry; payload at off in the game's CBA block. */
+/*
+ * A CBA entry; payload at off in the game's CBA block. The entries of one move are linked in
+ * the order of the block (next), from the move's node (cb_node ann), so that writing a move
+ * finds its annotations at once: no search per move, no sort of the block.
+ */
 struct cb_ann {
 	int32_t pos;
-	uint32_t seq; /* order in the block, to keep the order of entries at one position */
+	uint32_t next; /* the next entry of the same position, NONE if none */
 	uint32_t off;
 	uint16_t len;
 	uint8_t type;
@@ -150,7 +155,38 @@ struct cb_frame {
 	uint32_t main, sib;
 };
 
+/*
+ * A CB text's bytes in UTF-8, one table for the charset in use (cb_letters_of()): each byte's
+ * entry holds its letter in bytes 0-3 (in memory order), the letter's length in bits 32-39,
+ * and in bits 40-47 LETTER_CR for the line break (CR LF is one "\n") or LETTER_WARN for a
+ * byte that costs a warning (the converter refuses it, or a NUL). One load a byte.
+ */
+enum { LETTER_CR = 1, LETTER_WARN = 2 };
+struct cb_letters {
+	char charset[48]; /* the charset it was made for; "" = none yet */
+	uint64_t e[256];
+};
+
+/*
+ * What a one-byte move opcode 11-234 says, worked out once (state_of()) rather than by a
+ * search of op_ranges a move: the man (type, ordinal) and its step k (pawns: 0-3; knights:
+ * 0-7; sliders: the direction in k / 7 with bishops' directions from 2 on, the distance - 1
+ * in k % 7, kept apart in dir and dist).
+ */
+struct cb_op {
+	uint8_t type, ordinal, k, dir, dist;
+};
+
 struct cbg_state {
+	struct cb_op ops[OP_TWO_BYTE];
+	struct cb_letters letters;
+	/*
+	 * The slots of the last start position (board and mode's order): a game after another
+	 * from the same position (nearly all: the usual start) copies them (tree_start()).
+	 */
+	int slots_ok, slots_reverse;
+	uint8_t slots_board[64];
+	struct gamedb__cbslots slots;
 	struct cb_node *nodes;
 	size_t nnodes, capnodes;
 	struct gamedb__stack levels; /* struct cb_level: the line being decoded on top */
@@ -162,6 +198,28 @@ struct cbg_state {
 	size_t unplaced;       /* annotations at positions no move has */
 };
 
+static void init_ops(struct cb_op *ops)
+{
+	int op, i = 0;
+
+	for (op = op_ranges[0].first; op < OP_TWO_BYTE; op++) {
+		struct cb_op *o = &ops[op];
+		int k;
+		while (op_ranges[i + 1].first <= op)
+			i++;
+		o->type = op_ranges[i].type;
+		o->ordinal = op_ranges[i].ordinal;
+		k = op - op_ranges[i].first;
+		if (o->type == GAMEDB__PAWN) {
+			o->ordinal = (uint8_t)(k / 4);
+			k %= 4;
+		}
+		o->k = (uint8_t)k;
+		o->dir = (uint8_t)(k / 7 + (o->type == GAMEDB__BISHOP ? 2 : 0));
+		o->dist = (uint8_t)(k % 7 + 1);
+	}
+}
+
 static struct cbg_state *state_of(struct gamedb__cbg_ctx *c)
 {
 	struct cbg_state *s = c->priv;
@@ -172,6 +230,7 @@ static struct cbg_state *state_of(struct gamedb__cbg_ctx *c)
 			return NULL;
 		gamedb__stack_init(&s->levels, sizeof(struct cb_level), MAX_DEPTH + 1);
 		gamedb__stack_init(&s->frames, sizeof(struct cb_frame), SIZE_MAX);
+		init_ops(s->ops);
 	}
 	return s;
 }
@@ -439,13 +498,13 @@ int32_t gamedb__cbg_read_setup(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
  * (from/to/promo, or a whole castling or null move); 0, or -1 with a reason in msg.
  * Legality is left to gamedb__move_play().
  */
-static int decode_op(const struct cb_level *lv, int op, unsigned w, struct gamedb__move *m,
-		     char *msg, size_t cap)
+static int decode_op(const struct cb_op *ops, const struct cb_level *lv, int op, unsigned w,
+		     struct gamedb__move *m, char *msg, size_t cap)
 {
 	static const char *const nth[3] = { "1st", "2nd", "3rd" };
 	const struct gamedb__pos *pos = &lv->pos;
 	const int stm = pos->stm;
-	int from, file, rank, df, dr, type = 0, ordinal = 0, k = 0, i;
+	int from, file, rank, df, dr, type = 0, ordinal = 0, k = 0;
 
 	memset(m, 0, sizeof *m);
 	m->rook_from = GAMEDB__NO_SQ;
@@ -496,15 +555,10 @@ static int decode_op(const struct cb_level *lv, int op, unsigned w, struct gamed
 		dr = king_step[op - 1][1];
 		type = GAMEDB__KING;
 	} else {
-		for (i = 0; op_ranges[i + 1].first <= op; i++)
-			;
-		type = op_ranges[i].type;
-		ordinal = op_ranges[i].ordinal;
-		k = op - op_ranges[i].first;
-		if (type == GAMEDB__PAWN) {
-			ordinal = k / 4;
-			k %= 4;
-		}
+		const struct cb_op *o = &ops[op];
+		type = o->type;
+		ordinal = o->ordinal;
+		k = o->k;
 		from = lv->slots.sq[stm][type][ordinal];
 		if (from >= 64 || pos->sq[from] != GAMEDB__PC(type, stm)) {
 			if (type == GAMEDB__PAWN)
@@ -528,7 +582,7 @@ static int decode_op(const struct cb_level *lv, int op, unsigned w, struct gamed
 			break;
 		default: {
 			/* Sliders: 7 steps per direction, files and ranks counted modulo 8. */
-			const int dir = k / 7 + (type == GAMEDB__BISHOP ? 2 : 0), n = k % 7 + 1;
+			const int dir = ops[op].dir, n = ops[op].dist;
 			static const int8_t dir_f[4] = { 0, 1, 1, 1 }, dir_r[4] = { 1, 0, 1, -1 };
 			m->from = (uint8_t)from;
 			m->to = (uint8_t)((((from >> 3) + 8 + dir_r[dir] * n) & 7) * 8 +
@@ -565,7 +619,7 @@ static uint32_t add_node(struct cbg_state *s, uint32_t parent, const struct game
 	id = (uint32_t)s->nnodes++;
 	nd = &s->nodes[id];
 	nd->m = *m;
-	nd->first = nd->next = nd->last = NONE;
+	nd->first = nd->next = nd->last = nd->ann = NONE;
 	nd->colour = (uint8_t)colour;
 	nd->fullmove = fullmove;
 	nd->sanlen = (uint8_t)sanlen;
@@ -612,13 +666,22 @@ static struct cb_level *tree_start(struct gamedb_game *g, struct cbg_state *s, i
 		cur->pos = g->start;
 	else
 		gamedb__pos_startpos(&cur->pos);
-	gamedb__cbslots_init(&cur->slots, &cur->pos, mode_is_reverse(mode));
+	if (s->slots_ok && s->slots_reverse == mode_is_reverse(mode) &&
+	    memcmp(s->slots_board, cur->pos.sq, sizeof s->slots_board) == 0) {
+		cur->slots = s->slots;
+	} else {
+		gamedb__cbslots_init(&cur->slots, &cur->pos, mode_is_reverse(mode));
+		s->slots = cur->slots;
+		s->slots_reverse = mode_is_reverse(mode);
+		memcpy(s->slots_board, cur->pos.sq, sizeof s->slots_board);
+		s->slots_ok = 1;
+	}
 	cur->node = 0;
 	cur->chk = gamedb__in_check(&cur->pos);
 	s->nnodes = 0;
 	if (gamedb__grow((void **)&s->nodes, &s->capnodes, 1, sizeof *s->nodes) != 0)
 		return NULL;
-	s->nodes[0].first = s->nodes[0].next = s->nodes[0].last = NONE;
+	s->nodes[0].first = s->nodes[0].next = s->nodes[0].last = s->nodes[0].ann = NONE;
 	s->nnodes = 1;
 	return cur;
 }
@@ -690,7 +753,7 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		}
 		stm = cur->pos.stm;
 		fullmove = cur->pos.fullmove;
-		bad = decode_op(cur, op, w, &m, why, sizeof why);
+		bad = decode_op(s->ops, cur, op, w, &m, why, sizeof why);
 		if (!bad && gamedb__move_play_san(&cur->pos, &m, san, &sanlen, cur->chk) != 0) {
 			snprintf(why, sizeof why, "illegal move (opcode %d)", op);
 			bad = 1;
@@ -831,15 +894,6 @@ static int32_t decode_simple(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 
 /* ---- annotations ---------------------------------------------------------------------- */
 
-static int ann_cmp(const void *a, const void *b)
-{
-	const struct cb_ann *x = a, *y = b;
-
-	if (x->pos != y->pos)
-		return x->pos < y->pos ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 static void warn(struct gamedb__cbg_ctx *c, struct gamedb_game *g, struct cbg_state *s,
 		 uint64_t off, const char *what)
 {
@@ -850,8 +904,9 @@ static void warn(struct gamedb__cbg_ctx *c, struct gamedb_game *g, struct cbg_st
 }
 
 /*
- * Reads the game's CBA block into s->anns, sorted by position. Damage there costs the
- * annotations, not the moves: it gives a warning. -1 only when out of memory.
+ * Reads the game's CBA block into s->anns, in the order of the block (link_annotations()
+ * then hangs them on their moves). Damage there costs the annotations, not the moves: it
+ * gives a warning. -1 only when out of memory.
  */
 static int read_annotations(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			    struct cbg_state *s)
@@ -859,7 +914,7 @@ static int read_annotations(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	const uint64_t off = g->loc[1];
 	const uint8_t *b;
 	int64_t got;
-	uint32_t total, p, seq = 0;
+	uint32_t total, p;
 
 	s->nanns = 0;
 	s->cba = NULL;
@@ -916,7 +971,7 @@ static int read_annotations(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			return -1;
 		a = &s->anns[s->nanns++];
 		a->pos = pos;
-		a->seq = seq++;
+		a->next = NONE;
 		a->off = p + 6;
 		a->len = (uint16_t)(len - 6);
 		a->type = b[p + 3];
@@ -924,24 +979,150 @@ static int read_annotations(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	}
 	if (p < total && total - p < 6)
 		warn(c, g, s, off + p, "stray bytes at the end of the annotations");
-	if (s->nanns > 1)
-		qsort(s->anns, s->nanns, sizeof *s->anns, ann_cmp);
 	return 0;
 }
 
-/* Index of the first annotation at position pos (s->nanns if none). */
-static size_t ann_find(const struct cbg_state *s, int32_t pos)
+/*
+ * Hangs each CBA entry on the node of its position (position p is the move of node p + 1,
+ * -1 the start of the game: the root), the entries of one node in the order of the block
+ * whatever the order of the positions there; one pass, from the last entry back. The number
+ * of entries at positions no decoded move has: they are not written.
+ */
+static size_t link_annotations(struct cbg_state *s)
 {
-	size_t lo = 0, hi = s->nanns;
+	size_t i = s->nanns, unplaced = 0;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->anns[mid].pos < pos)
-			lo = mid + 1;
-		else
-			hi = mid;
+	while (i-- > 0) {
+		struct cb_ann *a = &s->anns[i];
+		if (a->pos < -1 || (size_t)a->pos + 1 >= s->nnodes) {
+			unplaced++;
+			continue;
+		}
+		a->next = s->nodes[a->pos + 1].ann;
+		s->nodes[a->pos + 1].ann = (uint32_t)i;
 	}
-	return lo;
+	return unplaced;
+}
+
+/* ChessBase's figurines, the bytes 0xA2-0xA7 of a text (single-byte charsets). */
+static const char figurine[6] = { 'K', 'Q', 'N', 'B', 'R', 'P' };
+
+/*
+ * cb_text() in one pass, appended to out: each byte's UTF-8 from s->letters (cb_letters_of()),
+ * ASCII copied eight bytes at a time. The very bytes the text layer's path gives.
+ */
+static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_t n,
+			     struct gamedb__buf *out)
+{
+	const uint8_t *p = t, *const end = t + n;
+	char *o;
+	int32_t st = GAMEDB_OK;
+	uint64_t w;
+
+	/* 4 bytes a byte at most, 4 written at a time, and a NUL. */
+	if (n > (SIZE_MAX - 16) / 4 || gamedb__buf_room(out, 4 * n + 8) != 0)
+		return GAMEDB_FAILED;
+	o = out->p + out->len;
+	while (p < end) {
+		const uint8_t *stop;
+		/*
+		 * Eight ASCII bytes without CR or NUL at once; else eight letters through the table
+		 * without a test each, done again one by one (below) if one of them has a flag.
+		 */
+		if (end - p >= 8) {
+			char *const o0 = o;
+			uint64_t any = 0;
+			int j;
+			memcpy(&w, p, 8);
+			if (!(gamedb__has_high(w) | gamedb__has_byte(w, '\r') | gamedb__has_byte(w, 0))) {
+				memcpy(o, &w, 8);
+				o += 8;
+				p += 8;
+				continue;
+			}
+			for (j = 0; j < 8; j++) {
+				const uint64_t e = L->e[p[j]];
+				const uint32_t u = (uint32_t)e;
+				memcpy(o, &u, 4);
+				o += (uint8_t)(e >> 32);
+				any |= e;
+			}
+			if (!(any >> 40)) {
+				p += 8;
+				continue;
+			}
+			o = o0;
+			stop = p + 8;
+		} else {
+			stop = end;
+		}
+		do {
+			const uint64_t e = L->e[*p++];
+			const uint32_t u = (uint32_t)e;
+			memcpy(o, &u, 4);
+			o += (uint8_t)(e >> 32);
+			if (e >> 40) {
+				if ((e >> 40) == LETTER_CR) {
+					/* CR LF and a lone CR: "\n" (gamedb__text_newlines()). */
+					if (p < end && *p == '\n' && ++p > stop)
+						stop = p;
+				} else {
+					st = GAMEDB_WARN;
+				}
+			}
+		} while (p < stop);
+	}
+	out->len = (size_t)(o - out->p);
+	out->p[out->len] = 0;
+	return st;
+}
+
+/* The entry of struct cb_letters: len bytes of letter, and a flag. */
+static uint64_t letter(const char *utf8, unsigned len, unsigned flag)
+{
+	uint32_t u = 0;
+
+	memcpy(&u, utf8, len);
+	return (uint64_t)u | (uint64_t)len << 32 | (uint64_t)flag << 40;
+}
+
+/*
+ * s->letters for charset cs, made from the text layer's table of it (gamedb__text_table_of())
+ * when cs is not the charset it was made for: the figurines, the diagram, the line breaks
+ * and the NUL of CB text over the charset's letters. NULL when the text layer has no table
+ * (UTF-8, not single-byte, a converter hook): then the text layer converts.
+ */
+static const struct cb_letters *cb_letters_of(struct gamedb__cbg_ctx *c, struct cbg_state *s,
+					      const char *cs)
+{
+	struct cb_letters *L = &s->letters;
+	const struct gamedb__text_table *tab;
+	unsigned b;
+
+	if (c->r->text.hook)
+		return NULL;
+	if (L->charset[0] && strcmp(L->charset, cs) == 0)
+		return L;
+	L->charset[0] = 0;
+	if (strlen(cs) >= sizeof L->charset || (tab = gamedb__text_table_of(&c->r->text, cs)) == NULL ||
+	    !tab->ascii)
+		return NULL;
+	for (b = 0; b < 256; b++) {
+		if (b == '\r')
+			L->e[b] = letter("\n", 1, LETTER_CR);
+		else if (b == 0) /* it would cut the text short: '?' (gamedb__text_to_utf8()) */
+			L->e[b] = letter("?", 1, LETTER_WARN);
+		else if (b >= 0xA2 && b <= 0xA7)
+			L->e[b] = letter(&figurine[b - 0xA2], 1, 0);
+		else if (b == 0x9E)
+			L->e[b] = letter("[#]", 3, 0);
+		else if (tab->len[b])
+			L->e[b] = letter(tab->utf8[b], tab->len[b], 0);
+		else /* refused by the converter */
+			L->e[b] = letter("\xEF\xBF\xBD", 3, LETTER_WARN);
+	}
+	strcpy(L->charset, cs);
+	return L;
 }
 
 /*
@@ -949,11 +1130,12 @@ static size_t ann_find(const struct cbg_state *s, int32_t pos)
  * (K Q N B R P) and a diagram as 0x9E: they become the piece letters and "[#]" (what CB's
  * own PGN export writes for a diagram); the rest goes through the text layer in the base's
  * charset, whose line breaks (CR LF) become "\n". OK, WARN (lossy) or FAILED (no memory).
+ * The general path (UTF-8 bases, a converter hook); a single-byte charset takes
+ * cb_text_table() (emit_text()), which gives the same bytes in one pass.
  */
 static int32_t cb_text(struct gamedb__cbg_ctx *c, const uint8_t *t, size_t n,
 		       struct gamedb__buf *out)
 {
-	static const char figurine[6] = { 'K', 'Q', 'N', 'B', 'R', 'P' };
 	const char *cs = gamedb__cbg_charset(c);
 	const int single = !gamedb__text_is_utf8(cs);
 	size_t i, run = 0;
@@ -1017,6 +1199,8 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 		     int type, struct gamedb__movebuf *mb)
 {
 	const uint8_t *pl = s->cba + a->off;
+	const struct cb_letters *L;
+	const char *cs;
 	unsigned lang;
 	int32_t r;
 
@@ -1025,13 +1209,28 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 	lang = (unsigned)pl[0] << 8 | pl[1];
 	if (c->language >= 0 && lang != 0 && lang != (unsigned)c->language)
 		return 0;
-	r = cb_text(c, pl + 2, (size_t)a->len - 2, &c->scratch);
-	if (r == GAMEDB_FAILED)
-		return -1;
+	cs = gamedb__cbg_charset(c);
+	if (!gamedb__text_is_utf8(cs) && (L = cb_letters_of(c, s, cs)) != NULL) {
+		/* Straight into the move buffer's text pool, as gamedb__mb_comment() puts it. */
+		const size_t off = mb->text.len;
+		r = cb_text_table(L, pl + 2, (size_t)a->len - 2, &mb->text);
+		if (r == GAMEDB_FAILED || mb->text.len >= UINT32_MAX) {
+			mb->text.len = off;
+			return -1;
+		}
+		mb->text.len++; /* its NUL */
+		if (gamedb__mb_event(mb, type, (uint32_t)off) != 0) {
+			mb->text.len = off;
+			return -1;
+		}
+	} else {
+		r = cb_text(c, pl + 2, (size_t)a->len - 2, &c->scratch);
+		if (r == GAMEDB_FAILED || gamedb__mb_comment(mb, type, c->scratch.p, c->scratch.len) != 0)
+			return -1;
+	}
 	if (r == GAMEDB_WARN)
 		s->status = GAMEDB_WARN;
-	if (gamedb__mb_comment(mb, type, c->scratch.p, c->scratch.len) != 0 ||
-	    gamedb__mb_raw(mb, pl + 2, (size_t)a->len - 2) != 0)
+	if (gamedb__mb_raw(mb, pl + 2, (size_t)a->len - 2) != 0)
 		return -1;
 	mb->nodes[mb->n - 1].aux = (uint8_t)(lang <= 0xFF ? lang : 0);
 	return 0;
@@ -1053,6 +1252,37 @@ static int square_name(int v, char *out)
 }
 
 /*
+ * v in decimal at o, at least two digits when two is set ("%02lu", else "%lu"); the end. Not
+ * printf: a base with a clock on every move formats tens of thousands of them (issue 32:
+ * printf was 11 % of the time on BielMTO).
+ */
+static char *put_num(char *o, unsigned long v, int two)
+{
+	char d[24];
+	size_t n = 0;
+
+	do {
+		d[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (two && n == 1)
+		*o++ = '0';
+	while (n)
+		*o++ = d[--n];
+	return o;
+}
+
+/* "H:MM:SS" of h hours, m minutes and s seconds at o ("%lu:%02lu:%02lu"); the end. */
+static char *put_hms(char *o, unsigned long h, unsigned long m, unsigned long sec)
+{
+	o = put_num(o, h, 0);
+	*o++ = ':';
+	o = put_num(o, m, 1);
+	*o++ = ':';
+	return put_num(o, sec, 1);
+}
+
+/*
  * The PGN command text ("%csl Gd4,Re5", ...) of an entry into c->scratch; the event type to
  * give it, or 0 when the entry does not fit its known layout (it is then kept raw).
  * mover: who made the move the entry follows, -1 at the start of the game.
@@ -1068,7 +1298,7 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
 	static const char *const crit[4] = { "", "opening", "middlegame", "endgame" };
 	struct gamedb__buf *out = &c->scratch;
 	const uint8_t *pl = s->cba + a->off;
-	char sq1[2], sq2[2];
+	char sq1[2], sq2[2], num[64], *o;
 	size_t i;
 	int k;
 
@@ -1080,14 +1310,22 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
 		for (i = 0; i < a->len; i += 2)
 			if (!square_colour(pl[i]) || !square_name(pl[i + 1], sq1))
 				return 0;
-		if (gamedb__buf_append(out, "%csl ", 5) != 0)
+		/* "%csl " and 4 bytes an entry (",Gd4"). */
+		if (gamedb__buf_room(out, 5 + 2 * (size_t)a->len + 1) != 0)
 			return -1;
+		o = out->p + out->len;
+		memcpy(o, "%csl ", 5);
+		o += 5;
 		for (i = 0; i < a->len; i += 2) {
 			square_name(pl[i + 1], sq1);
-			if (gamedb__buf_printf(out, "%s%c%.2s", i ? "," : "", square_colour(pl[i]),
-					       sq1) != 0)
-				return -1;
+			if (i)
+				*o++ = ',';
+			*o++ = square_colour(pl[i]);
+			*o++ = sq1[0];
+			*o++ = sq1[1];
 		}
+		out->len = (size_t)(o - out->p);
+		out->p[out->len] = 0;
 		return GAMEDB_EVENT_COMMAND;
 	case CBA_ARROWS:
 		if (a->len == 0 || a->len % 3)
@@ -1096,15 +1334,25 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
 			if (!square_colour(pl[i]) || !square_name(pl[i + 1], sq1) ||
 			    !square_name(pl[i + 2], sq2))
 				return 0;
-		if (gamedb__buf_append(out, "%cal ", 5) != 0)
+		/* "%cal " and 6 bytes an entry (",Ge2e4"). */
+		if (gamedb__buf_room(out, 5 + 2 * (size_t)a->len + 1) != 0)
 			return -1;
+		o = out->p + out->len;
+		memcpy(o, "%cal ", 5);
+		o += 5;
 		for (i = 0; i < a->len; i += 3) {
 			square_name(pl[i + 1], sq1);
 			square_name(pl[i + 2], sq2);
-			if (gamedb__buf_printf(out, "%s%c%.2s%.2s", i ? "," : "",
-					       square_colour(pl[i]), sq1, sq2) != 0)
-				return -1;
+			if (i)
+				*o++ = ',';
+			*o++ = square_colour(pl[i]);
+			*o++ = sq1[0];
+			*o++ = sq1[1];
+			*o++ = sq2[0];
+			*o++ = sq2[1];
 		}
+		out->len = (size_t)(o - out->p);
+		out->p[out->len] = 0;
 		return GAMEDB_EVENT_COMMAND;
 	case CBA_WHITE_CLOCK:
 	case CBA_BLACK_CLOCK: {
@@ -1115,10 +1363,17 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
 			return 0;
 		cs = gamedb__be32(pl);
 		t = cs / 100;
-		if (gamedb__buf_printf(out, "%%%s %lu:%02lu:%02lu", whose == mover ? "clk" :
-				       whose ? "clkb" : "clkw", (unsigned long)(t / 3600),
-				       (unsigned long)(t / 60 % 60), (unsigned long)(t % 60)) != 0 ||
-		    (cs % 100 && gamedb__buf_printf(out, ".%02lu", (unsigned long)(cs % 100)) != 0))
+		/* "%clk H:MM:SS", ".cc" when there are hundredths. */
+		o = num;
+		*o++ = '%';
+		memcpy(o, whose == mover ? "clk " : whose ? "clkb " : "clkw ", 5);
+		o += whose == mover ? 4 : 5;
+		o = put_hms(o, t / 3600, t / 60 % 60, t % 60);
+		if (cs % 100) {
+			*o++ = '.';
+			o = put_num(o, cs % 100, 1);
+		}
+		if (gamedb__buf_append(out, num, (size_t)(o - num)) != 0)
 			return -1;
 		/* The mover's own clock is a CLOCK event; the other side's a command. */
 		return whose == mover ? GAMEDB_EVENT_CLOCK : GAMEDB_EVENT_COMMAND;
@@ -1127,13 +1382,16 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
 		/* Hours, minutes, seconds and a byte of unknown meaning (not kept). */
 		if (a->len != 4 || pl[1] > 59 || pl[2] > 59)
 			return 0;
-		if (gamedb__buf_printf(out, "%%emt %u:%02u:%02u", pl[0], pl[1], pl[2]) != 0)
+		memcpy(num, "%emt ", 5);
+		o = put_hms(num + 5, pl[0], pl[1], pl[2]);
+		if (gamedb__buf_append(out, num, (size_t)(o - num)) != 0)
 			return -1;
 		return GAMEDB_EVENT_COMMAND;
 	case CBA_CRITICAL:
 		if (a->len != 1 || pl[0] < 1 || pl[0] > 3)
 			return 0;
-		if (gamedb__buf_printf(out, "%%crit %s", crit[pl[0]]) != 0)
+		if (gamedb__buf_append(out, "%crit ", 6) != 0 ||
+		    gamedb__buf_append(out, crit[pl[0]], strlen(crit[pl[0]])) != 0)
 			return -1;
 		return GAMEDB_EVENT_COMMAND;
 	case CBA_MEDAL: {
@@ -1154,23 +1412,23 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
 }
 
 /*
- * The annotations at position pos, of the given pass: 0 before the move (texts before it),
- * 1 after it (NAGs, then texts, then commands, clocks and the rest). pos -1 (the start of
- * the game) takes everything in one go: texts as COMMENT_BEFORE, commands as COMMAND, and
- * what needs a move (NAGs) as raw ANNOTATION events.
+ * The annotations of node id (the move at CBA position id - 1), of the given pass: 0 before
+ * the move (texts before it), 1 after it (NAGs, then texts, then commands, clocks and the
+ * rest). The root (id 0, the start of the game) takes everything in one go: texts as
+ * COMMENT_BEFORE, commands as COMMAND, and what needs a move (NAGs) as raw ANNOTATION events.
  */
-static int emit_annotations(struct gamedb__cbg_ctx *c, struct cbg_state *s, int32_t pos,
+static int emit_annotations(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint32_t id,
 			    int mover, int after, struct gamedb__movebuf *mb)
 {
-	const size_t first = ann_find(s, pos);
-	size_t i;
+	const uint32_t first = id < s->nnodes ? s->nodes[id].ann : NONE;
+	uint32_t i;
 	int pass, t;
 
-	if (first >= s->nanns || s->anns[first].pos != pos)
+	if (first == NONE)
 		return 0;
-	if (pos < 0) {
+	if (id == 0) {
 		for (pass = 0; pass < 2; pass++) {
-			for (i = first; i < s->nanns && s->anns[i].pos == pos; i++) {
+			for (i = first; i != NONE; i = s->anns[i].next) {
 				const struct cb_ann *a = &s->anns[i];
 				const int text = a->type == CBA_TEXT_AFTER || a->type == CBA_TEXT_BEFORE;
 				if (text != (pass == 0))
@@ -1190,14 +1448,14 @@ static int emit_annotations(struct gamedb__cbg_ctx *c, struct cbg_state *s, int3
 		return 0;
 	}
 	if (!after) {
-		for (i = first; i < s->nanns && s->anns[i].pos == pos; i++)
+		for (i = first; i != NONE; i = s->anns[i].next)
 			if (s->anns[i].type == CBA_TEXT_BEFORE &&
 			    emit_text(c, s, &s->anns[i], GAMEDB_EVENT_COMMENT_BEFORE, mb) != 0)
 				return -1;
 		return 0;
 	}
 	for (pass = 0; pass < 3; pass++) {
-		for (i = first; i < s->nanns && s->anns[i].pos == pos; i++) {
+		for (i = first; i != NONE; i = s->anns[i].next) {
 			const struct cb_ann *a = &s->anns[i];
 			if (a->type == CBA_TEXT_BEFORE)
 				continue;
@@ -1229,9 +1487,11 @@ static int emit_move(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint32_t id
 {
 	const struct cb_node *nd = &s->nodes[id];
 
-	return emit_annotations(c, s, (int32_t)id - 1, nd->colour, 0, mb) != 0 ||
+	if (nd->ann == NONE) /* the usual move: nothing before or after it */
+		return gamedb__mb_move_san(mb, &nd->m, nd->fullmove, nd->colour, nd->san, nd->sanlen);
+	return emit_annotations(c, s, id, nd->colour, 0, mb) != 0 ||
 	       gamedb__mb_move_san(mb, &nd->m, nd->fullmove, nd->colour, nd->san, nd->sanlen) != 0 ||
-	       emit_annotations(c, s, (int32_t)id - 1, nd->colour, 1, mb) != 0 ? -1 : 0;
+	       emit_annotations(c, s, id, nd->colour, 1, mb) != 0 ? -1 : 0;
 }
 
 /*
@@ -1246,7 +1506,7 @@ static int emit_tree(struct gamedb__cbg_ctx *c, struct cbg_state *s, struct game
 	struct cb_frame *f;
 
 	gamedb__stack_clear(&s->frames);
-	if (!gamedb__stack_push(&s->frames) || emit_annotations(c, s, -1, -1, 1, mb) != 0)
+	if (!gamedb__stack_push(&s->frames) || emit_annotations(c, s, 0, -1, 1, mb) != 0)
 		return -1;
 	for (;;) {
 		if (node == NONE) {
@@ -1296,7 +1556,7 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	struct cbg_state *s = state_of(c);
 	struct cbg_head h;
 	const uint8_t *rec;
-	size_t avail, i;
+	size_t avail;
 	int32_t st;
 	int mode;
 	char msg[160];
@@ -1326,11 +1586,9 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		return fail(c, g, g->loc[0], "out of memory");
 	st = mode_is_simple(mode) ? decode_simple(c, g, s, &h, rec, avail)
 				  : decode_tree(c, g, s, &h, rec, avail);
+	/* Positions no decoded move has (a failed game keeps only its legal part, unsaid). */
+	s->unplaced = link_annotations(s);
 	if (st != GAMEDB_FAILED) {
-		/* Positions no decoded move has (a failed game keeps only its legal part). */
-		for (i = 0; i < s->nanns; i++)
-			if (s->anns[i].pos < -1 || (size_t)s->anns[i].pos + 1 >= s->nnodes)
-				s->unplaced++;
 		if (s->unplaced) {
 			snprintf(msg, sizeof msg, "%zu annotation(s) at positions without a move ignored",
 				 s->unplaced);

@@ -764,6 +764,24 @@ static int32_t read_record(struct cbh *s, uint32_t id, uint8_t rec[CBH_REC], int
 	return GAMEDB_OK;
 }
 
+/*
+ * v in decimal at o, without a NUL ("%u"); the end. Not snprintf: three numbers a game
+ * (Round, the Elos) cost as much as a game's tags otherwise (issue 32).
+ */
+static char *dec(char *o, unsigned v)
+{
+	char d[12];
+	size_t n = 0;
+
+	do {
+		d[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*o++ = d[--n];
+	return o;
+}
+
 static int32_t cb_next(void *state, struct gamedb_game *g)
 {
 	struct cbh *s = state;
@@ -813,28 +831,34 @@ static int32_t cb_next(void *state, struct gamedb_game *g)
 	cb_date(buf, date);
 	if (add_lit(g, "Date", buf))
 		goto nomem;
-	if (rec[29] == 0)
+	if (rec[29] == 0) {
 		strcpy(buf, "?");
-	else if (rec[30] == 0)
-		snprintf(buf, sizeof buf, "%u", rec[29]);
-	else
-		snprintf(buf, sizeof buf, "%u.%u", rec[29], rec[30]);
+	} else if (rec[30] == 0) {
+		*dec(buf, rec[29]) = 0;
+	} else {
+		char *o = dec(buf, rec[29]);
+		*o++ = '.';
+		*dec(o, rec[30]) = 0;
+	}
 	if (add_lit(g, "Round", buf) || player_tag(&h, "White", w) || player_tag(&h, "Black", b) ||
 	    add_lit(g, "Result", results[res]))
 		goto fail;
 	if (gamedb__be16(rec + 31)) {
-		snprintf(buf, sizeof buf, "%u", gamedb__be16(rec + 31));
+		*dec(buf, gamedb__be16(rec + 31)) = 0;
 		if (add_lit(g, "WhiteElo", buf))
 			goto nomem;
 	}
 	if (gamedb__be16(rec + 33)) {
-		snprintf(buf, sizeof buf, "%u", gamedb__be16(rec + 33));
+		*dec(buf, gamedb__be16(rec + 33)) = 0;
 		if (add_lit(g, "BlackElo", buf))
 			goto nomem;
 	}
 	if (eco < CHESS960_ECO && (eco >> 7) >= 1 && (eco >> 7) <= 500) {
 		uint32_t c = (eco >> 7) - 1;
-		snprintf(buf, sizeof buf, "%c%02u", 'A' + (int)(c / 100), c % 100);
+		buf[0] = (char)('A' + c / 100);
+		buf[1] = (char)('0' + c % 100 / 10);
+		buf[2] = (char)('0' + c % 10);
+		buf[3] = 0;
 		if (add_lit(g, "ECO", buf))
 			goto nomem;
 	}

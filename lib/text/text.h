@@ -98,6 +98,27 @@ static inline int gamedb__text_is_plain(const char *s, size_t len)
 		;
 	return i == len;
 }
+/*
+ * A single-byte charset as a table: each byte's letter in UTF-8 (len 0: the converter
+ * refuses the byte). Built from the converter itself (textconv.c, byte_table()), so the
+ * converter stays the one source of truth; it only saves a converter call per text.
+ */
+struct gamedb__text_table {
+	unsigned char len[256];
+	char utf8[256][4];
+	int ascii; /* bytes 0x00-0x7F are themselves */
+};
+/*
+ * The table of charset, made now if it was not (not after GAMEDB__TEXT_TABLE_AFTER texts as
+ * gamedb__text_to_utf8() does), for a format that converts its own text in one pass with
+ * bytes of its own meaning (ChessBase's figurines): a byte through the table is exactly what
+ * gamedb__text_to_utf8() gives for it (U+FFFD with a warning when len is 0; a NUL becomes '?'
+ * with a warning there, and a caller must do the same). NULL when charset is UTF-8 or not
+ * single-byte, when the backend lacks it, or when a converter hook is set (the hook sees
+ * every text that is not plain ASCII): then gamedb__text_to_utf8(). Owned by t; valid until
+ * the next call of the text layer with t.
+ */
+const struct gamedb__text_table *gamedb__text_table_of(struct gamedb__text *t, const char *charset);
 /* 1 if charset names UTF-8 (NULL and "" do too: the text layer reads them as UTF-8). */
 int gamedb__text_is_utf8(const char *charset);
 /*

@@ -416,17 +416,6 @@ static int is_latin1_name(const char *cs)
 	       strcasecmp(cs, "ISO8859-1") == 0 || strcasecmp(cs, "L1") == 0;
 }
 
-/*
- * A single-byte charset as a table: each byte's letter in UTF-8 (len 0: the converter
- * refuses the byte). Built from the converter itself (byte_table()), so the converter stays
- * the one source of truth; it only saves a converter call per text.
- */
-struct gamedb__text_table {
-	unsigned char len[256];
-	char utf8[256][4];
-	int ascii; /* bytes 0x00-0x7F are themselves */
-};
-
 /* The cache slot of charset if its converter is open, else -1. */
 static int find_slot(const struct gamedb__text *t, const char *charset)
 {
@@ -599,6 +588,19 @@ static int32_t convert_table(const struct gamedb__text_table *tab, const unsigne
 	}
 	out->len = (size_t)(o - out->p);
 	return rc;
+}
+
+const struct gamedb__text_table *gamedb__text_table_of(struct gamedb__text *t, const char *charset)
+{
+	int i;
+
+	if (t->hook || is_utf8_name(charset) || (i = get_slot(t, charset)) < 0)
+		return NULL;
+	if (!t->cache[i].table_tried) {
+		t->cache[i].table_tried = 1;
+		t->cache[i].table = byte_table(t->cache[i].cd);
+	}
+	return t->cache[i].table;
 }
 
 int gamedb__text_charset_known(struct gamedb__text *t, const char *charset)

@@ -1,0 +1,121 @@
+#!/bin/bash
+# cbh-vs-libcbh.sh
+#
+# Benchmark of issue 32: libgamedb's ChessBase decoding against libcbh (rolandlo/libcbh, the
+# other open reader), both driven the same way from C/C++, on the five bases of the issue, in
+# one run. libgamedb: bench-cbh-walk (bench/cbh-walk.c: open, next_game, every tag, every
+# event of the iterator with flags 0, the squares of each move, each comment's text). libcbh:
+# bench/libcbh-walk.cpp (open, parseNext on every game, as libcbh's own tests do). Each run of
+# either program repeats whole passes over the base for at least BENCH_SECONDS of its own CPU
+# time; the figure of a run is its CPU time per pass. The two programs run alternately, base
+# after base, BENCH_RUNS rounds; the table gives the medians, games per second of CPU time and
+# the ratio libgamedb / libcbh (above 1: libgamedb is faster). Both must read the same number
+# of moves per pass (main line and variations), or the script fails.
+#
+# libcbh is built here from its public source when it is present (LIBCBH_SRC; CMake, Release,
+# into LIBCBH_BUILD) and the benchmark is skipped (exit 77) otherwise. Nothing of libcbh is
+# part of libgamedb or of its CI. To get the source:
+#   git clone https://github.com/rolandlo/libcbh /tmp/libcbh-src
+#
+# Environment:
+#   GAMEDB_CBH_WALK  bench-cbh-walk of a release build (default: build-rel/bench/bench-cbh-walk)
+#   LIBCBH_SRC       libcbh's source (default /tmp/libcbh-src)
+#   LIBCBH_BUILD     where it is built (default $LIBCBH_SRC/build-bench)
+#   GAMEDB_REALDATA  the real data (default ../shared/realdata from the source tree)
+#   CBH_BASES        the bases, space-separated .cbh paths (default: the five of issue 32; one
+#                    absent is listed as absent)
+#   BENCH_RUNS       rounds (default 5)
+#   BENCH_SECONDS    CPU seconds of each run at least (default 1)
+#
+# Exit status: 0 done, 1 a program failed or the two read different numbers of moves,
+# 77 skipped (no libcbh source, no C++ compiler or CMake, no bench-cbh-walk).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+src_root=$(cd "$here/.." && pwd)
+walk=${GAMEDB_CBH_WALK:-$src_root/build-rel/bench/bench-cbh-walk}
+libcbh_src=${LIBCBH_SRC:-/tmp/libcbh-src}
+libcbh_build=${LIBCBH_BUILD:-$libcbh_src/build-bench}
+realdata=${GAMEDB_REALDATA:-$src_root/../shared/realdata}
+runs=${BENCH_RUNS:-5}
+seconds=${BENCH_SECONDS:-1}
+cb=$realdata/chessbase
+
+skip() { echo "cbh-vs-libcbh: skipped: $*" >&2; exit 77; }
+[ -x "$walk" ] || skip "no $walk (meson setup build-rel --buildtype=release; ninja -C build-rel)"
+[ -f "$libcbh_src/include/cbh.h" ] || skip "no libcbh source in $libcbh_src (LIBCBH_SRC)"
+command -v cmake >/dev/null || skip "no cmake"
+command -v c++ >/dev/null || skip "no C++ compiler"
+
+# libcbh, Release, as its CMakeLists.txt builds it; then the driver against it.
+cmake -S "$libcbh_src" -B "$libcbh_build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$libcbh_build" -j 2 >/dev/null
+lcw=$libcbh_build/libcbh-walk
+c++ -O2 -std=c++20 -I "$libcbh_src/include" -o "$lcw" "$here/libcbh-walk.cpp" \
+	-L "$libcbh_build" -lcbh -Wl,-rpath,"$libcbh_build"
+
+# name|path; TWIC: the unpacked .cbv of TWIC issue 1134 wherever it is found under the data.
+twic=$(find "$cb" -iname 'twic1134*.cbh' 2>/dev/null | head -n 1)
+capa=$(find "$cb" -iname 'capa*.cbh' 2>/dev/null | head -n 1)
+if [ -n "${CBH_BASES:-}" ]; then
+	bases=""
+	for p in $CBH_BASES; do bases="$bases $(basename "$p" .cbh)|$p"; done
+else
+	bases="twic1134|${twic:-$cb/twic1134.cbh} Hedgehog|$cb/morphy/Hedgehog/Hedgehog.cbh
+	       linares|$cb/morphy/linares/linares.cbh BielMTO|$cb/libcbh/NormalGames/BielMTO.cbh
+	       Capa|${capa:-$cb/Capa.cbh}"
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# One run: "games moves passes cpu" -> the per-pass CPU time appended to FILE; games and moves
+# kept for the check.
+run() { # PROGRAM NAME SIDE PATH
+	local out
+	out=$("$1" "$seconds" "$4" 2>/dev/null) || { echo "cbh-vs-libcbh: $3 failed on $4" >&2; exit 1; }
+	set -- "$1" "$2" "$3" "$4" $out
+	echo "$6 $8" >"$tmp/$2.$3.count"
+	echo "$(awk -v p="${10}" -v c="${12}" 'BEGIN { printf "%.9f", c / p }')" >>"$tmp/$2.$3.t"
+}
+for r in $(seq "$runs"); do
+	for b in $bases; do
+		name=${b%%|*} path=${b#*|}
+		[ -f "$path" ] || continue
+		# Alternate which program goes first, round by round.
+		if [ $((r % 2)) = 1 ]; then
+			run "$walk" "$name" gamedb "$path"; run "$lcw" "$name" libcbh "$path"
+		else
+			run "$lcw" "$name" libcbh "$path"; run "$walk" "$name" gamedb "$path"
+		fi
+	done
+	echo "cbh-vs-libcbh: round $r of $runs done" >&2
+done
+
+median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+status=0
+echo
+echo "| base | games | moves | libgamedb games/s | libcbh games/s | ratio |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+for b in $bases; do
+	name=${b%%|*} path=${b#*|}
+	if [ ! -f "$path" ]; then
+		echo "| $name | absent ($path) | | | | |"
+		continue
+	fi
+	read -r g_games g_moves <"$tmp/$name.gamedb.count"
+	read -r l_games l_moves <"$tmp/$name.libcbh.count"
+	if [ "$g_moves" != "$l_moves" ]; then
+		echo "cbh-vs-libcbh: $name: libgamedb reads $g_moves moves, libcbh $l_moves" >&2
+		status=1
+	fi
+	note=""
+	[ "$g_games" = "$l_games" ] || note=" (libcbh: $l_games entries)"
+	tg=$(median "$tmp/$name.gamedb.t") tl=$(median "$tmp/$name.libcbh.t")
+	# Games per second on both sides with the games libgamedb delivers (libcbh counts a text
+	# entry of the base as a game too); the ratio is that of the CPU times per pass.
+	awk -v n="$name" -v g="$g_games" -v m="$g_moves" -v tg="$tg" -v tl="$tl" -v note="$note" 'BEGIN {
+		printf "| %s | %d%s | %d | %.0f | %.0f | %.2f |\n", n, g, note, m, g / tg, g / tl, tl / tg }'
+done
+echo
+echo "BENCH_RUNS=$runs BENCH_SECONDS=$seconds; medians of CPU time per pass; ratio = libcbh time / libgamedb time."
+exit $status

@@ -1,0 +1,119 @@
+/*
+ * libgamedb - the libgamedb side of bench/cbh-vs-libcbh.sh (issue 32): a ChessBase base walked
+ * through the public API the way a program reading its games does, again and again for at
+ * least SECONDS of CPU time.
+ *
+ *   bench-cbh-walk SECONDS DB.cbh
+ *
+ * One pass: open the base by its file name, then for every game (gamedb_reader_next_game)
+ * every tag (gamedb_game_get_tag_at), every event of the move iterator made with flags 0, the
+ * squares of each move (gamedb_event_get_move) and the text of each comment
+ * (gamedb_event_get_text); then close. No SAN, no PGN: what bench/libcbh-walk.cpp gets from
+ * libcbh's parseNext (squares, comment bytes, tags). One line on stdout:
+ *
+ *   games G moves M passes P cpu S
+ *
+ * G and M are those of one pass (M counts the moves of the main line and of every variation),
+ * S the CPU time (user + system of this process) of all P passes.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gamedb/gamedb.h>
+
+static double cpu_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The tags, events, squares and comment texts of one game; the number of its moves. */
+static uint64_t walk_game(struct gamedb_game *g, uint64_t *sum)
+{
+	struct gamedb_move_iter *it = NULL;
+	const struct gamedb_event *ev;
+	size_t i, n = gamedb_game_get_tag_count(g);
+	uint64_t moves = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *name, *value;
+		if (gamedb_game_get_tag_at(g, i, &name, &value) == GAMEDB_OK)
+			*sum += (unsigned char)value[0];
+	}
+	if (gamedb_move_iter_new(g, 0, &it) == GAMEDB_FAILED) {
+		gamedb_move_iter_free(it);
+		return 0;
+	}
+	while (gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
+		int32_t type = gamedb_event_get_type(ev), from, to, promo;
+		if (type == GAMEDB_EVENT_MOVE) {
+			moves++;
+			if (gamedb_event_get_move(ev, &from, &to, &promo) == GAMEDB_OK)
+				*sum += (uint64_t)(from + to);
+		} else if (type == GAMEDB_EVENT_COMMENT_BEFORE || type == GAMEDB_EVENT_COMMENT_AFTER) {
+			const char *t = gamedb_event_get_text(ev);
+			*sum += t ? (unsigned char)t[0] : 0;
+		}
+	}
+	gamedb_move_iter_free(it);
+	return moves;
+}
+
+/* One pass; not inlined, so that callgrind --toggle-collect=measured_pass counts only this. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int measured_pass(const char *db, uint64_t *games, uint64_t *moves, uint64_t *sum)
+{
+	struct gamedb_reader *r = gamedb_reader_new();
+	struct gamedb_game *g;
+	int32_t rc;
+
+	*games = *moves = 0;
+	if (!r)
+		return 1;
+	gamedb_reader_support_format_all(r);
+	rc = gamedb_reader_open_filename(r, db);
+	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
+		fprintf(stderr, "bench-cbh-walk: %s\n", gamedb_reader_errmsg(r));
+		gamedb_reader_free(r);
+		return 1;
+	}
+	while ((rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL) {
+		if (rc != GAMEDB_FAILED)
+			*moves += walk_game(g, sum);
+		++*games;
+	}
+	gamedb_reader_free(r);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t games = 0, moves = 0, sum = 0, passes = 0;
+	double seconds, t0, t;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: bench-cbh-walk SECONDS DB.cbh\n");
+		return 2;
+	}
+	seconds = atof(argv[1]);
+	t0 = cpu_now();
+	do {
+		if (measured_pass(argv[2], &games, &moves, &sum))
+			return 1;
+		passes++;
+		t = cpu_now() - t0;
+	} while (t < seconds);
+	printf("games %llu moves %llu passes %llu cpu %.4f\n", (unsigned long long)games,
+	       (unsigned long long)moves, (unsigned long long)passes, t);
+	/* The sum keeps the compiler from dropping what is read; it means nothing. */
+	fprintf(stderr, "checksum %llu\n", (unsigned long long)sum);
+	return 0;
+}
