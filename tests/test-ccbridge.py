@@ -332,10 +332,11 @@ def fairy_stockfish(pins):
 # ---- 3. hostile copies ---------------------------------------------------------------------
 
 def tool_clean(paths, what):
-    """gamedb json / pgn: exit 0, 1 or 2, no sanitizer report, UTF-8 output, JSON that parses,
-    and every game written or reported (the summary line adds up to the game count)."""
+    """gamedb json / pgn / info (the library's properties): exit 0, 1 or 2, no sanitizer
+    report, UTF-8 output, JSON that parses, and every game written or reported (the summary
+    line adds up to the game count)."""
     ok = True
-    for cmd in ("json", "pgn"):
+    for cmd in ("json", "pgn", "info"):
         rc, out, err = testsupport.run_tool(cmd, "--include-deleted", *paths, env=SAN_ENV)
         bad = rc not in (0, 1, 2) or "Sanitizer" in err or "runtime error" in err
         if bad and len(paths) > 1:
@@ -362,7 +363,7 @@ def mutants(data, rnd):
     for c in sorted(c for c in cuts if 0 <= c < n):
         yield "cut%d" % c, data[:c]
     spots = [0, 19, 56, 60, 61, 62, 63, 66624, 66624 + 8, 66624 + 12, 66624 + 276 + 8,
-             2076, 2112, 2120, 2214, 2216, 2218]
+             2076, 2112, 2120, 2214, 2216, 2218, 21, 65, 575, 833, 1089]
     spots += [rnd.randrange(n) for _ in range(8)]
     for k, at in enumerate(spots):
         if at < n:
