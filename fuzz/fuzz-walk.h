@@ -452,6 +452,23 @@ static struct fuzz_walk fuzz_walk_reader(struct gamedb_reader *r, int32_t open_r
 		REQUIRE(fuzz_nonempty(gamedb_chessbase_get_charset(cb)));
 		fuzz_cb_texts(cb);
 	}
+	{
+		/* The base's own properties: UTF-8 names (lower case, hyphens) and values, each
+		 * found by its name; a repair is a warning of the documented kinds. */
+		const int32_t n = gamedb_reader_get_property_count(r);
+		const int32_t e = gamedb_reader_errcode(r);
+		REQUIRE(n >= 0 && n <= 64);
+		REQUIRE(e == GAMEDB_E_NONE || e == GAMEDB_E_ENCODING || e == GAMEDB_E_CORRUPT ||
+			e == GAMEDB_E_IO);
+		for (k = 0; k < n; k++) {
+			const char *name = fuzz_str(gamedb_reader_get_property_name(r, k));
+			const char *v = fuzz_str(gamedb_reader_get_property_value(r, k));
+			REQUIRE(name && name[0] && strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") ==
+							     strlen(name));
+			REQUIRE(v && gamedb_reader_get_property(r, name) == v);
+		}
+		REQUIRE(!gamedb_reader_get_property_name(r, n) && !gamedb_reader_get_property_value(r, -1));
+	}
 	for (;;) {
 		rc = gamedb_reader_next_game(r, &g);
 		REQUIRE(rc == GAMEDB_OK || rc == GAMEDB_WARN || rc == GAMEDB_END ||

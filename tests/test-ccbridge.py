@@ -155,6 +155,12 @@ def test_fixtures():
     eq(rc, 0, "gamedb info fixtures.cbl: exit (%s)" % err)
     check(b"format: ccbridge\n" in out and b"games: 6\n" in out and b"deleted: 1\n" in out,
           "gamedb info fixtures.cbl: format, games, deleted: %r" % out)
+    # ... and the library's own properties, as tests/make-ccbridge-fixtures.py wrote them.
+    for line in ("name: 测试棋库 fixtures", "source: tests/make-ccbridge-fixtures.py",
+                 "creator: libgamedb", "creator email:", "index size: 128"):
+        check(("\n%s\n" % line).encode() in out, "gamedb info fixtures.cbl: %r in %r" % (line, out))
+    with gamedb.open(path) as r:
+        eq(r.properties.get("name"), "测试棋库 fixtures", "fixtures.cbl: Reader.properties['name']")
     # The record file of the first game: the same game.
     single = read(os.path.join(TESTDATA, "ccbridge", "single.cbr"), "single.cbr")
     eq(len(single), 1, "single.cbr: one game")
@@ -220,6 +226,74 @@ def test_real(pins):
         eq([k for k, x in enumerate(got) if x[0].deleted], [37], name[0] + ": deleted games")
 
 
+# The library header's text fields (doc/formats/ccbridge.md, after the write-up in
+# walker8088/cchess): property name, offset, bytes; UTF-16LE to the first NUL letter.
+LIB_FIELDS = (("name", 64, 512), ("source", 576, 256), ("creator", 832, 64),
+              ("creator-email", 896, 64), ("created", 960, 64), ("modified", 1024, 64),
+              ("remarks", 1088, 65536))
+# What the real libraries' headers say (read with Python's codec from the offsets above, and
+# checked by eye against CCBridge's fields: dates as CCBridge writes them).
+REAL_PROPS = {
+    "1956": {"source": "", "creator": "xinshou", "creator-email": "",
+             "created": "2009-09-05 15:06:26", "modified": "2019-02-06 16:09:01",
+             "guid": "{63A81879-8AF5-48F5-90D5-C43395C50C62}"},
+    "1989": {"source": "《银荔杯象棋全国冠军赛对局赏析》 ", "creator": "千秋雪", "creator-email": "",
+             "created": "2017-05-28 1:40:06", "modified": "2019-02-06 17:19:47",
+             "guid": "{0E565837-BF8C-4CCE-A599-ABB101CE404A}"},
+}
+
+
+def utf16_field(data, off, n):
+    b = data[off:off + n]
+    for i in range(0, n, 2):
+        if b[i:i + 2] == b"\0\0":
+            return b[:i].decode("utf-16-le")
+    return b.decode("utf-16-le", "replace")
+
+
+def test_real_properties(pins):
+    """gamedb info and Reader.properties of the real libraries (issue 29): the library's name,
+    source, creator, dates, remarks, GUID and index size, each as its header holds it; the
+    records have none."""
+    for name in sorted(pins["files"]):
+        path = os.path.join(REALDIR, name)
+        with open(path, "rb") as f:
+            data = f.read()
+        with gamedb.open(path) as r:
+            props = r.properties
+        if not name.upper().endswith(".CBL"):
+            eq(props, {}, name + ": a record has no properties")
+            continue
+        eq(list(props), [n for n, _, _ in LIB_FIELDS] + ["guid", "index-size"],
+           name + ": property names in order")
+        for prop, off, n in LIB_FIELDS:
+            want = utf16_field(data, off, n)
+            if prop == "remarks":  # a memo box's text: LF line breaks, no blank ends
+                want = want.replace("\r\n", "\n").strip(" \t\n")
+            eq(props.get(prop), want, "%s: %s at offset %d" % (name, prop, off))
+        # The name: cchess's reader gives the same, and it is the file's own name.
+        eq(props.get("name"), pins["files"][name]["name"], name + ": name as cchess reads it")
+        eq(props.get("name"), os.path.splitext(name)[0], name + ": name is the file's")
+        for prop, want in REAL_PROPS[name[:4]].items():
+            eq(props.get(prop), want, "%s: %s" % (name, prop))
+        # The GUID at 20 is a random (version 4, RFC 4122 variant) GUID, stored as a record's.
+        g = props.get("guid", "")
+        check(len(g) == 38 and g[15] == "4" and g[20] in "89AB", name + ": a version 4 GUID: " + g)
+        eq(props.get("index-size"), str(struct.unpack_from("<I", data, 60)[0]), name + ": index size")
+        eq(props.get("index-size"), "128", name + ": index size 128")
+        rc, out, err = testsupport.run_tool("info", path)
+        eq(rc, 0, "gamedb info %s: exit (%s)" % (name, err))
+        eq(err, "", "gamedb info %s: nothing on stderr" % name)
+        for line in ("name: " + props["name"], "creator: " + props["creator"],
+                     "source:" + (" " + props["source"] if props["source"] else ""),
+                     "created: " + props["created"], "index size: 128"):
+            check(("\n%s\n" % line).encode() in out, "gamedb info %s: %r" % (name, line))
+        first = props["remarks"].split("\n")
+        check(("\nremarks: %s\n" % first[0]).encode() in out and
+              all(("\n  %s\n" % x).encode() in out for x in first[1:] if x),
+              "gamedb info %s: the remarks, continued on indented lines" % name)
+
+
 def fairy_stockfish(pins):
     """Every main line of the real files and fixtures replayed in Fairy-Stockfish (xiangqi) to
     the position gamedb reports after it. Returns False when the program is absent."""
@@ -258,10 +332,11 @@ def fairy_stockfish(pins):
 # ---- 3. hostile copies ---------------------------------------------------------------------
 
 def tool_clean(paths, what):
-    """gamedb json / pgn: exit 0, 1 or 2, no sanitizer report, UTF-8 output, JSON that parses,
-    and every game written or reported (the summary line adds up to the game count)."""
+    """gamedb json / pgn / info (the library's properties): exit 0, 1 or 2, no sanitizer
+    report, UTF-8 output, JSON that parses, and every game written or reported (the summary
+    line adds up to the game count)."""
     ok = True
-    for cmd in ("json", "pgn"):
+    for cmd in ("json", "pgn", "info"):
         rc, out, err = testsupport.run_tool(cmd, "--include-deleted", *paths, env=SAN_ENV)
         bad = rc not in (0, 1, 2) or "Sanitizer" in err or "runtime error" in err
         if bad and len(paths) > 1:
@@ -288,7 +363,7 @@ def mutants(data, rnd):
     for c in sorted(c for c in cuts if 0 <= c < n):
         yield "cut%d" % c, data[:c]
     spots = [0, 19, 56, 60, 61, 62, 63, 66624, 66624 + 8, 66624 + 12, 66624 + 276 + 8,
-             2076, 2112, 2120, 2214, 2216, 2218]
+             2076, 2112, 2120, 2214, 2216, 2218, 21, 65, 575, 833, 1089]
     spots += [rnd.randrange(n) for _ in range(8)]
     for k, at in enumerate(spots):
         if at < n:
@@ -423,6 +498,7 @@ def main():
     test_hostile_cases()
     if have_real:
         test_real(pins)
+        test_real_properties(pins)
     paths = [os.path.join(TESTDATA, "ccbridge", n) for n in ("fixtures.cbl", "single.cbr")]
     if have_real:
         paths += [os.path.join(REALDIR, n) for n in sorted(os.listdir(REALDIR))]

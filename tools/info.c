@@ -1,11 +1,44 @@
 /*
  * gamedb info DB...: what a database is (format, games, deleted games), with the fields of
- * its format (SCID's version and flags, ChessBase's encoding modes and guiding texts).
+ * its format (SCID's version and flags, ChessBase's encoding modes and guiding texts) and the
+ * base's own properties (a CCBridge library's name, source and creator; issue 29).
  */
 #include "gamedb-tool.h"
 
 #include <inttypes.h>
 #include <string.h>
+
+/*
+ * The base's own properties (gamedb_reader_get_property_*()), one "name: value" line each, the
+ * name's hyphens as spaces as the other lines have them ("creator email: "); a value of several
+ * lines goes on in lines indented by two spaces. A value repaired on reading is said on stderr.
+ */
+static void print_properties(struct gamedb_reader *r)
+{
+	int32_t i, n = gamedb_reader_get_property_count(r);
+
+	if (n < 0) {
+		fprintf(stderr, "gamedb: %s\n", gamedb_reader_errmsg(r));
+		return;
+	}
+	if (gamedb_reader_errcode(r) != GAMEDB_E_NONE)
+		fprintf(stderr, "gamedb: warning: %s\n", gamedb_reader_errmsg(r));
+	for (i = 0; i < n; i++) {
+		const char *name = gamedb_reader_get_property_name(r, i);
+		const char *v = gamedb_reader_get_property_value(r, i);
+		for (; *name; name++)
+			putchar(*name == '-' ? ' ' : *name);
+		fputs(":", stdout);
+		if (*v)
+			putchar(' ');
+		for (; *v; v++) {
+			putchar(*v);
+			if (*v == '\n' && v[1] != '\n')
+				fputs("  ", stdout);
+		}
+		putchar('\n');
+	}
+}
 
 int cmd_info(const struct opts *o)
 {
@@ -92,6 +125,13 @@ int cmd_info(const struct opts *o)
 				       lang && *lang ? ")" : "");
 			}
 		}
+		/*
+		 * The SCID and ChessBase lines above stay as they were (SCID's version line says the
+		 * index file; ChessBase's need per-game fields and the texts): the properties of
+		 * the other formats.
+		 */
+		if (!s && !cb && rc != GAMEDB_FATAL)
+			print_properties(r);
 		if (i + 1 < o->ndbs)
 			putchar('\n');
 		gamedb_reader_free(r);

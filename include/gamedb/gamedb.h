@@ -700,6 +700,74 @@ GAMEDB_EXPORT int32_t gamedb_reader_errcode(const struct gamedb_reader *r);
  */
 GAMEDB_EXPORT int32_t gamedb_reader_get_os_error(const struct gamedb_reader *r);
 
+/**
+ * @name A base's own properties
+ * What a base holds that is not per game (a library's name, its source and creator, a base's
+ * description), as name/value pairs, one way for every format: a caller needs no per-format
+ * handle to show them. Names are stable, lower case, words joined by hyphens; values are
+ * UTF-8 text (numbers in decimal), "" when the base leaves the field empty. A format gives the
+ * same names in the same order for every base of a kind:
+ *
+ * | format | names |
+ * |---|---|
+ * | `ccbridge` library (`.cbl`) | `name`, `source`, `creator`, `creator-email`, `created`, `modified` (the dates as the text CCBridge wrote, "2009-09-05 15:06:26"), `remarks` (line breaks LF, blank ends trimmed), `guid` ("{7918A863-F58A-48F5-90D5-C43395C50C62}"), `index-size` (the index entries the library was built for) |
+ * | `ccbridge` record (`.cbr`) | none: all a record holds is its game's (tags) |
+ * | `scid` | `version` (300, 400 or 500, as gamedb_scid_get_version()), `description`, `base-type`, `custom-flag-1` ... `custom-flag-6` ("" when unnamed), `autoload` |
+ * | `chessassistant` | `comment` (the base's comment, as gamedb_chessassistant_get_comment()) |
+ * | others | none yet |
+ *
+ * The properties are read at the first of these calls after the open (a library's remarks
+ * take up to 64 KiB) and kept until the base is closed. When a value's stored text had to be
+ * repaired (a field with no terminator read to its end, a letter that is no text replaced by
+ * U+FFFD), every call leaves the reader's error set to that warning (gamedb_reader_errcode()
+ * ::GAMEDB_E_ENCODING or ::GAMEDB_E_CORRUPT, gamedb_reader_errmsg() naming the file, the
+ * offset and the property); otherwise every call clears it.
+ *
+ * @code
+ * int32_t i, n = gamedb_reader_get_property_count(r);
+ * for (i = 0; i < n; i++)
+ *     printf("%s: %s\n", gamedb_reader_get_property_name(r, i),
+ *            gamedb_reader_get_property_value(r, i));
+ * @endcode
+ * @{
+ */
+
+/**
+ * The number of properties of the open base.
+ * @return the count (0 when its format gives none), or ::GAMEDB_FATAL when no base is open,
+ *         the handle is invalid or memory ran out (the reader is then unusable).
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_reader_get_property_count(struct gamedb_reader *r);
+
+/**
+ * The name of property @p i (0 .. count - 1).
+ * @return a static string (valid as long as the library is loaded), or NULL when @p i is out
+ *         of range or no base is open.
+ * @since 1.2
+ */
+GAMEDB_EXPORT const char *gamedb_reader_get_property_name(struct gamedb_reader *r, int32_t i);
+
+/**
+ * The value of property @p i (0 .. count - 1): UTF-8 text, possibly "".
+ * @return a string owned by the reader, valid until the base is closed (gamedb_reader_free(),
+ *         or the open of another base on @p r), or NULL when @p i is out of range or no base
+ *         is open.
+ * @since 1.2
+ */
+GAMEDB_EXPORT const char *gamedb_reader_get_property_value(struct gamedb_reader *r, int32_t i);
+
+/**
+ * The value of the property named @p name ("name", "description", ...).
+ * @return a string owned by the reader, valid until the base is closed (gamedb_reader_free(),
+ *         or the open of another base on @p r), or NULL when the base's format gives no such
+ *         property, @p name is NULL or no base is open.
+ * @since 1.2
+ */
+GAMEDB_EXPORT const char *gamedb_reader_get_property(struct gamedb_reader *r, const char *name);
+
+/** @} */
+
 /** @} */
 
 /**

@@ -106,6 +106,7 @@ static void close_base(struct gamedb_reader *r)
 {
 	gamedb__game_release(&r->game);
 	gamedb__game_reset(&r->game);
+	gamedb__props_clear(&r->props);
 	if (r->fmt && r->fmt_state)
 		r->fmt->close(r->fmt_state);
 	r->fmt = NULL;
@@ -133,6 +134,7 @@ GAMEDB_EXPORT void gamedb_reader_free(struct gamedb_reader *r)
 	if (!r || r->magic != GAMEDB__READER_MAGIC)
 		return;
 	gamedb__game_release(&r->game);
+	gamedb__props_clear(&r->props);
 	if (r->fmt && r->fmt_state)
 		r->fmt->close(r->fmt_state);
 	src_close(r);

@@ -28,6 +28,34 @@ struct gamedb__pending_option {
 	char *key, *value;
 };
 
+/*
+ * A base's own properties (gamedb_reader_get_property_*(), lib/core/props.c): name/value pairs
+ * the format's `properties` hook gives, read at the first call after the open and kept until
+ * the base is closed.
+ */
+struct gamedb__prop {
+	const char *name; /* the format's static string: lower case, words joined by hyphens */
+	char *value;      /* UTF-8, NUL-terminated, owned */
+};
+
+#define GAMEDB__MAX_PROPERTIES 64
+
+struct gamedb__props {
+	int loaded;             /* the hook was called (whatever it returned) */
+	struct gamedb__prop *v;
+	size_t n, cap;
+	int32_t note_code;      /* the hook's warning (a value repaired): its detail code, 0 none */
+	char *note;             /* and its message */
+};
+
+/*
+ * Adds the property name (a static string) with the len bytes of UTF-8 text at value (no NUL
+ * inside). 0, or -1 when out of memory or past GAMEDB__MAX_PROPERTIES.
+ */
+int gamedb__props_add(struct gamedb__props *p, const char *name, const char *value, size_t len);
+/* Forgets the properties (at the close of the base). */
+void gamedb__props_clear(struct gamedb__props *p);
+
 enum { GAMEDB__RS_NEW = 0, GAMEDB__RS_OPEN = 1, GAMEDB__RS_FATAL = 2 };
 
 struct gamedb_reader {
@@ -58,6 +86,7 @@ struct gamedb_reader {
 	uint64_t progress_calls;   /* next_game calls made */
 	uint64_t progress_at;
 	uint64_t progress_total;   /* the base's game count, read at the first report */
+	struct gamedb__props props; /* the base's own properties, once asked for */
 	int32_t errcode;
 	char errmsg[512];
 	int os_error; /* errno behind an E_IO error (gamedb_reader_get_os_error()); 0: none */

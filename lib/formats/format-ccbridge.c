@@ -518,6 +518,93 @@ static int32_t ccb_count(void *state, uint64_t *out)
 	return GAMEDB_OK;
 }
 
+/* ---- the library's own properties ---------------------------------------------------------- */
+
+/*
+ * The library header's text fields (doc/formats/ccbridge.md), in the order the properties are
+ * given: UTF-16LE, each to its first NUL letter. The remarks are a memo box's text.
+ */
+static const struct {
+	const char *name;
+	uint32_t off, len;
+} lib_props[] = {
+	{ "name", 64, 512 },         { "source", 576, 256 },  { "creator", 832, 64 },
+	{ "creator-email", 896, 64 }, { "created", 960, 64 }, { "modified", 1024, 64 },
+	{ "remarks", 1088, 65536 },
+};
+
+/*
+ * A library's name, source, creator, dates, remarks, GUID and index size (a record has no
+ * properties: all it holds is its game's). A field with no NUL letter is read to its end and
+ * an unpaired surrogate becomes U+FFFD: the first such repair is the warning.
+ */
+static int32_t ccb_properties(void *state, struct gamedb__props *out)
+{
+	struct ccb *s = state;
+	struct gamedb_reader *r = s->r;
+	struct gamedb__buf b = { 0 };
+	const char *note = NULL, *what = NULL;
+	uint32_t note_off = 0;
+	int32_t note_code = 0;
+	const uint8_t *p;
+	char text[40];
+	size_t i, n;
+
+	if (!s->library)
+		return GAMEDB_OK;
+	for (i = 0; i < sizeof lib_props / sizeof lib_props[0]; i++) {
+		const char *tnote;
+		if (gamedb__file_view(s->f, lib_props[i].off, lib_props[i].len, &p) !=
+		    (int64_t)lib_props[i].len)
+			goto io; /* the open checked that the header is there */
+		for (n = 0; n + 1 < lib_props[i].len && (p[n] || p[n + 1]); n += 2)
+			;
+		gamedb__buf_clear(&b);
+		if (gamedb__ccb_text(s, p, n, &b, &tnote) == GAMEDB_FAILED)
+			goto nomem;
+		if (n + 1 >= lib_props[i].len)
+			tnote = "it has no NUL terminator (read to the field's end)";
+		if (tnote && !note) {
+			note = tnote;
+			what = lib_props[i].name;
+			note_off = lib_props[i].off;
+			note_code = n + 1 >= lib_props[i].len ? GAMEDB_E_CORRUPT : GAMEDB_E_ENCODING;
+		}
+		if (strcmp(lib_props[i].name, "remarks") == 0)
+			gamedb__tidy_comment(&b, 0);
+		if (gamedb__props_add(out, lib_props[i].name, b.len ? b.p : "", b.len) != 0)
+			goto nomem;
+	}
+	/* The library's GUID, stored as a record's is (the first three groups little-endian). */
+	if (gamedb__file_view(s->f, 20, 16, &p) != 16)
+		goto io;
+	snprintf(text, sizeof text, "{%08lX-%04X-%04X-%02X%02X-%02X%02X%02X%02X%02X%02X}",
+		 (unsigned long)gamedb__le32(p), (unsigned)gamedb__le16(p + 4),
+		 (unsigned)gamedb__le16(p + 6), p[8], p[9],
+		 p[10], p[11], p[12], p[13], p[14], p[15]);
+	if (gamedb__props_add(out, "guid", text, strlen(text)) != 0)
+		goto nomem;
+	if (gamedb__file_view(s->f, 60, 4, &p) != 4)
+		goto io;
+	snprintf(text, sizeof text, "%lu", (unsigned long)gamedb__le32(p));
+	if (gamedb__props_add(out, "index-size", text, strlen(text)) != 0)
+		goto nomem;
+	gamedb__buf_free(&b);
+	if (note)
+		return gamedb__error(r, GAMEDB_WARN, note_code, "%s: offset %lu: library %s: %s",
+				     s->f->name, (unsigned long)note_off, what, note);
+	return GAMEDB_OK;
+io:
+	/* The open read this header: a caller's I/O that fails now. The rest is not given. */
+	gamedb__buf_free(&b);
+	return gamedb__error(r, GAMEDB_WARN, GAMEDB_E_IO,
+			     "%s: cannot read the library header again (its properties after %s are not given)",
+			     s->f->name, out->n ? out->v[out->n - 1].name : "none");
+nomem:
+	gamedb__buf_free(&b);
+	return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+}
+
 static const char *const ccb_extensions[] = { ".cbl", ".cbr", NULL };
 
 const struct gamedb__format gamedb__format_ccbridge = {
@@ -539,6 +626,7 @@ const struct gamedb__format gamedb__format_ccbridge = {
 	.load_tags = NULL,
 	.tag_surely_absent = NULL,
 	.decode_moves = gamedb__ccb_decode,
+	.properties = ccb_properties,
 	.handle = NULL,
 	.close = ccb_close,
 };

@@ -871,6 +871,16 @@ GAMEDB_EXPORT const char *gamedb_chessassistant_get_comment(struct gamedb_chessa
 	return ca->comment.p ? ca->comment.p : "";
 }
 
+/* The base's own properties: its comment, as gamedb_chessassistant_get_comment() gives it. */
+static int32_t ca_properties(void *state, struct gamedb__props *out)
+{
+	const char *c = gamedb_chessassistant_get_comment(ca_handle(state));
+
+	if (!c || gamedb__props_add(out, "comment", c, strlen(c)))
+		return gamedb__error(((struct ca *)state)->r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	return GAMEDB_OK;
+}
+
 static const char *const ca_extensions[] = { ".cdp", ".emb", ".d00", ".a02", ".d02", NULL };
 
 static const struct gamedb__format_option ca_options[] = {
@@ -899,6 +909,7 @@ const struct gamedb__format gamedb__format_chessassistant = {
 	.load_tags = ca_load_tags,
 	.tag_surely_absent = ca_tag_surely_absent,
 	.decode_moves = gamedb__ca_decode,
+	.properties = ca_properties,
 	.handle = ca_handle,
 	.close = ca_close,
 };

@@ -1151,6 +1151,36 @@ static void *scid_handle(void *state)
 	return &((struct scid *)state)->handle;
 }
 
+/* The base's own properties: what gamedb_reader_get_scid() gives, by name (gamedb.h). */
+static int32_t scid_properties(void *state, struct gamedb__props *out)
+{
+	const struct gamedb_scid *h = scid_handle(state);
+	static const char *const flags[6] = { "custom-flag-1", "custom-flag-2", "custom-flag-3",
+					      "custom-flag-4", "custom-flag-5", "custom-flag-6" };
+	const char *d = gamedb_scid_get_description(h);
+	char num[24];
+	int k;
+
+	snprintf(num, sizeof num, "%ld", (long)gamedb_scid_get_version(h));
+	if (gamedb__props_add(out, "version", num, strlen(num)) ||
+	    gamedb__props_add(out, "description", d, strlen(d)))
+		goto nomem;
+	snprintf(num, sizeof num, "%ld", (long)gamedb_scid_get_base_type(h));
+	if (gamedb__props_add(out, "base-type", num, strlen(num)))
+		goto nomem;
+	for (k = 0; k < 6; k++) {
+		const char *f = gamedb_scid_get_flag_name(h, k + 1);
+		if (gamedb__props_add(out, flags[k], f, strlen(f)))
+			goto nomem;
+	}
+	snprintf(num, sizeof num, "%lld", (long long)gamedb_scid_get_autoload(h));
+	if (gamedb__props_add(out, "autoload", num, strlen(num)))
+		goto nomem;
+	return GAMEDB_OK;
+nomem:
+	return gamedb__error(((struct scid *)state)->r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+}
+
 static const char *const scid_extensions[] = {
 	".si4", ".si3", ".si5", ".sn4", ".sg4", ".sn3", ".sg3", ".sn5", ".sg5", NULL
 };
@@ -1174,6 +1204,7 @@ const struct gamedb__format gamedb__format_scid = {
 	.load_tags = scid_load_tags,
 	.tag_surely_absent = scid_tag_surely_absent,
 	.decode_moves = gamedb__scid_decode,
+	.properties = scid_properties,
 	.handle = scid_handle,
 	.close = scid_close,
 };

@@ -64,6 +64,15 @@ struct gamedb__format {
 	 * FAILED with g's message set (mb then holds the legal part).
 	 */
 	int32_t (*decode_moves)(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb);
+	/*
+	 * The base's own properties (gamedb_reader_get_property_*()): adds to out, with
+	 * gamedb__props_add(), the name/value pairs the format documents in gamedb.h (the same
+	 * names, in the same order, for every base of a kind; a value may be ""). Called once,
+	 * at the first property call after the open. OK; WARN with the reader's error set when a
+	 * value was repaired (its message names the file, the offset and the property); FATAL
+	 * when out of memory. May be NULL (the format has none).
+	 */
+	int32_t (*properties)(void *state, struct gamedb__props *out);
 	/* The per-format handle for gamedb_reader_get_<name>(). May be NULL. */
 	void *(*handle)(void *state);
 	void (*close)(void *state);

@@ -446,6 +446,10 @@ API = (
     _Api("gamedb_reader_errmsg", [ReaderP], c_char_p, _errcheck_str),
     _Api("gamedb_reader_errcode", [ReaderP], c_int32, None),
     _Api("gamedb_reader_get_os_error", [ReaderP], c_int32, None),
+    _Api("gamedb_reader_get_property_count", [ReaderP], c_int32, None),
+    _Api("gamedb_reader_get_property_name", [ReaderP, c_int32], c_char_p, _errcheck_str),
+    _Api("gamedb_reader_get_property_value", [ReaderP, c_int32], c_char_p, _errcheck_str),
+    _Api("gamedb_reader_get_property", [ReaderP, c_char_p], c_char_p, _errcheck_str),
     # game
     _Api("gamedb_game_get_index", [GameP], c_uint64, None),
     _Api("gamedb_game_get_tag_count", [GameP], c_size_t, None),

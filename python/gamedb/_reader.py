@@ -17,7 +17,7 @@ from typing import (Any, Callable, Dict, Iterator, List, Mapping, Optional, Tupl
 from ctypes import byref, c_uint64
 
 from . import _ffi
-from ._ffi import E_RANGE, E_UNSUPPORTED, FAILED, OK, WARN, GamedbError
+from ._ffi import E_NONE, E_RANGE, E_UNSUPPORTED, FAILED, OK, WARN, GamedbError, _raise_for
 from ._errors import GamedbWarning, _UINT64_MAX, _c_unsigned, _enc, _misuse
 from ._formats import ChessbaseInfo, ScidInfo
 from ._game import Game, _Closing
@@ -115,6 +115,10 @@ class Reader(_Closing):
         self.scid: Optional[ScidInfo] = None
         self.chessbase: Optional[ChessbaseInfo] = None
         self.chessassistant_comment: Optional[str] = None
+        #: The base's own properties (a CCBridge library's name, source, creator; a SCID
+        #: base's description), name to value, in the order the format gives them; the names
+        #: each format gives are listed in gamedb.h (gamedb_reader_get_property_count()).
+        self.properties: Dict[str, str] = {}
         self.open_warning: Optional[str] = None
         self._ptr = _lib.gamedb_reader_new()
         if format is not None:
@@ -188,10 +192,28 @@ class Reader(_Closing):
             if ap:
                 self._ca_ptr = ap
                 self.chessassistant_comment = _lib.gamedb_chessassistant_get_comment(ap)
+            self._read_properties()
         finally:
             self._done()
         self._check_alive()  # a callback may have closed it
         return self
+
+    def _read_properties(self) -> None:
+        """Fills self.properties; a value repaired on reading (U+FFFD, a field with no
+        terminator) is a GamedbWarning."""
+        n = _lib.gamedb_reader_get_property_count(self._ptr)
+        if n < 0:
+            _raise_for(n, _lib.gamedb_reader_get_property_count,
+                       _lib.gamedb_reader_errcode(self._ptr), _lib.gamedb_reader_errmsg(self._ptr))
+        note = (_lib.gamedb_reader_errmsg(self._ptr)
+                if _lib.gamedb_reader_errcode(self._ptr) != E_NONE else None)
+        props: Dict[str, str] = {}
+        for i in range(n):
+            name = _lib.gamedb_reader_get_property_name(self._ptr, i)
+            props[name] = _lib.gamedb_reader_get_property_value(self._ptr, i)
+        self.properties = props
+        if note:
+            warnings.warn(GamedbWarning(note), stacklevel=4)
 
     def _opening(self, call: Any, *args: Any) -> "Reader":
         with self._lock:

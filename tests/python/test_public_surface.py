@@ -142,6 +142,7 @@ MEMBERS = {'ChessbaseInfo': ['charset', 'texts'],
  'MoveIterator': ['close'],
  'Reader': ['capabilities', 'chessassistant_comment', 'chessbase', 'close', 'closed',
             'delivered', 'errors', 'failed', 'format', 'game_count', 'ledger', 'open_warning',
+            'properties',  # issue 29: a base's own properties (on purpose)
             'scid', 'search', 'seek', 'set_option', 'tree', 'warned'],  # search, tree: issue 30
  'ScidInfo': ['autoload', 'base_type', 'description', 'flag_names', 'version'],
  'Style12Line': ['base_minutes', 'black', 'black_clock_ms', 'black_holdings', 'black_material',
