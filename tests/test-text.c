@@ -280,6 +280,23 @@ static void test_wide(void)
 	CONV("UTF-16BE", NULL, "\0\xE9\0\0\0A", "\xC3\xA9?A", GAMEDB_WARN);
 	CONV("UCS-2LE", NULL, "\xE9\0\0\0A\0", "\xC3\xA9?A", GAMEDB_WARN);
 	CONV("UCS-4BE", NULL, "\0\0\0\0\0\0\0\xE9", "?\xC3\xA9", GAMEDB_WARN);
+	/*
+	 * A wide charset's bytes are not ASCII text even when all are below 0x80: "上海" is
+	 * 0A 4E 77 6D in UTF-16LE. Each way of naming the charset is taken for wide (the names'
+	 * start, either case, with or without the hyphen, LE/BE after it).
+	 */
+	CONV("UTF-16LE", NULL, "\x0A\x4E\x77\x6D", "\xE4\xB8\x8A\xE6\xB5\xB7", GAMEDB_OK);
+	CONV("UCS-2LE", NULL, "\x0A\x4E\x77\x6D", "\xE4\xB8\x8A\xE6\xB5\xB7", GAMEDB_OK);
+	CONV("UTF-32LE", NULL, "\x0A\x4E\0\0\x77\x6D\0\0", "\xE4\xB8\x8A\xE6\xB5\xB7", GAMEDB_OK);
+	CONV("UCS-4LE", NULL, "\x0A\x4E\0\0\x77\x6D\0\0", "\xE4\xB8\x8A\xE6\xB5\xB7", GAMEDB_OK);
+#ifndef _WIN32 /* glibc's iconv knows these spellings too */
+	CONV("utf-16le", NULL, "\x0A\x4E\x77\x6D", "\xE4\xB8\x8A\xE6\xB5\xB7", GAMEDB_OK);
+	CONV("UTF16LE", NULL, "\x0A\x4E\x77\x6D", "\xE4\xB8\x8A\xE6\xB5\xB7", GAMEDB_OK);
+	CONV("utf32le", NULL, "\x0A\x4E\0\0\x77\x6D\0\0", "\xE4\xB8\x8A\xE6\xB5\xB7", GAMEDB_OK);
+#endif
+	/* Names that only start like them are single-byte: plain ASCII passes as it is. */
+	CONV("US-ASCII", NULL, "\x0A\x4E\x77\x6D", "\x0A\x4E\x77\x6D", GAMEDB_OK);
+	CONV("UTF-8", NULL, "\x0A\x4E\x77\x6D", "\x0A\x4E\x77\x6D", GAMEDB_OK);
 }
 
 /*
