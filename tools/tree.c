@@ -146,6 +146,63 @@ static void *span_run(void *arg)
 	return NULL;
 }
 
+/*
+ * The tree of one database through the index (--index): the games the index names, in game
+ * order, counted from the index alone; with --where each of them is read (seek) for its
+ * headers. Games left out as the scan leaves them out (--range, --games, deleted).
+ */
+static int tree_indexed(struct gamedb_reader *r, const char *db, const struct opts *o,
+			struct gamedb_tree *total, uint64_t *failed)
+{
+	struct gamedb_query *q = make_query(o, NULL);
+	int status = ST_OK;
+	uint64_t idx;
+	uint32_t flags;
+
+	if (!q) {
+		fprintf(stderr, "gamedb: out of memory\n");
+		return ST_STOP;
+	}
+	if (use_index(q, open_index(o), r, db) != 0) {
+		gamedb_query_free(q);
+		return ST_BASE;
+	}
+	while (gamedb_query_next_hit(q, &idx, &flags) == GAMEDB_OK) {
+		int32_t rc;
+		if (idx < o->from || idx >= o->to || !game_wanted(o, idx) ||
+		    ((flags & GAMEDB_HIT_DELETED) && !o->include_deleted))
+			continue;
+		if (flags & GAMEDB_HIT_FAILED) {
+			fprintf(stderr, "gamedb: %s: %s\n", db, gamedb_query_errmsg(q));
+			++*failed;
+			continue;
+		}
+		if (o->nwhere) {
+			struct gamedb_game *g = NULL;
+			rc = gamedb_reader_seek_game(r, idx);
+			if (rc == GAMEDB_OK)
+				rc = gamedb_reader_next_game(r, &g);
+			if (rc == GAMEDB_OK || rc == GAMEDB_WARN)
+				rc = gamedb_tree_add_game(total, q, g);
+			else
+				fprintf(stderr, "gamedb: %s\n", gamedb_reader_errmsg(r));
+		} else {
+			rc = gamedb_tree_add_hit(total, q);
+		}
+		if (rc == GAMEDB_FATAL) {
+			fprintf(stderr, "gamedb: out of memory\n");
+			status = ST_STOP;
+			break;
+		}
+		if (rc == GAMEDB_FAILED) {
+			fprintf(stderr, "gamedb: %s: game %" PRIu64 ": %s\n", db, idx + 1, gamedb_query_errmsg(q));
+			++*failed;
+		}
+	}
+	gamedb_query_free(q);
+	return status == ST_OK && *failed ? ST_FAILED : status;
+}
+
 /* The tree of one database into total; the database's status. */
 static int tree_one(struct gamedb_reader *r, const char *db, const struct opts *o,
 		    struct gamedb_tree *total, uint64_t *failed)
@@ -156,6 +213,8 @@ static int tree_one(struct gamedb_reader *r, const char *db, const struct opts *
 	uint64_t count = 0, from = o->from, end;
 	int n = 1, k, status = ST_OK, started[64];
 
+	if (o->index)
+		return tree_indexed(r, db, o, total, failed);
 	memset(spans, 0, sizeof spans);
 	memset(started, 0, sizeof started);
 	end = o->to;
@@ -312,6 +371,7 @@ int cmd_tree(const struct opts *o)
 	gamedb_query_free(q);
 	if (bad)
 		return 2;
+	open_index(o); /* a bad index stops the run before anything is opened */
 	if (gamedb_tree_new(&total) != GAMEDB_OK) {
 		fprintf(stderr, "gamedb: out of memory\n");
 		return 2;

@@ -41,6 +41,7 @@ GAMEDB_EXPORT void gamedb_query_free(struct gamedb_query *q)
 	for (i = 0; i < q->nwhere; i++)
 		free(q->where[i].value);
 	free(q->where);
+	free(q->hits);
 	q->magic = 0;
 	free(q);
 }
@@ -198,6 +199,8 @@ GAMEDB_EXPORT int32_t gamedb_query_set_position(struct gamedb_query *q, const ch
 	q->xq = x;
 	q->have_pos = 1;
 	q->errmsg[0] = 0;
+	if (q->ix && gamedb__query_load_hits(q) != 0)
+		return GAMEDB_FATAL;
 	return GAMEDB_OK;
 }
 
@@ -332,6 +335,55 @@ int32_t gamedb__query_locate(struct gamedb_query *q, struct gamedb_game *g, stru
 	return 1;
 }
 
+int32_t gamedb__query_walk(struct gamedb_game *g, gamedb__walk_fn fn, void *ud, char *err,
+			   size_t cap)
+{
+	const int xq = g->variant == GAMEDB_VARIANT_XIANGQI;
+	union gamedb__anypos pos;
+	struct gamedb__hit hit;
+	const char *why = NULL;
+	uint64_t key = 0;
+	int depth = 0, fresh = 1;
+	int32_t ply = 0;
+	size_t i;
+
+	if (gamedb__game_decode(g) == GAMEDB_FAILED) {
+		snprintf(err, cap, "%s", gamedb_game_errmsg(g));
+		return GAMEDB_FAILED;
+	}
+	if (gamedb__game_start_pos(g, &pos, &why) != 0) {
+		snprintf(err, cap, "game %llu: bad start position: %s",
+			 (unsigned long long)g->index + 1, why ? why : "");
+		return GAMEDB_FAILED;
+	}
+	/* as gamedb__query_locate() walks: a position is new at the start and after a main-line move */
+	for (i = 0;; i++) {
+		const struct gamedb__node *nd = i < g->mb.n ? &g->mb.nodes[i] : NULL;
+		if (fresh) {
+			key = xq ? gamedb__xq_key(&pos.x) : gamedb__pos_key_board(&pos.c);
+			memset(&hit, 0, sizeof hit);
+			hit.ply = ply;
+			hit.colour = xq ? pos.x.stm : pos.c.stm;
+			fresh = 0;
+		}
+		if (!nd)
+			break;
+		if (nd->type == GAMEDB_EVENT_VARIATION_BEGIN) {
+			depth++;
+		} else if (nd->type == GAMEDB_EVENT_VARIATION_END) {
+			depth--;
+		} else if (nd->type == GAMEDB_EVENT_MOVE && depth == 0) {
+			hit_move(g->variant, &pos, nd, &hit);
+			if (fn(ud, key, &hit) != 0)
+				return GAMEDB_FATAL;
+			gamedb__any_make(g->variant, &pos, &nd->m);
+			ply++;
+			fresh = 1;
+		}
+	}
+	return fn(ud, key, &hit) != 0 ? GAMEDB_FATAL : GAMEDB_OK;
+}
+
 GAMEDB_EXPORT int32_t gamedb_query_match(struct gamedb_query *q, struct gamedb_game *g)
 {
 	struct gamedb__hit hit;
@@ -348,6 +400,8 @@ GAMEDB_EXPORT int32_t gamedb_query_match(struct gamedb_query *q, struct gamedb_g
 			return 0;
 	if (!q->have_pos)
 		return 1;
+	if (q->ix && !gamedb__query_hit_of(q, g->index))
+		return 0; /* the index says it does not reach it: no decoding */
 	return gamedb__query_locate(q, g, &hit);
 }
 
