@@ -63,9 +63,16 @@ static int index_one(struct gamedb_index_writer *w, struct gamedb_reader *r, con
 		if (rc == GAMEDB_FAILED) {
 			fprintf(stderr, "gamedb: %s\n", gamedb_reader_errmsg(r));
 			++*failed;
-			continue;
+			g = NULL; /* recorded in its place: a tree through the index says it too */
 		}
 		rc = gamedb_index_writer_add_game(w, r, g);
+		if (!g) {
+			if (rc == GAMEDB_FATAL) {
+				fprintf(stderr, "gamedb: %s\n", gamedb_index_writer_errmsg(w));
+				return ST_STOP;
+			}
+			continue;
+		}
 		if (rc == GAMEDB_FATAL) {
 			fprintf(stderr, "gamedb: %s\n", gamedb_index_writer_errmsg(w));
 			return ST_STOP;

@@ -64,6 +64,7 @@ struct span {
 	struct gamedb_tree *tree;
 	uint64_t failed;
 	int status;              /* ST_OK, ST_FAILED, ST_BASE (could not be read to its end) */
+	struct gamedb_index *ix; /* --index with --where: the games read, their moves not decoded */
 	pthread_mutex_t *say;    /* messages of the spans one at a time */
 };
 
@@ -79,6 +80,22 @@ static void span_say(struct span *s, const char *msg)
 		pthread_mutex_unlock(s->say);
 }
 
+/* "DB: game N: why" of a game that cannot be decoded, the database and the game named once. */
+static void game_failed(struct span *s, uint64_t idx, const char *m)
+{
+	size_t dblen = strlen(s->db);
+	char msg[700], game[32];
+
+	snprintf(game, sizeof game, "game %" PRIu64 ":", idx + 1);
+	if (strncmp(m, s->db, dblen) == 0 && m[dblen] == ':' && m[dblen + 1] == ' ')
+		m += dblen + 2;
+	if (strstr(m, game))
+		snprintf(msg, sizeof msg, "%s", m);
+	else
+		snprintf(msg, sizeof msg, "%s %s", game, m);
+	span_say(s, msg);
+}
+
 static void *span_run(void *arg)
 {
 	struct span *s = arg;
@@ -87,6 +104,12 @@ static void *span_run(void *arg)
 
 	if (!q || gamedb_tree_new(&s->tree) != GAMEDB_OK) {
 		span_say(s, "out of memory");
+		s->status = ST_BASE;
+		gamedb_query_free(q);
+		return NULL;
+	}
+	if (s->ix && gamedb_query_set_index(q, s->ix, s->r) != GAMEDB_OK) {
+		span_say(s, gamedb_query_errmsg(q));
 		s->status = ST_BASE;
 		gamedb_query_free(q);
 		return NULL;
@@ -125,18 +148,7 @@ static void *span_run(void *arg)
 			break;
 		}
 		if (rc == GAMEDB_FAILED) {
-			/* "DB: game N: why", the database and the game named once */
-			const char *m = gamedb_query_errmsg(q);
-			size_t dblen = strlen(s->db);
-			char msg[700], game[32];
-			snprintf(game, sizeof game, "game %" PRIu64 ":", idx + 1);
-			if (strncmp(m, s->db, dblen) == 0 && m[dblen] == ':' && m[dblen + 1] == ' ')
-				m += dblen + 2;
-			if (strstr(m, game))
-				snprintf(msg, sizeof msg, "%s", m);
-			else
-				snprintf(msg, sizeof msg, "%s %s", game, m);
-			span_say(s, msg);
+			game_failed(s, idx, gamedb_query_errmsg(q));
 			s->failed++;
 		}
 	}
@@ -147,18 +159,21 @@ static void *span_run(void *arg)
 }
 
 /*
- * The tree of one database through the index (--index): the games the index names, in game
- * order, counted from the index alone; with --where each of them is read (seek) for its
- * headers. Games left out as the scan leaves them out (--range, --games, deleted).
+ * The tree of one database through the index (--index, no --where): the games the index
+ * names, in game order, counted from the index alone, no game read. Games left out as the scan
+ * leaves them out (--range, --games, deleted); failures said as the scan says them.
  */
 static int tree_indexed(struct gamedb_reader *r, const char *db, const struct opts *o,
 			struct gamedb_tree *total, uint64_t *failed)
 {
 	struct gamedb_query *q = make_query(o, NULL);
+	struct span s; /* for its messages */
 	int status = ST_OK;
 	uint64_t idx;
 	uint32_t flags;
 
+	memset(&s, 0, sizeof s);
+	s.db = db;
 	if (!q) {
 		fprintf(stderr, "gamedb: out of memory\n");
 		return ST_STOP;
@@ -167,35 +182,37 @@ static int tree_indexed(struct gamedb_reader *r, const char *db, const struct op
 		gamedb_query_free(q);
 		return ST_BASE;
 	}
+	/* as the scan: a --range that starts past the games is the base's failure */
+	if (o->from > 0 && gamedb_reader_seek_game(r, o->from) != GAMEDB_OK) {
+		span_say(&s, gamedb_reader_errmsg(r));
+		gamedb_query_free(q);
+		return ST_BASE;
+	}
 	while (gamedb_query_next_hit(q, &idx, &flags) == GAMEDB_OK) {
 		int32_t rc;
+		if (flags & GAMEDB_HIT_UNREAD) { /* the scan meets it wherever --games points */
+			if (idx >= o->from && idx <= o->to) {
+				span_say(&s, gamedb_query_errmsg(q));
+				++*failed;
+			}
+			continue;
+		}
 		if (idx < o->from || idx >= o->to || !game_wanted(o, idx) ||
 		    ((flags & GAMEDB_HIT_DELETED) && !o->include_deleted))
 			continue;
 		if (flags & GAMEDB_HIT_FAILED) {
-			fprintf(stderr, "gamedb: %s: %s\n", db, gamedb_query_errmsg(q));
+			game_failed(&s, idx, gamedb_query_errmsg(q));
 			++*failed;
 			continue;
 		}
-		if (o->nwhere) {
-			struct gamedb_game *g = NULL;
-			rc = gamedb_reader_seek_game(r, idx);
-			if (rc == GAMEDB_OK)
-				rc = gamedb_reader_next_game(r, &g);
-			if (rc == GAMEDB_OK || rc == GAMEDB_WARN)
-				rc = gamedb_tree_add_game(total, q, g);
-			else
-				fprintf(stderr, "gamedb: %s\n", gamedb_reader_errmsg(r));
-		} else {
-			rc = gamedb_tree_add_hit(total, q);
-		}
+		rc = gamedb_tree_add_hit(total, q);
 		if (rc == GAMEDB_FATAL) {
 			fprintf(stderr, "gamedb: out of memory\n");
 			status = ST_STOP;
 			break;
 		}
 		if (rc == GAMEDB_FAILED) {
-			fprintf(stderr, "gamedb: %s: game %" PRIu64 ": %s\n", db, idx + 1, gamedb_query_errmsg(q));
+			game_failed(&s, idx, gamedb_query_errmsg(q));
 			++*failed;
 		}
 	}
@@ -213,8 +230,15 @@ static int tree_one(struct gamedb_reader *r, const char *db, const struct opts *
 	uint64_t count = 0, from = o->from, end;
 	int n = 1, k, status = ST_OK, started[64];
 
-	if (o->index)
+	if (o->index && !o->nwhere)
 		return tree_indexed(r, db, o, total, failed);
+	if (o->index) { /* --where needs the headers: the games are read, with the index's hits */
+		struct gamedb_query *q = make_query(o, NULL);
+		int ok = use_index(q, open_index(o), r, db) == 0;
+		gamedb_query_free(q);
+		if (!ok)
+			return ST_BASE;
+	}
 	memset(spans, 0, sizeof spans);
 	memset(started, 0, sizeof started);
 	end = o->to;
@@ -231,6 +255,7 @@ static int tree_one(struct gamedb_reader *r, const char *db, const struct opts *
 		spans[k].o = o;
 		spans[k].db = db;
 		spans[k].say = n > 1 ? &mu : NULL;
+		spans[k].ix = o->index ? open_index(o) : NULL;
 		spans[k].from = n > 1 ? from + (end - from) * (uint64_t)k / (uint64_t)n : from;
 		spans[k].end = n > 1 ? from + (end - from) * (uint64_t)(k + 1) / (uint64_t)n : UINT64_MAX;
 		spans[k].r = k == 0 ? r : open_db(db, o, 1);

@@ -2346,7 +2346,9 @@ GAMEDB_EXPORT int32_t gamedb_index_writer_new(struct gamedb_index_writer **out);
 
 /**
  * Adds game g of reader r: its main line's positions, each where the game first reaches it,
- * with the move played there; its result, Elos, year and whether it is deleted. The games of
+ * with the move played there; its result, Elos, year and whether it is deleted. g NULL
+ * records that r could not deliver its next game (gamedb_reader_next_game() returned
+ * ::GAMEDB_FAILED), with r's message, in its place. The games of
  * one base come from one reader, in any order; a reader other than the last one starts a new
  * base (end the last one first with gamedb_index_writer_end_base()).
  * @return ::GAMEDB_OK; ::GAMEDB_FAILED when g's moves cannot be decoded (recorded as a failed
@@ -2434,14 +2436,18 @@ GAMEDB_EXPORT int32_t gamedb_query_set_index(struct gamedb_query *q, struct game
 /** The flags of a hit (gamedb_query_next_hit()). @since 1.2 */
 enum gamedb_hit_flag {
 	GAMEDB_HIT_DELETED = 1, /**< The game is marked deleted in its base. */
-	GAMEDB_HIT_FAILED = 2   /**< The game could not be decoded when the index was built
-				     (gamedb_query_errmsg() says so); it is not counted. */
+	GAMEDB_HIT_FAILED = 2,  /**< The game could not be decoded when the index was built
+				     (gamedb_query_errmsg() has the message of then); not counted. */
+	GAMEDB_HIT_UNREAD = 4   /**< Not a game: the base could not deliver the game at this place
+				     when the index was built (gamedb_reader_next_game() failed;
+				     gamedb_query_errmsg() has the message of then). */
 };
 
 /**
  * The next game (0-based number in its base), in game order, that reaches q's position
  * according to q's index (header filters are not applied: they need the game), and its
- * ::gamedb_hit_flag flags. Failed games come in their place.
+ * ::gamedb_hit_flag flags. The games that failed when the index was built, and the places
+ * where the base failed to deliver a game, come in their place, with their message.
  * @return ::GAMEDB_OK, ::GAMEDB_END, or ::GAMEDB_FATAL (q has no index).
  * @since 1.2
  */

@@ -97,16 +97,55 @@ static int read_bases(struct gamedb_index *ix)
 			f->name = malloc((size_t)len + 1);
 			if (!f->name)
 				return bad(ix, "out of memory");
+			b->nfiles = k + 1; /* freed with the index from here on, whatever follows */
 			memcpy(f->name, p + at, (size_t)len);
 			f->name[len] = 0;
 			if (strlen(f->name) != len)
 				return bad(ix, "a base file's name holds a NUL");
 			at += len;
-			b->nfiles = k + 1;
 		}
 	}
 	if (next != ix->ngames || at != size)
 		return bad(ix, "the bases do not hold the games of the index");
+	return 0;
+}
+
+/* The failures section: each failure's base, place, kind and message. */
+static int read_failures(struct gamedb_index *ix)
+{
+	const uint8_t *p;
+	uint64_t at = 0, size = ix->size[IXS_FAILED];
+	size_t i;
+
+	ix->fails = calloc(ix->nfailed ? (size_t)ix->nfailed : 1, sizeof *ix->fails);
+	if (!ix->fails)
+		return bad(ix, "out of memory");
+	if (view(ix, ix->off[IXS_FAILED], size, &p) != 0)
+		return -1;
+	for (i = 0; i < ix->nfailed; i++) {
+		struct gamedb__ixfail *f = &ix->fails[i];
+		uint64_t len;
+		if (size - at < 24)
+			return bad(ix, "a failure runs past its section");
+		f->base = get64(p + at);
+		f->slot = get64(p + at + 8);
+		f->kind = (uint32_t)(get64(p + at + 16) & 0xFFFFFFFFu);
+		len = get64(p + at + 16) >> 32;
+		at += 24;
+		if (f->base >= ix->nbases || f->slot > ix->bases[f->base].n ||
+		    (f->kind != GAMEDB__IXF_DECODE && f->kind != GAMEDB__IXF_UNREAD) ||
+		    (i && (f->base < f[-1].base || (f->base == f[-1].base && f->slot < f[-1].slot))) ||
+		    len > GAMEDB__IX_MAX_MSG || len > size - at)
+			return bad(ix, "a failure names no game of the index, or is out of order");
+		f->msg = malloc((size_t)len + 1);
+		if (!f->msg)
+			return bad(ix, "out of memory");
+		memcpy(f->msg, p + at, (size_t)len);
+		f->msg[len] = 0;
+		at += len;
+	}
+	if (at != size)
+		return bad(ix, "the failures do not fill their section");
 	return 0;
 }
 
@@ -154,10 +193,9 @@ static int open_index(struct gamedb_index *ix)
 	    ix->size[IXS_GAMES] % 8 || ix->size[IXS_KEYS] / 8 != ix->nkeys || ix->size[IXS_KEYS] % 8 ||
 	    ix->size[IXS_FENCE] != ix->nfence * 8 || ix->size[IXS_OFFS] != (ix->nkeys + 1) * 8 ||
 	    ix->size[IXS_MOVES] / GAMEDB__IX_MOVE != ix->nmoves ||
-	    ix->size[IXS_MOVES] % GAMEDB__IX_MOVE || ix->size[IXS_FAILED] / 8 != ix->nfailed ||
-	    ix->size[IXS_FAILED] % 8)
+	    ix->size[IXS_MOVES] % GAMEDB__IX_MOVE || ix->nfailed > ix->size[IXS_FAILED] / 24)
 		return bad(ix, "a section's size does not match its count");
-	if (read_bases(ix) != 0)
+	if (read_bases(ix) != 0 || read_failures(ix) != 0)
 		return -1;
 	/* the fence and the dictionary are small (1/128 of the keys, the moves played): read whole */
 	ix->fence = malloc((size_t)ix->size[IXS_FENCE] + 8);
@@ -267,6 +305,9 @@ GAMEDB_EXPORT void gamedb_index_free(struct gamedb_index *ix)
 		for (k = 0; k < ix->bases[i].nfiles; k++)
 			free(ix->bases[i].files[k].name);
 	free(ix->bases);
+	for (i = 0; ix->fails && i < ix->nfailed; i++)
+		free(ix->fails[i].msg);
+	free(ix->fails);
 	free(ix->fence);
 	free(ix->moves);
 	gamedb__src_close(&ix->src);
@@ -290,14 +331,15 @@ long gamedb__ix_base_of(struct gamedb_index *ix, struct gamedb_reader *r)
 {
 	const struct gamedb__src *src = &r->src;
 	const char *first = NULL, *why = NULL;
-	char path[GAMEDB__IX_MAX_NAME + 512], stale[800] = "";
+	char path[GAMEDB__IX_MAX_NAME + 512], stale[800] = "", archive[GAMEDB__IX_MAX_NAME];
 	size_t i, k, dirlen;
 
 	for (i = 0; i < src->nfiles && !first; i++)
 		if (src->files[i]->kind == GAMEDB__FILE_FD)
 			first = src->files[i]->name;
-	if (!first && src->archive && src->primary)
-		first = src->primary;
+	if (!first && src->archive && src->primary &&
+	    gamedb__ix_archive_path(src->primary, archive, sizeof archive) == 0)
+		first = archive;
 	if (!first) {
 		snprintf(ix->errmsg, sizeof ix->errmsg, "%s: not a base on disk: an index cannot be "
 			 "checked against it", src->primary ? src->primary : "the base");
@@ -332,7 +374,7 @@ long gamedb__ix_base_of(struct gamedb_index *ix, struct gamedb_reader *r)
 	if (stale[0])
 		snprintf(ix->errmsg, sizeof ix->errmsg, "%s", stale);
 	else
-		snprintf(ix->errmsg, sizeof ix->errmsg, "%s: the index was not built from %s", ix->f->name,
+		snprintf(ix->errmsg, sizeof ix->errmsg, "%.200s: the index was not built from %.300s", ix->f->name,
 			 first);
 	return -1;
 }
@@ -400,7 +442,7 @@ static int find_key(struct gamedb_index *ix, uint64_t key, uint64_t *from, uint6
 	return 1;
 }
 
-int gamedb__ix_hits(struct gamedb_index *ix, size_t bi, uint64_t key, int xq,
+int gamedb__ix_hits(struct gamedb_index *ix, size_t bi, uint64_t key, int xq, int failures,
 		    struct gamedb__ixhit **out, size_t *nout)
 {
 	const struct gamedb__ixbase *b = &ix->bases[bi];
@@ -440,6 +482,8 @@ int gamedb__ix_hits(struct gamedb_index *ix, size_t bi, uint64_t key, int xq,
 			h[n].game = game - b->first;
 			h[n].move = (uint32_t)mv;
 			h[n].rec = 0;
+			h[n].msg = NULL;
+			h[n].kind = 0;
 			if (h[n].game < lo)
 				lo = h[n].game;
 			hi = h[n].game;
@@ -460,25 +504,20 @@ int gamedb__ix_hits(struct gamedb_index *ix, size_t bi, uint64_t key, int xq,
 		}
 		n = (size_t)at;
 	}
-	/* the failed games of the base, merged in game order */
-	if (ix->nfailed) {
+	/* the failures of the base, merged in game order (a failure before a game of its place) */
+	if (ix->nfailed && failures) {
 		size_t m = n;
-		if (view(ix, ix->off[IXS_FAILED], ix->size[IXS_FAILED], &p) != 0)
-			goto fail;
 		for (fi = 0; fi < ix->nfailed; fi++) {
-			uint64_t g = get64(p + 8 * fi);
-			if (fi && g <= get64(p + 8 * (fi - 1))) {
-				bad(ix, "the failed games are not in order");
-				goto fail;
-			}
-			if (g < b->first || g - b->first >= b->n)
+			const struct gamedb__ixfail *f = &ix->fails[fi];
+			if (f->base != bi)
 				continue;
-			h[m].game = g - b->first;
+			h[m].game = f->slot;
 			h[m].move = 0;
-			h[m++].rec = GAMEDB__G_FAILED;
+			h[m].rec = GAMEDB__G_FAILED;
+			h[m].kind = f->kind;
+			h[m++].msg = f->msg;
 		}
 		if (m > n) {
-			/* merge the two sorted runs */
 			struct gamedb__ixhit *mg = malloc(m * sizeof *mg);
 			size_t a = 0, c = n, k = 0;
 			if (!mg) {

@@ -41,7 +41,11 @@ struct gamedb_index_writer {
 	size_t nmoves, capmoves;
 	uint32_t *mhash;            /* open addressing: move id + 1, 0 empty */
 	size_t mhcap;
-	uint64_t *failed;
+	struct wfail {
+		uint64_t base, slot;
+		uint32_t kind;     /* GAMEDB__IXF_* */
+		char *msg;
+	} *failed;
 	size_t nfailed, capfailed;
 	char errmsg[600];
 };
@@ -102,6 +106,24 @@ int gamedb__ix_stat(const char *path, struct gamedb__ixfile *out)
 	return 0;
 }
 
+int gamedb__ix_archive_path(const char *primary, char *buf, size_t cap)
+{
+	size_t n = strlen(primary);
+	struct stat st;
+
+	/* "dir/a.cbv:member.cbh": the longest prefix before a ':' that is a file */
+	while (n > 0) {
+		n--;
+		if (primary[n] != ':' || n >= cap)
+			continue;
+		memcpy(buf, primary, n);
+		buf[n] = 0;
+		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode))
+			return 0;
+	}
+	return -1;
+}
+
 GAMEDB_EXPORT int32_t gamedb_index_writer_new(struct gamedb_index_writer **out)
 {
 	struct gamedb_index_writer *w;
@@ -135,6 +157,8 @@ GAMEDB_EXPORT void gamedb_index_writer_free(struct gamedb_index_writer *w)
 	free(w->e);
 	free(w->moves);
 	free(w->mhash);
+	for (i = 0; i < w->nfailed; i++)
+		free(w->failed[i].msg);
 	free(w->failed);
 	w->magic = 0;
 	free(w);
@@ -155,6 +179,7 @@ static int32_t nomem(struct gamedb_index_writer *w)
 static int base_files(struct gamedb_index_writer *w, struct wbase *b)
 {
 	const struct gamedb__src *src = &b->r->src;
+	char path[GAMEDB__IX_MAX_NAME];
 	size_t i;
 
 	for (i = 0; i < src->nfiles && b->nfiles < GAMEDB__IX_MAX_FILES; i++) {
@@ -171,9 +196,10 @@ static int base_files(struct gamedb_index_writer *w, struct wbase *b)
 		}
 		b->nfiles++;
 	}
-	if (b->nfiles == 0 && src->archive && src->primary) { /* a base unpacked from one file */
+	if (b->nfiles == 0 && src->archive && src->primary &&
+	    gamedb__ix_archive_path(src->primary, path, sizeof path) == 0) { /* unpacked from one file */
 		struct gamedb__ixfile *f = &b->files[0];
-		f->name = gamedb__strdup(src->primary);
+		f->name = gamedb__strdup(path);
 		if (!f->name)
 			return nomem(w);
 		if (gamedb__ix_stat(f->name, f) != 0) {
@@ -291,6 +317,30 @@ static uint32_t move_id(struct gamedb_index_writer *w, const char *uci, const ch
 	return (uint32_t)w->nmoves++;
 }
 
+/* Records a failure of base b at game slot (its message copied); 0, or -1 out of memory. */
+static int add_failure(struct gamedb_index_writer *w, struct wbase *b, uint64_t slot, uint32_t kind,
+		       const char *msg)
+{
+	struct wfail *f;
+	size_t len = strlen(msg);
+
+	if (grow((void **)&w->failed, &w->capfailed, w->nfailed + 1, sizeof *w->failed) != 0)
+		return -1;
+	f = &w->failed[w->nfailed];
+	f->base = (uint64_t)(b - w->bases);
+	f->slot = slot;
+	f->kind = kind;
+	if (len > GAMEDB__IX_MAX_MSG)
+		len = GAMEDB__IX_MAX_MSG;
+	f->msg = malloc(len + 1);
+	if (!f->msg)
+		return -1;
+	memcpy(f->msg, msg, len);
+	f->msg[len] = 0;
+	w->nfailed++;
+	return 0;
+}
+
 struct walk {
 	struct gamedb_index_writer *w;
 	uint32_t game;
@@ -331,9 +381,12 @@ GAMEDB_EXPORT int32_t gamedb_index_writer_add_game(struct gamedb_index_writer *w
 	uint64_t *rec, v;
 	int32_t rc;
 
-	if (!writer_ok(w) || !r || !g || g->reader != r)
+	if (!writer_ok(w) || !r || (g && g->reader != r))
 		return GAMEDB_FATAL;
 	b = base_for(w, r);
+	if (b && !g) /* the game the reader could not read: its message, where it stood */
+		return add_failure(w, b, b->n, GAMEDB__IXF_UNREAD, gamedb_reader_errmsg(r)) == 0
+			       ? GAMEDB_OK : nomem(w);
 	if (!b || !(rec = record(w, b, g->index))) {
 		snprintf(w->errmsg, sizeof w->errmsg, b ? "more than 4,294,967,294 games" : "out of memory");
 		return GAMEDB_FATAL;
@@ -356,9 +409,8 @@ GAMEDB_EXPORT int32_t gamedb_index_writer_add_game(struct gamedb_index_writer *w
 	if (rc == GAMEDB_FAILED) {
 		w->ne = w->game_start; /* a failed game has no position: as the scan leaves it out */
 		v |= GAMEDB__G_FAILED;
-		if (grow((void **)&w->failed, &w->capfailed, w->nfailed + 1, sizeof *w->failed) != 0)
+		if (add_failure(w, b, g->index, GAMEDB__IXF_DECODE, w->errmsg) != 0)
 			return nomem(w);
-		w->failed[w->nfailed++] = k.game;
 	}
 	*rec = v;
 	return rc;
@@ -423,9 +475,9 @@ static int emit64s(struct gamedb_index_writer *w, gamedb_write_fn fn, void *ud, 
 GAMEDB_EXPORT int32_t gamedb_index_writer_write(struct gamedb_index_writer *w, gamedb_write_fn fn,
 						void *user_data)
 {
-	uint8_t head[GAMEDB__IX_HEAD + GAMEDB__IX_TABLE], *post = NULL, *bases = NULL;
+	uint8_t head[GAMEDB__IX_HEAD + GAMEDB__IX_TABLE], *post = NULL, *bases = NULL, *fails = NULL;
 	uint64_t *keys = NULL, *offs = NULL, *fence = NULL, size[IXS_COUNT], off;
-	size_t nkeys = 0, npost = 0, nbb = 0, nfence, i, j, k;
+	size_t nkeys = 0, npost = 0, nbb = 0, nfb = 0, nfence, i, j, k;
 	int32_t rc = GAMEDB_FATAL;
 
 	if (!writer_ok(w) || !fn)
@@ -450,7 +502,10 @@ GAMEDB_EXPORT int32_t gamedb_index_writer_write(struct gamedb_index_writer *w, g
 			k += 28 + strlen(w->bases[i].files[j].name);
 	}
 	bases = malloc(k + 1);
-	if (!keys || !offs || !fence || !post || !bases) {
+	for (i = 0, nfb = 0; i < w->nfailed; i++)
+		nfb += 24 + strlen(w->failed[i].msg);
+	fails = malloc(nfb + 1);
+	if (!keys || !offs || !fence || !post || !bases || !fails) {
 		nomem(w);
 		goto out;
 	}
@@ -495,7 +550,21 @@ GAMEDB_EXPORT int32_t gamedb_index_writer_write(struct gamedb_index_writer *w, g
 	size[IXS_OFFS] = ((uint64_t)nkeys + 1) * 8;
 	size[IXS_POST] = npost;
 	size[IXS_MOVES] = (uint64_t)w->nmoves * GAMEDB__IX_MOVE;
-	size[IXS_FAILED] = (uint64_t)w->nfailed * 8;
+	/* failures in base and game order (qsort is not stable: by slot, then as recorded) */
+	for (i = 0, k = 0; i < w->nfailed; i++) {
+		const struct wfail *f = &w->failed[i];
+		size_t len = strlen(f->msg);
+		put64(fails + k, f->base);
+		put64(fails + k + 8, f->slot);
+		fails[k + 16] = (uint8_t)f->kind;
+		fails[k + 17] = fails[k + 18] = fails[k + 19] = 0;
+		fails[k + 20] = (uint8_t)len;
+		fails[k + 21] = (uint8_t)(len >> 8);
+		fails[k + 22] = fails[k + 23] = 0;
+		memcpy(fails + k + 24, f->msg, len);
+		k += 24 + len;
+	}
+	size[IXS_FAILED] = nfb;
 	memset(head, 0, sizeof head);
 	memcpy(head, GAMEDB__IX_SIG, 8);
 	put64(head + 8, GAMEDB__IX_VERSION | ((uint64_t)sizeof head << 32));
@@ -515,7 +584,7 @@ GAMEDB_EXPORT int32_t gamedb_index_writer_write(struct gamedb_index_writer *w, g
 	    emit64s(w, fn, user_data, keys, nkeys) != 0 || emit64s(w, fn, user_data, fence, nfence) != 0 ||
 	    emit64s(w, fn, user_data, offs, nkeys + 1) != 0 || emit(w, fn, user_data, post, npost) != 0 ||
 	    emit(w, fn, user_data, w->moves, w->nmoves * GAMEDB__IX_MOVE) != 0 ||
-	    emit64s(w, fn, user_data, w->failed, w->nfailed) != 0)
+	    emit(w, fn, user_data, fails, nfb) != 0)
 		goto out;
 	rc = GAMEDB_OK;
 out:
@@ -524,5 +593,6 @@ out:
 	free(fence);
 	free(post);
 	free(bases);
+	free(fails);
 	return rc;
 }

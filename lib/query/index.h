@@ -26,6 +26,8 @@ enum { IXS_BASES, IXS_GAMES, IXS_KEYS, IXS_FENCE, IXS_OFFS, IXS_POST, IXS_MOVES,
 #define GAMEDB__IX_HASHED 65536      /* a base file's hash: its first and last 64 KiB */
 #define GAMEDB__IX_MAX_FILES 16      /* of one base, as the I/O layer holds them */
 #define GAMEDB__IX_MAX_NAME 4096
+#define GAMEDB__IX_MAX_MSG 1000      /* of a failure's message */
+enum { GAMEDB__IXF_DECODE = 1, GAMEDB__IXF_UNREAD = 2 }; /* a failure: a game's moves, a read */
 
 /* A game's record (8 bytes): its result, flags, Elos and year, packed. */
 #define GAMEDB__G_RESULT(v) ((int)((v) & 3u))
@@ -60,6 +62,11 @@ struct gamedb_index {
 	struct gamedb__ixbase *bases;
 	uint64_t *fence;       /* read whole at open: nkeys / 128 keys */
 	char (*moves)[GAMEDB__IX_MOVE]; /* read whole at open */
+	struct gamedb__ixfail {
+		uint64_t base, slot;
+		uint32_t kind;
+		char *msg;
+	} *fails;              /* read whole at open, in base and slot order */
 	char errmsg[600];
 };
 
@@ -68,16 +75,24 @@ struct gamedb__ixhit {
 	uint64_t game;     /* in its base, 0-based */
 	uint64_t rec;      /* its record */
 	uint32_t move;     /* 0: the game ends there; else the dictionary's move - 1 */
+	const char *msg;   /* a failure (rec GAMEDB__G_FAILED): its message */
+	uint32_t kind;     /* a failure: GAMEDB__IXF_* */
 };
 
+/*
+ * The archive file of a base read from a memory set an archive was unpacked to (its primary
+ * "ARCHIVE:member"), into buf: 0, or -1 when none is on disk.
+ */
+int gamedb__ix_archive_path(const char *primary, char *buf, size_t cap);
 /* Fills a file's size, time and hash from the file at path; 0, or -1 (cannot be read). */
 int gamedb__ix_stat(const char *path, struct gamedb__ixfile *out);
 /*
  * The games of base b (of ix) that reach key (in a game of the kind xq), in game order, with
- * failed games (GAMEDB__G_FAILED, move 0) merged in when failed is set: *out malloc'd, *n.
+ * the base's failures (rec GAMEDB__G_FAILED, move 0, msg, kind) merged in when failures is
+ * set: *out malloc'd, *n.
  * 0; -1 with ix's message (a damaged index, or out of memory).
  */
-int gamedb__ix_hits(struct gamedb_index *ix, size_t b, uint64_t key, int xq,
+int gamedb__ix_hits(struct gamedb_index *ix, size_t b, uint64_t key, int xq, int failures,
 		    struct gamedb__ixhit **out, size_t *n);
 /* The base of ix that r was opened from, checked against its files: its number, or -1 with
  * a message in ix (not built from it; stale). */

@@ -23,13 +23,13 @@ int gamedb__query_load_hits(struct gamedb_query *q)
 	q->nhits = q->next = 0;
 	if (!q->have_pos)
 		return 0;
-	if (gamedb__ix_hits(q->ix, (size_t)q->ixbase, q->chess.valid ? q->chess.key : 0, 0, &a, &na) != 0 ||
-	    gamedb__ix_hits(q->ix, (size_t)q->ixbase, q->xq.valid ? q->xq.key : 0, 1, &b, &nb) != 0) {
+	if (gamedb__ix_hits(q->ix, (size_t)q->ixbase, q->chess.valid ? q->chess.key : 0, 0, 1, &a, &na) != 0 ||
+	    gamedb__ix_hits(q->ix, (size_t)q->ixbase, q->xq.valid ? q->xq.key : 0, 1, 0, &b, &nb) != 0) {
 		snprintf(q->errmsg, sizeof q->errmsg, "%s", gamedb_index_errmsg(q->ix));
 		free(a);
 		return -1;
 	}
-	/* chess hits and xiangqi hits, in game order; a failed game is in both: once */
+	/* chess hits (and the failures) and xiangqi hits, in game order: a game is of one kind */
 	m = malloc((na + nb + 1) * sizeof *m);
 	if (!m) {
 		free(a);
@@ -38,14 +38,10 @@ int gamedb__query_load_hits(struct gamedb_query *q)
 		return -1;
 	}
 	while (i < na || k < nb) {
-		if (k >= nb || (i < na && a[i].game < b[k].game))
+		if (k >= nb || (i < na && a[i].game <= b[k].game))
 			m[n++] = a[i++];
-		else if (i >= na || b[k].game < a[i].game)
+		else
 			m[n++] = b[k++];
-		else {
-			m[n++] = a[i++];
-			k++;
-		}
 	}
 	free(a);
 	free(b);
@@ -65,6 +61,9 @@ const struct gamedb__ixhit *gamedb__query_hit_of(const struct gamedb_query *q, u
 		else
 			hi = mid;
 	}
+	/* a place where the base failed to deliver a game may share the number of the next game */
+	while (lo < q->nhits && q->hits[lo].game == idx && q->hits[lo].kind == GAMEDB__IXF_UNREAD)
+		lo++;
 	return lo < q->nhits && q->hits[lo].game == idx ? &q->hits[lo] : NULL;
 }
 
@@ -114,10 +113,10 @@ GAMEDB_EXPORT int32_t gamedb_query_next_hit(struct gamedb_query *q, uint64_t *ga
 	h = &q->hits[q->next++];
 	*game = h->game;
 	*flags = (h->rec & GAMEDB__G_DELETED ? GAMEDB_HIT_DELETED : 0) |
-		 (h->rec & GAMEDB__G_FAILED ? GAMEDB_HIT_FAILED : 0);
-	if (h->rec & GAMEDB__G_FAILED)
-		snprintf(q->errmsg, sizeof q->errmsg, "game %llu could not be decoded when the index "
-			 "was built", (unsigned long long)h->game + 1);
+		 (h->kind == GAMEDB__IXF_DECODE ? GAMEDB_HIT_FAILED : 0) |
+		 (h->kind == GAMEDB__IXF_UNREAD ? GAMEDB_HIT_UNREAD : 0);
+	if (h->msg)
+		snprintf(q->errmsg, sizeof q->errmsg, "%s", h->msg);
 	return GAMEDB_OK;
 }
 
