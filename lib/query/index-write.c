@@ -28,6 +28,8 @@ struct wbase {
 	int ended;
 };
 
+#define GAMEDB__SEEN 4096 /* a game's positions looked up in a table; past half of it, a look back */
+
 struct gamedb_index_writer {
 	uint32_t magic;
 	struct wbase *bases;
@@ -37,6 +39,11 @@ struct gamedb_index_writer {
 	struct entry *e;
 	size_t ne, cape;
 	size_t game_start;          /* the first entry of the game being added */
+	/* the keys of the game being added (first arrivals only): open addressing, by stamp */
+	uint64_t seen_key[GAMEDB__SEEN];
+	uint32_t seen_stamp[GAMEDB__SEEN], stamp;
+	size_t nseen;
+	uint64_t z[16][64];         /* gamedb__query_ztable() */
 	char (*moves)[GAMEDB__IX_MOVE];
 	size_t nmoves, capmoves;
 	uint32_t *mhash;            /* open addressing: move id + 1, 0 empty */
@@ -135,6 +142,7 @@ GAMEDB_EXPORT int32_t gamedb_index_writer_new(struct gamedb_index_writer **out)
 	if (!w)
 		return GAMEDB_FATAL;
 	w->magic = GAMEDB__IXW_MAGIC;
+	gamedb__query_ztable(w->z);
 	return GAMEDB_OK;
 }
 
@@ -279,6 +287,18 @@ static uint64_t *record(struct gamedb_index_writer *w, struct wbase *b, uint64_t
 	return &w->games[g];
 }
 
+/* A move's place in the dictionary's table: its UCI and the start of its SAN, mixed. */
+static size_t move_hash(const char m[GAMEDB__IX_MOVE])
+{
+	uint64_t a, b, c;
+
+	memcpy(&a, m, 8);
+	memcpy(&b, m + 8, 8);
+	memcpy(&c, m + 16, 8);
+	a = a * UINT64_C(0x9E3779B97F4A7C15) ^ b * UINT64_C(0xC2B2AE3D27D4EB4F) ^ c;
+	return (size_t)(a ^ a >> 31);
+}
+
 /* The dictionary number of a move (uci, san), added when new; UINT32_MAX when out of memory. */
 static uint32_t move_id(struct gamedb_index_writer *w, const char *uci, const char *san)
 {
@@ -286,16 +306,17 @@ static uint32_t move_id(struct gamedb_index_writer *w, const char *uci, const ch
 	size_t i, mask;
 
 	memset(m, 0, sizeof m);
-	snprintf(m, 8, "%s", uci);
-	snprintf(m + 8, 24, "%s", san);
+	for (i = 0; i < 7 && uci[i]; i++)
+		m[i] = uci[i];
+	for (i = 0; i < 23 && san[i]; i++)
+		m[8 + i] = san[i];
 	if (2 * (w->nmoves + 1) > w->mhcap) {
 		size_t cap = w->mhcap ? 2 * w->mhcap : 1024;
 		uint32_t *h = calloc(cap, sizeof *h);
 		if (!h)
 			return UINT32_MAX;
 		for (i = 0; i < w->nmoves; i++) {
-			size_t k = (size_t)fnv(UINT64_C(0xcbf29ce484222325), (const uint8_t *)w->moves[i],
-					       GAMEDB__IX_MOVE) & (cap - 1);
+			size_t k = move_hash(w->moves[i]) & (cap - 1);
 			while (h[k])
 				k = (k + 1) & (cap - 1);
 			h[k] = (uint32_t)i + 1;
@@ -305,7 +326,7 @@ static uint32_t move_id(struct gamedb_index_writer *w, const char *uci, const ch
 		w->mhcap = cap;
 	}
 	mask = w->mhcap - 1;
-	i = (size_t)fnv(UINT64_C(0xcbf29ce484222325), (const uint8_t *)m, sizeof m) & mask;
+	i = move_hash(m) & mask;
 	for (; w->mhash[i]; i = (i + 1) & mask)
 		if (memcmp(w->moves[w->mhash[i] - 1], m, sizeof m) == 0)
 			return w->mhash[i] - 1;
@@ -346,17 +367,35 @@ struct walk {
 	uint32_t game;
 };
 
+/* 1 if the game being added has reached key before; else records it. */
+static int seen_before(struct gamedb_index_writer *w, uint64_t key)
+{
+	size_t i, mask = GAMEDB__SEEN - 1;
+
+	if (w->nseen >= GAMEDB__SEEN / 2) { /* a very long game: look back over its entries */
+		for (i = w->game_start; i < w->ne; i++)
+			if (w->e[i].key == key)
+				return 1;
+		return 0;
+	}
+	for (i = (size_t)(key ^ key >> 29) & mask; w->seen_stamp[i] == w->stamp; i = (i + 1) & mask)
+		if (w->seen_key[i] == key)
+			return 1;
+	w->seen_stamp[i] = w->stamp;
+	w->seen_key[i] = key;
+	w->nseen++;
+	return 0;
+}
+
 static int walk_one(void *ud, uint64_t key, const struct gamedb__hit *hit)
 {
 	struct walk *k = ud;
 	struct gamedb_index_writer *w = k->w;
 	uint32_t mv = 0;
-	size_t i;
 
-	/* once per game, where it first arrives (a game is short: a look back is cheap enough) */
-	for (i = w->game_start; i < w->ne; i++)
-		if (w->e[i].key == key)
-			return 0;
+	/* once per game, where it first arrives */
+	if (seen_before(w, key))
+		return 0;
 	if (hit->has_move) {
 		mv = move_id(w, hit->uci, hit->san);
 		if (mv == UINT32_MAX)
@@ -394,6 +433,11 @@ GAMEDB_EXPORT int32_t gamedb_index_writer_add_game(struct gamedb_index_writer *w
 	k.w = w;
 	k.game = (uint32_t)(b->first + g->index);
 	w->game_start = w->ne;
+	w->nseen = 0;
+	if (++w->stamp == 0) { /* the stamps wrapped: start the table afresh */
+		memset(w->seen_stamp, 0, sizeof w->seen_stamp);
+		w->stamp = 1;
+	}
 	gamedb__gamestat(g, &st);
 	v = GAMEDB__G_PRESENT | (uint64_t)(st.result & 3);
 	if (g->deleted)
@@ -403,7 +447,8 @@ GAMEDB_EXPORT int32_t gamedb_index_writer_add_game(struct gamedb_index_writer *w
 	v |= (uint64_t)((unsigned)st.white_elo & 0x1FFFFu) << 6;
 	v |= (uint64_t)((unsigned)st.black_elo & 0x1FFFFu) << 23;
 	v |= (uint64_t)((unsigned)st.year & 0x3FFFu) << 40;
-	rc = gamedb__query_walk(g, walk_one, &k, w->errmsg, sizeof w->errmsg);
+	rc = gamedb__query_walk(g, walk_one, &k, (const uint64_t(*)[64])w->z, w->errmsg,
+				sizeof w->errmsg);
 	if (rc == GAMEDB_FATAL)
 		return nomem(w);
 	if (rc == GAMEDB_FAILED) {
@@ -416,13 +461,45 @@ GAMEDB_EXPORT int32_t gamedb_index_writer_add_game(struct gamedb_index_writer *w
 	return rc;
 }
 
-static int by_key(const void *a, const void *b)
+/*
+ * The entries by key, and by game within a key: they were added in game order, so a stable
+ * sort by key is enough: four passes of a radix sort on 16 bits. 0, or -1 out of memory.
+ */
+static int sort_entries(struct gamedb_index_writer *w)
 {
-	const struct entry *x = a, *y = b;
+	struct entry *tmp, *from = w->e, *to;
+	size_t *count, i, pass;
 
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->game < y->game ? -1 : x->game > y->game;
+	if (w->ne < 2)
+		return 0;
+	tmp = malloc(w->ne * sizeof *tmp);
+	count = malloc(65536 * sizeof *count);
+	if (!tmp || !count) {
+		free(tmp);
+		free(count);
+		return -1;
+	}
+	to = tmp;
+	for (pass = 0; pass < 4; pass++) {
+		const int shift = 16 * (int)pass;
+		size_t sum = 0;
+		memset(count, 0, 65536 * sizeof *count);
+		for (i = 0; i < w->ne; i++)
+			count[(from[i].key >> shift) & 0xFFFF]++;
+		for (i = 0; i < 65536; i++) {
+			size_t c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < w->ne; i++)
+			to[count[(from[i].key >> shift) & 0xFFFF]++] = from[i];
+		to = from;
+		from = from == w->e ? tmp : w->e;
+	}
+	/* four passes: the sorted entries are back in w->e */
+	free(tmp);
+	free(count);
+	return 0;
 }
 
 static void put64(uint8_t *p, uint64_t v)
@@ -488,7 +565,8 @@ GAMEDB_EXPORT int32_t gamedb_index_writer_write(struct gamedb_index_writer *w, g
 				 "ended (gamedb_index_writer_end_base())");
 			return GAMEDB_FATAL;
 		}
-	qsort(w->e, w->ne, sizeof *w->e, by_key);
+	if (sort_entries(w) != 0)
+		return nomem(w);
 	for (i = 0; i < w->ne; i++)
 		nkeys += i == 0 || w->e[i].key != w->e[i - 1].key;
 	nfence = (nkeys + GAMEDB__IX_FENCE - 1) / GAMEDB__IX_FENCE;

@@ -335,15 +335,60 @@ int32_t gamedb__query_locate(struct gamedb_query *q, struct gamedb_game *g, stru
 	return 1;
 }
 
-int32_t gamedb__query_walk(struct gamedb_game *g, gamedb__walk_fn fn, void *ud, char *err,
-			   size_t cap)
+void gamedb__query_ztable(uint64_t z[16][64])
+{
+	struct gamedb__pos pos;
+	int pc, sq;
+
+	/* the key of a board with one man and Black to move is that man's number on that square */
+	memset(&pos, 0, sizeof pos);
+	pos.stm = 1;
+	memset(z, 0, 16 * sizeof *z);
+	for (pc = 0; pc < 16; pc++) {
+		if (GAMEDB__PC_TYPE(pc) < GAMEDB__PAWN || GAMEDB__PC_TYPE(pc) > GAMEDB__KING)
+			continue;
+		for (sq = 0; sq < 64; sq++) {
+			pos.sq[sq] = (uint8_t)pc;
+			z[pc][sq] = gamedb__pos_key_board(&pos);
+			pos.sq[sq] = GAMEDB__EMPTY;
+		}
+	}
+	pos.stm = 0;
+	z[7][0] = gamedb__pos_key_board(&pos); /* the side to move's (7 is no man's number) */
+}
+
+/* pos's board key from the key before the move (board before), by the squares that changed. */
+static uint64_t key_update(uint64_t key, const uint8_t before[64], const struct gamedb__pos *pos,
+			   const uint64_t z[16][64])
+{
+	int sq;
+
+	for (sq = 0; sq < 64; sq += 8) {
+		uint64_t a, b;
+		memcpy(&a, before + sq, 8);
+		memcpy(&b, pos->sq + sq, 8);
+		if (a == b)
+			continue;
+		for (int k = sq; k < sq + 8; k++)
+			if (before[k] != pos->sq[k])
+				key ^= z[before[k] & 15][k] ^ z[pos->sq[k] & 15][k];
+	}
+	return key ^ z[7][0];
+}
+
+int32_t gamedb__query_walk(struct gamedb_game *g, gamedb__walk_fn fn, void *ud,
+			   const uint64_t z[16][64], char *err, size_t cap)
 {
 	const int xq = g->variant == GAMEDB_VARIANT_XIANGQI;
 	union gamedb__anypos pos;
 	struct gamedb__hit hit;
 	const char *why = NULL;
 	uint64_t key = 0;
-	int depth = 0, fresh = 1;
+	uint8_t before[64];
+	int depth = 0, fresh = 1, have_key = 0;
+	/* chess boards only (no drops): the key follows the squares a move changes */
+	const int incremental = z && !xq && g->variant != GAMEDB_VARIANT_CRAZYHOUSE &&
+				g->variant != GAMEDB_VARIANT_BUGHOUSE;
 	int32_t ply = 0;
 	size_t i;
 
@@ -360,7 +405,11 @@ int32_t gamedb__query_walk(struct gamedb_game *g, gamedb__walk_fn fn, void *ud, 
 	for (i = 0;; i++) {
 		const struct gamedb__node *nd = i < g->mb.n ? &g->mb.nodes[i] : NULL;
 		if (fresh) {
-			key = xq ? gamedb__xq_key(&pos.x) : gamedb__pos_key_board(&pos.c);
+			if (incremental && have_key)
+				key = key_update(key, before, &pos.c, z);
+			else
+				key = xq ? gamedb__xq_key(&pos.x) : gamedb__pos_key_board(&pos.c);
+			have_key = 1;
 			memset(&hit, 0, sizeof hit);
 			hit.ply = ply;
 			hit.colour = xq ? pos.x.stm : pos.c.stm;
@@ -376,6 +425,8 @@ int32_t gamedb__query_walk(struct gamedb_game *g, gamedb__walk_fn fn, void *ud, 
 			hit_move(g->variant, &pos, nd, &hit);
 			if (fn(ud, key, &hit) != 0)
 				return GAMEDB_FATAL;
+			if (incremental)
+				memcpy(before, pos.c.sq, sizeof before);
 			gamedb__any_make(g->variant, &pos, &nd->m);
 			ply++;
 			fresh = 1;

@@ -105,12 +105,19 @@ int32_t gamedb__query_locate(struct gamedb_query *q, struct gamedb_game *g, stru
 /*
  * Calls fn for each position of g's main line (the start, then after each main-line move; a
  * position met again is called again: the caller keeps the first) with its query key and a
- * hit (ply, side to move, the move played there or none at the end). GAMEDB_OK; GAMEDB_FAILED
+ * hit (ply, side to move, the move played there or none at the end). z: from
+ * gamedb__query_ztable(), or NULL (each key computed whole). GAMEDB_OK; GAMEDB_FAILED
  * (g cannot be decoded: the message in err); GAMEDB_FATAL when fn returned non-zero.
  */
 typedef int (*gamedb__walk_fn)(void *ud, uint64_t key, const struct gamedb__hit *hit);
-int32_t gamedb__query_walk(struct gamedb_game *g, gamedb__walk_fn fn, void *ud, char *err,
-			   size_t cap);
+int32_t gamedb__query_walk(struct gamedb_game *g, gamedb__walk_fn fn, void *ud,
+			   const uint64_t z[16][64], char *err, size_t cap);
+/*
+ * The numbers gamedb__pos_key_board() adds up, for gamedb__query_walk() to follow a chess key
+ * move by move instead of summing 64 squares at each: z[man][square] (z[0] empty: 0), z[7][0]
+ * the side to move.
+ */
+void gamedb__query_ztable(uint64_t z[16][64]);
 /* The header numbers of g. */
 void gamedb__gamestat(struct gamedb_game *g, struct gamedb__gamestat *st);
 /* Counts a hit in t: 0, or -1 when memory ran out. */
