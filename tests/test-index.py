@@ -5,7 +5,8 @@ Modes (one meson test each):
   real     On every real base of every format (SCID si3/si4/si5, ChessBase cbh/cbv/cbz,
            XQF, style 12 logs): an index built with `gamedb index`, then for 20 positions
            taken from the base's own games (gamedb fen) `gamedb tree --json --include-deleted
-           --fen FEN` gives byte for byte the scan's output and exit status with --index;
+           --fen FEN` gives byte for byte the scan's output, exit status and messages with
+           --index;
            for some of them also `gamedb search` (JSON) and `tree` with --where and --range.
   scid     test-tree-scid.py's pinned answers of Scid 4.7, asked through an index.
   stale    A base changed after its index was built (time, size, bytes) is refused with a
@@ -78,6 +79,9 @@ def real():
                 a = run_tool("tree", "--json", *opts, "--fen", fen, *bases)
                 b = run_tool("tree", "--json", *opts, "--fen", fen, "--index", ix, *bases)
                 eq((b[0], b[1]), (a[0], a[1]), "%s: tree %s --fen %r: index = scan" % (what, opts, fen))
+                # the same messages (failed games, lines not used), whatever order threads gave
+                eq(sorted(b[2].splitlines()), sorted(a[2].splitlines()),
+                   "%s: tree %s --fen %r: the index's messages are the scan's" % (what, opts, fen))
             if k % 5 == 0:
                 a = run_tool("search", "--fen", fen, "-j", "1", *bases)
                 b = run_tool("search", "--fen", fen, "--index", ix, *bases)
