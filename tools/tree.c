@@ -64,7 +64,8 @@ struct span {
 	struct gamedb_tree *tree;
 	uint64_t failed;
 	int status;              /* ST_OK, ST_FAILED, ST_BASE (could not be read to its end) */
-	struct gamedb_index *ix; /* --index with --where: the games read, their moves not decoded */
+	struct gamedb_index *ix; /* --index with --where: the span's own (an index handle, like a
+				    reader, is used by one thread at a time) */
 	pthread_mutex_t *say;    /* messages of the spans one at a time */
 };
 
@@ -108,8 +109,11 @@ static void *span_run(void *arg)
 		gamedb_query_free(q);
 		return NULL;
 	}
-	if (s->ix && gamedb_query_set_index(q, s->ix, s->r) != GAMEDB_OK) {
-		span_say(s, gamedb_query_errmsg(q));
+	if (s->o->index && (gamedb_index_open(&s->ix, s->o->index) != GAMEDB_OK ||
+			    gamedb_query_set_index(q, s->ix, s->r) != GAMEDB_OK)) {
+		span_say(s, s->ix ? (gamedb_index_errmsg(s->ix)[0] ? gamedb_index_errmsg(s->ix)
+								   : gamedb_query_errmsg(q))
+				  : "out of memory");
 		s->status = ST_BASE;
 		gamedb_query_free(q);
 		return NULL;
@@ -255,7 +259,6 @@ static int tree_one(struct gamedb_reader *r, const char *db, const struct opts *
 		spans[k].o = o;
 		spans[k].db = db;
 		spans[k].say = n > 1 ? &mu : NULL;
-		spans[k].ix = o->index ? open_index(o) : NULL;
 		spans[k].from = n > 1 ? from + (end - from) * (uint64_t)k / (uint64_t)n : from;
 		spans[k].end = n > 1 ? from + (end - from) * (uint64_t)(k + 1) / (uint64_t)n : UINT64_MAX;
 		spans[k].r = k == 0 ? r : open_db(db, o, 1);
@@ -280,6 +283,7 @@ static int tree_one(struct gamedb_reader *r, const char *db, const struct opts *
 			spans[k].status = ST_STOP;
 		}
 		gamedb_tree_free(spans[k].tree);
+		gamedb_index_free(spans[k].ix);
 		if (spans[k].status > status)
 			status = spans[k].status;
 		*failed += spans[k].failed;

@@ -2319,7 +2319,8 @@ GAMEDB_EXPORT void gamedb_tree_free(struct gamedb_tree *t);
  * result, Elos and year, so that a tree is counted without opening a game. It records each
  * base file's size, time and a hash of its first and last 64 KiB: a base changed since is
  * refused (gamedb_query_set_index()). A damaged or hostile index file is refused with a
- * message; nothing is read past its end nor allocated beyond its size.
+ * message; nothing is read past its end nor allocated beyond its size. An index handle, like a
+ * reader, is used by one thread at a time (its reads share a window): open one per thread.
  *
  *     gamedb_index_writer_new(&w);
  *     while ((rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL)
