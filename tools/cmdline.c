@@ -294,13 +294,13 @@ static const struct choice notations[] = {
  * is needed and the charset read by the open itself.
  */
 #define ALL (C_INFO | C_PGN | C_JSON | C_FEN | C_EPD | C_UCI | C_POSITIONS | C_BOOK | C_SEARCH | \
-	     C_TREE)
-#define GAMES (ALL & ~C_INFO)    /* the commands that read games */
+	     C_TREE | C_INDEX)
+#define GAMES (ALL & ~C_INFO & ~C_INDEX) /* the commands that read games (index: all of them) */
 #define TEXT (C_PGN | C_JSON | C_SEARCH) /* the commands that write a game's text */
 #define POS (C_SEARCH | C_TREE)  /* the commands that take a position */
 #define KEYS (C_JSON | C_FEN | C_EPD | C_UCI | C_POSITIONS)
 static const struct option options[] = {
-	{ "--output", "-o", GAMES, "FILE", "write to FILE, whole or not at all (-: stdout)",
+	{ "--output", "-o", GAMES | C_INDEX, "FILE", "write to FILE, whole or not at all (-: stdout)",
 	  K_STRING, FIELD(out), 0, NULL, NULL, 0 },
 	{ "--range", NULL, GAMES, "FIRST-LAST", "games FIRST to LAST, counted from 1 (5-9, 5-, -9)",
 	  K_FUNC, 0, 0, NULL, take_range, 1 },
@@ -316,6 +316,8 @@ static const struct option options[] = {
 	  K_STRING, FIELD(qmoves), 0, NULL, NULL, 0 },
 	{ "--where", NULL, GAMES, "TAG OP VALUE", "only games whose tag passes (White~Carlsen, Date>=1995, "
 	  "ECO=B90; OP = <> < <= > >= ~); repeat: all must pass", K_FUNC, 0, 0, NULL, take_where, 1 },
+	{ "--index", NULL, POS, "FILE", "find the games through FILE, a position index (gamedb index)",
+	  K_STRING, FIELD(index), 0, NULL, NULL, 0 },
 	{ "--pgn", NULL, C_SEARCH, NULL, "write the games found as PGN",
 	  K_FUNC, 0, 0, NULL, take_pgn, 0 },
 	{ "--json", NULL, POS, NULL, "search: the games as JSON Lines (the default); tree: a JSON "

@@ -308,6 +308,10 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 	e.js.file = db;
 	e.js.n = &json_n;
 	e.q = make_query(o, NULL);
+	if (use_index(e.q, open_index(o), r, db) != 0) { /* --index: stale, or not of this base */
+		gamedb_query_free(e.q);
+		return ST_BASE;
+	}
 	pr.on = isatty(STDERR_FILENO);
 	counted = gamedb_reader_game_count(r, &count) == GAMEDB_OK;
 	/* The bar is drawn from the library's progress reports (once every 4,096 games or MiB of
@@ -329,7 +333,7 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 	 * --jobs (pgn, json, fen, epd, uci, positions; a book is one table): a database that can
 	 * seek and count, not a stream (style 12, standard input).
 	 */
-	if (o->jobs > 1 && mode != OUT_BOOK && seekable && counted &&
+	if (o->jobs > 1 && mode != OUT_BOOK && seekable && counted && !o->index &&
 	    strcmp(db, "-") != 0 && pr.total > 1) {
 		int st = convert_jobs(r, db, o, mode, out, o->from, o->from + pr.total, &pr, t);
 		if (st >= 0) {
@@ -488,6 +492,7 @@ int cmd_convert(const struct opts *o, int mode)
 	{ /* a bad --fen, --moves or --where stops the run before anything is opened */
 		int bad = 0;
 		gamedb_query_free(make_query(o, &bad));
+		open_index(o); /* --index: a bad one stops the run here too */
 		if (bad) {
 			free(led);
 			return 2;

@@ -64,7 +64,7 @@ void try_help(const char *cmd);
 /* The commands, as bits: which commands an option is for (cmdline.c's table, the help). */
 enum {
 	C_INFO = 1, C_PGN = 2, C_JSON = 4, C_FEN = 8, C_EPD = 16, C_UCI = 32, C_POSITIONS = 64,
-	C_BOOK = 128, C_SEARCH = 256, C_TREE = 512
+	C_BOOK = 128, C_SEARCH = 256, C_TREE = 512, C_INDEX = 1024
 };
 
 /* The command line: the command, its options and its databases. */
@@ -95,6 +95,7 @@ struct opts {
 	size_t nwhere;
 	int search_pgn;            /* search: --pgn (else JSON Lines) */
 	int tree_json;             /* tree: --json */
+	const char *index;         /* search, tree: --index, a position index (gamedb index) */
 };
 
 enum { OUT_PGN, OUT_JSON, OUT_BOOK, OUT_POSITIONS };
@@ -155,6 +156,18 @@ struct gamedb_reader *open_db(const char *path, const struct opts *o, int quiet)
 struct gamedb_query *make_query(const struct opts *o, int *bad);
 /* tree.c: the tree command; the exit status. */
 int cmd_tree(const struct opts *o);
+/* index.c: the index command; the exit status. */
+int cmd_index(const struct opts *o);
+/*
+ * index.c: the index of --index (NULL when none is given; exits with status 2 after a message
+ * when it cannot be opened). Freed with gamedb_index_free().
+ */
+struct gamedb_index *open_index(const struct opts *o);
+/*
+ * index.c: q (may be NULL: nothing to do) finds its games of r (database db) through ix (may be
+ * NULL); 0, or -1 after a message (the index is stale or was not built from db).
+ */
+int use_index(struct gamedb_query *q, struct gamedb_index *ix, struct gamedb_reader *r, const char *db);
 
 /* info.c: the info command; the exit status. */
 int cmd_info(const struct opts *o);

@@ -2,7 +2,7 @@
  * gamedb - convert legacy game databases to PGN or JSON Lines, or describe them.
  *
  *   gamedb COMMAND [OPTION]... DB...   (info, pgn, json, fen, epd, uci, positions, book,
- *                                        search, tree)
+ *                                        search, tree, index)
  *   gamedb COMMAND --help, gamedb help [COMMAND], gamedb --version
  *
  * The options of each command are in cmdline.c's option table, which both parses the command
@@ -45,6 +45,8 @@ static const struct command {
 	  "write the games that reach a position (JSON Lines, or --pgn)" },
 	{ "tree", C_TREE, -2, 0, "(--fen FEN | --moves MOVES) DB...",
 	  "list the moves played from a position, with results and score (as Scid's tree)" },
+	{ "index", C_INDEX, -3, 0, "DB... -o FILE",
+	  "build a position index of the games' main lines (for search and tree --index)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -191,7 +193,7 @@ int run(int argc, char **argv)
 		opts_free(&o);
 		return 2;
 	}
-	rc = c->mode == -1 ? cmd_info(&o) : c->mode == -2 ? cmd_tree(&o)
+	rc = c->mode == -1 ? cmd_info(&o) : c->mode == -2 ? cmd_tree(&o) : c->mode == -3 ? cmd_index(&o)
 	     : cmd_convert(&o, c->bit == C_SEARCH && o.search_pgn ? OUT_PGN : c->mode);
 	opts_free(&o);
 	return rc;

@@ -64,6 +64,8 @@ struct span {
 	struct gamedb_tree *tree;
 	uint64_t failed;
 	int status;              /* ST_OK, ST_FAILED, ST_BASE (could not be read to its end) */
+	struct gamedb_index *ix; /* --index with --where: the span's own (an index handle, like a
+				    reader, is used by one thread at a time) */
 	pthread_mutex_t *say;    /* messages of the spans one at a time */
 };
 
@@ -79,6 +81,22 @@ static void span_say(struct span *s, const char *msg)
 		pthread_mutex_unlock(s->say);
 }
 
+/* "DB: game N: why" of a game that cannot be decoded, the database and the game named once. */
+static void game_failed(struct span *s, uint64_t idx, const char *m)
+{
+	size_t dblen = strlen(s->db);
+	char msg[700], game[32];
+
+	snprintf(game, sizeof game, "game %" PRIu64 ":", idx + 1);
+	if (strncmp(m, s->db, dblen) == 0 && m[dblen] == ':' && m[dblen + 1] == ' ')
+		m += dblen + 2;
+	if (strstr(m, game))
+		snprintf(msg, sizeof msg, "%s", m);
+	else
+		snprintf(msg, sizeof msg, "%s %s", game, m);
+	span_say(s, msg);
+}
+
 static void *span_run(void *arg)
 {
 	struct span *s = arg;
@@ -87,6 +105,15 @@ static void *span_run(void *arg)
 
 	if (!q || gamedb_tree_new(&s->tree) != GAMEDB_OK) {
 		span_say(s, "out of memory");
+		s->status = ST_BASE;
+		gamedb_query_free(q);
+		return NULL;
+	}
+	if (s->o->index && (gamedb_index_open(&s->ix, s->o->index) != GAMEDB_OK ||
+			    gamedb_query_set_index(q, s->ix, s->r) != GAMEDB_OK)) {
+		span_say(s, s->ix ? (gamedb_index_errmsg(s->ix)[0] ? gamedb_index_errmsg(s->ix)
+								   : gamedb_query_errmsg(q))
+				  : "out of memory");
 		s->status = ST_BASE;
 		gamedb_query_free(q);
 		return NULL;
@@ -125,18 +152,7 @@ static void *span_run(void *arg)
 			break;
 		}
 		if (rc == GAMEDB_FAILED) {
-			/* "DB: game N: why", the database and the game named once */
-			const char *m = gamedb_query_errmsg(q);
-			size_t dblen = strlen(s->db);
-			char msg[700], game[32];
-			snprintf(game, sizeof game, "game %" PRIu64 ":", idx + 1);
-			if (strncmp(m, s->db, dblen) == 0 && m[dblen] == ':' && m[dblen + 1] == ' ')
-				m += dblen + 2;
-			if (strstr(m, game))
-				snprintf(msg, sizeof msg, "%s", m);
-			else
-				snprintf(msg, sizeof msg, "%s %s", game, m);
-			span_say(s, msg);
+			game_failed(s, idx, gamedb_query_errmsg(q));
 			s->failed++;
 		}
 	}
@@ -144,6 +160,68 @@ static void *span_run(void *arg)
 		s->status = ST_FAILED;
 	gamedb_query_free(q);
 	return NULL;
+}
+
+/*
+ * The tree of one database through the index (--index, no --where): the games the index
+ * names, in game order, counted from the index alone, no game read. Games left out as the scan
+ * leaves them out (--range, --games, deleted); failures said as the scan says them.
+ */
+static int tree_indexed(struct gamedb_reader *r, const char *db, const struct opts *o,
+			struct gamedb_tree *total, uint64_t *failed)
+{
+	struct gamedb_query *q = make_query(o, NULL);
+	struct span s; /* for its messages */
+	int status = ST_OK;
+	uint64_t idx;
+	uint32_t flags;
+
+	memset(&s, 0, sizeof s);
+	s.db = db;
+	if (!q) {
+		fprintf(stderr, "gamedb: out of memory\n");
+		return ST_STOP;
+	}
+	if (use_index(q, open_index(o), r, db) != 0) {
+		gamedb_query_free(q);
+		return ST_BASE;
+	}
+	/* as the scan: a --range that starts past the games is the base's failure */
+	if (o->from > 0 && gamedb_reader_seek_game(r, o->from) != GAMEDB_OK) {
+		span_say(&s, gamedb_reader_errmsg(r));
+		gamedb_query_free(q);
+		return ST_BASE;
+	}
+	while (gamedb_query_next_hit(q, &idx, &flags) == GAMEDB_OK) {
+		int32_t rc;
+		if (flags & GAMEDB_HIT_UNREAD) { /* the scan meets it wherever --games points */
+			if (idx >= o->from && idx <= o->to) {
+				span_say(&s, gamedb_query_errmsg(q));
+				++*failed;
+			}
+			continue;
+		}
+		if (idx < o->from || idx >= o->to || !game_wanted(o, idx) ||
+		    ((flags & GAMEDB_HIT_DELETED) && !o->include_deleted))
+			continue;
+		if (flags & GAMEDB_HIT_FAILED) {
+			game_failed(&s, idx, gamedb_query_errmsg(q));
+			++*failed;
+			continue;
+		}
+		rc = gamedb_tree_add_hit(total, q);
+		if (rc == GAMEDB_FATAL) {
+			fprintf(stderr, "gamedb: out of memory\n");
+			status = ST_STOP;
+			break;
+		}
+		if (rc == GAMEDB_FAILED) {
+			game_failed(&s, idx, gamedb_query_errmsg(q));
+			++*failed;
+		}
+	}
+	gamedb_query_free(q);
+	return status == ST_OK && *failed ? ST_FAILED : status;
 }
 
 /* The tree of one database into total; the database's status. */
@@ -156,6 +234,15 @@ static int tree_one(struct gamedb_reader *r, const char *db, const struct opts *
 	uint64_t count = 0, from = o->from, end;
 	int n = 1, k, status = ST_OK, started[64];
 
+	if (o->index && !o->nwhere)
+		return tree_indexed(r, db, o, total, failed);
+	if (o->index) { /* --where needs the headers: the games are read, with the index's hits */
+		struct gamedb_query *q = make_query(o, NULL);
+		int ok = use_index(q, open_index(o), r, db) == 0;
+		gamedb_query_free(q);
+		if (!ok)
+			return ST_BASE;
+	}
 	memset(spans, 0, sizeof spans);
 	memset(started, 0, sizeof started);
 	end = o->to;
@@ -196,6 +283,7 @@ static int tree_one(struct gamedb_reader *r, const char *db, const struct opts *
 			spans[k].status = ST_STOP;
 		}
 		gamedb_tree_free(spans[k].tree);
+		gamedb_index_free(spans[k].ix);
 		if (spans[k].status > status)
 			status = spans[k].status;
 		*failed += spans[k].failed;
@@ -312,6 +400,7 @@ int cmd_tree(const struct opts *o)
 	gamedb_query_free(q);
 	if (bad)
 		return 2;
+	open_index(o); /* a bad index stops the run before anything is opened */
 	if (gamedb_tree_new(&total) != GAMEDB_OK) {
 		fprintf(stderr, "gamedb: out of memory\n");
 		return 2;

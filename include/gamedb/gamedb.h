@@ -2454,6 +2454,155 @@ GAMEDB_EXPORT int64_t gamedb_tree_get_stat(struct gamedb_tree *t, size_t i, int3
 
 /** Frees t. NULL is a no-op. @since 1.2 */
 GAMEDB_EXPORT void gamedb_tree_free(struct gamedb_tree *t);
+
+/**
+ * A position index (doc/index.md): built once from the games of one or more bases of any
+ * format, it maps each position of the games' main lines (as gamedb_query_set_position()
+ * matches them) to the games that reach it and the move played there, and keeps each game's
+ * result, Elos and year, so that a tree is counted without opening a game. It records each
+ * base file's size, time and a hash of its first and last 64 KiB: a base changed since is
+ * refused (gamedb_query_set_index()). A damaged or hostile index file is refused with a
+ * message; nothing is read past its end nor allocated beyond its size. An index handle, like a
+ * reader, is used by one thread at a time (its reads share a window): open one per thread.
+ *
+ *     gamedb_index_writer_new(&w);
+ *     while ((rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL)
+ *         if (g) gamedb_index_writer_add_game(w, r, g);
+ *     gamedb_index_writer_end_base(w, r);
+ *     gamedb_index_writer_write(w, write_fn, file);
+ *     ...
+ *     gamedb_index_open(&ix, "games.gdbi");
+ *     gamedb_query_set_index(q, ix, r);           (r: a reader of the same base)
+ *     while (gamedb_query_next_hit(q, &game, &flags) == GAMEDB_OK)
+ *         gamedb_tree_add_hit(t, q);
+ */
+/** An index being built. Opaque. @since 1.2 */
+struct gamedb_index_writer;
+/** A position index read from its file. Opaque. @since 1.2 */
+struct gamedb_index;
+
+/**
+ * A new, empty index to build.
+ * @return ::GAMEDB_OK and *out (freed with gamedb_index_writer_free()), or ::GAMEDB_FATAL.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_index_writer_new(struct gamedb_index_writer **out);
+
+/**
+ * Adds game g of reader r: its main line's positions, each where the game first reaches it,
+ * with the move played there; its result, Elos, year and whether it is deleted. g NULL
+ * records that r could not deliver its next game (gamedb_reader_next_game() returned
+ * ::GAMEDB_FAILED), with r's message, in its place. The games of
+ * one base come from one reader, in any order; a reader other than the last one starts a new
+ * base (end the last one first with gamedb_index_writer_end_base()).
+ * @return ::GAMEDB_OK; ::GAMEDB_FAILED when g's moves cannot be decoded (recorded as a failed
+ *         game; gamedb_index_writer_errmsg() says why); ::GAMEDB_FATAL (out of memory, more
+ *         than 2^32 - 2 games, or g is not r's).
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_index_writer_add_game(struct gamedb_index_writer *w,
+						   struct gamedb_reader *r, struct gamedb_game *g);
+
+/**
+ * Ends the base r reads (call it after its last game, while r is open): records the files of
+ * r on disk (name, size, time, hash) so that the index can be checked against them.
+ * @return ::GAMEDB_OK; ::GAMEDB_FAILED when r is not a base on disk or a file cannot be read
+ *         (the message says); ::GAMEDB_FATAL.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_index_writer_end_base(struct gamedb_index_writer *w,
+						   struct gamedb_reader *r);
+
+/**
+ * Writes the index through fn (called with user_data and pieces of the file, in order).
+ * @return ::GAMEDB_OK; ::GAMEDB_FATAL (fn failed, memory ran out, or a base was not ended).
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_index_writer_write(struct gamedb_index_writer *w, gamedb_write_fn fn,
+						void *user_data);
+
+/** The message of w's last failure. Borrowed, valid until the next call on w. @since 1.2 */
+GAMEDB_EXPORT const char *gamedb_index_writer_errmsg(const struct gamedb_index_writer *w);
+
+/** Frees w. NULL is a no-op. @since 1.2 */
+GAMEDB_EXPORT void gamedb_index_writer_free(struct gamedb_index_writer *w);
+
+/**
+ * Opens the index file at path (read as needed, never mapped).
+ * @return ::GAMEDB_OK and *out; ::GAMEDB_FAILED (not an index, a damaged one, or one that
+ *         cannot be read: gamedb_index_errmsg(*out) says which; free *out all the same);
+ *         ::GAMEDB_FATAL (out of memory; *out may be NULL).
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_index_open(struct gamedb_index **out, const char *path);
+
+/**
+ * Opens an index held in memory (size bytes at data, borrowed: they must outlive *out).
+ * @return as gamedb_index_open().
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_index_open_memory(struct gamedb_index **out, const void *data,
+					       size_t size);
+
+/** The counts of an index (gamedb_index_get_count()). @since 1.2 */
+enum gamedb_index_count {
+	GAMEDB_INDEX_BASES = 1,     /**< Bases indexed. */
+	GAMEDB_INDEX_GAMES = 2,     /**< Games, all bases together. */
+	GAMEDB_INDEX_POSITIONS = 3, /**< Distinct positions (keys). */
+	GAMEDB_INDEX_FAILED = 4,    /**< Games that could not be decoded when it was built. */
+	GAMEDB_INDEX_BYTES = 5      /**< The size of the file. */
+};
+
+/** A count of ix (::gamedb_index_count); 0 for an unknown one. @since 1.2 */
+GAMEDB_EXPORT uint64_t gamedb_index_get_count(const struct gamedb_index *ix, int32_t what);
+
+/** The message of ix's last failure. Borrowed, valid until the next call on ix. @since 1.2 */
+GAMEDB_EXPORT const char *gamedb_index_errmsg(const struct gamedb_index *ix);
+
+/** Frees ix. NULL is a no-op. @since 1.2 */
+GAMEDB_EXPORT void gamedb_index_free(struct gamedb_index *ix);
+
+/**
+ * Lets q find its position's games of reader r in ix: the base of ix built from r's files is
+ * chosen and checked (every file's size, time and hash as when the index was built), and the
+ * position's games read from it. From then on gamedb_query_match() decodes only the games the
+ * index names, gamedb_tree_add_game() none, and gamedb_query_next_hit() hands the games out
+ * without reading them. ix and r must outlive q's use of them; ix NULL takes the index away.
+ * A later gamedb_query_set_position() reads the new position's games from ix.
+ * @return ::GAMEDB_OK; ::GAMEDB_FAILED (ix was not built from r's base, the base changed since,
+ *         or ix is damaged: gamedb_query_errmsg() says which; q then has no index);
+ *         ::GAMEDB_FATAL.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_query_set_index(struct gamedb_query *q, struct gamedb_index *ix,
+					     struct gamedb_reader *r);
+
+/** The flags of a hit (gamedb_query_next_hit()). @since 1.2 */
+enum gamedb_hit_flag {
+	GAMEDB_HIT_DELETED = 1, /**< The game is marked deleted in its base. */
+	GAMEDB_HIT_FAILED = 2,  /**< The game could not be decoded when the index was built
+				     (gamedb_query_errmsg() has the message of then); not counted. */
+	GAMEDB_HIT_UNREAD = 4   /**< Not a game: the base could not deliver the game at this place
+				     when the index was built (gamedb_reader_next_game() failed;
+				     gamedb_query_errmsg() has the message of then). */
+};
+
+/**
+ * The next game (0-based number in its base), in game order, that reaches q's position
+ * according to q's index (header filters are not applied: they need the game), and its
+ * ::gamedb_hit_flag flags. The games that failed when the index was built, and the places
+ * where the base failed to deliver a game, come in their place, with their message.
+ * @return ::GAMEDB_OK, ::GAMEDB_END, or ::GAMEDB_FATAL (q has no index).
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_query_next_hit(struct gamedb_query *q, uint64_t *game, uint32_t *flags);
+
+/**
+ * Counts the game of q's last gamedb_query_next_hit() in t, from the index alone.
+ * @return ::GAMEDB_OK; ::GAMEDB_FAILED (a failed game: not counted); ::GAMEDB_FATAL.
+ * @since 1.2
+ */
+GAMEDB_EXPORT int32_t gamedb_tree_add_hit(struct gamedb_tree *t, struct gamedb_query *q);
 /** @} */
 
 #ifdef __cplusplus

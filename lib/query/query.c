@@ -41,6 +41,7 @@ GAMEDB_EXPORT void gamedb_query_free(struct gamedb_query *q)
 	for (i = 0; i < q->nwhere; i++)
 		free(q->where[i].value);
 	free(q->where);
+	free(q->hits);
 	q->magic = 0;
 	free(q);
 }
@@ -198,6 +199,8 @@ GAMEDB_EXPORT int32_t gamedb_query_set_position(struct gamedb_query *q, const ch
 	q->xq = x;
 	q->have_pos = 1;
 	q->errmsg[0] = 0;
+	if (q->ix && gamedb__query_load_hits(q) != 0)
+		return GAMEDB_FATAL;
 	return GAMEDB_OK;
 }
 
@@ -332,6 +335,106 @@ int32_t gamedb__query_locate(struct gamedb_query *q, struct gamedb_game *g, stru
 	return 1;
 }
 
+void gamedb__query_ztable(uint64_t z[16][64])
+{
+	struct gamedb__pos pos;
+	int pc, sq;
+
+	/* the key of a board with one man and Black to move is that man's number on that square */
+	memset(&pos, 0, sizeof pos);
+	pos.stm = 1;
+	memset(z, 0, 16 * sizeof *z);
+	for (pc = 0; pc < 16; pc++) {
+		if (GAMEDB__PC_TYPE(pc) < GAMEDB__PAWN || GAMEDB__PC_TYPE(pc) > GAMEDB__KING)
+			continue;
+		for (sq = 0; sq < 64; sq++) {
+			pos.sq[sq] = (uint8_t)pc;
+			z[pc][sq] = gamedb__pos_key_board(&pos);
+			pos.sq[sq] = GAMEDB__EMPTY;
+		}
+	}
+	pos.stm = 0;
+	z[7][0] = gamedb__pos_key_board(&pos); /* the side to move's (7 is no man's number) */
+}
+
+/* pos's board key from the key before the move (board before), by the squares that changed. */
+static uint64_t key_update(uint64_t key, const uint8_t before[64], const struct gamedb__pos *pos,
+			   const uint64_t z[16][64])
+{
+	int sq;
+
+	for (sq = 0; sq < 64; sq += 8) {
+		uint64_t a, b;
+		memcpy(&a, before + sq, 8);
+		memcpy(&b, pos->sq + sq, 8);
+		if (a == b)
+			continue;
+		for (int k = sq; k < sq + 8; k++)
+			if (before[k] != pos->sq[k])
+				key ^= z[before[k] & 15][k] ^ z[pos->sq[k] & 15][k];
+	}
+	return key ^ z[7][0];
+}
+
+int32_t gamedb__query_walk(struct gamedb_game *g, gamedb__walk_fn fn, void *ud,
+			   const uint64_t z[16][64], char *err, size_t cap)
+{
+	const int xq = g->variant == GAMEDB_VARIANT_XIANGQI;
+	union gamedb__anypos pos;
+	struct gamedb__hit hit;
+	const char *why = NULL;
+	uint64_t key = 0;
+	uint8_t before[64];
+	int depth = 0, fresh = 1, have_key = 0;
+	/* chess boards only (no drops): the key follows the squares a move changes */
+	const int incremental = z && !xq && g->variant != GAMEDB_VARIANT_CRAZYHOUSE &&
+				g->variant != GAMEDB_VARIANT_BUGHOUSE;
+	int32_t ply = 0;
+	size_t i;
+
+	if (gamedb__game_decode(g) == GAMEDB_FAILED) {
+		snprintf(err, cap, "%s", gamedb_game_errmsg(g));
+		return GAMEDB_FAILED;
+	}
+	if (gamedb__game_start_pos(g, &pos, &why) != 0) {
+		snprintf(err, cap, "game %llu: bad start position: %s",
+			 (unsigned long long)g->index + 1, why ? why : "");
+		return GAMEDB_FAILED;
+	}
+	/* as gamedb__query_locate() walks: a position is new at the start and after a main-line move */
+	for (i = 0;; i++) {
+		const struct gamedb__node *nd = i < g->mb.n ? &g->mb.nodes[i] : NULL;
+		if (fresh) {
+			if (incremental && have_key)
+				key = key_update(key, before, &pos.c, z);
+			else
+				key = xq ? gamedb__xq_key(&pos.x) : gamedb__pos_key_board(&pos.c);
+			have_key = 1;
+			memset(&hit, 0, sizeof hit);
+			hit.ply = ply;
+			hit.colour = xq ? pos.x.stm : pos.c.stm;
+			fresh = 0;
+		}
+		if (!nd)
+			break;
+		if (nd->type == GAMEDB_EVENT_VARIATION_BEGIN) {
+			depth++;
+		} else if (nd->type == GAMEDB_EVENT_VARIATION_END) {
+			depth--;
+		} else if (nd->type == GAMEDB_EVENT_MOVE && depth == 0) {
+			hit_move(g->variant, &pos, nd, &hit);
+			if (fn(ud, key, &hit) != 0)
+				return GAMEDB_FATAL;
+			if (incremental)
+				memcpy(before, pos.c.sq, sizeof before);
+			gamedb__any_make(g->variant, &pos, &nd->m);
+			ply++;
+			fresh = 1;
+		}
+	}
+	return fn(ud, key, &hit) != 0 ? GAMEDB_FATAL : GAMEDB_OK;
+}
+
 GAMEDB_EXPORT int32_t gamedb_query_match(struct gamedb_query *q, struct gamedb_game *g)
 {
 	struct gamedb__hit hit;
@@ -348,6 +451,8 @@ GAMEDB_EXPORT int32_t gamedb_query_match(struct gamedb_query *q, struct gamedb_g
 			return 0;
 	if (!q->have_pos)
 		return 1;
+	if (q->ix && !gamedb__query_hit_of(q, g->index))
+		return 0; /* the index says it does not reach it: no decoding */
 	return gamedb__query_locate(q, g, &hit);
 }
 

@@ -63,6 +63,11 @@ struct gamedb_query {
 	size_t nwhere;
 	int32_t ply;               /* of the last match, -1 */
 	char errmsg[400];
+	/* with an index (gamedb_query_set_index()): the hits of its base, in game order */
+	struct gamedb_index *ix;
+	long ixbase;
+	struct gamedb__ixhit *hits;
+	size_t nhits, next;        /* next: of gamedb_query_next_hit() */
 };
 
 /* Where a game reaches the position. */
@@ -81,6 +86,15 @@ struct gamedb__gamestat {
 	int year;                  /* 0 unknown */
 };
 
+struct gamedb__ixhit;
+/* Loads q's hits from its index for its position; 0, or -1 with q's message. */
+int gamedb__query_load_hits(struct gamedb_query *q);
+/* With an index: the hit of game idx, or NULL (the game does not reach the position). */
+const struct gamedb__ixhit *gamedb__query_hit_of(const struct gamedb_query *q, uint64_t idx);
+/* Counts an index's hit in t (no game decoded); 0, or -1 when memory ran out. */
+int gamedb__tree_add_ixhit(struct gamedb_tree *t, const struct gamedb_query *q,
+			   const struct gamedb__ixhit *h);
+
 /* The key of q's position in games of variant (0 when q has none for it). */
 uint64_t gamedb__query_key(const struct gamedb_query *q, int32_t variant);
 /*
@@ -88,6 +102,22 @@ uint64_t gamedb__query_key(const struct gamedb_query *q, int32_t variant);
  * GAMEDB_FAILED (g cannot be decoded; q's message set).
  */
 int32_t gamedb__query_locate(struct gamedb_query *q, struct gamedb_game *g, struct gamedb__hit *hit);
+/*
+ * Calls fn for each position of g's main line (the start, then after each main-line move; a
+ * position met again is called again: the caller keeps the first) with its query key and a
+ * hit (ply, side to move, the move played there or none at the end). z: from
+ * gamedb__query_ztable(), or NULL (each key computed whole). GAMEDB_OK; GAMEDB_FAILED
+ * (g cannot be decoded: the message in err); GAMEDB_FATAL when fn returned non-zero.
+ */
+typedef int (*gamedb__walk_fn)(void *ud, uint64_t key, const struct gamedb__hit *hit);
+int32_t gamedb__query_walk(struct gamedb_game *g, gamedb__walk_fn fn, void *ud,
+			   const uint64_t z[16][64], char *err, size_t cap);
+/*
+ * The numbers gamedb__pos_key_board() adds up, for gamedb__query_walk() to follow a chess key
+ * move by move instead of summing 64 squares at each: z[man][square] (z[0] empty: 0), z[7][0]
+ * the side to move.
+ */
+void gamedb__query_ztable(uint64_t z[16][64]);
 /* The header numbers of g. */
 void gamedb__gamestat(struct gamedb_game *g, struct gamedb__gamestat *st);
 /* Counts a hit in t: 0, or -1 when memory ran out. */

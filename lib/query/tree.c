@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/game.h"
+#include "query/index.h"
 #include "query/query.h"
 
 struct row {
@@ -130,6 +131,30 @@ int gamedb__tree_add_hit(struct gamedb_tree *t, const struct gamedb__hit *hit,
 	return 0;
 }
 
+int gamedb__tree_add_ixhit(struct gamedb_tree *t, const struct gamedb_query *q,
+			   const struct gamedb__ixhit *h)
+{
+	const int xq = (h->rec & GAMEDB__G_XIANGQI) != 0;
+	struct gamedb__hit hit;
+	struct gamedb__gamestat st;
+
+	if (!tree_ok(t))
+		return -1;
+	memset(&hit, 0, sizeof hit);
+	hit.colour = xq ? q->xq.x.stm : q->chess.c.stm;
+	if (h->move) {
+		const char *m = q->ix->moves[h->move - 1];
+		hit.has_move = 1;
+		snprintf(hit.uci, sizeof hit.uci, "%s", m);
+		snprintf(hit.san, sizeof hit.san, "%s", m + 8);
+	}
+	st.result = GAMEDB__G_RESULT(h->rec);
+	st.white_elo = GAMEDB__G_WELO(h->rec);
+	st.black_elo = GAMEDB__G_BELO(h->rec);
+	st.year = GAMEDB__G_YEAR(h->rec);
+	return gamedb__tree_add_hit(t, &hit, &st);
+}
+
 GAMEDB_EXPORT int32_t gamedb_tree_add_game(struct gamedb_tree *t, struct gamedb_query *q,
 					   struct gamedb_game *g)
 {
@@ -150,6 +175,18 @@ GAMEDB_EXPORT int32_t gamedb_tree_add_game(struct gamedb_tree *t, struct gamedb_
 	for (size_t i = 0; i < q->nwhere; i++)
 		if (!gamedb__where_test(&q->where[i], g))
 			return 0;
+	if (q->ix) {
+		const struct gamedb__ixhit *h = gamedb__query_hit_of(q, g->index);
+		if (!h)
+			return 0;
+		if (!(h->rec & GAMEDB__G_FAILED)) { /* counted from the index: no decoding */
+			if (gamedb__tree_add_ixhit(t, q, h) != 0) {
+				snprintf(q->errmsg, sizeof q->errmsg, "out of memory");
+				return GAMEDB_FATAL;
+			}
+			return 1;
+		}
+	}
 	rc = gamedb__query_locate(q, g, &hit);
 	if (rc != 1)
 		return rc;

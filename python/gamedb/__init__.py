@@ -140,6 +140,7 @@ from ._style12 import Style12Line, Style12Session
 from ._book import book
 from ._openbook import OpeningBook, open_book
 from ._io import open_memory, open_io
+from ._query import build_index
 # Public names that are not in __all__ (module globals of the one-module binding): imported
 # "as" themselves, which mypy --strict takes as an export.
 from ._formats import CHESSASSISTANT_FIELDS as CHESSASSISTANT_FIELDS
@@ -162,7 +163,7 @@ __all__ = [
     "E_UNSUPPORTED", "E_ILLEGAL_MOVE", "E_INVALID_ARGUMENT", "E_UNKNOWN_OPTION", "E_CANCELLED",
     "PROGRESS_BYTES", "PROGRESS_GAMES", "PROGRESS_ENTRIES",
     "PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN", "KING", "ADVISOR", "ELEPHANT", "CANNON",
-    "square_name",
+    "square_name", "build_index",
 ]
 
 __version__ = "1.2.0"

@@ -161,6 +161,14 @@ class _Tree(Structure):
     """struct gamedb_tree (opaque)."""
 
 
+class _Index(Structure):
+    """struct gamedb_index (opaque)."""
+
+
+class _IndexWriter(Structure):
+    """struct gamedb_index_writer (opaque)."""
+
+
 class _BookReader(Structure):
     """struct gamedb_book_reader (opaque)."""
 
@@ -184,6 +192,8 @@ BookReaderP = POINTER(_BookReader)
 ChessAssistantP = POINTER(_ChessAssistant)
 QueryP = POINTER(_Query)
 TreeP = POINTER(_Tree)
+IndexP = POINTER(_Index)
+IndexWriterP = POINTER(_IndexWriter)
 Style12LineP = POINTER(_Style12Line)
 Style12SessionP = POINTER(_Style12Session)
 
@@ -580,6 +590,21 @@ API = (
     _Api("gamedb_tree_get_uci", [TreeP, c_size_t], c_char_p, _errcheck_str),
     _Api("gamedb_tree_get_stat", [TreeP, c_size_t, c_int32], c_int64, None),
     _Api("gamedb_tree_free", [TreeP], None, None),
+    # the position index (issue 30)
+    _Api("gamedb_index_writer_new", [POINTER(IndexWriterP)], c_int32, _errcheck_status),
+    _Api("gamedb_index_writer_add_game", [IndexWriterP, ReaderP, GameP], c_int32, None),
+    _Api("gamedb_index_writer_end_base", [IndexWriterP, ReaderP], c_int32, None),
+    _Api("gamedb_index_writer_write", [IndexWriterP, WRITE_FN, c_void_p], c_int32, None),
+    _Api("gamedb_index_writer_errmsg", [IndexWriterP], c_char_p, _errcheck_str),
+    _Api("gamedb_index_writer_free", [IndexWriterP], None, None),
+    _Api("gamedb_index_open", [POINTER(IndexP), c_char_p], c_int32, None),
+    _Api("gamedb_index_open_memory", [POINTER(IndexP), c_void_p, c_size_t], c_int32, None),
+    _Api("gamedb_index_errmsg", [IndexP], c_char_p, _errcheck_str),
+    _Api("gamedb_index_get_count", [IndexP, c_int32], c_uint64, None),
+    _Api("gamedb_index_free", [IndexP], None, None),
+    _Api("gamedb_query_set_index", [QueryP, IndexP, ReaderP], c_int32, None),
+    _Api("gamedb_query_next_hit", [QueryP, POINTER(c_uint64), POINTER(c_uint32)], c_int32, None),
+    _Api("gamedb_tree_add_hit", [TreeP, QueryP], c_int32, None),
     _Api("gamedb_reader_get_chessbase", [ReaderP], ChessbaseP, None),
     _Api("gamedb_chessbase_get_game_field", [ChessbaseP, GameP, c_int32], c_int64, None),
     _Api("gamedb_chessbase_get_charset", [ChessbaseP], c_char_p, _errcheck_str),

@@ -90,3 +90,93 @@ class _Tree:
 
 def _failed(message: str) -> GamedbError:
     return GamedbError(FAILED, _ffi.E_CORRUPT, message)
+
+
+class _Index:
+    """A position index opened from its file (gamedb_index_open()); close() frees it."""
+
+    def __init__(self, path: Any) -> None:
+        import os
+        self._ptr = _ffi.IndexP()
+        rc = _lib.gamedb_index_open(byref(self._ptr), _enc(os.fsdecode(path), "the index path"))
+        if rc != OK:
+            msg = _lib.gamedb_index_errmsg(self._ptr) if self._ptr else "out of memory"
+            self.close()
+            raise GamedbError(rc, _ffi.E_CORRUPT if rc == FAILED else _ffi.E_NOMEM, msg)
+
+    def attach(self, query: _Query, reader_ptr: Any) -> None:
+        """Points query at this index for the base reader_ptr reads (refused when stale)."""
+        rc = _lib.gamedb_query_set_index(query._ptr, self._ptr, reader_ptr)
+        if rc != OK:
+            raise GamedbError(rc, E_INVALID_ARGUMENT, query.errmsg())
+
+    def close(self) -> None:
+        if self._ptr:
+            _lib.gamedb_index_free(self._ptr)
+            self._ptr = _ffi.IndexP()
+
+
+def _hits(query: _Query) -> Iterable[Any]:
+    """(game number, flags) of each game the query's index names, in game order."""
+    from ctypes import c_uint32, c_uint64
+    game, flags = c_uint64(), c_uint32()
+    while _lib.gamedb_query_next_hit(query._ptr, byref(game), byref(flags)) == OK:
+        yield game.value, flags.value
+
+
+def build_index(output: Any, *bases: Any) -> int:
+    """Builds a position index of the games of ``bases`` (paths of bases of any format) and
+    writes it to ``output`` (doc/index.md; the gamedb command's ``gamedb index``), for
+    ``Reader.tree(..., index=output)`` and ``Reader.search(..., index=output)``. Returns the
+    number of games that could not be read or decoded (recorded in the index and reported by a
+    tree through it). A base that cannot be opened, or an ``output`` that is a file of a base,
+    raises :class:`GamedbError`."""
+    import os
+    from . import _ffi as f
+    out = os.fsdecode(output)
+    w = f.IndexWriterP()
+    _lib.gamedb_index_writer_new(byref(w))
+    failed = 0
+    try:
+        for base in bases:
+            r = _lib.gamedb_reader_new()
+            if not r:
+                raise MemoryError("build_index: out of memory")
+            try:
+                _lib.gamedb_reader_support_format_all(r)
+                _lib.gamedb_reader_open_filename(r, _enc(os.fsdecode(base), "the base path"))
+                if os.path.exists(out) and _lib.gamedb_reader_uses_file(r, _enc(out, "output")) != 0:
+                    raise GamedbError(f.FATAL, E_INVALID_ARGUMENT,
+                                      "%s: refusing to write over a file of the base" % out)
+                while True:
+                    g = f.GameP()
+                    try:
+                        _lib.gamedb_reader_next_game(r, byref(g))
+                    except StopIteration:
+                        break
+                    except GamedbError as e:
+                        if e.code != FAILED:
+                            raise
+                        failed += 1
+                        g = f.GameP()  # recorded in its place, with the reader's message
+                    rc = _lib.gamedb_index_writer_add_game(w, r, g)
+                    if rc == f.FATAL:
+                        raise MemoryError(_lib.gamedb_index_writer_errmsg(w))
+                    failed += rc == FAILED
+                rc = _lib.gamedb_index_writer_end_base(w, r)
+                if rc != OK:
+                    raise GamedbError(rc, E_INVALID_ARGUMENT, _lib.gamedb_index_writer_errmsg(w))
+            finally:
+                _lib.gamedb_reader_free(r)
+        with open(out, "wb") as fh:
+            def sink(_ud: Any, data: Any, n: int) -> int:
+                from ctypes import string_at
+                fh.write(string_at(data, n))
+                return OK
+            cb = f.WRITE_FN(sink)
+            rc = _lib.gamedb_index_writer_write(w, cb, None)
+            if rc != OK:
+                raise GamedbError(rc, _ffi.E_IO, _lib.gamedb_index_writer_errmsg(w))
+    finally:
+        _lib.gamedb_index_writer_free(w)
+    return failed

@@ -412,16 +412,29 @@ class Reader(_Closing):
         return False
 
     def search(self, fen: Optional[str] = None, moves: Optional[str] = None,
-               where: Union[str, List[str], Tuple[str, ...], None] = None) -> Iterator[Game]:
+               where: Union[str, List[str], Tuple[str, ...], None] = None,
+               index: Any = None) -> Iterator[Game]:
         """The games, from the current position on, that reach a position and pass header
         filters: the position of ``fen`` (None: the start) after ``moves`` ("e4 c5"; none: no
         position asked for), matched as Scid's exact board search matches (the men and the side
         to move; main line; see gamedb_query_set_position()); ``where`` one filter or a list
         ("White~Carlsen", "Date>=1995", "ECO=B90": pgn-extract's tag criteria, see
-        gamedb_query_add_where()), all of which must pass. A bad FEN, move or filter raises
+        gamedb_query_add_where()), all of which must pass. ``index``: the path of a position
+        index of this base (:func:`build_index`): only the games it names are decoded; a stale
+        one raises :class:`GamedbError`. A bad FEN, move or filter raises
         :class:`GamedbError` (``E_INVALID_ARGUMENT``) at once."""
-        from ._query import _Query
+        from ._query import _Index, _Query
         query = _Query(fen, moves, where)
+        ix = None
+        if index is not None:
+            try:
+                ix = _Index(index)
+                ix.attach(query, self._ptr)
+            except BaseException:
+                if ix:
+                    ix.close()
+                query.close()
+                raise
 
         def found() -> Iterator[Game]:
             try:
@@ -430,11 +443,13 @@ class Reader(_Closing):
                         yield game
             finally:
                 query.close()
+                if ix:
+                    ix.close()
         return found()
 
     def tree(self, fen: Optional[str] = None, moves: Optional[str] = None,
              where: Union[str, List[str], Tuple[str, ...], None] = None,
-             include_deleted: bool = True) -> List[Dict[str, Any]]:
+             include_deleted: bool = True, index: Any = None) -> List[Dict[str, Any]]:
         """The opening tree of the games from the current position on (as :meth:`search`
         finds them, ``fen`` or ``moves`` required): a dict per move played from the position,
         most played first, counted as Scid's tree counts them (each game once, at its first
@@ -442,13 +457,32 @@ class Reader(_Closing):
         white_elo, black_elo (averages over the games with both Elos), performance (the mover's),
         avg_year, last_year (0: unknown) and mover. The games that end at the position make a
         row with san "[end]" and uci None. Games marked deleted count unless
-        ``include_deleted`` is False (Scid counts them)."""
+        ``include_deleted`` is False (Scid counts them). ``index``: the path of a position
+        index of this base (:func:`build_index`): without ``where`` the tree is counted from
+        it alone, every game of the base, none read; a stale one raises :class:`GamedbError`."""
         if fen is None and moves is None:
             raise ValueError("tree() needs a position: fen or moves")
-        from ._query import _Query, _Tree, _failed
+        from ._query import _Index, _Query, _Tree, _failed, _hits
         query = _Query(fen, moves, where)
         tree = _Tree()
+        ix = None
         try:
+            if index is not None:
+                ix = _Index(index)
+                ix.attach(query, self._ptr)
+                if where is None:
+                    for _game, flags in _hits(query):
+                        if flags & 1 and not include_deleted:
+                            continue
+                        if flags & 6:  # failed when the index was built
+                            if self.errors == "raise":
+                                raise _failed(query.errmsg())
+                            if self.errors == "warn":
+                                warnings.warn(GamedbWarning(query.errmsg()), stacklevel=2)
+                            continue
+                        if _lib.gamedb_tree_add_hit(tree._ptr, query._ptr) == -30:
+                            raise MemoryError("tree: out of memory")
+                    return tree.rows()
             for game in self:
                 if not include_deleted and game.deleted:
                     continue
@@ -464,6 +498,8 @@ class Reader(_Closing):
         finally:
             tree.close()
             query.close()
+            if ix:
+                ix.close()
 
     def seek(self, index: int) -> None:
         """Makes the next game read be game ``index`` (0-based). An index that is no integer

@@ -203,7 +203,8 @@ for _c, _p in (("reader", _ffi.ReaderP), ("game", _ffi.GameP), ("move_iter", _ff
                ("book", _ffi.BookP), ("chessassistant", _ffi.ChessAssistantP),
                ("style12_line", _ffi.Style12LineP), ("style12_session", _ffi.Style12SessionP),
                ("query", _ffi.QueryP), ("tree", _ffi.TreeP),
-               ("book_reader", _ffi.BookReaderP)):
+               ("book_reader", _ffi.BookReaderP),
+               ("index", _ffi.IndexP), ("index_writer", _ffi.IndexWriterP)):  # issue 30
     C_TYPES["struct gamedb_%s *" % _c] = _p
     C_TYPES["const struct gamedb_%s *" % _c] = _p
     C_TYPES["struct gamedb_%s * *" % _c] = ctypes.POINTER(_p)

@@ -33,7 +33,8 @@ ALL = ['open', 'open_memory', 'open_io', 'book',
  'E_CORRUPT', 'E_UNSUPPORTED_VERSION', 'E_ENCODING', 'E_MISUSE', 'E_RANGE', 'E_STRUCT_SIZE',
  'E_UNSUPPORTED', 'E_ILLEGAL_MOVE', 'E_INVALID_ARGUMENT', 'E_UNKNOWN_OPTION',
  'E_CANCELLED', 'PROGRESS_BYTES', 'PROGRESS_GAMES', 'PROGRESS_ENTRIES',  # issue 28 (on purpose)
- 'PAWN', 'KNIGHT', 'BISHOP', 'ROOK', 'QUEEN', 'KING', 'ADVISOR', 'ELEPHANT', 'CANNON', 'square_name']
+ 'PAWN', 'KNIGHT', 'BISHOP', 'ROOK', 'QUEEN', 'KING', 'ADVISOR', 'ELEPHANT', 'CANNON', 'square_name',
+ 'build_index']  # issue 30: the position index (added on purpose)
 PUBLIC = ['ADVISOR', 'BISHOP', 'CANNON', 'CAP_COUNT', 'CAP_MULTIFILE', 'CAP_SEEK', 'CAP_VARIATIONS',
  'CAP_XIANGQI', 'CHESSASSISTANT_FIELDS', 'CHESSBASE_FIELDS', 'ChessbaseInfo', 'Converter',
  'ELEPHANT', 'END', 'E_CANCELLED', 'E_CORRUPT', 'E_ENCODING', 'E_ILLEGAL_MOVE', 'E_INVALID_ARGUMENT', 'E_IO',
@@ -46,7 +47,8 @@ PUBLIC = ['ADVISOR', 'BISHOP', 'CANNON', 'CAP_COUNT', 'CAP_MULTIFILE', 'CAP_SEEK
  'OpeningBook',  # issue 31 (on purpose)
  'PAWN', 'PIECE_SYMBOLS',
  'PROGRESS_BYTES', 'PROGRESS_ENTRIES', 'PROGRESS_GAMES', 'PathType', 'QUEEN', 'ROOK', 'Reader', 'ScidInfo', 'Style12Line', 'Style12Session', 'WARN',
- 'book', 'formats', 'open',
+ 'book', 'build_index',  # issue 30: the position index (on purpose)
+ 'formats', 'open',
  'open_book',  # issue 31 (on purpose)
  'open_io', 'open_memory', 'square_name', 'version',
  'version_number']
@@ -190,6 +192,8 @@ SIGNATURES = {
  'OpeningBook.walk': [('self', 'POSITIONAL_OR_KEYWORD', None),
                       ('max_ply', 'POSITIONAL_OR_KEYWORD', 'None')],
  'open_book': [('path', 'POSITIONAL_OR_KEYWORD', None)],
+ 'build_index': [('output', 'POSITIONAL_OR_KEYWORD', None),  # issue 30 (on purpose)
+                 ('bases', 'VAR_POSITIONAL', None)],
 'ChessbaseInfo.__init__': [('self', 'POSITIONAL_OR_KEYWORD', None),
                             ('cp', 'POSITIONAL_OR_KEYWORD', None)],
  'Event.__init__': [('self', 'POSITIONAL_OR_KEYWORD', None),
@@ -280,7 +284,8 @@ SIGNATURES = {
  'Reader.search': [('self', 'POSITIONAL_OR_KEYWORD', None),  # issue 30
                    ('fen', 'POSITIONAL_OR_KEYWORD', 'None'),
                    ('moves', 'POSITIONAL_OR_KEYWORD', 'None'),
-                   ('where', 'POSITIONAL_OR_KEYWORD', 'None')],
+                   ('where', 'POSITIONAL_OR_KEYWORD', 'None'),
+                   ('index', 'POSITIONAL_OR_KEYWORD', 'None')],  # the position index
  'Reader.seek': [('self', 'POSITIONAL_OR_KEYWORD', None),
                  ('index', 'POSITIONAL_OR_KEYWORD', None)],
  'Reader.set_option': [('self', 'POSITIONAL_OR_KEYWORD', None),
@@ -291,7 +296,8 @@ SIGNATURES = {
                  ('fen', 'POSITIONAL_OR_KEYWORD', 'None'),
                  ('moves', 'POSITIONAL_OR_KEYWORD', 'None'),
                  ('where', 'POSITIONAL_OR_KEYWORD', 'None'),
-                 ('include_deleted', 'POSITIONAL_OR_KEYWORD', 'True')],
+                 ('include_deleted', 'POSITIONAL_OR_KEYWORD', 'True'),
+                 ('index', 'POSITIONAL_OR_KEYWORD', 'None')],  # the position index
  'Reader.warned': 'property',
  'ScidInfo.__init__': [('self', 'POSITIONAL_OR_KEYWORD', None),
                        ('sp', 'POSITIONAL_OR_KEYWORD', None)],
