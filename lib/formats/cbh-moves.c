@@ -157,15 +157,29 @@ struct cb_frame {
 
 /*
  * A CB text's bytes in UTF-8, one table for the charset in use (cb_letters_of()): each byte's
- * entry holds its letter in bytes 0-3 (in memory order), the letter's length in bits 32-39,
- * and in bits 40-47 LETTER_CR for the line break (CR LF is one "\n") or LETTER_WARN for a
- * byte that costs a warning (the converter refuses it, or a NUL). One load a byte.
+ * entry is one 32-bit word, its letter (1-3 bytes of UTF-8) in bytes 0-2 in memory order and
+ * in byte 3 the letter's length (bits 0-1), LETTER_CR for the line break (CR LF is one "\n")
+ * or LETTER_WARN for a byte that costs a warning (the converter refuses it, or a NUL), both
+ * with LETTER_FLAG. Written as a word and the output advanced by byte 3: a flagged byte
+ * moves it by LETTER_FLAG and more, so eight letters that moved it past 8 * 3 bytes held a
+ * flag (cb_text_table()). One load a byte, no test.
  */
-enum { LETTER_CR = 1, LETTER_WARN = 2 };
+enum { LETTER_FLAG = 0x40, LETTER_CR = LETTER_FLAG | 0x20, LETTER_WARN = LETTER_FLAG | 0x10 };
+/* The most eight letters move the output by: eight flagged entries of three bytes. */
+#define LETTERS_SLACK (8 * (LETTER_CR + 3))
 struct cb_letters {
 	char charset[48]; /* the charset it was made for; "" = none yet */
-	uint64_t e[256];
+	uint32_t e[256];
 };
+
+/* Byte 3 of an entry in memory order (a shift by 24 or a mask, as the machine's order is). */
+static inline unsigned letter_meta(uint32_t e)
+{
+	unsigned char b[4];
+
+	memcpy(b, &e, 4);
+	return b[3];
+}
 
 /*
  * What a one-byte move opcode 11-234 says, worked out once (state_of()) rather than by a
@@ -1017,37 +1031,44 @@ static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_
 	const uint8_t *p = t, *const end = t + n;
 	char *o;
 	int32_t st = GAMEDB_OK;
+	int ascii = 1; /* try eight ASCII bytes at once: the eight before were one byte each */
 	uint64_t w;
 
-	/* 4 bytes a byte at most, 4 written at a time, and a NUL. */
-	if (n > (SIZE_MAX - 16) / 4 || gamedb__buf_room(out, 4 * n + 8) != 0)
+	/*
+	 * 3 bytes a byte at most, 4 written at a time, LETTERS_SLACK for eight flagged letters
+	 * written before they are done again one by one, and a NUL.
+	 */
+	if (n > (SIZE_MAX - LETTERS_SLACK - 16) / 4 ||
+	    gamedb__buf_room(out, 4 * n + LETTERS_SLACK + 8) != 0)
 		return GAMEDB_FAILED;
 	o = out->p + out->len;
 	while (p < end) {
 		const uint8_t *stop;
 		/*
-		 * Eight ASCII bytes without CR or NUL at once; else eight letters through the table
-		 * without a test each, done again one by one (below) if one of them has a flag.
+		 * Eight ASCII bytes without CR or NUL at once (tried while the text is ASCII);
+		 * else eight letters through the table without a test each, done again one by
+		 * one (below) if one of them was flagged (the output moved past 24 bytes).
 		 */
 		if (end - p >= 8) {
 			char *const o0 = o;
-			uint64_t any = 0;
 			int j;
-			memcpy(&w, p, 8);
-			if (!(gamedb__has_high(w) | gamedb__has_byte(w, '\r') | gamedb__has_byte(w, 0))) {
-				memcpy(o, &w, 8);
-				o += 8;
-				p += 8;
-				continue;
+			if (ascii) {
+				memcpy(&w, p, 8);
+				if (!(gamedb__has_high(w) | gamedb__has_byte(w, '\r') |
+				      gamedb__has_byte(w, 0))) {
+					memcpy(o, &w, 8);
+					o += 8;
+					p += 8;
+					continue;
+				}
 			}
 			for (j = 0; j < 8; j++) {
-				const uint64_t e = L->e[p[j]];
-				const uint32_t u = (uint32_t)e;
-				memcpy(o, &u, 4);
-				o += (uint8_t)(e >> 32);
-				any |= e;
+				const uint32_t e = L->e[p[j]];
+				memcpy(o, &e, 4);
+				o += letter_meta(e);
 			}
-			if (!(any >> 40)) {
+			if (o - o0 <= 8 * 3) {
+				ascii = o - o0 == 8;
 				p += 8;
 				continue;
 			}
@@ -1057,12 +1078,11 @@ static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_
 			stop = end;
 		}
 		do {
-			const uint64_t e = L->e[*p++];
-			const uint32_t u = (uint32_t)e;
-			memcpy(o, &u, 4);
-			o += (uint8_t)(e >> 32);
-			if (e >> 40) {
-				if ((e >> 40) == LETTER_CR) {
+			const uint32_t e = L->e[*p++];
+			memcpy(o, &e, 4);
+			o += letter_meta(e) & 3;
+			if (letter_meta(e) & LETTER_FLAG) {
+				if ((letter_meta(e) & ~3u) == LETTER_CR) {
 					/* CR LF and a lone CR: "\n" (gamedb__text_newlines()). */
 					if (p < end && *p == '\n' && ++p > stop)
 						stop = p;
@@ -1077,13 +1097,16 @@ static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_
 	return st;
 }
 
-/* The entry of struct cb_letters: len bytes of letter, and a flag. */
-static uint64_t letter(const char *utf8, unsigned len, unsigned flag)
+/* The entry of struct cb_letters: len (1-3) bytes of letter, and a flag. */
+static uint32_t letter(const char *utf8, unsigned len, unsigned flag)
 {
-	uint32_t u = 0;
+	unsigned char b[4] = { 0, 0, 0, 0 };
+	uint32_t u;
 
-	memcpy(&u, utf8, len);
-	return (uint64_t)u | (uint64_t)len << 32 | (uint64_t)flag << 40;
+	memcpy(b, utf8, len);
+	b[3] = (unsigned char)(len | flag);
+	memcpy(&u, b, 4);
+	return u;
 }
 
 /*
@@ -1116,6 +1139,8 @@ static const struct cb_letters *cb_letters_of(struct gamedb__cbg_ctx *c, struct 
 			L->e[b] = letter(&figurine[b - 0xA2], 1, 0);
 		else if (b == 0x9E)
 			L->e[b] = letter("[#]", 3, 0);
+		else if (tab->len[b] > 3) /* not in the BMP: no single-byte charset has it */
+			return NULL;
 		else if (tab->len[b])
 			L->e[b] = letter(tab->utf8[b], tab->len[b], 0);
 		else /* refused by the converter */
