@@ -209,6 +209,13 @@ struct cbg_state {
 	struct gamedb__stack frames; /* struct cb_frame */
 	const uint8_t *cba;    /* the game's CBA block (a view of the .cba) */
 	int32_t status;        /* GAMEDB_OK or GAMEDB_WARN so far */
+	/*
+	 * Comment texts that lost bytes (U+FFFD or '?' in their place): how many texts, the
+	 * bytes lost (counted by cb_text_table(); the text layer's path does not count them:
+	 * lost_uncounted), the .cba offset of the first such entry. Said once per game.
+	 */
+	size_t lost_texts, lost_bytes, lost_uncounted;
+	uint64_t lost_off;
 	size_t unplaced;       /* annotations at positions no move has */
 };
 
@@ -918,6 +925,31 @@ static void warn(struct gamedb__cbg_ctx *c, struct gamedb_game *g, struct cbg_st
 }
 
 /*
+ * The loss of comment text (s->lost_*), after what the game's message says already: which
+ * game, the .cba offset of the first entry that lost bytes, how many bytes, in how many texts.
+ */
+static void say_lost_text(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
+			  const struct cbg_state *s)
+{
+	const size_t n = strlen(g->errmsg);
+	char bytes[48];
+
+	/* The text layer's path (a converter hook, UTF-8) does not count what it replaced. */
+	if (!s->lost_uncounted)
+		snprintf(bytes, sizeof bytes, "%zu byte(s)", s->lost_bytes);
+	else if (s->lost_bytes)
+		snprintf(bytes, sizeof bytes, "%zu byte(s) and more", s->lost_bytes);
+	else
+		snprintf(bytes, sizeof bytes, "bytes");
+	snprintf(g->errmsg + n, sizeof g->errmsg - n,
+		 "%s%s: offset %llu: game %llu: comment text lost %s the charset %s lacks (each "
+		 "now U+FFFD, a NUL '?'), in %zu text(s)", n ? "; " : "",
+		 c->cba ? c->cba->name : c->cbg->name,
+		 (unsigned long long)(g->loc[1] + s->lost_off), game_no(g), bytes,
+		 gamedb__cbg_charset(c), s->lost_texts);
+}
+
+/*
  * Reads the game's CBA block into s->anns, in the order of the block (link_annotations()
  * then hangs them on their moves). Damage there costs the annotations, not the moves: it
  * gives a warning. -1 only when out of memory.
@@ -1023,10 +1055,11 @@ static const char figurine[6] = { 'K', 'Q', 'N', 'B', 'R', 'P' };
 
 /*
  * cb_text() in one pass, appended to out: each byte's UTF-8 from s->letters (cb_letters_of()),
- * ASCII copied eight bytes at a time. The very bytes the text layer's path gives.
+ * ASCII copied eight bytes at a time. The very bytes the text layer's path gives; *lost
+ * gets the number of bytes replaced (U+FFFD for a byte the charset lacks, '?' for a NUL).
  */
 static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_t n,
-			     struct gamedb__buf *out)
+			     struct gamedb__buf *out, size_t *lost)
 {
 	const uint8_t *p = t, *const end = t + n;
 	char *o;
@@ -1088,6 +1121,7 @@ static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_
 						stop = p;
 				} else {
 					st = GAMEDB_WARN;
+					(*lost)++;
 				}
 			}
 		} while (p < stop);
@@ -1228,6 +1262,7 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 	const char *cs;
 	unsigned lang;
 	int32_t r;
+	size_t lost = 0;
 
 	if (a->len < 2)
 		return emit_raw(c, s, a, mb); /* not even its language: kept as it is */
@@ -1238,7 +1273,7 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 	if (!gamedb__text_is_utf8(cs) && (L = cb_letters_of(c, s, cs)) != NULL) {
 		/* Straight into the move buffer's text pool, as gamedb__mb_comment() puts it. */
 		const size_t off = mb->text.len;
-		r = cb_text_table(L, pl + 2, (size_t)a->len - 2, &mb->text);
+		r = cb_text_table(L, pl + 2, (size_t)a->len - 2, &mb->text, &lost);
 		if (r == GAMEDB_FAILED || mb->text.len >= UINT32_MAX) {
 			mb->text.len = off;
 			return -1;
@@ -1253,8 +1288,13 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 		if (r == GAMEDB_FAILED || gamedb__mb_comment(mb, type, c->scratch.p, c->scratch.len) != 0)
 			return -1;
 	}
-	if (r == GAMEDB_WARN)
+	if (r == GAMEDB_WARN) {
 		s->status = GAMEDB_WARN;
+		if (!s->lost_texts++)
+			s->lost_off = (uint64_t)a->off - 6;
+		s->lost_bytes += lost;
+		s->lost_uncounted += !lost;
+	}
 	if (gamedb__mb_raw(mb, pl + 2, (size_t)a->len - 2) != 0)
 		return -1;
 	mb->nodes[mb->n - 1].aux = (uint8_t)(lang <= 0xFF ? lang : 0);
@@ -1590,6 +1630,7 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		return fail(c, g, g->loc[0], "out of memory");
 	s->status = GAMEDB_OK;
 	s->nnodes = s->nanns = 0;
+	s->lost_texts = s->lost_bytes = s->lost_uncounted = 0;
 	st = read_head(c, g, &h, &rec, &avail);
 	if (st != GAMEDB_OK || h.bad960)
 		return GAMEDB_FAILED; /* g->errmsg names the file and offset */
@@ -1627,5 +1668,7 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	}
 	if (st == GAMEDB_FAILED)
 		return st;
+	if (s->lost_texts)
+		say_lost_text(c, g, s);
 	return st == GAMEDB_WARN || s->status == GAMEDB_WARN ? GAMEDB_WARN : GAMEDB_OK;
 }
