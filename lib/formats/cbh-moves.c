@@ -1465,9 +1465,11 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
 			return 0;
 		if (gamedb__buf_append(out, "%medal ", 7) != 0)
 			return -1;
+		/* Appended, not printed: two vsnprintf calls a medal were 1,500 instructions. */
 		for (k = 0, i = 0; k < 16; k++)
 			if ((v >> k) & 1)
-				if (gamedb__buf_printf(out, "%s%s", i++ ? "," : "", medal[k]) != 0)
+				if ((i++ && gamedb__buf_append(out, ",", 1) != 0) ||
+				    gamedb__buf_append(out, medal[k], strlen(medal[k])) != 0)
 					return -1;
 		return GAMEDB_EVENT_COMMAND;
 	}
