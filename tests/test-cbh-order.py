@@ -158,6 +158,17 @@ def test_text_bytes(tmp):
                         "\u00cf" * 2 + "abc"), ("comment_after", "x\u02dcy?z")],
                    cs + ": 0x98 is a letter, NUL '?'")
             eq(status(g2), gamedb._ffi.WARN, cs + ": a lossy text warns")
+            # What was lost is said (issue 26): the first such entry's .cba offset (the second
+            # game's block, its first entry after the block's 14-byte head), the bytes replaced
+            # (CP1251: 0x98 twice and two NULs; CP1252: the two NULs), in two texts.
+            with open(path[:-4] + ".cbh", "rb") as f:
+                cbh = f.read()
+            first = struct.unpack(">I", cbh[46 * 2 + 5:46 * 2 + 9])[0] + 14
+            eq(g2.warning.split(": ", 1)[1] if g2.warning else None,
+               "offset %d: game 2: comment text lost %d byte(s) the charset %s lacks (each now "
+               "U+FFFD, a NUL '?'), in 2 text(s)" % (first, 4 if cs == "CP1251" else 2, cs),
+               cs + ": the warning says what the texts lost")
+            eq(g1.warning, None, cs + ": a clean text, no message")
 
 
 def test_commands(tmp):

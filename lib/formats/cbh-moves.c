@@ -157,15 +157,29 @@ struct cb_frame {
 
 /*
  * A CB text's bytes in UTF-8, one table for the charset in use (cb_letters_of()): each byte's
- * entry holds its letter in bytes 0-3 (in memory order), the letter's length in bits 32-39,
- * and in bits 40-47 LETTER_CR for the line break (CR LF is one "\n") or LETTER_WARN for a
- * byte that costs a warning (the converter refuses it, or a NUL). One load a byte.
+ * entry is one 32-bit word, its letter (1-3 bytes of UTF-8) in bytes 0-2 in memory order and
+ * in byte 3 the letter's length (bits 0-1), LETTER_CR for the line break (CR LF is one "\n")
+ * or LETTER_WARN for a byte that costs a warning (the converter refuses it, or a NUL), both
+ * with LETTER_FLAG. Written as a word and the output advanced by byte 3: a flagged byte
+ * moves it by LETTER_FLAG and more, so eight letters that moved it past 8 * 3 bytes held a
+ * flag (cb_text_table()). One load a byte, no test.
  */
-enum { LETTER_CR = 1, LETTER_WARN = 2 };
+enum { LETTER_FLAG = 0x40, LETTER_CR = LETTER_FLAG | 0x20, LETTER_WARN = LETTER_FLAG | 0x10 };
+/* The most eight letters move the output by: eight flagged entries of three bytes. */
+#define LETTERS_SLACK (8 * (LETTER_CR + 3))
 struct cb_letters {
 	char charset[48]; /* the charset it was made for; "" = none yet */
-	uint64_t e[256];
+	uint32_t e[256];
 };
+
+/* Byte 3 of an entry in memory order (a shift by 24 or a mask, as the machine's order is). */
+static inline unsigned letter_meta(uint32_t e)
+{
+	unsigned char b[4];
+
+	memcpy(b, &e, 4);
+	return b[3];
+}
 
 /*
  * What a one-byte move opcode 11-234 says, worked out once (state_of()) rather than by a
@@ -195,6 +209,13 @@ struct cbg_state {
 	struct gamedb__stack frames; /* struct cb_frame */
 	const uint8_t *cba;    /* the game's CBA block (a view of the .cba) */
 	int32_t status;        /* GAMEDB_OK or GAMEDB_WARN so far */
+	/*
+	 * Comment texts that lost bytes (U+FFFD or '?' in their place): how many texts, the
+	 * bytes lost (counted by cb_text_table(); the text layer's path does not count them:
+	 * lost_uncounted), the .cba offset of the first such entry. Said once per game.
+	 */
+	size_t lost_texts, lost_bytes, lost_uncounted;
+	uint64_t lost_off;
 	size_t unplaced;       /* annotations at positions no move has */
 };
 
@@ -904,6 +925,31 @@ static void warn(struct gamedb__cbg_ctx *c, struct gamedb_game *g, struct cbg_st
 }
 
 /*
+ * The loss of comment text (s->lost_*), after what the game's message says already: which
+ * game, the .cba offset of the first entry that lost bytes, how many bytes, in how many texts.
+ */
+static void say_lost_text(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
+			  const struct cbg_state *s)
+{
+	const size_t n = strlen(g->errmsg);
+	char bytes[48];
+
+	/* The text layer's path (a converter hook, UTF-8) does not count what it replaced. */
+	if (!s->lost_uncounted)
+		snprintf(bytes, sizeof bytes, "%zu byte(s)", s->lost_bytes);
+	else if (s->lost_bytes)
+		snprintf(bytes, sizeof bytes, "%zu byte(s) and more", s->lost_bytes);
+	else
+		snprintf(bytes, sizeof bytes, "bytes");
+	snprintf(g->errmsg + n, sizeof g->errmsg - n,
+		 "%s%s: offset %llu: game %llu: comment text lost %s the charset %s lacks (each "
+		 "now U+FFFD, a NUL '?'), in %zu text(s)", n ? "; " : "",
+		 c->cba ? c->cba->name : c->cbg->name,
+		 (unsigned long long)(g->loc[1] + s->lost_off), game_no(g), bytes,
+		 gamedb__cbg_charset(c), s->lost_texts);
+}
+
+/*
  * Reads the game's CBA block into s->anns, in the order of the block (link_annotations()
  * then hangs them on their moves). Damage there costs the annotations, not the moves: it
  * gives a warning. -1 only when out of memory.
@@ -1009,45 +1055,53 @@ static const char figurine[6] = { 'K', 'Q', 'N', 'B', 'R', 'P' };
 
 /*
  * cb_text() in one pass, appended to out: each byte's UTF-8 from s->letters (cb_letters_of()),
- * ASCII copied eight bytes at a time. The very bytes the text layer's path gives.
+ * ASCII copied eight bytes at a time. The very bytes the text layer's path gives; *lost
+ * gets the number of bytes replaced (U+FFFD for a byte the charset lacks, '?' for a NUL).
  */
 static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_t n,
-			     struct gamedb__buf *out)
+			     struct gamedb__buf *out, size_t *lost)
 {
 	const uint8_t *p = t, *const end = t + n;
 	char *o;
 	int32_t st = GAMEDB_OK;
+	int ascii = 1; /* try eight ASCII bytes at once: the eight before were one byte each */
 	uint64_t w;
 
-	/* 4 bytes a byte at most, 4 written at a time, and a NUL. */
-	if (n > (SIZE_MAX - 16) / 4 || gamedb__buf_room(out, 4 * n + 8) != 0)
+	/*
+	 * 3 bytes a byte at most, 4 written at a time, LETTERS_SLACK for eight flagged letters
+	 * written before they are done again one by one, and a NUL.
+	 */
+	if (n > (SIZE_MAX - LETTERS_SLACK - 16) / 4 ||
+	    gamedb__buf_room(out, 4 * n + LETTERS_SLACK + 8) != 0)
 		return GAMEDB_FAILED;
 	o = out->p + out->len;
 	while (p < end) {
 		const uint8_t *stop;
 		/*
-		 * Eight ASCII bytes without CR or NUL at once; else eight letters through the table
-		 * without a test each, done again one by one (below) if one of them has a flag.
+		 * Eight ASCII bytes without CR or NUL at once (tried while the text is ASCII);
+		 * else eight letters through the table without a test each, done again one by
+		 * one (below) if one of them was flagged (the output moved past 24 bytes).
 		 */
 		if (end - p >= 8) {
 			char *const o0 = o;
-			uint64_t any = 0;
 			int j;
-			memcpy(&w, p, 8);
-			if (!(gamedb__has_high(w) | gamedb__has_byte(w, '\r') | gamedb__has_byte(w, 0))) {
-				memcpy(o, &w, 8);
-				o += 8;
-				p += 8;
-				continue;
+			if (ascii) {
+				memcpy(&w, p, 8);
+				if (!(gamedb__has_high(w) | gamedb__has_byte(w, '\r') |
+				      gamedb__has_byte(w, 0))) {
+					memcpy(o, &w, 8);
+					o += 8;
+					p += 8;
+					continue;
+				}
 			}
 			for (j = 0; j < 8; j++) {
-				const uint64_t e = L->e[p[j]];
-				const uint32_t u = (uint32_t)e;
-				memcpy(o, &u, 4);
-				o += (uint8_t)(e >> 32);
-				any |= e;
+				const uint32_t e = L->e[p[j]];
+				memcpy(o, &e, 4);
+				o += letter_meta(e);
 			}
-			if (!(any >> 40)) {
+			if (o - o0 <= 8 * 3) {
+				ascii = o - o0 == 8;
 				p += 8;
 				continue;
 			}
@@ -1057,17 +1111,17 @@ static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_
 			stop = end;
 		}
 		do {
-			const uint64_t e = L->e[*p++];
-			const uint32_t u = (uint32_t)e;
-			memcpy(o, &u, 4);
-			o += (uint8_t)(e >> 32);
-			if (e >> 40) {
-				if ((e >> 40) == LETTER_CR) {
+			const uint32_t e = L->e[*p++];
+			memcpy(o, &e, 4);
+			o += letter_meta(e) & 3;
+			if (letter_meta(e) & LETTER_FLAG) {
+				if ((letter_meta(e) & ~3u) == LETTER_CR) {
 					/* CR LF and a lone CR: "\n" (gamedb__text_newlines()). */
 					if (p < end && *p == '\n' && ++p > stop)
 						stop = p;
 				} else {
 					st = GAMEDB_WARN;
+					(*lost)++;
 				}
 			}
 		} while (p < stop);
@@ -1077,13 +1131,16 @@ static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_
 	return st;
 }
 
-/* The entry of struct cb_letters: len bytes of letter, and a flag. */
-static uint64_t letter(const char *utf8, unsigned len, unsigned flag)
+/* The entry of struct cb_letters: len (1-3) bytes of letter, and a flag. */
+static uint32_t letter(const char *utf8, unsigned len, unsigned flag)
 {
-	uint32_t u = 0;
+	unsigned char b[4] = { 0, 0, 0, 0 };
+	uint32_t u;
 
-	memcpy(&u, utf8, len);
-	return (uint64_t)u | (uint64_t)len << 32 | (uint64_t)flag << 40;
+	memcpy(b, utf8, len);
+	b[3] = (unsigned char)(len | flag);
+	memcpy(&u, b, 4);
+	return u;
 }
 
 /*
@@ -1116,6 +1173,8 @@ static const struct cb_letters *cb_letters_of(struct gamedb__cbg_ctx *c, struct 
 			L->e[b] = letter(&figurine[b - 0xA2], 1, 0);
 		else if (b == 0x9E)
 			L->e[b] = letter("[#]", 3, 0);
+		else if (tab->len[b] > 3) /* not in the BMP: no single-byte charset has it */
+			return NULL;
 		else if (tab->len[b])
 			L->e[b] = letter(tab->utf8[b], tab->len[b], 0);
 		else /* refused by the converter */
@@ -1203,6 +1262,7 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 	const char *cs;
 	unsigned lang;
 	int32_t r;
+	size_t lost = 0;
 
 	if (a->len < 2)
 		return emit_raw(c, s, a, mb); /* not even its language: kept as it is */
@@ -1213,7 +1273,7 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 	if (!gamedb__text_is_utf8(cs) && (L = cb_letters_of(c, s, cs)) != NULL) {
 		/* Straight into the move buffer's text pool, as gamedb__mb_comment() puts it. */
 		const size_t off = mb->text.len;
-		r = cb_text_table(L, pl + 2, (size_t)a->len - 2, &mb->text);
+		r = cb_text_table(L, pl + 2, (size_t)a->len - 2, &mb->text, &lost);
 		if (r == GAMEDB_FAILED || mb->text.len >= UINT32_MAX) {
 			mb->text.len = off;
 			return -1;
@@ -1228,8 +1288,13 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 		if (r == GAMEDB_FAILED || gamedb__mb_comment(mb, type, c->scratch.p, c->scratch.len) != 0)
 			return -1;
 	}
-	if (r == GAMEDB_WARN)
+	if (r == GAMEDB_WARN) {
 		s->status = GAMEDB_WARN;
+		if (!s->lost_texts++)
+			s->lost_off = (uint64_t)a->off - 6;
+		s->lost_bytes += lost;
+		s->lost_uncounted += !lost;
+	}
 	if (gamedb__mb_raw(mb, pl + 2, (size_t)a->len - 2) != 0)
 		return -1;
 	mb->nodes[mb->n - 1].aux = (uint8_t)(lang <= 0xFF ? lang : 0);
@@ -1400,9 +1465,11 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
 			return 0;
 		if (gamedb__buf_append(out, "%medal ", 7) != 0)
 			return -1;
+		/* Appended, not printed: two vsnprintf calls a medal were 1,500 instructions. */
 		for (k = 0, i = 0; k < 16; k++)
 			if ((v >> k) & 1)
-				if (gamedb__buf_printf(out, "%s%s", i++ ? "," : "", medal[k]) != 0)
+				if ((i++ && gamedb__buf_append(out, ",", 1) != 0) ||
+				    gamedb__buf_append(out, medal[k], strlen(medal[k])) != 0)
 					return -1;
 		return GAMEDB_EVENT_COMMAND;
 	}
@@ -1565,6 +1632,7 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		return fail(c, g, g->loc[0], "out of memory");
 	s->status = GAMEDB_OK;
 	s->nnodes = s->nanns = 0;
+	s->lost_texts = s->lost_bytes = s->lost_uncounted = 0;
 	st = read_head(c, g, &h, &rec, &avail);
 	if (st != GAMEDB_OK || h.bad960)
 		return GAMEDB_FAILED; /* g->errmsg names the file and offset */
@@ -1602,5 +1670,7 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	}
 	if (st == GAMEDB_FAILED)
 		return st;
+	if (s->lost_texts)
+		say_lost_text(c, g, s);
 	return st == GAMEDB_WARN || s->status == GAMEDB_WARN ? GAMEDB_WARN : GAMEDB_OK;
 }
