@@ -62,6 +62,7 @@ static void event(struct pack *p, const struct gamedb_event *ev, uint32_t flags,
 
 	memset(r, 0, sizeof r);
 	r[0] = (unsigned char)type;
+	put_le(r + 4, 0xffffffffu, 4); /* no squares: -1 and -1, as the layout says */
 	put_le(r + 8, (uint32_t)gamedb_event_get_depth(ev), 4);
 	switch (type) {
 	case GAMEDB_EVENT_MOVE:

@@ -11,8 +11,11 @@ Nothing here is public: :class:`gamedb.Game` uses it for its headers and :meth:`
 
 import ctypes
 import struct
+import sys
 import threading
+from array import array
 from ctypes import byref, c_size_t
+from itertools import chain, compress
 from typing import Any, List, Optional, Tuple
 
 from . import _ffi
@@ -150,3 +153,105 @@ def events(view: memoryview, event_cls: Any, type_names: Any) -> List[Any]:
             e.nag = num
         append(e)
     return out
+
+
+# ---- columns: one field of every event, without an object per event ------------------
+
+_LITTLE = sys.byteorder == "little"
+# The strings each value of a record's byte 1 puts in the string section, in their order.
+_LABELS = tuple(tuple(b for b in (_SAN, _UCI, _CHINESE, _FEN, _TEXT, _LANGUAGE) if bits & b)
+                for bits in range(256))
+# An Event's string fields and the bit that says the event has one.
+_STRING_BITS = {"san": _SAN, "uci": _UCI, "chinese": _CHINESE, "fen": _FEN, "text": _TEXT,
+                "language": _LANGUAGE}
+# Byte to value where 0 means None (a piece, a promotion); -1 to None for a square.
+_ZERO_NONE: Tuple[Optional[int], ...] = (None,) + tuple(range(1, 256))
+_SQUARES: List[Optional[int]] = list(range(1 << 15)) + [None] * (1 << 15)
+_MOVE = 1
+
+
+def _ints(code: str, data: bytes) -> "array[int]":
+    """The records as an array of little-endian integers of the given array type code."""
+    a = array(code)
+    a.frombytes(data)
+    if not _LITTLE:
+        a.byteswap()
+    return a
+
+
+class Columns:
+    """The events of a packed game (the bytes of write(), kept) as columns: column(name)
+    gives, for each event in order, the value of the Event field name (what events() would
+    set on it, None where the event has none), made with bulk operations over the records
+    (strided slices, map over lookup tables, a split of the strings) and one comprehension
+    for the fields that depend on the event's type."""
+
+    __slots__ = ("_data", "_recs", "_kinds", "_bits", "_strs", "_type_table")
+
+    def __init__(self, data: bytes, type_names: Any) -> None:
+        (_, _, hsize, _, nevents, ntags, soff, slen, _, _, _, _,
+         _) = _HEAD.unpack_from(data)
+        self._data = data
+        self._recs = recs = data[hsize:hsize + 32 * nevents]
+        self._kinds = recs[0::32]
+        self._bits = recs[1::32]
+        self._strs: Optional[List[str]] = None
+        self._type_table = type_names
+
+    def __len__(self) -> int:
+        return len(self._kinds)
+
+    def _strings(self) -> List[str]:
+        strs = self._strs
+        if strs is None:
+            (_, _, _, _, _, ntags, soff, slen, _, _, _, _, _) = _HEAD.unpack_from(self._data)
+            strs = str(self._data[soff:soff + slen], "utf-8", "replace").split("\0")
+            self._strs = strs = strs[2 * ntags + 1:]
+        return strs
+
+    def column(self, name: str) -> List[Any]:
+        """The values of field name of every event (a new list each call)."""
+        recs, kinds, bits = self._recs, self._kinds, self._bits
+        if name == "type":
+            return list(map(self._type_table.__getitem__, kinds))
+        if name == "depth":
+            return _ints("i", recs)[2::8].tolist()
+        if name in ("from_square", "to_square"):
+            # -1 (not a move, a drop) is None; the int16 read unsigned indexes the table
+            squares = _ints("H", recs)[2 if name == "from_square" else 3::16]
+            return list(map(_SQUARES.__getitem__, squares))
+        if name == "piece":
+            return list(map(_ZERO_NONE.__getitem__, recs[2::32]))
+        if name == "promotion":
+            return list(map(_ZERO_NONE.__getitem__, recs[3::32]))
+        if name in _STRING_BITS:
+            bit = _STRING_BITS[name]
+            if not any(map(bit.__and__, bits)):
+                return [None] * len(bits)
+            strs = self._strings()
+            labels = chain.from_iterable(map(_LABELS.__getitem__, bits))
+            nxt = compress(strs, map(bit.__eq__, labels)).__next__
+            return [nxt() if b & bit else None for b in bits]
+        if name in ("move_number", "nag", "annotation_type"):
+            want = {"move_number": _MOVE, "nag": _ffi.EVENT_NAG,
+                    "annotation_type": _ffi.EVENT_ANNOTATION}[name]
+            nums = _ints("i", recs)[3::8]
+            return [n if k == want else None for k, n in zip(kinds, nums)]
+        if name == "colour":
+            return [("black" if c else "white") if k == _MOVE else None
+                    for k, c in zip(kinds, recs[16::32])]
+        if name == "key":
+            keys = _ints("Q", recs)[3::4]
+            return [q if b & _KEY else None for b, q in zip(bits, keys)]
+        if name == "text_raw":
+            lens = _ints("I", recs)[5::8]
+            (_, _, _, _, _, _, _, _, roff, _, _, _, _) = _HEAD.unpack_from(self._data)
+            data, out, at = self._data, [], roff
+            for k, b, n in zip(kinds, bits, lens):
+                if b & _RAW:
+                    out.append(data[at:at + n])
+                    at += n
+                else:
+                    out.append(b"" if k == _ffi.EVENT_ANNOTATION else None)
+            return out
+        raise KeyError(name)
