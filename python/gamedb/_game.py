@@ -624,7 +624,7 @@ class Game:
         copy (gamedb_game_write_packed()), packed: _packed.events() makes from them each
         :class:`Event` as Event(evp) makes it from the C event, but without the ten calls
         through ctypes per move."""
-        flags |= _packed.PACK_KEYS if key else 0
+        flags |= _packed.PACK_GROUPED | (_packed.PACK_KEYS if key else 0)
         reader = self._reader
         if not self._ptr and reader is not None:
             events = reader._packed_current(self, flags)

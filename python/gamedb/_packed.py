@@ -26,9 +26,11 @@ _lib = _ffi.lib
 #: The flags of gamedb_game_write_packed() beyond the iterator's (gamedb.h).
 PACK_KEYS = 0x10000
 PACK_NO_MOVES = 0x20000
+PACK_GROUPED = 0x40000
 
 # The header (56 bytes) and an event record (32 bytes), as gamedb.h lays them out.
 _HEAD = struct.Struct("<4sIIIIIIIIIQII")
+_GROUPS = struct.Struct("<6I")  # after _HEAD with PACK_GROUPED
 _REC = struct.Struct("<BBBBhhiiB3xIQ")
 _MAGIC = b"GDBK"
 
@@ -96,13 +98,33 @@ def header(view: memoryview) -> Tuple[int, List[Tuple[str, str]], str, int, bool
     return index, pairs, strs[2 * ntags], variant, bool(deleted)
 
 
+def _groups(view: Any, end: int) -> List[List[str]]:
+    """The six groups of strings of a packed game with PACK_GROUPED (SAN, UCI, Chinese, FEN,
+    text, language), each a list; end is the end of the string section."""
+    offs = _GROUPS.unpack_from(view, _HEAD.size) + (end,)
+    return [str(view[offs[i]:offs[i + 1]], "utf-8", "replace").split("\0")[:-1]
+            for i in range(6)]
+
+
+def _group(view: Any, i: int, end: int) -> List[str]:
+    """Group i of _groups() only."""
+    offs = _GROUPS.unpack_from(view, _HEAD.size) + (end,)
+    a, b = offs[i], offs[i + 1]
+    return str(view[a:b], "utf-8", "replace").split("\0")[:-1] if a != b else []
+
+
 def events(view: memoryview, event_cls: Any, type_names: Any) -> List[Any]:
     """The events of a packed game as event_cls objects (gamedb.Event), each with the fields
     event_cls(evp) gives it from the C event: the slots of a move set on every event, the
     other fields only where the event has them (else the class's None)."""
-    (_, _, hsize, _, nevents, ntags, soff, slen, roff, _, _, _, _) = _HEAD.unpack_from(view)
-    strs = str(view[soff:soff + slen], "utf-8", "replace").split("\0")
-    nxt = iter(strs[2 * ntags + 1:]).__next__
+    (_, _, hsize, flags, nevents, ntags, soff, slen, roff, _, _, _, _) = _HEAD.unpack_from(view)
+    if flags & PACK_GROUPED:
+        san, uci, chinese, fen, text, language = (
+            iter(g).__next__ for g in _groups(view, soff + slen))
+        nxt = san
+    else:
+        strs = str(view[soff:soff + slen], "utf-8", "replace").split("\0")
+        nxt = san = uci = chinese = fen = text = language = iter(strs[2 * ntags + 1:]).__next__
     raw_at = roff
     new = object.__new__
     out: List[Any] = []
@@ -116,15 +138,15 @@ def events(view: memoryview, event_cls: Any, type_names: Any) -> List[Any]:
         if t == 1:  # a move: the hot path
             e.type = "move"
             if bits == _SAN | _UCI:
-                e.san = nxt()
-                e.uci = nxt()
+                e.san = san()
+                e.uci = uci()
             else:
-                e.san = nxt() if bits & _SAN else None
-                e.uci = nxt() if bits & _UCI else None
+                e.san = san() if bits & _SAN else None
+                e.uci = uci() if bits & _UCI else None
                 if bits & _CHINESE:
-                    e.chinese = nxt()
+                    e.chinese = chinese()
                 if bits & _FEN:
-                    e.fen = nxt()
+                    e.fen = fen()
                 if bits & _KEY:
                     e.key = key
             e.from_square = frm if frm >= 0 else None
@@ -139,9 +161,9 @@ def events(view: memoryview, event_cls: Any, type_names: Any) -> List[Any]:
         e.san = e.uci = e.from_square = e.to_square = e.promotion = e.piece = None
         e.move_number = e.colour = None
         if bits & _TEXT:
-            e.text = nxt()
+            e.text = text()
         if bits & _LANGUAGE:
-            e.language = nxt()
+            e.language = language()
         if bits & _RAW:
             e.text_raw = bytes(view[raw_at:raw_at + rawlen])
             raw_at += rawlen
@@ -165,6 +187,7 @@ _LABELS = tuple(tuple(b for b in (_SAN, _UCI, _CHINESE, _FEN, _TEXT, _LANGUAGE) 
 _STRING_BITS = {"san": _SAN, "uci": _UCI, "chinese": _CHINESE, "fen": _FEN, "text": _TEXT,
                 "language": _LANGUAGE}
 # Byte to value where 0 means None (a piece, a promotion); -1 to None for a square.
+_GROUP_OF = {_SAN: 0, _UCI: 1, _CHINESE: 2, _FEN: 3, _TEXT: 4, _LANGUAGE: 5}
 _ZERO_NONE: Tuple[Optional[int], ...] = (None,) + tuple(range(1, 256))
 _SQUARES: List[Optional[int]] = list(range(1 << 15)) + [None] * (1 << 15)
 _MOVE = 1
@@ -186,11 +209,14 @@ class Columns:
     (strided slices, map over lookup tables, a split of the strings) and one comprehension
     for the fields that depend on the event's type."""
 
-    __slots__ = ("_data", "_recs", "_kinds", "_bits", "_strs", "_type_table")
+    __slots__ = ("_data", "_recs", "_kinds", "_bits", "_strs", "_grouped", "_send",
+                 "_type_table")
 
     def __init__(self, data: bytes, type_names: Any) -> None:
-        (_, _, hsize, _, nevents, ntags, soff, slen, _, _, _, _,
+        (_, _, hsize, flags, nevents, ntags, soff, slen, _, _, _, _,
          _) = _HEAD.unpack_from(data)
+        self._grouped = bool(flags & PACK_GROUPED)
+        self._send = soff + slen
         self._data = data
         self._recs = recs = data[hsize:hsize + 32 * nevents]
         self._kinds = recs[0::32]
@@ -228,6 +254,12 @@ class Columns:
             bit = _STRING_BITS[name]
             if not any(map(bit.__and__, bits)):
                 return [None] * len(bits)
+            if self._grouped:
+                group = _group(self._data, _GROUP_OF[bit], self._send)
+                if len(group) == len(bits):
+                    return group
+                nxt = iter(group).__next__
+                return [nxt() if b & bit else None for b in bits]
             strs = self._strings()
             labels = chain.from_iterable(map(_LABELS.__getitem__, bits))
             nxt = compress(strs, map(bit.__eq__, labels)).__next__
