@@ -16,6 +16,7 @@ import threading
 from array import array
 from ctypes import byref, c_size_t
 from itertools import chain, compress
+from operator import itemgetter
 from typing import Any, List, Optional, Tuple
 
 from . import _ffi
@@ -188,13 +189,22 @@ _STRING_BITS = {"san": _SAN, "uci": _UCI, "chinese": _CHINESE, "fen": _FEN, "tex
                 "language": _LANGUAGE}
 # Byte to value where 0 means None (a piece, a promotion); -1 to None for a square.
 _GROUP_OF = {_SAN: 0, _UCI: 1, _CHINESE: 2, _FEN: 3, _TEXT: 4, _LANGUAGE: 5}
+_SQUARES: Tuple[Optional[int], ...] = tuple(range(1 << 15)) + (None,)
 _ZERO_NONE: Tuple[Optional[int], ...] = (None,) + tuple(range(1, 256))
-_SQUARES: List[Optional[int]] = list(range(1 << 15)) + [None] * (1 << 15)
 _MOVE = 1
 
 
-def _ints(code: str, data: bytes) -> "array[int]":
-    """The records as an array of little-endian integers of the given array type code."""
+def _lookup(table: Tuple[Any, ...], keys: Any) -> List[Any]:
+    """[table[k] for k in keys], in one C loop."""
+    if len(keys) > 1:
+        return list(itemgetter(*keys)(table))
+    return [table[k] for k in keys]
+
+
+def _ints(code: str, data: bytes) -> Any:
+    """The records as a sequence of little-endian integers of the given array type code."""
+    if _LITTLE:
+        return memoryview(data).cast(code)  # no copy
     a = array(code)
     a.frombytes(data)
     if not _LITTLE:
@@ -238,28 +248,30 @@ class Columns:
     def column(self, name: str) -> List[Any]:
         """The values of field name of every event (a new list each call)."""
         recs, kinds, bits = self._recs, self._kinds, self._bits
+        # (itemgetter and comprehensions: map over a bound method is slower)
         if name == "type":
-            return list(map(self._type_table.__getitem__, kinds))
+            return _lookup(self._type_table, kinds)
         if name == "depth":
             return _ints("i", recs)[2::8].tolist()
         if name in ("from_square", "to_square"):
-            # -1 (not a move, a drop) is None; the int16 read unsigned indexes the table
-            squares = _ints("H", recs)[2 if name == "from_square" else 3::16]
-            return list(map(_SQUARES.__getitem__, squares))
+            # -1 (not a move, a drop) is None: the table's last item
+            return _lookup(_SQUARES, _ints("h", recs)[2 if name == "from_square" else 3::16])
         if name == "piece":
-            return list(map(_ZERO_NONE.__getitem__, recs[2::32]))
+            return _lookup(_ZERO_NONE, recs[2::32])
         if name == "promotion":
-            return list(map(_ZERO_NONE.__getitem__, recs[3::32]))
+            return _lookup(_ZERO_NONE, recs[3::32])
         if name in _STRING_BITS:
             bit = _STRING_BITS[name]
-            if not any(map(bit.__and__, bits)):
-                return [None] * len(bits)
             if self._grouped:
                 group = _group(self._data, _GROUP_OF[bit], self._send)
                 if len(group) == len(bits):
                     return group
+                if not group:
+                    return [None] * len(bits)
                 nxt = iter(group).__next__
                 return [nxt() if b & bit else None for b in bits]
+            if not any(map(bit.__and__, bits)):
+                return [None] * len(bits)
             strs = self._strings()
             labels = chain.from_iterable(map(_LABELS.__getitem__, bits))
             nxt = compress(strs, map(bit.__eq__, labels)).__next__
