@@ -50,24 +50,21 @@ def _new_buffer(size: int) -> Tuple[bytearray, Any]:
     return data, (ctypes.c_char * size).from_buffer(data)
 
 
-def _buffer() -> Tuple[bytearray, Any]:
-    pair = getattr(_local, "buf", None)
-    if pair is None or getattr(_local, "busy", False):
-        pair = _new_buffer(_FIRST)
-        if not getattr(_local, "busy", False):
-            _local.buf = pair
-    return pair
-
-
 def write(gp: Any, flags: int) -> Tuple[int, memoryview]:
     """(status, bytes) of gp packed with flags: OK, or WARN for a partial game (ITER_PARTIAL).
     A failure raises GamedbError as the other calls on a game do (its message from the game).
     The bytes are a view of this thread's buffer, valid until the next call of write() in the
     thread: unpack them at once."""
     n = c_size_t()
-    busy = getattr(_local, "busy", False)
-    data, cbuf = _buffer()
-    _local.busy = True  # a converter callback inside the call that reads a game gets its own
+    loc = _local
+    busy = getattr(loc, "busy", False)
+    pair = None if busy else getattr(loc, "buf", None)
+    if pair is None:
+        pair = _new_buffer(_FIRST)
+        if not busy:
+            loc.buf = pair
+    data, cbuf = pair
+    loc.busy = True  # a converter callback inside the call that reads a game gets its own
     try:
         rc = _lib.gamedb_game_write_packed(gp, flags, cbuf, len(data), byref(n))
         if rc < 0 and rc != WARN:
@@ -82,7 +79,7 @@ def write(gp: Any, flags: int) -> Tuple[int, memoryview]:
             if n.value <= _KEEP and not busy:
                 _local.buf = data, cbuf
     finally:
-        _local.busy = busy
+        loc.busy = busy
     view = memoryview(data)[:n.value]
     if view[:4] != _MAGIC:
         raise _ffi.GamedbError(FAILED, None, "gamedb_game_write_packed: unknown layout")
@@ -190,8 +187,33 @@ _STRING_BITS = {"san": _SAN, "uci": _UCI, "chinese": _CHINESE, "fen": _FEN, "tex
 # Byte to value where 0 means None (a piece, a promotion); -1 to None for a square.
 _GROUP_OF = {_SAN: 0, _UCI: 1, _CHINESE: 2, _FEN: 3, _TEXT: 4, _LANGUAGE: 5}
 _SQUARES: Tuple[Optional[int], ...] = tuple(range(1 << 15)) + (None,)
+# For each string bit, the bytes.translate() table of a record's bits to 1 (has it) or 0.
+_HAS = {bit: bytes(1 if b & bit else 0 for b in range(256)) for bit in _STRING_BITS.values()}
 _ZERO_NONE: Tuple[Optional[int], ...] = (None,) + tuple(range(1, 256))
 _MOVE = 1
+
+
+def _spread(has: bytes, values: List[Any]) -> List[Any]:
+    """A list as long as has: values in order at the places of its bytes 1, None at its bytes
+    0. A Python step per byte 0 when values are many (a SAN on every move), per value when
+    they are few (a text on a result): runs of the rest are copied as slices."""
+    if 2 * len(values) >= len(has):
+        out: List[Any] = []
+        at = 0
+        for run in has.split(b"\0"):
+            if run:
+                out += values[at:at + len(run)]
+                at += len(run)
+            out.append(None)
+        out.pop()
+        return out
+    out = [None] * len(has)
+    find = has.find
+    i = -1
+    for v in values:
+        i = find(1, i + 1)
+        out[i] = v
+    return out
 
 
 def _lookup(table: Tuple[Any, ...], keys: Any) -> List[Any]:
@@ -268,8 +290,7 @@ class Columns:
                     return group
                 if not group:
                     return [None] * len(bits)
-                nxt = iter(group).__next__
-                return [nxt() if b & bit else None for b in bits]
+                return _spread(bits.translate(_HAS[bit]), group)
             if not any(map(bit.__and__, bits)):
                 return [None] * len(bits)
             strs = self._strings()
