@@ -223,7 +223,7 @@ def _lookup(table: Tuple[Any, ...], keys: Any) -> List[Any]:
     return [table[k] for k in keys]
 
 
-def _ints(code: str, data: bytes) -> Any:
+def _ints(code: str, data: Any) -> Any:
     """The records as a sequence of little-endian integers of the given array type code."""
     if _LITTLE:
         return memoryview(data).cast(code)  # no copy
@@ -250,9 +250,10 @@ class Columns:
         self._grouped = bool(flags & PACK_GROUPED)
         self._send = soff + slen
         self._data = data
-        self._recs = recs = data[hsize:hsize + 32 * nevents]
-        self._kinds = recs[0::32]
-        self._bits = recs[1::32]
+        end = hsize + 32 * nevents
+        self._recs = memoryview(data)[hsize:end]  # no copy
+        self._kinds = data[hsize:end:32]
+        self._bits = data[hsize + 1:end:32]
         self._strs: Optional[List[str]] = None
         self._type_table = type_names
 
