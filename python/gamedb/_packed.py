@@ -7,6 +7,10 @@ event records, one UTF-8 decoding and ``str.split`` of all the strings. It repla
 the calls through ctypes per tag and per accessor per event (about ten per move) that made the
 Python walk of a base 75 times slower than the same walk in C.
 
+Game.moves() packs with PACK_GROUPED (each kind of string in its own group) and keeps the
+bytes: :class:`Columns` gives one field of every event as a list without an object per event
+(MoveIterator.column()), events() the Event objects when the iteration starts.
+
 Nothing here is public: :class:`gamedb.Game` uses it for its headers and :meth:`Game.moves`."""
 
 import ctypes
@@ -15,7 +19,6 @@ import sys
 import threading
 from array import array
 from ctypes import byref, c_size_t
-from itertools import chain, compress
 from operator import itemgetter
 from typing import Any, List, Optional, Tuple
 
@@ -111,7 +114,7 @@ def _group(view: Any, i: int, end: int) -> List[str]:
     return str(view[a:b], "utf-8", "replace").split("\0")[:-1] if a != b else []
 
 
-def events(view: memoryview, event_cls: Any, type_names: Any) -> List[Any]:
+def events(view: Any, event_cls: Any, type_names: Any) -> List[Any]:
     """The events of a packed game as event_cls objects (gamedb.Event), each with the fields
     event_cls(evp) gives it from the C event: the slots of a move set on every event, the
     other fields only where the event has them (else the class's None)."""
@@ -178,9 +181,6 @@ def events(view: memoryview, event_cls: Any, type_names: Any) -> List[Any]:
 # ---- columns: one field of every event, without an object per event ------------------
 
 _LITTLE = sys.byteorder == "little"
-# The strings each value of a record's byte 1 puts in the string section, in their order.
-_LABELS = tuple(tuple(b for b in (_SAN, _UCI, _CHINESE, _FEN, _TEXT, _LANGUAGE) if bits & b)
-                for bits in range(256))
 # An Event's string fields and the bit that says the event has one.
 _STRING_BITS = {"san": _SAN, "uci": _UCI, "chinese": _CHINESE, "fen": _FEN, "text": _TEXT,
                 "language": _LANGUAGE}
@@ -235,38 +235,29 @@ def _ints(code: str, data: Any) -> Any:
 
 
 class Columns:
-    """The events of a packed game (the bytes of write(), kept) as columns: column(name)
-    gives, for each event in order, the value of the Event field name (what events() would
-    set on it, None where the event has none), made with bulk operations over the records
-    (strided slices, map over lookup tables, a split of the strings) and one comprehension
-    for the fields that depend on the event's type."""
+    """The events of a game packed with PACK_GROUPED (the bytes of write(), kept) as
+    columns: column(name) gives, for each event in order, the value of the Event field name
+    (what events() would set on it, None where the event has none), made with bulk
+    operations: strided slices and casts of the records, lookups through itemgetter, the
+    field's group of strings spread over the events by runs, and one comprehension for the
+    fields that depend on the event's type."""
 
-    __slots__ = ("_data", "_recs", "_kinds", "_bits", "_strs", "_grouped", "_send",
-                 "_type_table")
+    __slots__ = ("_data", "_recs", "_kinds", "_bits", "_send", "_type_table")
 
     def __init__(self, data: bytes, type_names: Any) -> None:
-        (_, _, hsize, flags, nevents, ntags, soff, slen, _, _, _, _,
-         _) = _HEAD.unpack_from(data)
-        self._grouped = bool(flags & PACK_GROUPED)
+        (_, _, hsize, flags, nevents, _, soff, slen, _, _, _, _, _) = _HEAD.unpack_from(data)
+        if not flags & PACK_GROUPED:
+            raise ValueError("_packed.Columns: a game packed with PACK_GROUPED only")
         self._send = soff + slen
         self._data = data
         end = hsize + 32 * nevents
         self._recs = memoryview(data)[hsize:end]  # no copy
         self._kinds = data[hsize:end:32]
         self._bits = data[hsize + 1:end:32]
-        self._strs: Optional[List[str]] = None
         self._type_table = type_names
 
     def __len__(self) -> int:
         return len(self._kinds)
-
-    def _strings(self) -> List[str]:
-        strs = self._strs
-        if strs is None:
-            (_, _, _, _, _, ntags, soff, slen, _, _, _, _, _) = _HEAD.unpack_from(self._data)
-            strs = str(self._data[soff:soff + slen], "utf-8", "replace").split("\0")
-            self._strs = strs = strs[2 * ntags + 1:]
-        return strs
 
     def column(self, name: str) -> List[Any]:
         """The values of field name of every event (a new list each call)."""
@@ -275,7 +266,8 @@ class Columns:
         if name == "type":
             return _lookup(self._type_table, kinds)
         if name == "depth":
-            return _ints("i", recs)[2::8].tolist()
+            depths: List[int] = _ints("i", recs)[2::8].tolist()
+            return depths
         if name in ("from_square", "to_square"):
             # -1 (not a move, a drop) is None: the table's last item
             return _lookup(_SQUARES, _ints("h", recs)[2 if name == "from_square" else 3::16])
@@ -285,19 +277,12 @@ class Columns:
             return _lookup(_ZERO_NONE, recs[3::32])
         if name in _STRING_BITS:
             bit = _STRING_BITS[name]
-            if self._grouped:
-                group = _group(self._data, _GROUP_OF[bit], self._send)
-                if len(group) == len(bits):
-                    return group
-                if not group:
-                    return [None] * len(bits)
-                return _spread(bits.translate(_HAS[bit]), group)
-            if not any(map(bit.__and__, bits)):
+            group = _group(self._data, _GROUP_OF[bit], self._send)
+            if len(group) == len(bits):
+                return group
+            if not group:
                 return [None] * len(bits)
-            strs = self._strings()
-            labels = chain.from_iterable(map(_LABELS.__getitem__, bits))
-            nxt = compress(strs, map(bit.__eq__, labels)).__next__
-            return [nxt() if b & bit else None for b in bits]
+            return _spread(bits.translate(_HAS[bit]), group)
         if name in ("move_number", "nag", "annotation_type"):
             want = {"move_number": _MOVE, "nag": _ffi.EVENT_NAG,
                     "annotation_type": _ffi.EVENT_ANNOTATION}[name]
@@ -312,7 +297,8 @@ class Columns:
         if name == "text_raw":
             lens = _ints("I", recs)[5::8]
             (_, _, _, _, _, _, _, _, roff, _, _, _, _) = _HEAD.unpack_from(self._data)
-            data, out, at = self._data, [], roff
+            data, at = self._data, roff
+            out: List[Optional[bytes]] = []
             for k, b, n in zip(kinds, bits, lens):
                 if b & _RAW:
                     out.append(data[at:at + n])
