@@ -11,9 +11,9 @@ them alike; medians of the rounds, and ratios. The rows:
       calls through ctypes per move), the path ``Game.moves()`` took before the packed game;
   (b) fast path: ``for ev in g.moves()`` (the game packed in one call, gamedb_game_write_packed);
   (b') ``g.to_dict()`` (the library's JSON writer and Python's json);
-  (b'') columns: ``m = g.moves()`` and ``m.column(...)`` of the events' types, SAN, UCI,
-      squares and texts (the comments): lists made without an Event object per event; it
-      reads what the C walk reads;
+  (b'') columns: ``m = g.moves()`` and ``m.column(...)`` of the events' SAN (None where an
+      event is not a move: what counts the moves), UCI, squares and texts (the comments):
+      lists made without an Event object per event; it reads what the C walk reads;
   (c) C: the same walk through the C API (bench-walk, built by bench/meson.build);
   (d) python-chess parsing the same games as PGN (``gamedb pgn`` of them), with each move's
       SAN and comment: skipped when ``import chess.pgn`` fails (put a checkout of
@@ -88,8 +88,8 @@ def walk_cols(gamedb, base, n):
             g.tags
             m = g.moves()
             column = m.column
-            moves += column("type").count("move")
-            column("san")
+            sans = column("san")  # None on the events that are not moves
+            moves += len(sans) - sans.count(None)
             column("uci")
             column("from_square")
             column("to_square")

@@ -182,6 +182,7 @@ class Event:
 _EVENT_FIELDS = ("type", "depth", "san", "uci", "chinese", "from_square", "to_square",
                  "promotion", "piece", "fen", "text", "text_raw", "language", "annotation_type",
                  "nag", "move_number", "colour", "key")
+_EVENT_FIELD_SET = frozenset(_EVENT_FIELDS)
 
 
 class _Closing:
@@ -289,7 +290,7 @@ class MoveIterator(_Closing):
         cols = self._cols
         if cols is None:
             raise TypeError("MoveIterator.column: only on an iterator made by Game.moves()")
-        if field not in _EVENT_FIELDS:
+        if field not in _EVENT_FIELD_SET:
             raise ValueError("MoveIterator.column: no Event field %r" % (field,))
         return cols.column(field)
 

@@ -107,12 +107,6 @@ def _groups(view: Any, end: int) -> List[List[str]]:
             for i in range(6)]
 
 
-def _group(view: Any, i: int, end: int) -> List[str]:
-    """Group i of _groups() only."""
-    offs = _GROUPS.unpack_from(view, _HEAD.size) + (end,)
-    a, b = offs[i], offs[i + 1]
-    return str(view[a:b], "utf-8", "replace").split("\0")[:-1] if a != b else []
-
 
 def events(view: Any, event_cls: Any, type_names: Any) -> List[Any]:
     """The events of a packed game as event_cls objects (gamedb.Event), each with the fields
@@ -242,13 +236,13 @@ class Columns:
     field's group of strings spread over the events by runs, and one comprehension for the
     fields that depend on the event's type."""
 
-    __slots__ = ("_data", "_recs", "_kinds", "_bits", "_send", "_type_table")
+    __slots__ = ("_data", "_recs", "_kinds", "_bits", "_offs", "_type_table")
 
     def __init__(self, data: bytes, type_names: Any) -> None:
         (_, _, hsize, flags, nevents, _, soff, slen, _, _, _, _, _) = _HEAD.unpack_from(data)
         if not flags & PACK_GROUPED:
             raise ValueError("_packed.Columns: a game packed with PACK_GROUPED only")
-        self._send = soff + slen
+        self._offs = _GROUPS.unpack_from(data, _HEAD.size) + (soff + slen,)
         self._data = data
         end = hsize + 32 * nevents
         self._recs = memoryview(data)[hsize:end]  # no copy
@@ -263,6 +257,17 @@ class Columns:
         """The values of field name of every event (a new list each call)."""
         recs, kinds, bits = self._recs, self._kinds, self._bits
         # (itemgetter and comprehensions: map over a bound method is slower)
+        bit = _STRING_BITS.get(name)
+        if bit is not None:
+            i = _GROUP_OF[bit]
+            a, b = self._offs[i], self._offs[i + 1]
+            if a == b:
+                return [None] * len(bits)
+            group = str(self._data[a:b], "utf-8", "replace").split("\0")
+            group.pop()  # after the last NUL
+            if len(group) == len(bits):
+                return group
+            return _spread(bits.translate(_HAS[bit]), group)
         if name == "type":
             return _lookup(self._type_table, kinds)
         if name == "depth":
@@ -275,14 +280,6 @@ class Columns:
             return _lookup(_ZERO_NONE, recs[2::32])
         if name == "promotion":
             return _lookup(_ZERO_NONE, recs[3::32])
-        if name in _STRING_BITS:
-            bit = _STRING_BITS[name]
-            group = _group(self._data, _GROUP_OF[bit], self._send)
-            if len(group) == len(bits):
-                return group
-            if not group:
-                return [None] * len(bits)
-            return _spread(bits.translate(_HAS[bit]), group)
         if name in ("move_number", "nag", "annotation_type"):
             want = {"move_number": _MOVE, "nag": _ffi.EVENT_NAG,
                     "annotation_type": _ffi.EVENT_ANNOTATION}[name]
