@@ -180,7 +180,6 @@ _STRING_BITS = {"san": _SAN, "uci": _UCI, "chinese": _CHINESE, "fen": _FEN, "tex
                 "language": _LANGUAGE}
 # Byte to value where 0 means None (a piece, a promotion); -1 to None for a square.
 _GROUP_OF = {_SAN: 0, _UCI: 1, _CHINESE: 2, _FEN: 3, _TEXT: 4, _LANGUAGE: 5}
-_SQUARES: Tuple[Optional[int], ...] = tuple(range(1 << 15)) + (None,)
 # For each string bit, the bytes.translate() table of a record's bits to 1 (has it) or 0.
 _HAS = {bit: bytes(1 if b & bit else 0 for b in range(256)) for bit in _STRING_BITS.values()}
 _ZERO_NONE: Tuple[Optional[int], ...] = (None,) + tuple(range(1, 256))
@@ -208,6 +207,17 @@ def _spread(has: bytes, values: List[Any]) -> List[Any]:
         i = find(1, i + 1)
         out[i] = v
     return out
+
+
+def _none_for(value: int, items: List[Any]) -> List[Any]:
+    """items with None for each item equal to value (few: searched, not stepped over)."""
+    i = -1
+    try:
+        while True:
+            i = items.index(value, i + 1)
+            items[i] = None
+    except ValueError:
+        return items
 
 
 def _lookup(table: Tuple[Any, ...], keys: Any) -> List[Any]:
@@ -274,8 +284,8 @@ class Columns:
             depths: List[int] = _ints("i", recs)[2::8].tolist()
             return depths
         if name in ("from_square", "to_square"):
-            # -1 (not a move, a drop) is None: the table's last item
-            return _lookup(_SQUARES, _ints("h", recs)[2 if name == "from_square" else 3::16])
+            squares: List[Any] = _ints("h", recs)[2 if name == "from_square" else 3::16].tolist()
+            return _none_for(-1, squares)  # not a move, or a drop
         if name == "piece":
             return _lookup(_ZERO_NONE, recs[2::32])
         if name == "promotion":
