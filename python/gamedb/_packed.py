@@ -263,11 +263,11 @@ class Columns:
     def __len__(self) -> int:
         return len(self._kinds)
 
-    def column(self, name: str) -> List[Any]:
-        """The values of field name of every event (a new list each call)."""
+    def column(self, field: str) -> List[Any]:
+        """The values of field field of every event (a new list each call)."""
         recs, kinds, bits = self._recs, self._kinds, self._bits
         # (itemgetter and comprehensions: map over a bound method is slower)
-        bit = _STRING_BITS.get(name)
+        bit = _STRING_BITS.get(field)
         if bit is not None:
             i = _GROUP_OF[bit]
             a, b = self._offs[i], self._offs[i + 1]
@@ -278,30 +278,30 @@ class Columns:
             if len(group) == len(bits):
                 return group
             return _spread(bits.translate(_HAS[bit]), group)
-        if name == "type":
+        if field == "type":
             return _lookup(self._type_table, kinds)
-        if name == "depth":
+        if field == "depth":
             depths: List[int] = _ints("i", recs)[2::8].tolist()
             return depths
-        if name in ("from_square", "to_square"):
-            squares: List[Any] = _ints("h", recs)[2 if name == "from_square" else 3::16].tolist()
+        if field in ("from_square", "to_square"):
+            squares: List[Any] = _ints("h", recs)[2 if field == "from_square" else 3::16].tolist()
             return _none_for(-1, squares)  # not a move, or a drop
-        if name == "piece":
+        if field == "piece":
             return _lookup(_ZERO_NONE, recs[2::32])
-        if name == "promotion":
+        if field == "promotion":
             return _lookup(_ZERO_NONE, recs[3::32])
-        if name in ("move_number", "nag", "annotation_type"):
+        if field in ("move_number", "nag", "annotation_type"):
             want = {"move_number": _MOVE, "nag": _ffi.EVENT_NAG,
-                    "annotation_type": _ffi.EVENT_ANNOTATION}[name]
+                    "annotation_type": _ffi.EVENT_ANNOTATION}[field]
             nums = _ints("i", recs)[3::8]
             return [n if k == want else None for k, n in zip(kinds, nums)]
-        if name == "colour":
+        if field == "colour":
             return [("black" if c else "white") if k == _MOVE else None
                     for k, c in zip(kinds, recs[16::32])]
-        if name == "key":
+        if field == "key":
             keys = _ints("Q", recs)[3::4]
             return [q if b & _KEY else None for b, q in zip(bits, keys)]
-        if name == "text_raw":
+        if field == "text_raw":
             lens = _ints("I", recs)[5::8]
             (_, _, _, _, _, _, _, _, roff, _, _, _, _) = _HEAD.unpack_from(self._data)
             data, at = self._data, roff
@@ -313,4 +313,4 @@ class Columns:
                 else:
                     out.append(b"" if k == _ffi.EVENT_ANNOTATION else None)
             return out
-        raise KeyError(name)
+        raise ValueError("MoveIterator.column: no Event field %r" % (field,))
