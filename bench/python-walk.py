@@ -11,6 +11,9 @@ them alike; medians of the rounds, and ratios. The rows:
       calls through ctypes per move), the path ``Game.moves()`` took before the packed game;
   (b) fast path: ``for ev in g.moves()`` (the game packed in one call, gamedb_game_write_packed);
   (b') ``g.to_dict()`` (the library's JSON writer and Python's json);
+  (b'') columns: ``m = g.moves()`` and ``m.column(...)`` of the events' SAN (None where an
+      event is not a move: what counts the moves), UCI, squares and texts (the comments):
+      lists made without an Event object per event; it reads what the C walk reads;
   (c) C: the same walk through the C API (bench-walk, built by bench/meson.build);
   (d) python-chess parsing the same games as PGN (``gamedb pgn`` of them), with each move's
       SAN and comment: skipped when ``import chess.pgn`` fails (put a checkout of
@@ -72,6 +75,25 @@ def walk_fast(gamedb, base, n):
                     moves += 1
                 elif ev.type == "comment_before" or ev.type == "comment_after":
                     ev.text
+    return games, moves
+
+
+def walk_cols(gamedb, base, n):
+    games = moves = 0
+    with gamedb.open(base) as r:
+        for g in r:
+            if games == n:
+                break
+            games += 1
+            g.tags
+            m = g.moves()
+            column = m.column
+            sans = column("san")  # None on the events that are not moves
+            moves += len(sans) - sans.count(None)
+            column("uci")
+            column("from_square")
+            column("to_square")
+            column("text")
     return games, moves
 
 
@@ -139,7 +161,10 @@ def main():
     ap.add_argument("--base")
     ap.add_argument("--games", type=int, default=1500)
     ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--rows", default="a,b,b2,b3,d",
+                    help="the Python rows to time (C is always timed), e.g. b,b3")
     args = ap.parse_args()
+    wanted = set(args.rows.split(",")) | {"b"}  # the ratios' reference
     base = args.base or next((b for b in DEFAULT_BASES if b and os.path.exists(b)), None)
     if not base or not os.path.exists(base):
         print("python-walk: no base (TWIC 1134: antoyo/uncbv tests/twic1134); skipped")
@@ -153,7 +178,7 @@ def main():
         chess_pgn = None
     tool = os.path.join(args.build, "tools", "gamedb")
     walker = os.path.join(args.build, "bench", "bench-walk")
-    rows = {"a": [], "b": [], "b2": [], "c": [], "d": []}
+    rows = {"a": [], "b": [], "b2": [], "b3": [], "c": [], "d": []}
     counts = {}
     with tempfile.TemporaryDirectory() as tmp:
         pgn_path = os.path.join(tmp, "games.pgn")
@@ -164,14 +189,17 @@ def main():
         for _ in range(args.rounds):
             for key, fn, fargs in (("a", walk_old, (gamedb, base, args.games)),
                                    ("b", walk_fast, (gamedb, base, args.games)),
-                                   ("b2", walk_dict, (gamedb, base, args.games))):
+                                   ("b2", walk_dict, (gamedb, base, args.games)),
+                                   ("b3", walk_cols, (gamedb, base, args.games))):
+                if key not in wanted:
+                    continue
                 dt, counts[key] = timed(fn, *fargs)
                 rows[key].append(dt)
             out = subprocess.run([walker, "--games", str(args.games), base], check=True,
                                  capture_output=True, text=True).stdout
             rows["c"].append(float(out.split(": ")[1].split(" s")[0]))
             counts["c"] = tuple(int(w) for w in out.replace(",", "").split()[4:7:2])
-            if chess_pgn is not None:
+            if chess_pgn is not None and "d" in wanted:
                 dt, counts["d"] = timed(walk_chess, chess_pgn, pgn_path, args.games)
                 rows["d"].append(dt)
     med = {k: statistics.median(v) for k, v in rows.items() if v}
@@ -179,6 +207,7 @@ def main():
         "a": "(a) Python, old path: per-event iterator (`MoveIterator(g, 0)`)",
         "b": "(b) Python, fast path: `for ev in g.moves()` (packed game)",
         "b2": "(b') Python, `g.to_dict()` (JSON writer + json)",
+        "b3": "(b'') Python, columns: `m = g.moves()`, `m.column(...)` (SAN, UCI, squares, texts)",
         "c": "(c) C, the same walk (bench-walk)",
         "d": "(d) python-chess %s, the same games as PGN" % (
             getattr(sys.modules.get("chess"), "__version__", "?") if chess_pgn else "-"),
@@ -188,16 +217,16 @@ def main():
           % (os.path.basename(base), games, counts["b"][1], args.rounds,
              sys.version.split()[0]))
     print()
-    print("| walk | CPU s | games/s | / C | fast path / this |")
-    print("| --- | ---: | ---: | ---: | ---: |")
-    for k in ("a", "b", "b2", "c", "d"):
+    print("| walk | CPU s | games/s | / C | python-chess / this | fast path / this |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for k in ("a", "b", "b2", "b3", "c", "d"):
         if k not in med:
-            print("| %s | skipped | | | |" % names[k])
+            print("| %s | skipped | | | | |" % names[k])
             continue
-        print("| %s | %.4f | %s | %.2fx | %.2fx |" % (
+        print("| %s | %.4f | %s | %.2fx | %s | %.2fx |" % (
             names[k], med[k], "{:,.0f}".format(games / med[k]), med[k] / med["c"],
-            med[k] / med["b"]))
-    for k in ("a", "b2", "c", "d"):
+            "%.1fx" % (med["d"] / med[k]) if "d" in med else "-", med[k] / med["b"]))
+    for k in ("a", "b2", "b3", "c", "d"):
         if k in counts and counts[k] != counts["b"]:
             print("warning: row %s counted %s, the fast path %s" % (k, counts[k], counts["b"]))
     return 0

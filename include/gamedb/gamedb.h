@@ -1379,8 +1379,12 @@ GAMEDB_EXPORT int32_t gamedb_game_write_positions(struct gamedb_game *g, int32_t
  */
 enum gamedb_pack_flags {
 	GAMEDB_PACK_KEYS = 0x10000,    /**< Each move's key (gamedb_event_get_key()). */
-	GAMEDB_PACK_NO_MOVES = 0x20000 /**< The start position and the tags only: the moves are
-					    not decoded (a header listing). */
+	GAMEDB_PACK_NO_MOVES = 0x20000, /**< The start position and the tags only: the moves are
+					     not decoded (a header listing). */
+	GAMEDB_PACK_GROUPED = 0x40000  /**< The events' strings grouped by kind (all SANs, then
+					    all UCIs, ...), with a longer header that says where
+					    each group starts: one field of every event is then
+					    read without reading the others (gamedb_game_write_packed()). */
 };
 
 /**
@@ -1426,7 +1430,11 @@ enum gamedb_pack_flags {
  *
  * The string section: NUL-terminated UTF-8 strings, one after the other: each tag's name and
  * value (T pairs, in gamedb_game_get_tag_at()'s order), the start position's FEN, then for
- * each event the strings its bits name, in the order of the bits. The raw section: the stored
+ * each event the strings its bits name, in the order of the bits. With ::GAMEDB_PACK_GROUPED,
+ * H is 80 and the header goes on with six 4-byte offsets, from the buffer's start, of the
+ * groups that follow the FEN in the string section: each group holds the strings of one bit
+ * (1, 2, 4, 8, 16, 32, in this order) of every event that has it, in the events' order, and
+ * ends where the next one starts (the last at the section's end). The raw section: the stored
  * bytes of the events with bit 64 (gamedb_event_get_text_raw()), one after the other, each
  * as long as its record says (they may hold NUL bytes).
  *

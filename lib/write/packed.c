@@ -15,10 +15,13 @@
 #define PACK_MAGIC "GDBK"
 #define PACK_VERSION 1u
 #define PACK_HEADER 56u
+#define PACK_HEADER_GROUPED 80u /* GAMEDB_PACK_GROUPED: and the offsets of the six groups */
+#define PACK_GROUPS 6
 #define PACK_RECORD 32u
 /* Most games fit in these on the stack; a longer one moves its section to the heap. */
 #define PACK_INLINE_RECORDS 8192
 #define PACK_INLINE_STRINGS 4096
+#define PACK_INLINE_GROUP 1024
 
 /* The bits of a record's byte 1: which of the event's values follow in the sections. */
 enum {
@@ -28,7 +31,9 @@ enum {
 
 struct pack {
 	struct gamedb__buf rec, str, raw;
-	int err;
+	/* GAMEDB_PACK_GROUPED: the events' strings of each bit, HAS_SAN ... HAS_LANGUAGE */
+	struct gamedb__buf group[PACK_GROUPS];
+	int grouped, err;
 };
 
 static void put_le(unsigned char *d, uint64_t v, unsigned bytes)
@@ -40,15 +45,35 @@ static void put_le(unsigned char *d, uint64_t v, unsigned bytes)
 }
 
 /* A string of the string section: its bytes and a NUL. */
-static void str_n(struct pack *p, const char *s, size_t len)
+static void put_str(struct pack *p, struct gamedb__buf *b, const char *s, size_t len)
 {
-	if (gamedb__buf_put(&p->str, s, len) != 0 || gamedb__buf_put(&p->str, "", 1) != 0)
+	if (gamedb__buf_put(b, s, len) != 0 || gamedb__buf_put(b, "", 1) != 0)
 		p->err = 1;
 }
 
 static void str(struct pack *p, const char *s)
 {
-	str_n(p, s, strlen(s));
+	put_str(p, &p->str, s, strlen(s));
+}
+
+/* An event's string of the value of bit (HAS_SAN ... HAS_LANGUAGE): after the event's
+ * others, or in the bit's group (GAMEDB_PACK_GROUPED). */
+static void ev_str_n(struct pack *p, unsigned bit, const char *s, size_t len)
+{
+	unsigned i = 0;
+
+	if (!p->grouped) {
+		put_str(p, &p->str, s, len);
+		return;
+	}
+	while ((1u << i) != bit)
+		i++;
+	put_str(p, &p->group[i], s, len);
+}
+
+static void ev_str(struct pack *p, unsigned bit, const char *s)
+{
+	ev_str_n(p, bit, s, strlen(s));
 }
 
 /* One event's record, and its values in the string and raw sections. */
@@ -62,6 +87,7 @@ static void event(struct pack *p, const struct gamedb_event *ev, uint32_t flags,
 
 	memset(r, 0, sizeof r);
 	r[0] = (unsigned char)type;
+	put_le(r + 4, 0xffffffffu, 4); /* no squares: -1 and -1, as the layout says */
 	put_le(r + 8, (uint32_t)gamedb_event_get_depth(ev), 4);
 	switch (type) {
 	case GAMEDB_EVENT_MOVE:
@@ -79,19 +105,19 @@ static void event(struct pack *p, const struct gamedb_event *ev, uint32_t flags,
 		}
 		if ((s = gamedb__event_san(ev, &len)) != NULL) {
 			bits |= HAS_SAN;
-			str_n(p, s, len);
+			ev_str_n(p, HAS_SAN, s, len);
 		}
 		if ((s = gamedb_event_get_uci(ev)) != NULL) {
 			bits |= HAS_UCI;
-			str(p, s);
+			ev_str(p, HAS_UCI, s);
 		}
 		if (xiangqi && (s = gamedb_event_get_notation(ev, GAMEDB_NOTATION_CHINESE)) != NULL) {
 			bits |= HAS_CHINESE;
-			str(p, s);
+			ev_str(p, HAS_CHINESE, s);
 		}
 		if ((flags & GAMEDB_ITER_FEN) && (s = gamedb_event_get_fen(ev)) != NULL) {
 			bits |= HAS_FEN;
-			str(p, s);
+			ev_str(p, HAS_FEN, s);
 		}
 		if (flags & GAMEDB_PACK_KEYS) {
 			uint64_t key;
@@ -108,13 +134,13 @@ static void event(struct pack *p, const struct gamedb_event *ev, uint32_t flags,
 	case GAMEDB_EVENT_COMMAND:
 		if ((s = gamedb_event_get_text(ev)) != NULL) {
 			bits |= HAS_TEXT;
-			str(p, s);
+			ev_str(p, HAS_TEXT, s);
 		}
 		if (type != GAMEDB_EVENT_COMMENT_BEFORE && type != GAMEDB_EVENT_COMMENT_AFTER)
 			break;
 		if ((s = gamedb_event_get_language(ev)) != NULL) {
 			bits |= HAS_LANGUAGE;
-			str(p, s);
+			ev_str(p, HAS_LANGUAGE, s);
 		}
 		/* a comment's stored bytes, as an annotation's */
 		/* fall through */
@@ -145,13 +171,14 @@ GAMEDB_EXPORT int32_t gamedb_game_write_packed(struct gamedb_game *g, uint32_t f
 {
 	static const uint32_t known = GAMEDB_ITER_MAINLINE_ONLY | GAMEDB_ITER_SKIP_COMMENTS |
 		GAMEDB_ITER_FEN | GAMEDB_ITER_PARTIAL | GAMEDB_ITER_UCI_KING_TAKES_ROOK |
-		GAMEDB_PACK_KEYS | GAMEDB_PACK_NO_MOVES;
+		GAMEDB_PACK_KEYS | GAMEDB_PACK_NO_MOVES | GAMEDB_PACK_GROUPED;
 	struct pack p;
 	struct gamedb_move_iter *it = NULL;
 	const struct gamedb_event *ev;
-	unsigned char head[PACK_HEADER];
+	unsigned char head[PACK_HEADER_GROUPED];
 	char rec_storage[PACK_INLINE_RECORDS], str_storage[PACK_INLINE_STRINGS], raw_storage[256];
-	size_t i, ntags, nevents = 0, total;
+	char group_storage[PACK_GROUPS][PACK_INLINE_GROUP];
+	size_t i, ntags, nevents = 0, total, hsize, at, strs;
 	int32_t rc = GAMEDB_OK;
 	const char *fen;
 	int xiangqi;
@@ -171,6 +198,9 @@ GAMEDB_EXPORT int32_t gamedb_game_write_packed(struct gamedb_game *g, uint32_t f
 	gamedb__buf_init_fixed(&p.rec, rec_storage, sizeof rec_storage);
 	gamedb__buf_init_fixed(&p.str, str_storage, sizeof str_storage);
 	gamedb__buf_init_fixed(&p.raw, raw_storage, sizeof raw_storage);
+	p.grouped = (flags & GAMEDB_PACK_GROUPED) != 0;
+	for (i = 0; i < PACK_GROUPS; i++)
+		gamedb__buf_init_fixed(&p.group[i], group_storage[i], sizeof group_storage[i]);
 
 	ntags = gamedb_game_get_tag_count(g);
 	for (i = 0; i < ntags; i++) {
@@ -193,7 +223,11 @@ GAMEDB_EXPORT int32_t gamedb_game_write_packed(struct gamedb_game *g, uint32_t f
 		gamedb_move_iter_free(it);
 	}
 
-	total = PACK_HEADER + p.rec.len + p.str.len + p.raw.len;
+	hsize = p.grouped ? PACK_HEADER_GROUPED : PACK_HEADER;
+	strs = p.str.len;
+	for (i = 0; i < PACK_GROUPS; i++)
+		strs += p.group[i].len;
+	total = hsize + p.rec.len + strs + p.raw.len;
 	if (p.err || total > UINT32_MAX || nevents > UINT32_MAX || ntags > UINT32_MAX) {
 		rc = GAMEDB_FAILED; /* out of memory, or over the size cap of a buffer */
 		goto out;
@@ -203,25 +237,35 @@ GAMEDB_EXPORT int32_t gamedb_game_write_packed(struct gamedb_game *g, uint32_t f
 		goto out; /* the caller asks again with room for total bytes */
 	memcpy(head, PACK_MAGIC, 4);
 	put_le(head + 4, PACK_VERSION, 4);
-	put_le(head + 8, PACK_HEADER, 4);
+	put_le(head + 8, hsize, 4);
 	put_le(head + 12, flags, 4);
 	put_le(head + 16, nevents, 4);
 	put_le(head + 20, ntags, 4);
-	put_le(head + 24, PACK_HEADER + p.rec.len, 4);
-	put_le(head + 28, p.str.len, 4);
-	put_le(head + 32, PACK_HEADER + p.rec.len + p.str.len, 4);
+	put_le(head + 24, hsize + p.rec.len, 4);
+	put_le(head + 28, strs, 4);
+	put_le(head + 32, hsize + p.rec.len + strs, 4);
 	put_le(head + 36, p.raw.len, 4);
 	put_le(head + 40, gamedb_game_get_index(g), 8);
 	put_le(head + 48, (uint32_t)gamedb_game_get_variant(g), 4);
 	put_le(head + 52, gamedb_game_is_deleted(g) ? 1 : 0, 4);
-	memcpy(buf, head, PACK_HEADER);
-	memcpy((char *)buf + PACK_HEADER, p.rec.p, p.rec.len);
-	memcpy((char *)buf + PACK_HEADER + p.rec.len, p.str.p, p.str.len);
+	at = hsize + p.rec.len + p.str.len;
+	for (i = 0; i < PACK_GROUPS && p.grouped; i++) {
+		put_le(head + PACK_HEADER + 4 * i, at, 4);
+		if (p.group[i].len)
+			memcpy((char *)buf + at, p.group[i].p, p.group[i].len);
+		at += p.group[i].len;
+	}
+	memcpy(buf, head, hsize);
+	if (p.rec.len)
+		memcpy((char *)buf + hsize, p.rec.p, p.rec.len);
+	memcpy((char *)buf + hsize + p.rec.len, p.str.p, p.str.len);
 	if (p.raw.len)
-		memcpy((char *)buf + PACK_HEADER + p.rec.len + p.str.len, p.raw.p, p.raw.len);
+		memcpy((char *)buf + at, p.raw.p, p.raw.len);
 out:
 	gamedb__buf_free(&p.rec);
 	gamedb__buf_free(&p.str);
 	gamedb__buf_free(&p.raw);
+	for (i = 0; i < PACK_GROUPS; i++)
+		gamedb__buf_free(&p.group[i]);
 	return rc;
 }

@@ -552,7 +552,7 @@ class Reader(_Closing):
             except StopIteration:
                 raise IndexError("game index out of range") from None
 
-    def _packed_current(self, game: Game, flags: int) -> Optional[List[Any]]:
+    def _packed_current(self, game: Game, flags: int) -> Optional[bytes]:
         """The events of ``game`` packed straight from the borrowed C game when it is still
         the reader's current one and has no copy (Game._packed_borrowed()); None otherwise,
         and the caller takes the game's copy as before."""

@@ -209,6 +209,100 @@ def test_the_c_contract():
         assert strs[2 * ntags].decode() == g.fen
         assert _lib.gamedb_game_write_packed(gp, 0x40000000, buf, size, byref(n)) == \
             gamedb.FAILED
+        # A record that is not a move holds -1 and -1 as its squares (bytes 4..7).
+        events = list(g.moves())
+        recs = [data[56 + 32 * i:56 + 32 * (i + 1)] for i in range(nevents)]
+        assert any(e.type != "move" for e in events)
+        for e, rec in zip(events, recs):
+            if e.type != "move":
+                assert struct.unpack_from("<hh", rec, 4) == (-1, -1), e
+
+
+def test_the_grouped_layout():
+    """GAMEDB_PACK_GROUPED as the header says: H is 80, the same records, the tags and the
+    FEN first in the string section, then six groups (SAN, UCI, Chinese, FEN, text, language),
+    each the values of every event that has it, in order, found at the header's offsets."""
+    for path in (need(HEDGEHOG), os.path.join(TESTDATA, "xqf", "enc-v11-endgame.xqf")):
+        if not os.path.exists(path):
+            continue
+        with gamedb.open(path) as r:
+            for g in r:
+                if g.index >= 20:
+                    break
+                gp = r._current_ptr
+                n = c_size_t()
+                flags = _ffi.ITER_FEN | _packed.PACK_GROUPED
+                _lib.gamedb_game_write_packed(gp, _ffi.ITER_FEN, None, 0, byref(n))
+                plain = ctypes.create_string_buffer(n.value)
+                _lib.gamedb_game_write_packed(gp, _ffi.ITER_FEN, plain, n.value, byref(n))
+                plain = plain.raw
+                _lib.gamedb_game_write_packed(gp, flags, None, 0, byref(n))
+                buf = ctypes.create_string_buffer(n.value)
+                assert _lib.gamedb_game_write_packed(gp, flags, buf, n.value, byref(n)) == \
+                    gamedb.OK
+                data = buf.raw
+                assert len(data) == len(plain) + 24
+                (magic, version, hsize, got_flags, nevents, ntags, soff, slen, roff, rlen, _, _,
+                 _) = struct.unpack_from("<4sIIIIIIIIIQII", data)
+                assert (magic, version, hsize, got_flags) == (b"GDBK", 1, 80, flags)
+                assert data[80:80 + 32 * nevents] == plain[56:56 + 32 * nevents]
+                assert data[roff:roff + rlen] == plain[-rlen:] if rlen else True
+                offs = list(struct.unpack_from("<6I", data, 56)) + [soff + slen]
+                head = data[soff:offs[0]].split(b"\0")
+                assert [x.decode() for x in head[:2 * ntags]] == \
+                    [x for t in g.tag_list for x in t]
+                assert head[2 * ntags].decode() == g.fen and head[2 * ntags + 1:] == [b""]
+                events = list(g.moves(fen=True))
+                assert len(events) == nevents
+                for i, name in enumerate(("san", "uci", "chinese", "fen", "text", "language")):
+                    want = [getattr(e, name) for e in events if getattr(e, name) is not None]
+                    group = data[offs[i]:offs[i + 1]]
+                    assert [x.decode() for x in group.split(b"\0")[:-1]] == want, name
+
+
+def columns_and_events(m, events):
+    """Each Event field's column of m against the events' attributes: equal values of the
+    same types (None where the event has none)."""
+    for name in gamedb._game._EVENT_FIELDS:
+        col = m.column(name)
+        want = [getattr(e, name) for e in events]
+        assert col == want, name
+        assert [type(x) for x in col] == [type(x) for x in want], name
+
+
+@pytest.mark.parametrize("path", bases())
+def test_columns_equal_events(path):
+    """MoveIterator.column() of every Event field, on every game with the default options and
+    on the first SLICE games with each option, equals the field of the Event objects the same
+    iterator gives (before and after its iteration), and those of the per-event C iterator."""
+    with gamedb.open(path, errors="skip") as r:
+        for g in r:
+            for options in (OPTIONS if g.index < SLICE else OPTIONS[:1]):
+                try:
+                    m = g.moves(**options)
+                except gamedb.GameFailed:
+                    continue
+                untouched = g.moves(**options)
+                events = list(m)
+                columns_and_events(untouched, events)   # no Event made
+                columns_and_events(m, events)           # after the iteration
+                if g.index < 50:
+                    assert fields(events) == by_calls(g, **options)
+
+
+def test_column_misuse():
+    """column(): an unknown field is a ValueError; on an iterator made directly (the C one,
+    event by event) a TypeError; after close() it still answers, the iteration ends."""
+    with gamedb.open(os.path.join(TESTDATA, "scid", "moves.si4")) as r:
+        g = next(r)
+        m = g.moves()
+        with pytest.raises(ValueError):
+            m.column("nope")
+        with pytest.raises(TypeError):
+            gamedb.MoveIterator(g, 0).column("san")
+        sans = m.column("san")
+        m.close()
+        assert list(m) == [] and m.column("san") == sans and any(sans)
 
 
 def test_failed_moves_are_reported_and_counted():

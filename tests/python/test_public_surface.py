@@ -141,7 +141,7 @@ MEMBERS = {'ChessbaseInfo': ['charset', 'texts'],
  'GamedbIsADirectoryError': ['code', 'detail', 'message'],
  'GamedbWarning': [],
  'Ledger': ['delivered', 'failed', 'warned'],
- 'MoveIterator': ['close'],
+ 'MoveIterator': ['close', 'column'],  # column: issue 32 (the columnar walk)
  'Reader': ['capabilities', 'chessassistant_comment', 'chessbase', 'close', 'closed',
             'delivered', 'errors', 'failed', 'format', 'game_count', 'ledger', 'open_warning',
             'properties',  # issue 29: a base's own properties (on purpose)
@@ -266,6 +266,8 @@ SIGNATURES = {
                            ('flags', 'POSITIONAL_OR_KEYWORD', None),
                            ('key', 'POSITIONAL_OR_KEYWORD', 'False')],
  'MoveIterator.close': [('self', 'POSITIONAL_OR_KEYWORD', None)],
+ 'MoveIterator.column': [('self', 'POSITIONAL_OR_KEYWORD', None),
+                         ('field', 'POSITIONAL_OR_KEYWORD', None)],
  'Reader.__init__': [('self', 'POSITIONAL_OR_KEYWORD', None),
                      ('charset', 'POSITIONAL_OR_KEYWORD', 'None'),
                      ('format', 'POSITIONAL_OR_KEYWORD', 'None'),
