@@ -409,6 +409,34 @@ static int complete(const struct gamedb__xqpos *pos, struct gamedb__move *m)
 	return 0;
 }
 
+int gamedb__xq_move_try(const struct gamedb__xqpos *pos, int from, int to, struct gamedb__move *m,
+			struct gamedb__xqpos *after, char *why, size_t why_cap)
+{
+	if (from < 0 || from > 89 || to < 0 || to > 89) {
+		snprintf(why, why_cap, "a square outside the board");
+		return -1;
+	}
+	if (!pos->sq[from] || GAMEDB__XQPC_COLOUR(pos->sq[from]) != pos->stm) {
+		char a[3] = { (char)('a' + from % 9), (char)('0' + from / 9), 0 };
+		if (!pos->sq[from])
+			snprintf(why, why_cap, "no piece on %s", a);
+		else
+			snprintf(why, why_cap, "the piece on %s is %s's, but %s is to move", a,
+				 pos->stm ? "Red" : "Black", pos->stm ? "Black" : "Red");
+		return -1;
+	}
+	memset(m, 0, sizeof *m);
+	m->from = (uint8_t)from;
+	m->to = (uint8_t)to;
+	m->rook_from = GAMEDB__NO_SQ;
+	*after = *pos;
+	if (gamedb__xq_move_play(after, m) != 0) {
+		snprintf(why, why_cap, "not a legal move");
+		return -1;
+	}
+	return 0;
+}
+
 int gamedb__xq_move_play(struct gamedb__xqpos *pos, struct gamedb__move *m)
 {
 	if (m->flags & GAMEDB__MF_NULL) {

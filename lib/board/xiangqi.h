@@ -93,6 +93,16 @@ void gamedb__xq_make(struct gamedb__xqpos *pos, const struct gamedb__move *m);
  */
 int gamedb__xq_move_play(struct gamedb__xqpos *pos, struct gamedb__move *m);
 
+/*
+ * The move from -> to (squares of this board, rank * 9 + file; -1 or above 89: off the board)
+ * checked in pos, as formats that store a move as two squares read it (XQF, CCBridge): 0 with
+ * *m completed and *after the position after it, or -1 with the reason in why (why_cap bytes,
+ * naming the from-square as "e3": file letter, rank from Red's side): off the board, no piece
+ * there, the other side's piece, or not a legal move.
+ */
+int gamedb__xq_move_try(const struct gamedb__xqpos *pos, int from, int to, struct gamedb__move *m,
+			struct gamedb__xqpos *after, char *why, size_t why_cap);
+
 /* ICCS, lower case: "h2e2" ("0000" for a null move). Writes a NUL-terminated string; returns 4. */
 size_t gamedb__xq_move_iccs(const struct gamedb__move *m, char *buf);
 /* Parses ICCS ("h2e2", "H2-E2") into a completed legal move; 0 or -1. */

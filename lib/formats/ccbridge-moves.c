@@ -218,52 +218,6 @@ static void square_name(uint8_t v, char out[4])
 	out[2] = 0;
 }
 
-/* Checks nd's move in pos: 0 with *after and *m, or -1 with a reason in why. */
-static int try_move(const struct gamedb__xqpos *pos, const struct ccb_node *nd, struct gamedb__move *m,
-		    struct gamedb__xqpos *after, char *why, size_t why_cap)
-{
-	char a[4];
-	int from, to;
-
-	if (nd->from > 89 || nd->to > 89) {
-		snprintf(why, why_cap, "a square outside the board");
-		return -1;
-	}
-	from = (9 - nd->from / 9) * 9 + nd->from % 9;
-	to = (9 - nd->to / 9) * 9 + nd->to % 9;
-	if (!pos->sq[from]) {
-		square_name(nd->from, a);
-		snprintf(why, why_cap, "no piece on %s", a);
-		return -1;
-	}
-	if (GAMEDB__XQPC_COLOUR(pos->sq[from]) != pos->stm) {
-		square_name(nd->from, a);
-		snprintf(why, why_cap, "the piece on %s is %s's, but %s is to move", a,
-			 pos->stm ? "Red" : "Black", pos->stm ? "Black" : "Red");
-		return -1;
-	}
-	memset(m, 0, sizeof *m);
-	m->from = (uint8_t)from;
-	m->to = (uint8_t)to;
-	m->rook_from = GAMEDB__NO_SQ;
-	*after = *pos;
-	if (gamedb__xq_move_play(after, m) != 0) {
-		snprintf(why, why_cap, "not a legal move");
-		return -1;
-	}
-	return 0;
-}
-
-/* Adds the move m played from `before`, with its WXF, move number and colour. */
-static int add_move(struct gamedb__movebuf *mb, const struct gamedb__xqpos *before,
-		    const struct gamedb__move *m)
-{
-	char wxf[GAMEDB__SAN_MAX] = { 0 };
-	const size_t n = gamedb__xq_move_wxf(before, m, wxf);
-
-	return gamedb__mb_move_san(mb, m, before->fullmove, before->stm, wxf, n);
-}
-
 static void bad_move(struct ccb *s, struct gamedb_game *g, struct ccb_problems *pb, int32_t status,
 		     const struct gamedb__xqpos *pos, const struct ccb_node *nd, const char *why)
 {
@@ -312,7 +266,9 @@ int32_t gamedb__ccb_decode(void *state, struct gamedb_game *g, struct gamedb__mo
 			const uint32_t a = fr->alt;
 			struct ccb_frame *nf;
 			fr->alt = s->nodes[a].sib;
-			if (try_move(&fr->before, &s->nodes[a], &m, &after, why, sizeof why) != 0) {
+			if (gamedb__xq_move_try(&fr->before, gamedb__ccb_square(s->nodes[a].from),
+						gamedb__ccb_square(s->nodes[a].to), &m, &after,
+						why, sizeof why) != 0) {
 				bad_move(s, g, &pb, GAMEDB_WARN, &fr->before, &s->nodes[a], why);
 				continue;
 			}
@@ -330,14 +286,16 @@ int32_t gamedb__ccb_decode(void *state, struct gamedb_game *g, struct gamedb__mo
 			nf->pos = after;
 			nf->node = a;
 			nf->alt = CCB_NONE;
-			if (add_move(mb, &nf->before, &m) != 0 ||
+			if (gamedb__xq_add_move(mb, &nf->before, &m) != 0 ||
 			    add_comment(s, g, mb, &s->nodes[a], GAMEDB_EVENT_COMMENT_AFTER, &pb) != 0)
 				goto nomem;
 			continue;
 		}
 		/* The line goes on with the first child whose move is legal. */
 		for (c = s->nodes[fr->node].child; c != CCB_NONE; c = s->nodes[c].sib) {
-			if (try_move(&fr->pos, &s->nodes[c], &m, &after, why, sizeof why) == 0)
+			if (gamedb__xq_move_try(&fr->pos, gamedb__ccb_square(s->nodes[c].from),
+						gamedb__ccb_square(s->nodes[c].to), &m, &after,
+						why, sizeof why) == 0)
 				break;
 			if (gamedb__var_depth(&s->frames) == 0) {
 				bad_move(s, g, &pb, GAMEDB_FAILED, &fr->pos, &s->nodes[c], why);
@@ -356,7 +314,7 @@ int32_t gamedb__ccb_decode(void *state, struct gamedb_game *g, struct gamedb__mo
 		fr->pos = after;
 		fr->node = c;
 		fr->alt = s->nodes[c].sib;
-		if (add_move(mb, &fr->before, &m) != 0 ||
+		if (gamedb__xq_add_move(mb, &fr->before, &m) != 0 ||
 		    add_comment(s, g, mb, &s->nodes[c], GAMEDB_EVENT_COMMENT_AFTER, &pb) != 0)
 			goto nomem;
 	}

@@ -96,4 +96,10 @@ int32_t gamedb__ccb_text(struct ccb *s, const uint8_t *p, size_t n, struct gamed
 			 const char **note);
 int32_t gamedb__ccb_decode(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb);
 
+/* A record's board index (0 = a9, top left from Red's side) as our square; -1 off the board. */
+static inline int gamedb__ccb_square(unsigned i)
+{
+	return i > 89 ? -1 : (int)((9 - i / 9) * 9 + i % 9);
+}
+
 #endif /* GAMEDB_CCBRIDGE_H */

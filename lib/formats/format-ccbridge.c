@@ -332,12 +332,6 @@ fail:
 
 /* ---- headers ------------------------------------------------------------------------------ */
 
-/* The board index of the record (0 = a9, top left from Red's side) as our square. */
-static int board_square(unsigned i)
-{
-	return i > 89 ? -1 : (int)((9 - i / 9) * 9 + i % 9);
-}
-
 /* The start position from the record's 90 board bytes. 0, or -1 with *why. */
 static int build_start(const struct ccb *s, struct gamedb__xqpos *pos, const char **why)
 {
@@ -355,7 +349,7 @@ static int build_start(const struct ccb *s, struct gamedb__xqpos *pos, const cha
 			*why = "a board byte that is no piece";
 			return -1;
 		}
-		pos->sq[board_square(i)] = GAMEDB__XQPC(types[v & 15], (v >> 4) - 1);
+		pos->sq[gamedb__ccb_square(i)] = GAMEDB__XQPC(types[v & 15], (v >> 4) - 1);
 	}
 	gamedb__xq_sync(pos);
 	return 0;
@@ -457,7 +451,7 @@ static int32_t ccb_next_game(void *state, struct gamedb_game *g)
 	if (!bad_board && !(first & 1) && s->rec_len >= REC_MIN + 4) {
 		uint64_t at = REC_MIN + ((first & 4) ? 4 + (uint64_t)gamedb__le32(s->rec + REC_MIN) : 0);
 		if (at + 4 <= s->rec_len) {
-			int sq = board_square(s->rec[at + 2]);
+			int sq = gamedb__ccb_square(s->rec[at + 2]);
 			if (sq >= 0 && pos.sq[sq])
 				pos.stm = (uint8_t)GAMEDB__XQPC_COLOUR(pos.sq[sq]);
 		}

@@ -681,56 +681,6 @@ static int add_comment(struct xqf *s, struct gamedb__movebuf *mb, const struct x
 	return 0;
 }
 
-/*
- * Checks node nd's move in pos; on success *after is the position after it and *m the
- * completed move. -1 with a reason in why (why_cap bytes) otherwise.
- */
-static int try_move(const struct gamedb__xqpos *pos, const struct xnode *nd, struct gamedb__move *m,
-		    struct gamedb__xqpos *after, char *why, size_t why_cap)
-{
-	int from = xq_square(nd->from), to = xq_square(nd->to);
-	char a[4];
-
-	if (from < 0 || to < 0) {
-		snprintf(why, why_cap, "a square outside the board");
-		return -1;
-	}
-	if (!pos->sq[from]) {
-		square_name(nd->from, a);
-		snprintf(why, why_cap, "no piece on %s", a);
-		return -1;
-	}
-	if (GAMEDB__XQPC_COLOUR(pos->sq[from]) != pos->stm) {
-		square_name(nd->from, a);
-		snprintf(why, why_cap, "the piece on %s is %s's, but %s is to move", a,
-			 pos->stm ? "Red" : "Black", pos->stm ? "Black" : "Red");
-		return -1;
-	}
-	memset(m, 0, sizeof *m);
-	m->from = (uint8_t)from;
-	m->to = (uint8_t)to;
-	m->rook_from = GAMEDB__NO_SQ;
-	*after = *pos;
-	if (gamedb__xq_move_play(after, m) != 0) {
-		snprintf(why, why_cap, "not a legal move");
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Adds the move m, played from `before`, with its WXF, move number and colour, so that the
- * iterator need not play it again.
- */
-static int add_move(struct gamedb__movebuf *mb, const struct gamedb__xqpos *before,
-		    const struct gamedb__move *m)
-{
-	char wxf[GAMEDB__SAN_MAX] = { 0 };
-	const size_t n = gamedb__xq_move_wxf(before, m, wxf);
-
-	return gamedb__mb_move_san(mb, m, before->fullmove, before->stm, wxf, n);
-}
-
 static void bad_move(struct xqf *s, struct gamedb_game *g, struct xproblems *pb, int32_t status,
 		     const struct gamedb__xqpos *pos, const struct xnode *nd, const char *why)
 {
@@ -784,7 +734,9 @@ static int32_t xqf_decode(void *state, struct gamedb_game *g, struct gamedb__mov
 			uint32_t a = fr->alt;
 			struct xframe *nf;
 			fr->alt = s->nodes[a].sib;
-			if (try_move(&fr->before, &s->nodes[a], &m, &after, why, sizeof why) != 0) {
+			if (gamedb__xq_move_try(&fr->before, xq_square(s->nodes[a].from),
+						xq_square(s->nodes[a].to), &m, &after,
+						why, sizeof why) != 0) {
 				bad_move(s, g, &pb, GAMEDB_WARN, &fr->before, &s->nodes[a], why);
 				continue;
 			}
@@ -801,14 +753,16 @@ static int32_t xqf_decode(void *state, struct gamedb_game *g, struct gamedb__mov
 			nf->pos = after;
 			nf->node = a;
 			nf->alt = NONE; /* its own alternatives are the enclosing line's */
-			if (add_move(mb, &nf->before, &m) != 0 ||
+			if (gamedb__xq_add_move(mb, &nf->before, &m) != 0 ||
 			    add_comment(s, mb, &s->nodes[a], GAMEDB_EVENT_COMMENT_AFTER, &text_status) != 0)
 				goto nomem;
 			continue;
 		}
 		/* The line goes on with the first child whose move is legal. */
 		for (c = s->nodes[fr->node].child; c != NONE; c = s->nodes[c].sib) {
-			if (try_move(&fr->pos, &s->nodes[c], &m, &after, why, sizeof why) == 0)
+			if (gamedb__xq_move_try(&fr->pos, xq_square(s->nodes[c].from),
+						xq_square(s->nodes[c].to), &m, &after,
+						why, sizeof why) == 0)
 				break;
 			if (gamedb__var_depth(&s->frames) == 0) {
 				/* On the main line: the game stops here (the legal part stays). */
@@ -829,7 +783,7 @@ static int32_t xqf_decode(void *state, struct gamedb_game *g, struct gamedb__mov
 		fr->pos = after;
 		fr->node = c;
 		fr->alt = s->nodes[c].sib;
-		if (add_move(mb, &fr->before, &m) != 0 ||
+		if (gamedb__xq_add_move(mb, &fr->before, &m) != 0 ||
 		    add_comment(s, mb, &s->nodes[c], GAMEDB_EVENT_COMMENT_AFTER, &text_status) != 0)
 			goto nomem;
 	}

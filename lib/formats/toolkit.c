@@ -141,3 +141,12 @@ void gamedb__tidy_comment(struct gamedb__buf *b, size_t off)
 	b->len = off + (end - start);
 	b->p[b->len] = 0;
 }
+
+int gamedb__xq_add_move(struct gamedb__movebuf *mb, const struct gamedb__xqpos *before,
+			const struct gamedb__move *m)
+{
+	char wxf[GAMEDB__SAN_MAX] = { 0 };
+	const size_t n = gamedb__xq_move_wxf(before, m, wxf);
+
+	return gamedb__mb_move_san(mb, m, before->fullmove, before->stm, wxf, n);
+}

@@ -292,4 +292,11 @@ void *gamedb__var_end(struct gamedb__stack *st, struct gamedb__movebuf *mb);
  */
 int gamedb__var_close_open(struct gamedb__movebuf *mb);
 
+/*
+ * Adds the xiangqi move m, played from `before`, with its WXF, move number and colour (XQF,
+ * CCBridge), so that the iterator need not play it again. 0, or -1 when out of memory.
+ */
+int gamedb__xq_add_move(struct gamedb__movebuf *mb, const struct gamedb__xqpos *before,
+			const struct gamedb__move *m);
+
 #endif /* GAMEDB_FORMATS_TOOLKIT_H */
