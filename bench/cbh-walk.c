@@ -25,45 +25,7 @@
 
 #include <gamedb/gamedb.h>
 
-static double cpu_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-/* The tags, events, squares and comment texts of one game; the number of its moves. */
-static uint64_t walk_game(struct gamedb_game *g, uint64_t *sum)
-{
-	struct gamedb_move_iter *it = NULL;
-	const struct gamedb_event *ev;
-	size_t i, n = gamedb_game_get_tag_count(g);
-	uint64_t moves = 0;
-
-	for (i = 0; i < n; i++) {
-		const char *name, *value;
-		if (gamedb_game_get_tag_at(g, i, &name, &value) == GAMEDB_OK)
-			*sum += (unsigned char)value[0];
-	}
-	if (gamedb_move_iter_new(g, 0, &it) == GAMEDB_FAILED) {
-		gamedb_move_iter_free(it);
-		return 0;
-	}
-	while (gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
-		int32_t type = gamedb_event_get_type(ev), from, to, promo;
-		if (type == GAMEDB_EVENT_MOVE) {
-			moves++;
-			if (gamedb_event_get_move(ev, &from, &to, &promo) == GAMEDB_OK)
-				*sum += (uint64_t)(from + to);
-		} else if (type == GAMEDB_EVENT_COMMENT_BEFORE || type == GAMEDB_EVENT_COMMENT_AFTER) {
-			const char *t = gamedb_event_get_text(ev);
-			*sum += t ? (unsigned char)t[0] : 0;
-		}
-	}
-	gamedb_move_iter_free(it);
-	return moves;
-}
+#include "walk-game.h"
 
 /* One pass; not inlined, so that callgrind --toggle-collect=measured_pass counts only this. */
 #if defined(__GNUC__)
@@ -87,7 +49,7 @@ static int measured_pass(const char *db, uint64_t *games, uint64_t *moves, uint6
 	}
 	while ((rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL) {
 		if (rc != GAMEDB_FAILED)
-			*moves += walk_game(g, sum);
+			*moves += bench_walk_game(g, BENCH_TEXT, sum);
 		++*games;
 	}
 	gamedb_reader_free(r);
@@ -104,12 +66,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	seconds = atof(argv[1]);
-	t0 = cpu_now();
+	t0 = bench_cpu_now();
 	do {
 		if (measured_pass(argv[2], &games, &moves, &sum))
 			return 1;
 		passes++;
-		t = cpu_now() - t0;
+		t = bench_cpu_now() - t0;
 	} while (t < seconds);
 	printf("games %llu moves %llu passes %llu cpu %.4f\n", (unsigned long long)games,
 	       (unsigned long long)moves, (unsigned long long)passes, t);

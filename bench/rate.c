@@ -33,6 +33,8 @@
 
 #include <gamedb/gamedb.h>
 
+#include "walk-game.h"
+
 #include "load-file.h"
 
 #define MAX_FILES 32
@@ -49,42 +51,6 @@ enum { MODE_PGN, MODE_SAN, MODE_DECODE };
 static int mode = MODE_PGN;
 static uint64_t max_games = UINT64_MAX;
 static uint32_t write_flags; /* --layout scid: GAMEDB_WRITE_LAYOUT_SCID */
-
-/* Reads what a program reading the game would read, without PGN; the moves (MOVE events). */
-static uint64_t walk_game(struct gamedb_game *g, uint64_t *bytes)
-{
-	struct gamedb_move_iter *it = NULL;
-	const struct gamedb_event *ev;
-	size_t i, n = gamedb_game_get_tag_count(g);
-	uint64_t moves = 0;
-
-	for (i = 0; i < n; i++) {
-		const char *name, *value;
-		if (gamedb_game_get_tag_at(g, i, &name, &value) == GAMEDB_OK)
-			*bytes += strlen(value);
-	}
-	if (gamedb_move_iter_new(g, 0, &it) == GAMEDB_FAILED) {
-		gamedb_move_iter_free(it);
-		return 0;
-	}
-	while (gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
-		int32_t type = gamedb_event_get_type(ev), from, to, promo;
-		if (type == GAMEDB_EVENT_MOVE) {
-			moves++;
-			if (mode == MODE_SAN) {
-				*bytes += strlen(gamedb_event_get_san(ev));
-			} else if (gamedb_event_get_move(ev, &from, &to, &promo) == GAMEDB_OK) {
-				*bytes += (uint64_t)(from + to);
-			}
-		} else if (mode == MODE_SAN && (type == GAMEDB_EVENT_COMMENT_BEFORE ||
-						type == GAMEDB_EVENT_COMMENT_AFTER)) {
-			const char *t = gamedb_event_get_text(ev);
-			*bytes += t ? strlen(t) : 0;
-		}
-	}
-	gamedb_move_iter_free(it);
-	return moves;
-}
 
 /*
  * One pass over a database in memory: open, every game (up to --games), close. Not inlined,
@@ -116,19 +82,11 @@ static int measured_pass(const char *const *names, const void *const *data, cons
 		if (rc != GAMEDB_FAILED && mode == MODE_PGN)
 			gamedb_game_write_pgn(g, write_flags, count_sink, bytes);
 		else if (rc != GAMEDB_FAILED)
-			*moves += walk_game(g, bytes);
+			*moves += bench_walk_game(g, mode == MODE_SAN ? BENCH_SAN | BENCH_TEXT : 0, bytes);
 		++*games;
 	}
 	gamedb_reader_free(r);
 	return 0;
-}
-
-static double cpu_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 static int bench(const char *db, double seconds)
@@ -173,14 +131,14 @@ static int bench(const char *db, double seconds)
 	}
 	free(ents);
 
-	t0 = cpu_now();
+	t0 = bench_cpu_now();
 	do {
 		status = measured_pass((const char *const *)names, data, sizes, n, &per_pass,
 				       &pass_moves, &bytes);
 		moves += pass_moves;
 		games += per_pass;
 		passes++;
-		t = cpu_now() - t0;
+		t = bench_cpu_now() - t0;
 	} while (t < seconds && !status);
 	if (!status && mode == MODE_PGN)
 		printf("%s: %llu games x %llu passes in %.2f s: %.0f games/s, %.1f MB/s of PGN\n", db,

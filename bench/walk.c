@@ -18,44 +18,7 @@
 
 #include <gamedb/gamedb.h>
 
-static double cpu_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-/* One game: its moves; *sum takes a byte of every string read, so nothing is optimised out. */
-static uint64_t walk_game(struct gamedb_game *g, uint64_t *sum)
-{
-	struct gamedb_move_iter *it = NULL;
-	const struct gamedb_event *ev;
-	size_t i, n = gamedb_game_get_tag_count(g);
-	uint64_t moves = 0;
-
-	for (i = 0; i < n; i++) {
-		const char *name, *value;
-		if (gamedb_game_get_tag_at(g, i, &name, &value) == GAMEDB_OK)
-			*sum += strlen(name) + strlen(value);
-	}
-	if (gamedb_move_iter_new(g, 0, &it) != GAMEDB_OK)
-		return 0;
-	while (gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
-		int32_t type = gamedb_event_get_type(ev), from, to, promo;
-		if (type == GAMEDB_EVENT_MOVE) {
-			moves++;
-			*sum += strlen(gamedb_event_get_san(ev)) + strlen(gamedb_event_get_uci(ev));
-			if (gamedb_event_get_move(ev, &from, &to, &promo) == GAMEDB_OK)
-				*sum += (uint64_t)(from + to + promo);
-		} else if (type == GAMEDB_EVENT_COMMENT_BEFORE || type == GAMEDB_EVENT_COMMENT_AFTER) {
-			const char *t = gamedb_event_get_text(ev);
-			*sum += t ? strlen(t) : 0;
-		}
-	}
-	gamedb_move_iter_free(it);
-	return moves;
-}
+#include "walk-game.h"
 
 int main(int argc, char **argv)
 {
@@ -79,7 +42,7 @@ int main(int argc, char **argv)
 		struct gamedb_reader *r = gamedb_reader_new();
 		struct gamedb_game *g;
 		uint64_t games = 0, moves = 0, sum = 0;
-		double t0 = cpu_now();
+		double t0 = bench_cpu_now();
 		int32_t rc;
 
 		if (!r)
@@ -94,11 +57,11 @@ int main(int argc, char **argv)
 		while (games < max_games &&
 		       (rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL) {
 			if (rc != GAMEDB_FAILED)
-				moves += walk_game(g, &sum);
+				moves += bench_walk_game(g, BENCH_SAN | BENCH_UCI | BENCH_TEXT, &sum);
 			games++;
 		}
 		gamedb_reader_free(r);
-		printf("round %ld: %.6f s, %llu games, %llu moves (%llu)\n", k, cpu_now() - t0,
+		printf("round %ld: %.6f s, %llu games, %llu moves (%llu)\n", k, bench_cpu_now() - t0,
 		       (unsigned long long)games, (unsigned long long)moves,
 		       (unsigned long long)(sum & 1));
 	}

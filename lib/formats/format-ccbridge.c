@@ -87,7 +87,8 @@ static int add_field(struct ccb *s, struct gamedb_game *g, const char *name, siz
 	const uint8_t *p = s->rec + off;
 	struct gamedb__buf b = { 0 };
 	const char *note = NULL, *text_note = NULL;
-	size_t n;
+	size_t n, vlen;
+	const char *value;
 	int32_t rc;
 	int ret = 0;
 
@@ -101,10 +102,16 @@ static int add_field(struct ccb *s, struct gamedb_game *g, const char *name, siz
 		ret = -1;
 		goto out;
 	}
-	if (b.len == 0 && !dflt)
-		goto out;
-	if (gamedb__tags_add(&g->head, name, b.len ? b.p : dflt, b.len ? b.len : strlen(dflt),
-			     n ? (const char *)p : NULL, n, gamedb__reader_charset(s->r)) != 0) {
+	value = b.p;
+	vlen = b.len;
+	if (vlen == 0) { /* an empty field: the default, or no tag */
+		if (!dflt)
+			goto out;
+		value = dflt;
+		vlen = strlen(dflt);
+	}
+	if (gamedb__tags_add(&g->head, name, value, vlen, n ? (const char *)p : NULL, n,
+			     gamedb__reader_charset(s->r)) != 0) {
 		ret = -1;
 		goto out;
 	}

@@ -1,0 +1,71 @@
+/*
+ * libgamedb - what the benchmark programs read of a game (bench/rate.c, bench/walk.c,
+ * bench/cbh-walk.c), in one place so that their walks differ only where they say so, and the
+ * CPU clock they time it by.
+ */
+#ifndef GAMEDB_BENCH_WALK_GAME_H
+#define GAMEDB_BENCH_WALK_GAME_H
+
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include <gamedb/gamedb.h>
+
+/* What bench_walk_game() reads besides the tags and each move's squares. */
+enum { BENCH_SAN = 1, BENCH_UCI = 2, BENCH_TEXT = 4 };
+
+/* The CPU time of the process (user + system), in seconds. */
+static double bench_cpu_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/*
+ * One game as a program reading it would: every tag's value, every event of the move iterator
+ * made with flags 0, each move's squares, and what `what` asks (BENCH_*): a move's SAN, its
+ * UCI, each comment's text. *sum takes the lengths read, so that nothing is optimised away.
+ * Returns the game's moves (MOVE events, main line and variations).
+ */
+static uint64_t bench_walk_game(struct gamedb_game *g, unsigned what, uint64_t *sum)
+{
+	struct gamedb_move_iter *it = NULL;
+	const struct gamedb_event *ev;
+	size_t i, n = gamedb_game_get_tag_count(g);
+	uint64_t moves = 0;
+	int32_t rc;
+
+	for (i = 0; i < n; i++) {
+		const char *name, *value;
+		if (gamedb_game_get_tag_at(g, i, &name, &value) == GAMEDB_OK)
+			*sum += strlen(value);
+	}
+	rc = gamedb_move_iter_new(g, 0, &it);
+	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) { /* a warning: its moves are there */
+		gamedb_move_iter_free(it);
+		return 0;
+	}
+	while (gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
+		int32_t type = gamedb_event_get_type(ev), from, to, promo;
+		if (type == GAMEDB_EVENT_MOVE) {
+			moves++;
+			if (what & BENCH_SAN)
+				*sum += strlen(gamedb_event_get_san(ev));
+			if (what & BENCH_UCI)
+				*sum += strlen(gamedb_event_get_uci(ev));
+			if (gamedb_event_get_move(ev, &from, &to, &promo) == GAMEDB_OK)
+				*sum += (uint64_t)(from + to + promo);
+		} else if ((what & BENCH_TEXT) && (type == GAMEDB_EVENT_COMMENT_BEFORE ||
+						   type == GAMEDB_EVENT_COMMENT_AFTER)) {
+			const char *t = gamedb_event_get_text(ev);
+			*sum += t ? strlen(t) : 0;
+		}
+	}
+	gamedb_move_iter_free(it);
+	return moves;
+}
+
+#endif /* GAMEDB_BENCH_WALK_GAME_H */
