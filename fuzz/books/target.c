@@ -17,6 +17,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef _WIN32 /* the replay runs under Wine too: MinGW's mkdir() takes no mode */
+#include <direct.h>
+#define mkdir(path, mode) _mkdir(path)
+#endif
 
 #include <gamedb/gamedb.h>
 
@@ -106,6 +110,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *tmp = getenv("TMPDIR");
+#ifdef _WIN32
+	if (!tmp || !*tmp)
+		tmp = getenv("TEMP");
+#endif
 	char dir[512], p[600];
 	static int made;
 

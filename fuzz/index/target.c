@@ -17,6 +17,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef _WIN32 /* the replay runs under Wine too: MinGW's mkdir() takes no mode */
+#include <direct.h>
+#define mkdir(path, mode) _mkdir(path)
+#endif
 
 #include <gamedb/gamedb.h>
 
@@ -123,7 +127,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (loglen > size - 4 || loglen > 65536)
 		return 0;
 	if (!dir[0]) {
-		snprintf(dir, sizeof dir, "/tmp/gamedb-fuzz-index-%ld", (long)getpid());
+		const char *tmp = getenv("TMPDIR");
+#ifdef _WIN32
+		if (!tmp || !*tmp)
+			tmp = getenv("TEMP");
+#endif
+		snprintf(dir, sizeof dir, "%s/gamedb-fuzz-index-%ld", tmp && *tmp ? tmp : "/tmp",
+			 (long)getpid());
 		mkdir(dir, 0700);
 		snprintf(logpath, sizeof logpath, "%s/base.log", dir);
 	}
