@@ -19,6 +19,7 @@
 
 #include "books/books.h"
 #include "util/buf.h"
+#include "util/polyglot.h"
 
 #define BR_MAGIC 0x424b5244u /* "BKRD" */
 /* Moves one position may have: the legal moves are at most 218. */
@@ -450,8 +451,7 @@ static uint16_t pg_move(const struct gamedb__move *m)
 
 	if (m->flags & (GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q))
 		to = m->rook_from;
-	return (uint16_t)((to & 7) | (to >> 3) << 3 | (from & 7) << 6 | (from >> 3) << 9 |
-			  (m->promo ? m->promo - 1 : 0) << 12);
+	return gamedb__pg_move(from, to, m->promo);
 }
 
 static int cmp_pg(const void *pa, const void *pb)

@@ -31,6 +31,8 @@
 
 #include <gamedb/gamedb.h>
 
+#include "util/polyglot.h"
+
 #define BOOK_MAGIC 0x424f4f4bu /* "BOOK" */
 #define COUNT_MAX 16384         /* PolyGlot's halving point */
 #define SPILL_BELOW 64          /* entries seen this often stay in memory when the table spills */
@@ -375,8 +377,7 @@ static uint16_t pg_move(int from, int to, int promo, int piece)
 	/* Castling (the king's two-square step) is written as the king taking its own rook. */
 	if (piece == GAMEDB_PIECE_KING && (from == 4 || from == 60) && (to - from == 2 || from - to == 2))
 		to = to > from ? from + 3 : from - 4;
-	return (uint16_t)((to & 7) | (to >> 3) << 3 | (from & 7) << 6 | (from >> 3) << 9 |
-			  (promo ? promo - 1 : 0) << 12);
+	return gamedb__pg_move(from, to, promo);
 }
 
 GAMEDB_EXPORT int32_t gamedb_book_add_game(struct gamedb_book *b, struct gamedb_game *g)
