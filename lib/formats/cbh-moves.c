@@ -156,13 +156,15 @@ struct cb_frame {
 };
 
 /*
- * A CB text's bytes in UTF-8, one table for the charset in use (cb_letters_of()): each byte's
- * entry is one 32-bit word, its letter (1-3 bytes of UTF-8) in bytes 0-2 in memory order and
- * in byte 3 the letter's length (bits 0-1), LETTER_CR for the line break (CR LF is one "\n")
- * or LETTER_WARN for a byte that costs a warning (the converter refuses it, or a NUL), both
- * with LETTER_FLAG. Written as a word and the output advanced by byte 3: a flagged byte
- * moves it by LETTER_FLAG and more, so eight letters that moved it past 8 * 3 bytes held a
- * flag (cb_text_table()). One load a byte, no test.
+ * A CB text's bytes in UTF-8, two tables for the charset in use (cb_letters_of()): e[b] is
+ * byte b's letter (1-3 bytes of UTF-8) in bytes 0-2 of a 32-bit word in memory order; step[b]
+ * is how far the output moves: the letter's length (bits 0-1), with LETTER_CR for the line
+ * break (CR LF is one "\n") or LETTER_WARN for a byte that costs a warning (the converter
+ * refuses it, or a NUL), both with LETTER_FLAG. Each letter is written as a word and the
+ * output advanced by its step, a word too, so that the add takes it straight from the table
+ * (one load, one store and one add a byte, no test): a flagged byte moves the output by
+ * LETTER_FLAG and more, so eight letters that moved it past 8 * 3 bytes held a flag
+ * (cb_text_table()).
  */
 enum { LETTER_FLAG = 0x40, LETTER_CR = LETTER_FLAG | 0x20, LETTER_WARN = LETTER_FLAG | 0x10 };
 /* The most eight letters move the output by: eight flagged entries of three bytes. */
@@ -170,16 +172,8 @@ enum { LETTER_FLAG = 0x40, LETTER_CR = LETTER_FLAG | 0x20, LETTER_WARN = LETTER_
 struct cb_letters {
 	char charset[48]; /* the charset it was made for; "" = none yet */
 	uint32_t e[256];
+	size_t step[256];
 };
-
-/* Byte 3 of an entry in memory order (a shift by 24 or a mask, as the machine's order is). */
-static inline unsigned letter_meta(uint32_t e)
-{
-	unsigned char b[4];
-
-	memcpy(b, &e, 4);
-	return b[3];
-}
 
 /*
  * What a one-byte move opcode 11-234 says, worked out once (state_of()) rather than by a
@@ -194,6 +188,10 @@ struct cb_op {
 struct cbg_state {
 	struct cb_op ops[OP_TWO_BYTE];
 	struct cb_letters letters;
+	/* The game's table of letters (cb_letters_of()), or NULL, once letters_known is set:
+	 * looked up at the game's first text, not at each (the charset stays the game's). */
+	const struct cb_letters *game_letters;
+	int letters_known;
 	/*
 	 * The slots of the last start position (board and mode's order): a game after another
 	 * from the same position (nearly all: the usual start) copies them (tree_start()).
@@ -1054,27 +1052,38 @@ static size_t link_annotations(struct cbg_state *s)
 static const char figurine[6] = { 'K', 'Q', 'N', 'B', 'R', 'P' };
 
 /*
- * cb_text() in one pass, appended to out: each byte's UTF-8 from s->letters (cb_letters_of()),
- * ASCII copied eight bytes at a time. The very bytes the text layer's path gives; *lost
- * gets the number of bytes replaced (U+FFFD for a byte the charset lacks, '?' for a NUL).
+ * cb_text() in one pass, at out's end (room made by the caller: CB_TEXT_ROOM(n)): each byte's
+ * UTF-8 from L (cb_letters_of()), ASCII copied eight bytes at a time; NUL-terminated, out's
+ * length not counting the NUL. The very bytes the text layer's path gives; *lost gets the
+ * number of bytes replaced (U+FFFD for a byte the charset lacks, '?' for a NUL).
  */
+#define CB_TEXT_ROOM(n) (4 * (n) + LETTERS_SLACK + 8)
+/*
+ * Eight letters of p through L written at o, no test; the output's new end. restrict: the
+ * letters written are no table and no input, so each byte is loaded once and its step added
+ * straight from the table (else every store through o, a char pointer, would make the
+ * compiler load them again).
+ */
+static inline char *letters8(char *restrict o, const uint8_t *restrict p,
+			     const struct cb_letters *restrict L)
+{
+	int j;
+
+	for (j = 0; j < 8; j++) {
+		memcpy(o, &L->e[p[j]], 4);
+		o += L->step[p[j]];
+	}
+	return o;
+}
 static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_t n,
 			     struct gamedb__buf *out, size_t *lost)
 {
 	const uint8_t *p = t, *const end = t + n;
-	char *o;
+	char *o = out->p + out->len;
 	int32_t st = GAMEDB_OK;
 	int ascii = 1; /* try eight ASCII bytes at once: the eight before were one byte each */
 	uint64_t w;
 
-	/*
-	 * 3 bytes a byte at most, 4 written at a time, LETTERS_SLACK for eight flagged letters
-	 * written before they are done again one by one, and a NUL.
-	 */
-	if (n > (SIZE_MAX - LETTERS_SLACK - 16) / 4 ||
-	    gamedb__buf_room(out, 4 * n + LETTERS_SLACK + 8) != 0)
-		return GAMEDB_FAILED;
-	o = out->p + out->len;
 	while (p < end) {
 		const uint8_t *stop;
 		/*
@@ -1084,7 +1093,6 @@ static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_
 		 */
 		if (end - p >= 8) {
 			char *const o0 = o;
-			int j;
 			if (ascii) {
 				memcpy(&w, p, 8);
 				if (!(gamedb__has_high(w) | gamedb__has_byte(w, '\r') |
@@ -1095,11 +1103,7 @@ static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_
 					continue;
 				}
 			}
-			for (j = 0; j < 8; j++) {
-				const uint32_t e = L->e[p[j]];
-				memcpy(o, &e, 4);
-				o += letter_meta(e);
-			}
+			o = letters8(o, p, L);
 			if (o - o0 <= 8 * 3) {
 				ascii = o - o0 == 8;
 				p += 8;
@@ -1111,11 +1115,11 @@ static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_
 			stop = end;
 		}
 		do {
-			const uint32_t e = L->e[*p++];
-			memcpy(o, &e, 4);
-			o += letter_meta(e) & 3;
-			if (letter_meta(e) & LETTER_FLAG) {
-				if ((letter_meta(e) & ~3u) == LETTER_CR) {
+			const size_t k = L->step[*p];
+			memcpy(o, &L->e[*p++], 4);
+			o += k & 3;
+			if (k & LETTER_FLAG) {
+				if ((k & ~(size_t)3) == LETTER_CR) {
 					/* CR LF and a lone CR: "\n" (gamedb__text_newlines()). */
 					if (p < end && *p == '\n' && ++p > stop)
 						stop = p;
@@ -1131,16 +1135,14 @@ static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_
 	return st;
 }
 
-/* The entry of struct cb_letters: len (1-3) bytes of letter, and a flag. */
-static uint32_t letter(const char *utf8, unsigned len, unsigned flag)
+/* Sets entry b of L: len (1-3) bytes of letter, and a flag. */
+static void letter(struct cb_letters *L, unsigned b, const char *utf8, unsigned len, unsigned flag)
 {
-	unsigned char b[4] = { 0, 0, 0, 0 };
-	uint32_t u;
+	unsigned char e[4] = { 0, 0, 0, 0 };
 
-	memcpy(b, utf8, len);
-	b[3] = (unsigned char)(len | flag);
-	memcpy(&u, b, 4);
-	return u;
+	memcpy(e, utf8, len);
+	memcpy(&L->e[b], e, 4);
+	L->step[b] = len | flag;
 }
 
 /*
@@ -1166,19 +1168,19 @@ static const struct cb_letters *cb_letters_of(struct gamedb__cbg_ctx *c, struct 
 		return NULL;
 	for (b = 0; b < 256; b++) {
 		if (b == '\r')
-			L->e[b] = letter("\n", 1, LETTER_CR);
+			letter(L, b, "\n", 1, LETTER_CR);
 		else if (b == 0) /* it would cut the text short: '?' (gamedb__text_to_utf8()) */
-			L->e[b] = letter("?", 1, LETTER_WARN);
+			letter(L, b, "?", 1, LETTER_WARN);
 		else if (b >= 0xA2 && b <= 0xA7)
-			L->e[b] = letter(&figurine[b - 0xA2], 1, 0);
+			letter(L, b, &figurine[b - 0xA2], 1, 0);
 		else if (b == 0x9E)
-			L->e[b] = letter("[#]", 3, 0);
+			letter(L, b, "[#]", 3, 0);
 		else if (tab->len[b] > 3) /* not in the BMP: no single-byte charset has it */
 			return NULL;
 		else if (tab->len[b])
-			L->e[b] = letter(tab->utf8[b], tab->len[b], 0);
+			letter(L, b, tab->utf8[b], tab->len[b], 0);
 		else /* refused by the converter */
-			L->e[b] = letter("\xEF\xBF\xBD", 3, LETTER_WARN);
+			letter(L, b, "\xEF\xBF\xBD", 3, LETTER_WARN);
 	}
 	strcpy(L->charset, cs);
 	return L;
@@ -1253,39 +1255,60 @@ static int emit_raw(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struct
 	return 0;
 }
 
-/* Adds a text entry as a comment node of type; its language goes to aux. */
+/*
+ * Adds a text entry as a comment node of type; its language goes to aux, and its stored
+ * bytes after its text when they differ from it (as gamedb__mb_raw() keeps them).
+ */
 static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struct cb_ann *a,
 		     int type, struct gamedb__movebuf *mb)
 {
 	const uint8_t *pl = s->cba + a->off;
-	const struct cb_letters *L;
 	const char *cs;
 	unsigned lang;
 	int32_t r;
-	size_t lost = 0;
+	size_t lost = 0, n;
 
 	if (a->len < 2)
 		return emit_raw(c, s, a, mb); /* not even its language: kept as it is */
 	lang = (unsigned)pl[0] << 8 | pl[1];
 	if (c->language >= 0 && lang != 0 && lang != (unsigned)c->language)
 		return 0;
+	n = (size_t)a->len - 2;
 	cs = gamedb__cbg_charset(c);
-	if (!gamedb__text_is_utf8(cs) && (L = cb_letters_of(c, s, cs)) != NULL) {
-		/* Straight into the move buffer's text pool, as gamedb__mb_comment() puts it. */
-		const size_t off = mb->text.len;
-		r = cb_text_table(L, pl + 2, (size_t)a->len - 2, &mb->text, &lost);
-		if (r == GAMEDB_FAILED || mb->text.len >= UINT32_MAX) {
-			mb->text.len = off;
+	if (!s->letters_known) {
+		s->game_letters = gamedb__text_is_utf8(cs) ? NULL : cb_letters_of(c, s, cs);
+		s->letters_known = 1;
+	}
+	if (s->game_letters) {
+		/*
+		 * Straight into the move buffer's text pool, as gamedb__mb_comment() puts it, and
+		 * the stored bytes after it unless they are the text (room for both made at once).
+		 */
+		struct gamedb__buf *t = &mb->text;
+		const size_t off = t->len;
+		char *text;
+		if (n > (SIZE_MAX - LETTERS_SLACK - 16) / 5 ||
+		    gamedb__buf_room(t, CB_TEXT_ROOM(n) + n + 2) != 0 || gamedb__mb_room(mb) != 0)
+			return -1;
+		r = cb_text_table(s->game_letters, pl + 2, n, t, &lost);
+		if (t->len + n + 1 >= UINT32_MAX) {
+			t->len = off;
 			return -1;
 		}
-		mb->text.len++; /* its NUL */
-		if (gamedb__mb_event(mb, type, (uint32_t)off) != 0) {
-			mb->text.len = off;
-			return -1;
+		text = t->p + off;
+		t->len++; /* its NUL */
+		gamedb__mb_event(mb, type, (uint32_t)off); /* cannot fail: room made */
+		if (t->len - off - 1 != n || memcmp(text, pl + 2, n) != 0) {
+			memcpy(t->p + t->len, pl + 2, n);
+			t->len += n;
+			t->p[t->len++] = 0;
+			t->p[t->len] = 0;
+			mb->nodes[mb->n - 1].kind = GAMEDB__NODE_RAW;
 		}
 	} else {
-		r = cb_text(c, pl + 2, (size_t)a->len - 2, &c->scratch);
-		if (r == GAMEDB_FAILED || gamedb__mb_comment(mb, type, c->scratch.p, c->scratch.len) != 0)
+		r = cb_text(c, pl + 2, n, &c->scratch);
+		if (r == GAMEDB_FAILED || gamedb__mb_comment(mb, type, c->scratch.p, c->scratch.len) != 0 ||
+		    gamedb__mb_raw(mb, pl + 2, n) != 0)
 			return -1;
 	}
 	if (r == GAMEDB_WARN) {
@@ -1295,8 +1318,6 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 		s->lost_bytes += lost;
 		s->lost_uncounted += !lost;
 	}
-	if (gamedb__mb_raw(mb, pl + 2, (size_t)a->len - 2) != 0)
-		return -1;
 	mb->nodes[mb->n - 1].aux = (uint8_t)(lang <= 0xFF ? lang : 0);
 	return 0;
 }
@@ -1633,6 +1654,7 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	s->status = GAMEDB_OK;
 	s->nnodes = s->nanns = 0;
 	s->lost_texts = s->lost_bytes = s->lost_uncounted = 0;
+	s->letters_known = 0;
 	st = read_head(c, g, &h, &rec, &avail);
 	if (st != GAMEDB_OK || h.bad960)
 		return GAMEDB_FAILED; /* g->errmsg names the file and offset */
