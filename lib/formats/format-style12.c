@@ -1147,6 +1147,23 @@ static int pump(struct s12 *s)
 
 /* ---- the format ------------------------------------------------------------------------- */
 
+/*
+ * 1 if the n bytes at p hold "<12> " somewhere: what every line style12_bid() takes holds.
+ * A file without it is refused in one scan, not line by line (a binary file such as a
+ * ChessBase .cbh has a '\n' every few hundred bytes: 0.8M instructions of line tests a bid).
+ */
+static int holds_style12_tag(const uint8_t *p, size_t n)
+{
+	const uint8_t *q = p, *const end = p + n;
+
+	while ((q = memchr(q, '<', (size_t)(end - q))) != NULL) {
+		if (end - q >= 5 && memcmp(q, "<12> ", 5) == 0)
+			return 1;
+		q++;
+	}
+	return 0;
+}
+
 static int style12_bid(struct gamedb__src *src)
 {
 	struct gamedb__file *f = src->nfiles ? src->files[0] : NULL;
@@ -1158,7 +1175,7 @@ static int style12_bid(struct gamedb__src *src)
 	if (!f)
 		return -1;
 	got = gamedb__file_view(f, 0, S12_BID_BYTES, &p);
-	if (got <= 0)
+	if (got <= 0 || !holds_style12_tag(p, (size_t)got))
 		return -1;
 	while (pos < (size_t)got) {
 		const uint8_t *nl = memchr(p + pos, '\n', (size_t)got - pos);
