@@ -1505,6 +1505,33 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
  * rest). The root (id 0, the start of the game) takes everything in one go: texts as
  * COMMENT_BEFORE, commands as COMMAND, and what needs a move (NAGs) as raw ANNOTATION events.
  */
+/*
+ * An entry that follows its move (any but a text before it): symbols as NAGs, a text after
+ * it as a comment, the rest as commands or, without a mapping, as they are stored.
+ */
+static int emit_after(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struct cb_ann *a,
+		      int mover, struct gamedb__movebuf *mb)
+{
+	int t;
+
+	if (a->type == CBA_SYMBOLS) {
+		/* Move, position and prefix symbols: their values are NAG numbers. */
+		size_t k;
+		for (k = 0; k < a->len; k++)
+			if (s->cba[a->off + k] &&
+			    gamedb__mb_event(mb, GAMEDB_EVENT_NAG, s->cba[a->off + k]) != 0)
+				return -1;
+		return 0;
+	}
+	if (a->type == CBA_TEXT_AFTER)
+		return emit_text(c, s, a, GAMEDB_EVENT_COMMENT_AFTER, mb);
+	t = command_text(c, s, a, mover);
+	if (t < 0 || (t && gamedb__mb_comment(mb, t, c->scratch.p, c->scratch.len) != 0) ||
+	    (!t && emit_raw(c, s, a, mb) != 0))
+		return -1;
+	return 0;
+}
+
 static int emit_annotations(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint32_t id,
 			    int mover, int after, struct gamedb__movebuf *mb)
 {
@@ -1542,28 +1569,18 @@ static int emit_annotations(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint
 				return -1;
 		return 0;
 	}
+	/* One entry (most annotated moves): no pass to order it among others. */
+	if (s->anns[first].next == NONE)
+		return s->anns[first].type == CBA_TEXT_BEFORE
+			       ? 0
+			       : emit_after(c, s, &s->anns[first], mover, mb);
+	/* The symbols first, then the texts after the move, then the rest, each in block order. */
 	for (pass = 0; pass < 3; pass++) {
 		for (i = first; i != NONE; i = s->anns[i].next) {
 			const struct cb_ann *a = &s->anns[i];
-			if (a->type == CBA_TEXT_BEFORE)
-				continue;
-			if (pass == 0 && a->type == CBA_SYMBOLS) {
-				/* Move, position and prefix symbols: their values are NAG numbers. */
-				size_t k;
-				for (k = 0; k < a->len; k++)
-					if (s->cba[a->off + k] &&
-					    gamedb__mb_event(mb, GAMEDB_EVENT_NAG, s->cba[a->off + k]) != 0)
-						return -1;
-			} else if (pass == 1 && a->type == CBA_TEXT_AFTER) {
-				if (emit_text(c, s, a, GAMEDB_EVENT_COMMENT_AFTER, mb) != 0)
-					return -1;
-			} else if (pass == 2 && a->type != CBA_SYMBOLS && a->type != CBA_TEXT_AFTER) {
-				t = command_text(c, s, a, mover);
-				if (t < 0 || (t && gamedb__mb_comment(mb, t, c->scratch.p,
-								      c->scratch.len) != 0) ||
-				    (!t && emit_raw(c, s, a, mb) != 0))
-					return -1;
-			}
+			const int group = a->type == CBA_SYMBOLS ? 0 : a->type == CBA_TEXT_AFTER ? 1 : 2;
+			if (a->type != CBA_TEXT_BEFORE && group == pass && emit_after(c, s, a, mover, mb) != 0)
+				return -1;
 		}
 	}
 	return 0;
