@@ -459,14 +459,21 @@ static int is_move(const struct gamedb_event *ev)
 GAMEDB_EXPORT int32_t gamedb_event_get_move(const struct gamedb_event *ev, int32_t *from,
 					    int32_t *to, int32_t *promo)
 {
+	int32_t f, t, p;
+
 	if (!is_move(ev))
 		return GAMEDB_FAILED;
-	if (from) /* a drop comes from no square: GAMEDB__NO_SQ, -1 to the caller */
-		*from = ev->nd->m.from == GAMEDB__NO_SQ ? -1 : ev->nd->m.from;
+	/* Read first: the build does not let the compiler assume that the stores below leave
+	 * the node alone (-fno-strict-aliasing), so it would load it again for each. */
+	f = ev->nd->m.from == GAMEDB__NO_SQ ? -1 : ev->nd->m.from; /* a drop: from no square */
+	t = ev->nd->m.to;
+	p = ev->nd->m.promo;
+	if (from)
+		*from = f;
 	if (to)
-		*to = ev->nd->m.to;
+		*to = t;
 	if (promo)
-		*promo = ev->nd->m.promo;
+		*promo = p;
 	return GAMEDB_OK;
 }
 
