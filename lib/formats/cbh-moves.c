@@ -1075,60 +1075,88 @@ static inline char *letters8(char *restrict o, const uint8_t *restrict p,
 	}
 	return o;
 }
+
+/* letters8() for the last k (< 8) bytes of a text. */
+static inline char *letters_tail(char *restrict o, const uint8_t *restrict p, size_t k,
+				 const struct cb_letters *restrict L)
+{
+	size_t j;
+
+	for (j = 0; j < k; j++) {
+		memcpy(o, &L->e[p[j]], 4);
+		o += L->step[p[j]];
+	}
+	return o;
+}
+
+/*
+ * The letters from *pp to stop one by one, with what a flagged one means: CR LF and a lone CR
+ * are one "\n" (gamedb__text_newlines(); the LF may lie past stop, up to end), a lost byte
+ * makes *st GAMEDB_WARN and counts in *lost. *pp is left past them; the output's new end.
+ */
+static char *letters_slow(char *o, const uint8_t **pp, const uint8_t *stop, const uint8_t *end,
+			  const struct cb_letters *L, int32_t *st, size_t *lost)
+{
+	const uint8_t *p = *pp;
+
+	do {
+		const size_t e = L->step[*p];
+		memcpy(o, &L->e[*p++], 4);
+		o += e & 3;
+		if (e & LETTER_FLAG) {
+			if ((e & ~(size_t)3) == LETTER_CR) {
+				if (p < end && *p == '\n' && ++p > stop)
+					stop = p;
+			} else {
+				*st = GAMEDB_WARN;
+				(*lost)++;
+			}
+		}
+	} while (p < stop);
+	*pp = p;
+	return o;
+}
+
 static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_t n,
 			     struct gamedb__buf *out, size_t *lost)
 {
 	const uint8_t *p = t, *const end = t + n;
-	char *o = out->p + out->len;
+	char *o = out->p + out->len, *o1;
 	int32_t st = GAMEDB_OK;
 	int ascii = 1; /* try eight ASCII bytes at once: the eight before were one byte each */
 	uint64_t w;
 
-	while (p < end) {
-		const uint8_t *stop;
-		/*
-		 * Eight ASCII bytes without CR or NUL at once (tried while the text is ASCII);
-		 * else eight letters through the table without a test each, done again one by
-		 * one (below) if one of them was flagged (the output moved past 24 bytes).
-		 */
-		if (end - p >= 8) {
-			char *const o0 = o;
-			if (ascii) {
-				memcpy(&w, p, 8);
-				if (!(gamedb__has_high(w) | gamedb__has_byte(w, '\r') |
-				      gamedb__has_byte(w, 0))) {
-					memcpy(o, &w, 8);
-					o += 8;
-					p += 8;
-					continue;
-				}
-			}
-			o = letters8(o, p, L);
-			if (o - o0 <= 8 * 3) {
-				ascii = o - o0 == 8;
+	/*
+	 * Eight ASCII bytes without CR or NUL at once (tried while the text is ASCII); else
+	 * eight letters through the table without a test each, done again one by one if one of
+	 * them was flagged (the output moved past three bytes a letter). The last few bytes the
+	 * same way.
+	 */
+	while (end - p >= 8) {
+		if (ascii) {
+			memcpy(&w, p, 8);
+			if (!(gamedb__has_high(w) | gamedb__has_byte(w, '\r') | gamedb__has_byte(w, 0))) {
+				memcpy(o, &w, 8);
+				o += 8;
 				p += 8;
 				continue;
 			}
-			o = o0;
-			stop = p + 8;
-		} else {
-			stop = end;
 		}
-		do {
-			const size_t k = L->step[*p];
-			memcpy(o, &L->e[*p++], 4);
-			o += k & 3;
-			if (k & LETTER_FLAG) {
-				if ((k & ~(size_t)3) == LETTER_CR) {
-					/* CR LF and a lone CR: "\n" (gamedb__text_newlines()). */
-					if (p < end && *p == '\n' && ++p > stop)
-						stop = p;
-				} else {
-					st = GAMEDB_WARN;
-					(*lost)++;
-				}
-			}
-		} while (p < stop);
+		o1 = letters8(o, p, L);
+		if (o1 - o > 8 * 3) {
+			o = letters_slow(o, &p, p + 8, end, L, &st, lost);
+			continue;
+		}
+		ascii = o1 - o == 8;
+		o = o1;
+		p += 8;
+	}
+	if (p < end) {
+		o1 = letters_tail(o, p, (size_t)(end - p), L);
+		if ((size_t)(o1 - o) > 3 * (size_t)(end - p))
+			o = letters_slow(o, &p, end, end, L, &st, lost);
+		else
+			o = o1;
 	}
 	out->len = (size_t)(o - out->p);
 	out->p[out->len] = 0;
