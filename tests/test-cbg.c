@@ -351,19 +351,39 @@ static void cba_end(struct rec *r, size_t at, int entries)
 }
 
 /* Decodes the single game of cbg (at offset 26) with its annotations at 26 of cba. */
-static int32_t run(struct rec *cbg, struct rec *cba, char *out, size_t cap, char *err,
-		   size_t errcap, int language)
+static int32_t run_as(struct rec *cbg, struct rec *cba, char *out, size_t cap, char *err,
+		      size_t errcap, int language, int want_san)
 {
 	struct env e;
 	int32_t st;
 
 	env_open(&e, cbg->b, cbg->n, cba ? cba->b : NULL, cba ? cba->n : 0, NULL);
 	e.ctx.language = language;
+	e.r->want_san = want_san;
 	st = env_decode(&e, 26, cba ? 26 : 0, 1);
 	stream(&e, out, cap);
 	if (err)
 		snprintf(err, errcap, "%s", e.g.errmsg);
 	env_close(&e);
+	return st;
+}
+
+/*
+ * Decodes the one game of cbg (and cba) into out and err; its status. Twice: the moves played
+ * with their SAN (a reader that wants it) and without (issue 32: gamedb__move_play_fast()),
+ * which must agree in everything, the legality checks above all.
+ */
+static int32_t run(struct rec *cbg, struct rec *cba, char *out, size_t cap, char *err,
+		   size_t errcap, int language)
+{
+	char out2[8192], err2[512];
+	int32_t st = run_as(cbg, cba, out, cap, err, errcap, language, 1);
+	int32_t st2 = run_as(cbg, cba, out2, sizeof out2 < cap ? sizeof out2 : cap, err2,
+			     sizeof err2, language, 0);
+
+	CHECK_MSG(st == st2 && strcmp(out, out2) == 0 && (!err || strcmp(err, err2) == 0),
+		  "with and without SAN: %d %d\n%s\n%s\n%s\n%s", (int)st, (int)st2, out, out2,
+		  err ? err : "", err2);
 	return st;
 }
 

@@ -258,6 +258,18 @@ int gamedb__move_play(struct gamedb__pos *pos, struct gamedb__move *m);
 int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 			  size_t *len, int checked);
 
+/*
+ * gamedb__move_play_san() without the SAN: the same legality checks (the same code), the move
+ * made and m completed, but no disambiguation search, no SAN written and no mate test. So
+ * m->check is left GAMEDB__CHECK_NONE when the move gives no check, and GAMEDB__CHECK_UNKNOWN
+ * when it gives check (mate or not: never _CHECK or _MATE, so that the move, kept, never
+ * says '+' for a mate; gamedb__move_san() works the mark out itself from UNKNOWN). The next
+ * move's `checked` is therefore m->check != GAMEDB__CHECK_NONE (which holds after
+ * gamedb__move_play_san() too), NOT m->check >= GAMEDB__CHECK_CHECK. 0, or -1 if illegal (pos
+ * unchanged). For decoders whose caller asks for no SAN.
+ */
+int gamedb__move_play_fast(struct gamedb__pos *pos, struct gamedb__move *m, int checked);
+
 /* 1 if the side to move has at least one legal move (0: checkmate or stalemate). */
 int gamedb__has_legal_move(const struct gamedb__pos *pos);
 

@@ -981,18 +981,27 @@ static HOT_INLINE int gives_check(const struct gamedb__pos *pos, unsigned us, un
 }
 
 /*
- * What the completed move m, just made in pos, did to the side now to move: GAMEDB__CHECK_NONE,
- * _CHECK or _MATE. A usual move: gives_check(). Castling, en passant, null moves and drops,
- * which move or lift more than one man, take the full test.
+ * 1 if the completed move m, just made in pos, gives check (mate or not), else 0. A usual
+ * move: gives_check(). Castling, en passant, null moves and drops, which move or lift more
+ * than one man, take the full test.
  */
-static HOT_INLINE uint8_t after_check(const struct gamedb__pos *pos, const struct gamedb__move *m)
+static HOT_INLINE int gave_check(const struct gamedb__pos *pos, const struct gamedb__move *m)
 {
 	const unsigned us = pos->stm ^ 1;
 
 	if (m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q |
 			GAMEDB__MF_EP | GAMEDB__MF_DROP))
-		return check_state(pos);
-	if (!gives_check(pos, us, m->from, m->to, m->promo ? PC(m->promo, us) : PC(m->piece, us)))
+		return gamedb__in_check(pos);
+	return gives_check(pos, us, m->from, m->to, m->promo ? PC(m->promo, us) : PC(m->piece, us));
+}
+
+/*
+ * What the completed move m, just made in pos, did to the side now to move: GAMEDB__CHECK_NONE,
+ * _CHECK or _MATE (gave_check(), then the mate test).
+ */
+static HOT_INLINE uint8_t after_check(const struct gamedb__pos *pos, const struct gamedb__move *m)
+{
+	if (!gave_check(pos, m))
 		return GAMEDB__CHECK_NONE;
 	return gamedb__has_legal_move(pos) ? GAMEDB__CHECK_CHECK : GAMEDB__CHECK_MATE;
 }
@@ -1025,18 +1034,21 @@ int gamedb__move_play(struct gamedb__pos *pos, struct gamedb__move *m)
 }
 
 /*
- * gamedb__move_play_san() for what play_san_fast() leaves: castling, null moves, king moves
- * while castling rights remain, drops and the crazyhouse bookkeeping.
+ * gamedb__move_play_san() and gamedb__move_play_fast() for what play_san_fast() leaves:
+ * castling, null moves, king moves while castling rights remain, drops and the crazyhouse
+ * bookkeeping. san NULL: no SAN (gamedb__move_play_fast()), m->check UNKNOWN or NONE.
  */
 static COLD_PATH int play_san_general(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 				      size_t *len, int checked)
 {
-	size_t n;
+	size_t n = 0;
 
 	if (play_check(pos, m, checked) != 0)
 		return -1;
 	/* SAN from the position before the move; its check mark once the move is made. */
-	if (m->flags & GAMEDB__MF_NULL) {
+	if (!san) {
+		/* no SAN */
+	} else if (m->flags & GAMEDB__MF_NULL) {
 		memcpy(san, "--", 2);
 		n = 2;
 	} else {
@@ -1046,6 +1058,10 @@ static COLD_PATH int play_san_general(struct gamedb__pos *pos, struct gamedb__mo
 		zh_make(pos, m);
 	else
 		make_chess(pos, m);
+	if (!san) {
+		m->check = gave_check(pos, m) ? GAMEDB__CHECK_UNKNOWN : GAMEDB__CHECK_NONE;
+		return 0;
+	}
 	m->check = after_check(pos, m);
 	n = san_mark(san, n, m->check);
 	if (len)
@@ -1071,25 +1087,31 @@ static NO_INLINE int finish_check(const struct gamedb__pos *pos, struct gamedb__
 }
 
 /*
- * play_san_fast()'s instances but FAST_FULL's (which also takes `checked`), each out of line
- * (see play_san_fast()): declared and defined by this one signature.
+ * play_san_fast()'s instances but the FAST_FULL ones (which also take `checked`), each out of
+ * line (see play_san_fast()): declared and defined by this one signature; those with SAN
+ * (play_san_*) and those without (play_fast_*, for gamedb__move_play_fast()).
  */
 #define PLAY_SAN_INSTANCE(name)                                                                \
 	static NO_INLINE int name(struct gamedb__pos *pos, struct gamedb__move *m, char *san,  \
 				  size_t *len)
+#define PLAY_FAST_INSTANCE(name) static NO_INLINE int name(struct gamedb__pos *pos, struct gamedb__move *m)
 static NO_INLINE int play_san_full(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 				   size_t *len, int checked);
+static NO_INLINE int play_fast_full(struct gamedb__pos *pos, struct gamedb__move *m, int checked);
 PLAY_SAN_INSTANCE(play_san_king);
 PLAY_SAN_INSTANCE(play_san_dis);
 PLAY_SAN_INSTANCE(play_san_pawn);
 PLAY_SAN_INSTANCE(play_san_usual);
+PLAY_FAST_INSTANCE(play_fast_king);
+PLAY_FAST_INSTANCE(play_fast_pawn);
+PLAY_FAST_INSTANCE(play_fast_usual);
 
 /* play_san_fast()'s instances: what the caller knows of the move. */
 enum {
 	FAST_USUAL, /* most moves (see play_san_fast()) */
 	FAST_PAWN,  /* a pawn move, not in check */
 	FAST_KING,  /* a king move, its side no castling rights left (in check or not) */
-	FAST_DIS,   /* not in check, a man of the same type on a line through `to` */
+	FAST_DIS,   /* not in check, a man of the same type on a line through `to` (SAN only) */
 	FAST_FULL   /* any other usual move */
 };
 
@@ -1111,16 +1133,21 @@ enum {
  * to FAST_FULL); FAST_KING: the king's attack test, its side without castling rights (with
  * rights the move may be castling: play_san_general()), in check or not; FAST_DIS: the
  * disambiguation; FAST_FULL: in check, en passant (attack tests).
+ *
+ * want_san (a constant too): 0 for gamedb__move_play_fast()'s instances, which leave out all
+ * that only SAN needs: the disambiguation (so FAST_USUAL takes FAST_DIS's moves), the SAN's
+ * writing and the mate test (m->check UNKNOWN for a check, or NONE). The rules are the same
+ * code.
  */
 static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
-				    size_t *len, int checked, const int mode)
+				    size_t *len, int checked, const int mode, const int want_san)
 {
 	const uint8_t *b = pos->sq;
 	const unsigned us = pos->stm;
 	const unsigned from = m->from, to = m->to, promo = m->promo;
 	const unsigned pc = b[from], target = b[to];
 	unsigned type, flags = 0, put = pc, dis = 0;
-	size_t n;
+	size_t n = 0;
 
 	/* The man: ours, and of the types this instance takes (type and colour in one test). The
 	 * type is then a constant, or of a range the compiler knows, in each instance. */
@@ -1139,7 +1166,7 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 	}
 	if (mode == FAST_FULL && type == GAMEDB__KING &&
 	    (pos->castle_rook[us][0] != GAMEDB__NO_SQ || pos->castle_rook[us][1] != GAMEDB__NO_SQ))
-		return play_san_general(pos, m, san, len, checked);
+		return play_san_general(pos, m, want_san ? san : NULL, len, checked);
 	/* The man taken, if any: theirs, not the king. */
 	if (target != GAMEDB__EMPTY) {
 		if ((target ^ ((us ^ 1) << 3)) - 1 > GAMEDB__QUEEN - 1)
@@ -1166,7 +1193,8 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 			    b[us ? to + 8 : to - 8] != PC(GAMEDB__PAWN, us ^ 1))
 				return -1;
 			if (mode != FAST_FULL)
-				return play_san_full(pos, m, san, len, checked);
+				return want_san ? play_san_full(pos, m, san, len, checked)
+						: play_fast_full(pos, m, checked);
 			flags = GAMEDB__MF_CAPTURE | GAMEDB__MF_EP;
 		}
 		if (RANK_OF(to) == (us ? 0u : 7u)) {
@@ -1197,7 +1225,9 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 		return -1;
 	}
 	/* Disambiguation: only with another man of the type on a line (or step) through `to`. */
-	if (mode == FAST_FULL || mode == FAST_DIS) {
+	if (!want_san) {
+		/* none: no SAN */
+	} else if (mode == FAST_FULL || mode == FAST_DIS) {
 		dis = san_disambig(pos, (uint8_t)pc, (int)from, (int)to, checked);
 	} else if (mode == FAST_USUAL && type != GAMEDB__PAWN) {
 		/* Another man of the type that reaches `to` (a slider: nothing between). */
@@ -1213,12 +1243,20 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 	m->captured = (uint8_t)((flags & GAMEDB__MF_EP) ? GAMEDB__PAWN : TYPE(target));
 	m->rook_from = GAMEDB__NO_SQ;
 	m->check = GAMEDB__CHECK_NONE;
-	n = san_write(san, (int)from, (int)to, (int)type, (int)promo, flags & GAMEDB__MF_CAPTURE, dis);
-	if (len)
-		*len = n;
+	if (want_san) {
+		n = san_write(san, (int)from, (int)to, (int)type, (int)promo,
+			      flags & GAMEDB__MF_CAPTURE, dis);
+		if (len)
+			*len = n;
+	}
 
 	make_usual(pos, us, from, to, pc, type, target, put, flags);
 	/* A check (or en passant, which lifts two men: the full test) calls, in tail position. */
+	if (!want_san) {
+		if ((flags & GAMEDB__MF_EP) ? gamedb__in_check(pos) : gives_check(pos, us, from, to, put))
+			m->check = GAMEDB__CHECK_UNKNOWN; /* check; mate not known */
+		return 0;
+	}
 	if ((flags & GAMEDB__MF_EP) || gives_check(pos, us, from, to, put))
 		return finish_check(pos, m, san, n, len);
 	return 0;
@@ -1229,7 +1267,11 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 static NO_INLINE int play_san_full(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
 				   size_t *len, int checked)
 {
-	return play_san_fast(pos, m, san, len, checked, FAST_FULL);
+	return play_san_fast(pos, m, san, len, checked, FAST_FULL, 1);
+}
+static NO_INLINE int play_fast_full(struct gamedb__pos *pos, struct gamedb__move *m, int checked)
+{
+	return play_san_fast(pos, m, NULL, NULL, checked, FAST_FULL, 0);
 }
 
 /*
@@ -1238,35 +1280,52 @@ static NO_INLINE int play_san_full(struct gamedb__pos *pos, struct gamedb__move 
  * themselves; FAST_USUAL too, so that the dispatch below stays a leaf that saves no register
  * and the moves of the other instances do not pay this one's prologue first.
  */
-PLAY_SAN_INSTANCE(play_san_king) { return play_san_fast(pos, m, san, len, 0, FAST_KING); }
-PLAY_SAN_INSTANCE(play_san_dis) { return play_san_fast(pos, m, san, len, 0, FAST_DIS); }
-PLAY_SAN_INSTANCE(play_san_pawn) { return play_san_fast(pos, m, san, len, 0, FAST_PAWN); }
-PLAY_SAN_INSTANCE(play_san_usual) { return play_san_fast(pos, m, san, len, 0, FAST_USUAL); }
+PLAY_SAN_INSTANCE(play_san_king) { return play_san_fast(pos, m, san, len, 0, FAST_KING, 1); }
+PLAY_SAN_INSTANCE(play_san_dis) { return play_san_fast(pos, m, san, len, 0, FAST_DIS, 1); }
+PLAY_SAN_INSTANCE(play_san_pawn) { return play_san_fast(pos, m, san, len, 0, FAST_PAWN, 1); }
+PLAY_SAN_INSTANCE(play_san_usual) { return play_san_fast(pos, m, san, len, 0, FAST_USUAL, 1); }
+PLAY_FAST_INSTANCE(play_fast_king) { return play_san_fast(pos, m, NULL, NULL, 0, FAST_KING, 0); }
+PLAY_FAST_INSTANCE(play_fast_pawn) { return play_san_fast(pos, m, NULL, NULL, 0, FAST_PAWN, 0); }
+PLAY_FAST_INSTANCE(play_fast_usual) { return play_san_fast(pos, m, NULL, NULL, 0, FAST_USUAL, 0); }
 
 /*
  * Picks the instance by what one look at the board says (the man on `from`'s type, whether
  * the side to move is in check); each instance tests the man again (colour, type) itself.
+ * want_san a constant: gamedb__move_play_san() (1) and gamedb__move_play_fast() (0) each
+ * stay a leaf that jumps to its own instances.
  */
-int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
-			  size_t *len, int checked)
+static HOT_INLINE int play_pick(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+				size_t *len, int checked, const int want_san)
 {
 	unsigned type, us;
 
 	if (pos->zh || (m->flags & (GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K | GAMEDB__MF_CASTLE_Q)) ||
 	    m->from >= 64 || m->to >= 64)
-		return play_san_general(pos, m, san, len, checked);
+		return play_san_general(pos, m, want_san ? san : NULL, len, checked);
 	type = TYPE(pos->sq[m->from]);
 	if (type == GAMEDB__KING) {
 		/* In check or not: FAST_KING's attack test does not ask (two thirds of the moves
 		 * out of a check are the king's). */
 		us = pos->stm;
 		if (pos->castle_rook[us][0] != GAMEDB__NO_SQ || pos->castle_rook[us][1] != GAMEDB__NO_SQ)
-			return play_san_general(pos, m, san, len, checked);
-		return play_san_king(pos, m, san, len);
+			return play_san_general(pos, m, want_san ? san : NULL, len, checked);
+		return want_san ? play_san_king(pos, m, san, len) : play_fast_king(pos, m);
 	}
 	if (checked != 0)
-		return play_san_full(pos, m, san, len, checked);
+		return want_san ? play_san_full(pos, m, san, len, checked)
+				: play_fast_full(pos, m, checked);
 	if (type == GAMEDB__PAWN)
-		return play_san_pawn(pos, m, san, len);
-	return play_san_usual(pos, m, san, len);
+		return want_san ? play_san_pawn(pos, m, san, len) : play_fast_pawn(pos, m);
+	return want_san ? play_san_usual(pos, m, san, len) : play_fast_usual(pos, m);
+}
+
+int gamedb__move_play_san(struct gamedb__pos *pos, struct gamedb__move *m, char *san,
+			  size_t *len, int checked)
+{
+	return play_pick(pos, m, san, len, checked, 1);
+}
+
+int gamedb__move_play_fast(struct gamedb__pos *pos, struct gamedb__move *m, int checked)
+{
+	return play_pick(pos, m, NULL, NULL, checked, 0);
 }

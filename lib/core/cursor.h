@@ -118,6 +118,14 @@ int gamedb__game_tag_at(struct gamedb_game *g, size_t i, const char **name, size
 			const char **value, size_t *vlen);
 
 /*
+ * The writer is about to write every move's SAN of g (call it before the game's moves are
+ * decoded, i.e. before gamedb_move_iter_new()): the game's reader then has its decoders make
+ * the SAN as they play the moves, which costs less than making it afterwards. A game decoded
+ * before without it still gives the right SAN (made on demand), and so does a copy of a game.
+ */
+void gamedb__game_want_san(struct gamedb_game *g);
+
+/*
  * Adds what a writer changed of the game (a note, UTF-8) to the game's message, which
  * gamedb_game_errmsg() gives: after the message there ("; " between), else as the reader's
  * messages are, "FILE: game N: NOTE". A note the message holds already is not added again (the

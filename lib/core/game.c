@@ -395,6 +395,12 @@ int32_t gamedb__game_decode(struct gamedb_game *g)
 	return g->mb.status;
 }
 
+void gamedb__game_want_san(struct gamedb_game *g)
+{
+	if (game_ok(g) && g->reader && g->reader->magic == GAMEDB__READER_MAGIC)
+		g->reader->want_san = 1;
+}
+
 GAMEDB_EXPORT uint64_t gamedb_game_get_index(const struct gamedb_game *g)
 {
 	return game_ok(g) ? g->index : 0;

@@ -47,7 +47,9 @@ static inline size_t gamedb__any_to_fen(int32_t variant, const union gamedb__any
 /*
  * One event of a decoded game, in iteration order. A MOVE node added by gamedb__mb_move_san()
  * (GAMEDB__NODE_SAN) carries what the iterator hands out for it without playing it again:
- * its SAN, the number of its full move and the colour that made it. A MOVE node added by
+ * its SAN, the number of its full move and the colour that made it. One added by
+ * gamedb__mb_move_kind() as GAMEDB__NODE_NUM carries the number and the colour, and the
+ * iterator replays the game only when asked for its SAN (or a position). A MOVE node added by
  * gamedb__mb_move() carries the move only; the iterator then replays the game to learn them.
  */
 struct gamedb__node {
@@ -55,6 +57,7 @@ struct gamedb__node {
 	uint8_t type;          /* GAMEDB_EVENT_* */
 	uint8_t kind;          /* GAMEDB__NODE_RAW when the stored bytes follow the text;
 				  MOVE: GAMEDB__NODE_SAN when san, san_len, val and aux are set,
+				  GAMEDB__NODE_NUM when val and aux are set (no SAN),
 				  GAMEDB__NODE_HAND when val locates the hands (no SAN) */
 	uint8_t aux;           /* comments: language (GAMEDB__LANG_*, 0 = unknown/all);
 				  ANNOTATION: the format's type code; MOVE: the mover's colour */
@@ -94,6 +97,13 @@ int gamedb__language_code(const char *iso);
 #define GAMEDB__NODE_HAND 2
 /* A MOVE node that carries its SAN, move number and colour (struct gamedb__node). */
 #define GAMEDB__NODE_SAN 4
+/*
+ * A MOVE node that carries its move number and colour but no SAN (san_len 0, san zeros): the
+ * iterator hands the number out as for GAMEDB__NODE_SAN, and makes the SAN only when asked
+ * (from the position before the move, which it replays then). Not a bit of GAMEDB__NODE_SAN.
+ * Only MOVE nodes are of these two kinds (the iterator's is_plain() counts on it).
+ */
+#define GAMEDB__NODE_NUM 8
 
 struct gamedb__movebuf {
 	struct gamedb__node *nodes;
@@ -143,6 +153,33 @@ static inline void gamedb__mb_move_done(struct gamedb__movebuf *mb, struct gamed
 	mb->n++;
 }
 /*
+ * Adds a move of the kind given, with the number of its full move and the colour that made
+ * it, as gamedb__node_move() takes them: GAMEDB__NODE_SAN with its SAN (len characters, below
+ * GAMEDB__SAN_MAX, NUL-terminated, in a buffer of GAMEDB__SAN_MAX bytes, all of which are
+ * copied), or GAMEDB__NODE_NUM without it (len 0, san GAMEDB__SAN_MAX zero bytes; m->check
+ * must not say GAMEDB__CHECK_CHECK for a mate: GAMEDB__CHECK_UNKNOWN as gamedb__move_play_fast()
+ * leaves it, or the SAN made later would write '+' for '#'). A decoder that chooses once per
+ * game whether its moves get their SAN passes the kind as a variable: no test per move.
+ * Inline: the decoders call it for every move.
+ */
+static inline int gamedb__mb_move_kind(struct gamedb__movebuf *mb, const struct gamedb__move *m,
+				       uint32_t fullmove, int colour, const char *san, size_t len,
+				       int kind)
+{
+	struct gamedb__node *nd;
+
+	if (gamedb__mb_room(mb) != 0)
+		return -1;
+	nd = &mb->nodes[mb->n];
+	gamedb__node_move(nd, fullmove, colour);
+	nd->kind = (uint8_t)kind;
+	nd->m = *m;
+	/* All of san's room in one copy of constant size: what follows its NUL is not read. */
+	memcpy(nd->san, san, GAMEDB__SAN_MAX);
+	gamedb__mb_move_done(mb, nd, len);
+	return 0;
+}
+/*
  * Adds a move with its SAN (len characters, at most GAMEDB__SAN_MAX - 1, NUL-terminated, in a
  * buffer of GAMEDB__SAN_MAX bytes, all of which are copied), the number of its full move and
  * the colour that made it, as gamedb__node_move() takes them.
@@ -151,19 +188,9 @@ static inline void gamedb__mb_move_done(struct gamedb__movebuf *mb, struct gamed
 static inline int gamedb__mb_move_san(struct gamedb__movebuf *mb, const struct gamedb__move *m,
 				      uint32_t fullmove, int colour, const char *san, size_t len)
 {
-	struct gamedb__node *nd;
-
 	if (len >= GAMEDB__SAN_MAX)
 		return gamedb__mb_move(mb, m); /* cannot happen for chess: SAN by replay */
-	if (gamedb__mb_room(mb) != 0)
-		return -1;
-	nd = &mb->nodes[mb->n];
-	gamedb__node_move(nd, fullmove, colour);
-	nd->m = *m;
-	/* All of san's room in one copy of constant size: what follows its NUL is not read. */
-	memcpy(nd->san, san, GAMEDB__SAN_MAX);
-	gamedb__mb_move_done(mb, nd, len);
-	return 0;
+	return gamedb__mb_move_kind(mb, m, fullmove, colour, san, len, GAMEDB__NODE_SAN);
 }
 /*
  * A move made with the men in hand set from outside first (bughouse: they come from the

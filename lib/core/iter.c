@@ -3,7 +3,8 @@
  *
  * A decoded game is a flat list of nodes (moves already checked legal by the format's decoder
  * through the board engine). A move node carries its SAN, move number and colour, put there by
- * the decoder that played it, so the iterator hands moves out without playing them again. Only
+ * the decoder that played it, so the iterator hands moves out without playing them again (or
+ * its number and colour only: GAMEDB__NODE_NUM, a decoder told that no SAN is wanted). Only
  * what needs the position (FEN, key, Chinese notation, the SAN of a node that lacks it) makes
  * the iterator replay the nodes on a stack of positions, one level per open variation, up to
  * the current event, and only when asked: catch_up().
@@ -246,7 +247,7 @@ static int32_t next_slow(struct gamedb_move_iter *it, const struct gamedb_event 
 	ev->movenum = 0;
 	switch (nd->type) {
 	case GAMEDB_EVENT_MOVE:
-		if (nd->kind == GAMEDB__NODE_SAN) {
+		if (nd->kind == GAMEDB__NODE_SAN || nd->kind == GAMEDB__NODE_NUM) {
 			ev->movenum = (int32_t)nd->val;
 			ev->colour = nd->aux;
 		} else {
@@ -287,8 +288,9 @@ static int32_t next_slow(struct gamedb_move_iter *it, const struct gamedb_event 
 }
 
 /*
- * The iterator passes n plain nodes from its place on (moves that carry their SAN, and NAGs:
- * no flag skips one, and none opens a line or needs a position), the last of them at nd:
+ * The iterator passes n plain nodes from its place on (moves that carry their number: with
+ * their SAN or without it, GAMEDB__NODE_NUM; and NAGs: no flag skips one, and none opens a
+ * line or needs a position), the last of them at nd:
  * that is its current event. The one step both gamedb_move_iter_next() (n = 1) and the
  * writers' runs (gamedb__cursor_next()) take over such nodes.
  */
@@ -313,7 +315,9 @@ static inline void pass_plain(struct gamedb_move_iter *it, const struct gamedb__
 /* Whether a node is plain (see pass_plain()). */
 static inline int is_plain(const struct gamedb__node *nd)
 {
-	return (nd->type == GAMEDB_EVENT_MOVE && nd->kind == GAMEDB__NODE_SAN) ||
+	/* Only MOVE nodes are of these kinds (core/game.h), and a kind is one value, not bits:
+	 * one test for a move of either kind. */
+	return (nd->kind & (GAMEDB__NODE_SAN | GAMEDB__NODE_NUM)) != 0 ||
 	       nd->type == GAMEDB_EVENT_NAG;
 }
 
@@ -415,6 +419,9 @@ int32_t gamedb__cursor_next(struct gamedb_move_iter *it, unsigned what, struct g
 	if ((what & GAMEDB__RUN_MOVES) && it && out && it->magic == GAMEDB__ITER_MAGIC &&
 	    it->i < it->g->mb.n) {
 		const struct gamedb__node *first = &it->g->mb.nodes[it->i];
+		/* Only moves with their SAN make a run: one without (GAMEDB__NODE_NUM, a game
+		 * decoded for a caller that asked none) ends it (gamedb__ply_plain()) and comes
+		 * as an event, its SAN made on demand (gamedb__event_san()). */
 		if (first->type == GAMEDB_EVENT_MOVE && first->kind == GAMEDB__NODE_SAN) {
 			r->at = (const unsigned char *)first + PLY_AT;
 			r->n = it->g->mb.n - it->i;
@@ -495,6 +502,10 @@ GAMEDB_EXPORT const char *gamedb_event_get_san(const struct gamedb_event *ev)
 	it = ev->it;
 	if (!it->have_san) {
 		const struct level *lv = current(it);
+		/* Decoded without SAN for a caller that asked none: the next games get it from
+		 * their decoder (gamedb__game_want_san()), this one from the replay. */
+		if (ev->nd->kind == GAMEDB__NODE_NUM)
+			gamedb__game_want_san(it->g);
 		if (it->variant == GAMEDB_VARIANT_XIANGQI)
 			gamedb__xq_move_wxf(&lv->prev.x, &ev->nd->m, it->san);
 		else

@@ -87,6 +87,14 @@ struct gamedb_reader {
 	uint64_t progress_at;
 	uint64_t progress_total;   /* the base's game count, read at the first report */
 	struct gamedb__props props; /* the base's own properties, once asked for */
+	/*
+	 * 1 once something asked for the SAN of the moves: a writer that writes it
+	 * (gamedb__game_want_san()), or gamedb_event_get_san() meeting a move decoded without it
+	 * (GAMEDB__NODE_NUM). A decoder that can leave the SAN out (ChessBase's) makes it as it
+	 * plays the moves while this is set, else leaves it to the iterator (made on demand,
+	 * core/iter.c). Never cleared: a program that asks for SAN pays the lazy path for one game.
+	 */
+	int want_san;
 	int32_t errcode;
 	char errmsg[512];
 	int os_error; /* errno behind an E_IO error (gamedb_reader_get_os_error()); 0: none */

@@ -123,7 +123,7 @@ struct cb_node {
 	uint32_t ann;    /* its first CBA entry (index in anns, in file order), NONE if none */
 	uint8_t colour;  /* who made the move */
 	uint8_t sanlen;
-	char san[GAMEDB__SAN_MAX]; /* its SAN, written when it was played */
+	char san[GAMEDB__SAN_MAX]; /* its SAN, written when it was played (if wanted) */
 };
 
 /* A line of play: the main line, or one opened by opcode 254 and waiting for its 255. */
@@ -131,7 +131,7 @@ struct cb_level {
 	struct gamedb__pos pos;
 	struct gamedb__cbslots slots;
 	uint32_t node;
-	int chk; /* 1 if the side to move is in check in pos (for gamedb__move_play_san()) */
+	int chk; /* 1 if the side to move is in check in pos (for gamedb__move_play_san()/_fast()) */
 };
 
 /*
@@ -625,7 +625,10 @@ static int decode_op(const struct cb_op *ops, const struct cb_level *lv, int op,
 	return 0;
 }
 
-/* Adds a decoded move as the last continuation of node parent; its index, or NONE. */
+/*
+ * Adds a decoded move as the last continuation of node parent; its index, or NONE. Played
+ * without its SAN (gamedb__move_play_fast()), the move keeps whatever san holds, unread.
+ */
 static uint32_t add_node(struct cbg_state *s, uint32_t parent, const struct gamedb__move *m,
 			 int colour, uint32_t fullmove, const char *san, size_t sanlen)
 {
@@ -706,13 +709,26 @@ static struct cb_level *tree_start(struct gamedb_game *g, struct cbg_state *s, i
 }
 
 /*
+ * Plays a decoded move on pos, checked as the board engine checks every move: with its SAN
+ * into san (*sanlen) when want_san, else without (gamedb__move_play_fast(): no SAN, no mate
+ * test; m->check then NONE or UNKNOWN, so the side to move next is in check when m->check is
+ * not NONE, either way). 0, or -1 if illegal.
+ */
+static inline int play(struct gamedb__pos *pos, struct gamedb__move *m, int checked,
+		       int want_san, char *san, size_t *sanlen)
+{
+	return want_san ? gamedb__move_play_san(pos, m, san, sanlen, checked)
+			: gamedb__move_play_fast(pos, m, checked);
+}
+
+/*
  * First pass: the move bytes into the tree of s->nodes, every move checked and played by the
- * board engine. OK, WARN (unknown opcodes skipped), or FAILED with g's message set (the tree
- * then holds the legal part).
+ * board engine, with its SAN when want_san (see play()). OK, WARN (unknown opcodes skipped),
+ * or FAILED with g's message set (the tree then holds the legal part).
  */
 static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			   struct cbg_state *s, const struct cbg_head *h, const uint8_t *rec,
-			   size_t avail)
+			   size_t avail, int want_san)
 {
 	const size_t end = avail < h->len ? avail : h->len;
 	const int mode = h->flags & 0x3F;
@@ -773,7 +789,7 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		stm = cur->pos.stm;
 		fullmove = cur->pos.fullmove;
 		bad = decode_op(s->ops, cur, op, w, &m, why, sizeof why);
-		if (!bad && gamedb__move_play_san(&cur->pos, &m, san, &sanlen, cur->chk) != 0) {
+		if (!bad && play(&cur->pos, &m, cur->chk, want_san, san, &sanlen) != 0) {
 			snprintf(why, sizeof why, "illegal move (opcode %d)", op);
 			bad = 1;
 		}
@@ -794,7 +810,7 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 				 stm ? "..." : ".", why);
 			return fail(c, g, g->loc[0] + at, msg);
 		}
-		cur->chk = m.check >= GAMEDB__CHECK_CHECK;
+		cur->chk = m.check != GAMEDB__CHECK_NONE; /* see play() */
 		gamedb__cbslots_move(&cur->slots, stm, &m);
 		id = add_node(s, cur->node, &m, stm, fullmove, san, sanlen);
 		if (id == NONE)
@@ -819,10 +835,11 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
  * bit 14 "this line ends after the move", bit 15 "an alternative to this move follows once
  * its line has ended". from = to = a1 is a null move. The first move at a position is the
  * main line, as in the one-byte modes; the end of the main line's own line ends the game.
+ * want_san as decode_tree() takes it.
  */
 static int32_t decode_simple(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			     struct cbg_state *s, const struct cbg_head *h, const uint8_t *rec,
-			     size_t avail)
+			     size_t avail, int want_san)
 {
 	const size_t end = avail < h->len ? avail : h->len;
 	const int mode = h->flags & 0x3F, swap = (mode & 2) != 0;
@@ -878,7 +895,7 @@ static int32_t decode_simple(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			    (to >> 3) == (stm ? 0 : 7))
 				m.promo = promo_piece[(v >> 12) & 3];
 		}
-		if (!bad && gamedb__move_play_san(&cur->pos, &m, san, &sanlen, cur->chk) != 0) {
+		if (!bad && play(&cur->pos, &m, cur->chk, want_san, san, &sanlen) != 0) {
 			snprintf(why, sizeof why, "illegal move (0x%04x)", v);
 			bad = 1;
 		}
@@ -887,7 +904,7 @@ static int32_t decode_simple(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 				 stm ? "..." : ".", why);
 			return fail(c, g, g->loc[0] + at, msg);
 		}
-		cur->chk = m.check >= GAMEDB__CHECK_CHECK;
+		cur->chk = m.check != GAMEDB__CHECK_NONE; /* see play() */
 		id = add_node(s, cur->node, &m, stm, fullmove, san, sanlen);
 		if (id == NONE)
 			return fail(c, g, g->loc[0] + at, "out of memory");
@@ -1614,25 +1631,36 @@ static int emit_annotations(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint
 	return 0;
 }
 
+/*
+ * One move's node, of the kind the game's moves were played for (gamedb__cbg_decode()):
+ * GAMEDB__NODE_SAN with their SAN, GAMEDB__NODE_NUM without (then san holds zeros, sanlen 0).
+ */
+static inline int emit_node(struct gamedb__movebuf *mb, const struct cb_node *nd, int kind)
+{
+	return gamedb__mb_move_kind(mb, &nd->m, nd->fullmove, nd->colour, nd->san, nd->sanlen, kind);
+}
+
 /* Writes one move with what CBA says before and after it. */
 static int emit_move(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint32_t id,
-		     struct gamedb__movebuf *mb)
+		     struct gamedb__movebuf *mb, int kind)
 {
 	const struct cb_node *nd = &s->nodes[id];
 
 	if (nd->ann == NONE) /* the usual move: nothing before or after it */
-		return gamedb__mb_move_san(mb, &nd->m, nd->fullmove, nd->colour, nd->san, nd->sanlen);
+		return emit_node(mb, nd, kind);
 	return emit_annotations(c, s, id, nd->colour, 0, mb) != 0 ||
-	       gamedb__mb_move_san(mb, &nd->m, nd->fullmove, nd->colour, nd->san, nd->sanlen) != 0 ||
+	       emit_node(mb, nd, kind) != 0 ||
 	       emit_annotations(c, s, id, nd->colour, 1, mb) != 0 ? -1 : 0;
 }
 
 /*
  * Second pass: the tree into the move buffer in reading order, each move followed by its
  * alternatives as variations, then by its main continuation. An explicit stack of frames
- * (the main line's, then one per variation being written) replaces recursion.
+ * (the main line's, then one per variation being written) replaces recursion. kind: the
+ * moves' (emit_node()).
  */
-static int emit_tree(struct gamedb__cbg_ctx *c, struct cbg_state *s, struct gamedb__movebuf *mb)
+static int emit_tree(struct gamedb__cbg_ctx *c, struct cbg_state *s, struct gamedb__movebuf *mb,
+		     int kind)
 {
 	uint32_t node = s->nodes[0].first;
 	int with_alternatives = 1;
@@ -1666,7 +1694,7 @@ static int emit_tree(struct gamedb__cbg_ctx *c, struct cbg_state *s, struct game
 			}
 			continue;
 		}
-		if (emit_move(c, s, node, mb) != 0)
+		if (emit_move(c, s, node, mb, kind) != 0)
 			return -1;
 		if (with_alternatives && s->nodes[node].next != NONE) {
 			f = gamedb__var_begin(&s->frames, mb);
@@ -1693,6 +1721,12 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	int32_t st;
 	int mode;
 	char msg[160];
+	/*
+	 * SAN only when someone will ask for it (the reader's want_san: a writer, or a caller of
+	 * gamedb_event_get_san() that met a move without it): else every move is still checked
+	 * and played by the board engine, but its SAN is left to the iterator (made on demand).
+	 */
+	const int want_san = !g->reader || g->reader->want_san;
 
 	if (!s)
 		return fail(c, g, g->loc[0], "out of memory");
@@ -1719,8 +1753,8 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	 */
 	if (read_annotations(c, g, s) != 0)
 		return fail(c, g, g->loc[0], "out of memory");
-	st = mode_is_simple(mode) ? decode_simple(c, g, s, &h, rec, avail)
-				  : decode_tree(c, g, s, &h, rec, avail);
+	st = mode_is_simple(mode) ? decode_simple(c, g, s, &h, rec, avail, want_san)
+				  : decode_tree(c, g, s, &h, rec, avail, want_san);
 	/* Positions no decoded move has (a failed game keeps only its legal part, unsaid). */
 	s->unplaced = link_annotations(s);
 	if (st != GAMEDB_FAILED) {
@@ -1731,7 +1765,7 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			s->unplaced = 0;
 		}
 	}
-	if (emit_tree(c, s, mb) != 0) {
+	if (emit_tree(c, s, mb, want_san ? GAMEDB__NODE_SAN : GAMEDB__NODE_NUM) != 0) {
 		gamedb__mb_reset(mb);
 		return fail(c, g, g->loc[0], "out of memory");
 	}

@@ -645,6 +645,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_json(struct gamedb_game *g, uint32_t fla
 		iflags |= GAMEDB_ITER_FEN;
 	if (flags & GAMEDB_WRITE_PARTIAL)
 		iflags |= GAMEDB_ITER_PARTIAL;
+	gamedb__game_want_san(g); /* every move's SAN: made as the decoder plays the moves */
 	rc = gamedb_move_iter_new(g, iflags, &it);
 	if (rc == GAMEDB_WARN && (flags & GAMEDB_WRITE_PARTIAL))
 		partial = 1; /* the moves before the failure; "partial" says where */

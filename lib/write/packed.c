@@ -188,6 +188,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_packed(struct gamedb_game *g, uint32_t f
 	if (!g || !out_len || (!buf && cap) || (flags & ~known))
 		return GAMEDB_FAILED;
 	if (!(flags & GAMEDB_PACK_NO_MOVES)) {
+		gamedb__game_want_san(g); /* every move's SAN: made as the decoder plays them */
 		rc = gamedb_move_iter_new(g, flags & (GAMEDB_ITER_MAINLINE_ONLY |
 			GAMEDB_ITER_SKIP_COMMENTS | GAMEDB_ITER_FEN | GAMEDB_ITER_PARTIAL |
 			GAMEDB_ITER_UCI_KING_TAKES_ROOK), &it);

@@ -972,6 +972,7 @@ GAMEDB_EXPORT int32_t gamedb_game_write_pgn(struct gamedb_game *g, uint32_t flag
 		iflags |= GAMEDB_ITER_MAINLINE_ONLY;
 	if (flags & GAMEDB_WRITE_PARTIAL)
 		iflags |= GAMEDB_ITER_PARTIAL;
+	gamedb__game_want_san(g); /* every move's SAN: made as the decoder plays the moves */
 	rc = gamedb_move_iter_new(g, iflags, &it);
 	if (rc == GAMEDB_WARN && (flags & GAMEDB_WRITE_PARTIAL))
 		partial = 1; /* the moves before the failure, then a comment saying where */
