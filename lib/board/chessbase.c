@@ -85,9 +85,12 @@ void gamedb__cbslots_move(struct gamedb__cbslots *s, int colour, const struct ga
 		if (m->captured == GAMEDB__PAWN) {
 			slot[k] = GAMEDB__NO_SQ;
 		} else {
-			for (; k + 1 < cap; k++)
-				slot[k] = slot[k + 1];
-			slot[cap - 1] = GAMEDB__NO_SQ;
+			/* The pieces after it move up (three slots: written out, not a memmove call). */
+			if (k == 0)
+				slot[0] = slot[1];
+			if (k <= 1)
+				slot[1] = slot[2];
+			slot[2] = GAMEDB__NO_SQ;
 		}
 	}
 }
