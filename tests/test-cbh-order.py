@@ -198,11 +198,42 @@ def test_commands(tmp):
         ], "commands: clocks, time spent, squares, arrows")
 
 
+def test_unplaced(tmp):
+    # An entry at a position the game has no move for (the four moves are positions 0-3;
+    # 7 and 100 are beyond them) is not written, and the game says how many were left out; the entries at real positions are written as usual. The game is one
+    # line (no 254): issue 32 decodes such a game in one pass, without the tree a game with
+    # variations takes; the description is the same for both.
+    entries = [
+        entry(7, 0x02, text(b"past the end")),
+        entry(0, 0x02, text(b"after e4")),
+        entry(100, 0x03, bytes([1, 0, 0])),
+        entry(-1, 0x82, text(b"at the start")),
+        entry(3, 0x03, bytes([0, 14, 0])),
+    ]
+    path = write(tmp, "unplaced", [entries, entries[1:2]])
+    with gamedb.open(path, errors="warn") as r:
+        g1, g2 = list(r)
+        eq(events(g1), [
+            ("comment_before", "at the start", b"at the start"),
+            ("move", "e4"), ("comment_after", "after e4", b"after e4"),
+            ("move", "e5"), ("move", "Nf3"), ("move", "Nc6"), ("nag", 14),
+        ], "unplaced: the entries at real positions written")
+        eq(status(g1), gamedb._ffi.WARN, "unplaced: the game warns")
+        check(g1.warning is not None and
+              g1.warning.endswith("2 annotation(s) at positions without a move ignored"),
+              "unplaced: the warning counts the two left out: %r" % g1.warning)
+        eq(events(g2), [("move", "e4"), ("comment_after", "after e4", b"after e4"),
+                        ("move", "e5"), ("move", "Nf3"), ("move", "Nc6")],
+           "unplaced: the next game as usual")
+        eq(g2.warning, None, "unplaced: the next game has no warning")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_unsorted(tmp)
         test_text_bytes(tmp)
         test_commands(tmp)
+        test_unplaced(tmp)
     return done()
 
 

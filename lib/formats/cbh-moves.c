@@ -517,7 +517,14 @@ int32_t gamedb__cbg_read_setup(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
  * (from/to/promo, or a whole castling or null move); 0, or -1 with a reason in msg.
  * Legality is left to gamedb__move_play().
  */
-static int decode_op(const struct cb_op *ops, const struct cb_level *lv, int op, unsigned w,
+/* Inline in both move loops (decode_tree(), decode_flat()): two callers made the compiler keep
+ * it out of line, at about 80 instructions a move. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CB_HOT_INLINE inline __attribute__((always_inline))
+#else
+#define CB_HOT_INLINE inline
+#endif
+static CB_HOT_INLINE int decode_op(const struct cb_op *ops, const struct cb_level *lv, int op, unsigned w,
 		     struct gamedb__move *m, char *msg, size_t cap)
 {
 	static const char *const nth[3] = { "1st", "2nd", "3rd" };
@@ -1711,6 +1718,101 @@ static int emit_tree(struct gamedb__cbg_ctx *c, struct cbg_state *s, struct game
 	}
 }
 
+/*
+ * The moves of a one-byte mode game, looked over before they are decoded: 1 when the record
+ * is one line (no 254), every opcode a move, a padding byte or the final 255 (no unknown
+ * opcode, no two-byte move cut off), the 255 found; *nmoves then gets its moves. Such a game
+ * (nearly every game of a base without variations) is decoded straight into the move buffer
+ * (decode_flat()). About eight instructions a move byte: the opcode tables only.
+ */
+static int flat_moves(int mode, const uint8_t *rec, size_t p, size_t end, uint32_t *nmoves)
+{
+	uint32_t n = 0;
+
+	while (p < end) {
+		const int op = cb_opcode(mode, rec[p++], n);
+		if (op < OP_TWO_BYTE) {
+			n++;
+		} else if (op == OP_TWO_BYTE) {
+			if (end - p < 2)
+				return 0;
+			p += 2;
+			n++;
+		} else if (op == OP_POP) {
+			*nmoves = n;
+			return 1;
+		} else if (op != OP_PAD) {
+			return 0; /* 254 (a variation) or an unknown opcode */
+		}
+	}
+	return 0; /* no final 255 */
+}
+
+/*
+ * A game flat_moves() found to be one line, decoded and written in one pass: what the tree of
+ * decode_tree() and emit_tree() would write for it, event for event (the annotations at the
+ * start, then each move with what CBA says before and after it), without the tree. OK, or
+ * FAILED (out of memory, with g's message set); 1 when the moves are not what flat_moves()
+ * said or a move fails: the caller then forgets what was written and takes the general path,
+ * which says why as it always has.
+ */
+static int32_t decode_flat(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
+			   struct cbg_state *s, const struct cbg_head *h, const uint8_t *rec,
+			   uint32_t nmoves, int want_san, struct gamedb__movebuf *mb)
+{
+	const int mode = h->flags & 0x3F;
+	const int kind = want_san ? GAMEDB__NODE_SAN : GAMEDB__NODE_NUM;
+	struct cb_level *cur = tree_start(g, s, mode);
+	size_t p = h->moves, i;
+	uint32_t n;
+	char why[96], san[GAMEDB__SAN_MAX] = { 0 };
+	size_t sanlen = 0;
+
+	/* One node a move, for their annotations only: the positions CBA gives link to them. */
+	if (!cur || gamedb__grow((void **)&s->nodes, &s->capnodes, (size_t)nmoves + 1,
+				 sizeof *s->nodes) != 0)
+		return fail(c, g, g->loc[0], "out of memory");
+	for (i = 1; i <= nmoves; i++)
+		s->nodes[i].ann = NONE;
+	s->nnodes = (size_t)nmoves + 1;
+	s->unplaced = link_annotations(s);
+	if (emit_annotations(c, s, 0, -1, 1, mb) != 0)
+		return fail(c, g, g->loc[0], "out of memory");
+	for (n = 0; n < nmoves;) {
+		const int op = cb_opcode(mode, rec[p++], n);
+		struct gamedb__move m;
+		unsigned w = 0;
+		const int stm = cur->pos.stm;
+		const uint32_t fullmove = cur->pos.fullmove, id = n + 1;
+		if (op == OP_PAD)
+			continue;
+		if (op > OP_TWO_BYTE)
+			return 1;
+		if (op == OP_TWO_BYTE) {
+			w = (unsigned)cb_opcode(mode, rec[p], n) << 8 | (unsigned)cb_opcode(mode, rec[p + 1], n);
+			p += 2;
+		}
+		if (decode_op(s->ops, cur, op, w, &m, why, sizeof why) != 0 ||
+		    play(&cur->pos, &m, cur->chk, want_san, san, &sanlen) != 0)
+			return 1;
+		cur->chk = m.check != GAMEDB__CHECK_NONE; /* see play() */
+		gamedb__cbslots_move(&cur->slots, stm, &m);
+		if (s->nodes[id].ann == NONE) {
+			if (gamedb__mb_move_kind(mb, &m, fullmove, stm, san, sanlen, kind) != 0)
+				return fail(c, g, g->loc[0], "out of memory");
+		} else {
+			/* The node's move and colour: what emit_annotations() reads of it. */
+			s->nodes[id].colour = (uint8_t)stm;
+			if (emit_annotations(c, s, id, stm, 0, mb) != 0 ||
+			    gamedb__mb_move_kind(mb, &m, fullmove, stm, san, sanlen, kind) != 0 ||
+			    emit_annotations(c, s, id, stm, 1, mb) != 0)
+				return fail(c, g, g->loc[0], "out of memory");
+		}
+		n++;
+	}
+	return GAMEDB_OK;
+}
+
 int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			   struct gamedb__movebuf *mb)
 {
@@ -1719,7 +1821,8 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	const uint8_t *rec;
 	size_t avail;
 	int32_t st;
-	int mode;
+	int mode, flat = 0;
+	uint32_t nmoves;
 	char msg[160];
 	/*
 	 * SAN only when someone will ask for it (the reader's want_san: a writer, or a caller of
@@ -1753,10 +1856,32 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 	 */
 	if (read_annotations(c, g, s) != 0)
 		return fail(c, g, g->loc[0], "out of memory");
-	st = mode_is_simple(mode) ? decode_simple(c, g, s, &h, rec, avail, want_san)
-				  : decode_tree(c, g, s, &h, rec, avail, want_san);
-	/* Positions no decoded move has (a failed game keeps only its legal part, unsaid). */
-	s->unplaced = link_annotations(s);
+	if (!mode_is_simple(mode) &&
+	    flat_moves(mode, rec, h.moves, avail < h.len ? avail : h.len, &nmoves)) {
+		/* One line: decoded and written in one pass (decode_flat()). */
+		const size_t n0 = mb->n, t0 = mb->text.len;
+		st = decode_flat(c, g, s, &h, rec, nmoves, want_san, mb);
+		if (st == GAMEDB_FAILED)
+			return st;
+		if (st == GAMEDB_OK) {
+			flat = 1;
+		} else {
+			/* A move failed: the general path decodes it again and says why. */
+			mb->n = n0;
+			mb->text.len = t0;
+			if (mb->text.p)
+				mb->text.p[t0] = 0;
+			s->status = GAMEDB_OK;
+			s->lost_texts = s->lost_bytes = s->lost_uncounted = 0;
+			s->nnodes = 0;
+		}
+	}
+	if (!flat) {
+		st = mode_is_simple(mode) ? decode_simple(c, g, s, &h, rec, avail, want_san)
+					  : decode_tree(c, g, s, &h, rec, avail, want_san);
+		/* Positions no decoded move has (a failed game keeps only its legal part, unsaid). */
+		s->unplaced = link_annotations(s);
+	}
 	if (st != GAMEDB_FAILED) {
 		if (s->unplaced) {
 			snprintf(msg, sizeof msg, "%zu annotation(s) at positions without a move ignored",
@@ -1765,7 +1890,7 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			s->unplaced = 0;
 		}
 	}
-	if (emit_tree(c, s, mb, want_san ? GAMEDB__NODE_SAN : GAMEDB__NODE_NUM) != 0) {
+	if (!flat && emit_tree(c, s, mb, want_san ? GAMEDB__NODE_SAN : GAMEDB__NODE_NUM) != 0) {
 		gamedb__mb_reset(mb);
 		return fail(c, g, g->loc[0], "out of memory");
 	}
