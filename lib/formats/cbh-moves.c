@@ -636,14 +636,16 @@ static CB_HOT_INLINE int decode_op(const struct cb_op *ops, const struct cb_leve
  * Adds a decoded move as the last continuation of node parent; its index, or NONE. Played
  * without its SAN (gamedb__move_play_fast()), the move keeps whatever san holds, unread.
  */
-static uint32_t add_node(struct cbg_state *s, uint32_t parent, const struct gamedb__move *m,
-			 int colour, uint32_t fullmove, const char *san, size_t sanlen)
+static CB_HOT_INLINE uint32_t add_node(struct cbg_state *s, uint32_t parent,
+				       const struct gamedb__move *m, int colour, uint32_t fullmove,
+				       const char *san, size_t sanlen)
 {
 	struct cb_node *nd;
 	uint32_t id;
 
-	if (s->nnodes >= NONE - 1 || gamedb__grow((void **)&s->nodes, &s->capnodes, s->nnodes + 1,
-					  sizeof *s->nodes) != 0)
+	if (s->nnodes >= NONE - 1 ||
+	    (s->nnodes == s->capnodes && /* the call only when it grows */
+	     gamedb__grow((void **)&s->nodes, &s->capnodes, s->nnodes + 1, sizeof *s->nodes) != 0))
 		return NONE;
 	id = (uint32_t)s->nnodes++;
 	nd = &s->nodes[id];
@@ -1035,7 +1037,8 @@ static int read_annotations(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			warn(c, g, s, off + p, "bad annotation entry length (the rest is ignored)");
 			break;
 		}
-		if (gamedb__grow((void **)&s->anns, &s->capanns, s->nanns + 1, sizeof *s->anns) != 0)
+		if (s->nanns == s->capanns && /* the call only when it grows */
+		    gamedb__grow((void **)&s->anns, &s->capanns, s->nanns + 1, sizeof *s->anns) != 0)
 			return -1;
 		a = &s->anns[s->nanns++];
 		a->pos = pos;
