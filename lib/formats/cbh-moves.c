@@ -636,14 +636,16 @@ static CB_HOT_INLINE int decode_op(const struct cb_op *ops, const struct cb_leve
  * Adds a decoded move as the last continuation of node parent; its index, or NONE. Played
  * without its SAN (gamedb__move_play_fast()), the move keeps whatever san holds, unread.
  */
-static uint32_t add_node(struct cbg_state *s, uint32_t parent, const struct gamedb__move *m,
-			 int colour, uint32_t fullmove, const char *san, size_t sanlen)
+static CB_HOT_INLINE uint32_t add_node(struct cbg_state *s, uint32_t parent,
+				       const struct gamedb__move *m, int colour, uint32_t fullmove,
+				       const char *san, size_t sanlen)
 {
 	struct cb_node *nd;
 	uint32_t id;
 
-	if (s->nnodes >= NONE - 1 || gamedb__grow((void **)&s->nodes, &s->capnodes, s->nnodes + 1,
-					  sizeof *s->nodes) != 0)
+	if (s->nnodes >= NONE - 1 ||
+	    (s->nnodes == s->capnodes && /* the call only when it grows */
+	     gamedb__grow((void **)&s->nodes, &s->capnodes, s->nnodes + 1, sizeof *s->nodes) != 0))
 		return NONE;
 	id = (uint32_t)s->nnodes++;
 	nd = &s->nodes[id];
@@ -1035,7 +1037,8 @@ static int read_annotations(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			warn(c, g, s, off + p, "bad annotation entry length (the rest is ignored)");
 			break;
 		}
-		if (gamedb__grow((void **)&s->anns, &s->capanns, s->nanns + 1, sizeof *s->anns) != 0)
+		if (s->nanns == s->capanns && /* the call only when it grows */
+		    gamedb__grow((void **)&s->anns, &s->capanns, s->nanns + 1, sizeof *s->anns) != 0)
 			return -1;
 		a = &s->anns[s->nanns++];
 		a->pos = pos;
@@ -1584,49 +1587,57 @@ static int emit_after(struct gamedb__cbg_ctx *c, struct cbg_state *s, const stru
 	return 0;
 }
 
-static int emit_annotations(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint32_t id,
-			    int mover, int after, struct gamedb__movebuf *mb)
+/* The entries at the start of the game (position -1): the texts first, then the rest. */
+static int emit_start(struct gamedb__cbg_ctx *c, struct cbg_state *s, struct gamedb__movebuf *mb)
 {
-	const uint32_t first = id < s->nnodes ? s->nodes[id].ann : NONE;
+	const uint32_t first = s->nnodes ? s->nodes[0].ann : NONE;
 	uint32_t i;
 	int pass, t;
 
-	if (first == NONE)
-		return 0;
-	if (id == 0) {
-		for (pass = 0; pass < 2; pass++) {
-			for (i = first; i != NONE; i = s->anns[i].next) {
-				const struct cb_ann *a = &s->anns[i];
-				const int text = a->type == CBA_TEXT_AFTER || a->type == CBA_TEXT_BEFORE;
-				if (text != (pass == 0))
-					continue;
-				if (text) {
-					if (emit_text(c, s, a, GAMEDB_EVENT_COMMENT_BEFORE, mb) != 0)
-						return -1;
-					continue;
-				}
-				t = command_text(c, s, a, -1);
-				if (t < 0 || (t && gamedb__mb_comment(mb, GAMEDB_EVENT_COMMAND, c->scratch.p,
-								      c->scratch.len) != 0) ||
-				    (!t && emit_raw(c, s, a, mb) != 0))
+	for (pass = 0; pass < 2; pass++) {
+		for (i = first; i != NONE; i = s->anns[i].next) {
+			const struct cb_ann *a = &s->anns[i];
+			const int text = a->type == CBA_TEXT_AFTER || a->type == CBA_TEXT_BEFORE;
+			if (text != (pass == 0))
+				continue;
+			if (text) {
+				if (emit_text(c, s, a, GAMEDB_EVENT_COMMENT_BEFORE, mb) != 0)
 					return -1;
+				continue;
 			}
-		}
-		return 0;
-	}
-	if (!after) {
-		for (i = first; i != NONE; i = s->anns[i].next)
-			if (s->anns[i].type == CBA_TEXT_BEFORE &&
-			    emit_text(c, s, &s->anns[i], GAMEDB_EVENT_COMMENT_BEFORE, mb) != 0)
+			t = command_text(c, s, a, -1);
+			if (t < 0 || (t && gamedb__mb_comment(mb, GAMEDB_EVENT_COMMAND, c->scratch.p,
+							      c->scratch.len) != 0) ||
+			    (!t && emit_raw(c, s, a, mb) != 0))
 				return -1;
-		return 0;
+		}
 	}
+	return 0;
+}
+
+/*
+ * A move m of the colour mover with its CBA entries, the chain from first: the texts before
+ * it, the move (as gamedb__mb_move_kind() takes it), then the symbols, the texts after it and
+ * the rest, each group in the block's order.
+ */
+static int emit_annotated(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint32_t first,
+			  int mover, const struct gamedb__move *m, uint32_t fullmove,
+			  const char *san, size_t sanlen, int kind, struct gamedb__movebuf *mb)
+{
+	uint32_t i;
+	int pass;
+
+	for (i = first; i != NONE; i = s->anns[i].next)
+		if (s->anns[i].type == CBA_TEXT_BEFORE &&
+		    emit_text(c, s, &s->anns[i], GAMEDB_EVENT_COMMENT_BEFORE, mb) != 0)
+			return -1;
+	if (gamedb__mb_move_kind(mb, m, fullmove, mover, san, sanlen, kind) != 0)
+		return -1;
 	/* One entry (most annotated moves): no pass to order it among others. */
 	if (s->anns[first].next == NONE)
 		return s->anns[first].type == CBA_TEXT_BEFORE
 			       ? 0
 			       : emit_after(c, s, &s->anns[first], mover, mb);
-	/* The symbols first, then the texts after the move, then the rest, each in block order. */
 	for (pass = 0; pass < 3; pass++) {
 		for (i = first; i != NONE; i = s->anns[i].next) {
 			const struct cb_ann *a = &s->anns[i];
@@ -1638,10 +1649,6 @@ static int emit_annotations(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint
 	return 0;
 }
 
-/*
- * One move's node, of the kind the game's moves were played for (gamedb__cbg_decode()):
- * GAMEDB__NODE_SAN with their SAN, GAMEDB__NODE_NUM without (then san holds zeros, sanlen 0).
- */
 static inline int emit_node(struct gamedb__movebuf *mb, const struct cb_node *nd, int kind)
 {
 	return gamedb__mb_move_kind(mb, &nd->m, nd->fullmove, nd->colour, nd->san, nd->sanlen, kind);
@@ -1655,9 +1662,8 @@ static int emit_move(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint32_t id
 
 	if (nd->ann == NONE) /* the usual move: nothing before or after it */
 		return emit_node(mb, nd, kind);
-	return emit_annotations(c, s, id, nd->colour, 0, mb) != 0 ||
-	       emit_node(mb, nd, kind) != 0 ||
-	       emit_annotations(c, s, id, nd->colour, 1, mb) != 0 ? -1 : 0;
+	return emit_annotated(c, s, nd->ann, nd->colour, &nd->m, nd->fullmove, nd->san, nd->sanlen,
+			      kind, mb);
 }
 
 /*
@@ -1674,7 +1680,7 @@ static int emit_tree(struct gamedb__cbg_ctx *c, struct cbg_state *s, struct game
 	struct cb_frame *f;
 
 	gamedb__stack_clear(&s->frames);
-	if (!gamedb__stack_push(&s->frames) || emit_annotations(c, s, 0, -1, 1, mb) != 0)
+	if (!gamedb__stack_push(&s->frames) || emit_start(c, s, mb) != 0)
 		return -1;
 	for (;;) {
 		if (node == NONE) {
@@ -1776,7 +1782,7 @@ static int32_t decode_flat(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		s->nodes[i].ann = NONE;
 	s->nnodes = (size_t)nmoves + 1;
 	s->unplaced = link_annotations(s);
-	if (emit_annotations(c, s, 0, -1, 1, mb) != 0)
+	if (emit_start(c, s, mb) != 0)
 		return fail(c, g, g->loc[0], "out of memory");
 	for (n = 0; n < nmoves;) {
 		const int op = cb_opcode(mode, rec[p++], n);
@@ -1800,13 +1806,9 @@ static int32_t decode_flat(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		if (s->nodes[id].ann == NONE) {
 			if (gamedb__mb_move_kind(mb, &m, fullmove, stm, san, sanlen, kind) != 0)
 				return fail(c, g, g->loc[0], "out of memory");
-		} else {
-			/* The node's move and colour: what emit_annotations() reads of it. */
-			s->nodes[id].colour = (uint8_t)stm;
-			if (emit_annotations(c, s, id, stm, 0, mb) != 0 ||
-			    gamedb__mb_move_kind(mb, &m, fullmove, stm, san, sanlen, kind) != 0 ||
-			    emit_annotations(c, s, id, stm, 1, mb) != 0)
-				return fail(c, g, g->loc[0], "out of memory");
+		} else if (emit_annotated(c, s, s->nodes[id].ann, stm, &m, fullmove, san, sanlen, kind,
+					  mb) != 0) {
+			return fail(c, g, g->loc[0], "out of memory");
 		}
 		n++;
 	}
