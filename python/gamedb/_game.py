@@ -8,7 +8,7 @@ between threads: see the package's documentation (``gamedb/__init__.py``)."""
 
 import ctypes
 import json as _json
-import threading
+import _thread
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple, TypeVar
 from ctypes import byref, c_char_p, c_int32, c_size_t, c_uint64
@@ -23,7 +23,9 @@ if TYPE_CHECKING:  # for the annotations only: _reader imports this module
     from ._reader import Reader
 
 _lib = _ffi.lib
-_RLock = threading.RLock
+_get_status = _ffi.game_get_status_unchecked
+_reader_errcode = _ffi.reader_errcode_unchecked
+_RLock = _thread.RLock  # (threading.RLock is a Python function that calls it)
 _T = TypeVar("_T")
 
 
@@ -346,8 +348,11 @@ class MoveIterator(_Closing):
         # also in one that holds a lock the holder of this one waits for. Nobody else can be
         # using an iterator that is being collected, and freeing the C iterator does not touch
         # the game, so when the game's lock is busy the iterator is freed without it and the
-        # game counts it out later (_gone).
+        # game counts it out later (_gone). An iterator without a C one (made by moves(), or
+        # done) has nothing to free.
         try:
+            if not self._ptr:
+                return
             lock = self._lock
         except AttributeError:  # __init__ failed early
             return
@@ -463,18 +468,11 @@ class Game:
         # The headers in one call (gamedb_game_write_packed(), no moves decoded): the index,
         # the tags (formats that keep tags outside their index, SCID, read them there, and with
         # them a non-standard start position), the start position, the variant, deleted.
-        self.index, pairs, self.fen, v, self.deleted = _packed.header(
-            _packed.write(gp, _packed.PACK_NO_MOVES)[1])
-        self.tag_list = pairs
-        tags: Dict[str, str] = dict(pairs)
-        if len(tags) != len(pairs):  # a repeated tag: the first one wins in the dict
-            tags = {}
-            for key, val in pairs:
-                tags.setdefault(key, val)
-        self.tags = tags
+        self.index, self.tag_list, self.tags, self.fen, v, self.deleted = \
+            _packed.write_header(gp)
         self.variant = _VARIANTS.get(v, str(v))
         if warning is None and reader is not None and \
-                _lib.gamedb_reader_errcode(reader._ptr) != E_NONE:
+                _reader_errcode(reader._ptr) != E_NONE:
             # Reading the tags kept outside the index failed: the headers are incomplete.
             warning = _lib.gamedb_reader_errmsg(reader._ptr)
         self.warning = warning
@@ -638,10 +636,9 @@ class Game:
         with self._lock:
             gp = self._own()
             try:
-                view = _packed.write(gp, flags)[1]
+                return _packed.write(gp, flags)[1]
             except GamedbError as e:
                 raise self._game_failed(e) from None
-            return bytes(view)
 
     def _packed_borrowed(self, gp: Any, flags: int) -> bytes:
         """_packed_events() on gp, the reader's borrowed C game that is this game (the
@@ -650,7 +647,7 @@ class Game:
         failed, as a copy would have shown), or a text was converted with a loss."""
         reader = self._reader
         try:
-            rc, view = _packed.write(gp, flags)
+            rc, data = _packed.write(gp, flags)
         except GamedbError as e:
             if e.code == FAILED and self._failure is None and reader is not None:
                 self._failure = (reader._name,)
@@ -661,14 +658,14 @@ class Game:
             if self._failure is None and reader is not None:
                 self._failure = (reader._name,)
             state = _FAILED
-        elif self.warning is None and _lib.gamedb_game_get_status(gp) == WARN:
+        elif self.warning is None and _get_status(gp) == WARN:
             message = _lib.gamedb_game_errmsg(gp)
             if message:
                 self.warning = message
                 state = _WARNED
         if state and reader is not None:
             reader._tally.mark(self.index, state)
-        return bytes(view)
+        return data
 
     def positions(self) -> Iterator[Tuple[str, int, str]]:
         """An iterator of (fen, key, uci) over the main line: each position from which a move
@@ -762,7 +759,7 @@ class Game:
             reader, self._reader = self._reader, None
         if reader is not None:
             with reader._lock:  # after this, no close() of the reader gives the game a copy
-                reader._pending.discard(self)
+                reader._pending.pop(id(self), None)
         with self._lock:
             self._reap()
             ptr, self._ptr = self._ptr, None
