@@ -25,7 +25,8 @@ if TYPE_CHECKING:  # for the annotations only: _reader imports this module
 _lib = _ffi.lib
 _get_status = _ffi.game_get_status_unchecked
 _reader_errcode = _ffi.reader_errcode_unchecked
-_RLock = _thread.RLock  # (threading.RLock is a Python function that calls it)
+# threading.RLock is a Python function that calls this (typeshed of older mypy lacks it)
+_RLock: Any = getattr(_thread, "RLock")
 _T = TypeVar("_T")
 
 
@@ -230,6 +231,15 @@ class MoveIterator(_Closing):
     """
 
     _it: Iterator[Event]
+    # What an iterator made by moves() holds until its iteration starts (_packed() sets only
+    # what differs: a game is walked with fewer stores); __init__ sets each of its own.
+    _ptr: Any = None
+    _key = False
+    _xiangqi = False
+    _fen = False
+    _events: Optional[List[Event]] = None
+    _cols: Optional[_packed.Columns] = None
+    _it = iter(())  # an exhausted iterator, which any number of iterators may share
 
     def __init__(self, game: "Game", flags: int, key: bool = False) -> None:
         self._ptr: Any = None
@@ -257,18 +267,13 @@ class MoveIterator(_Closing):
         """An iterator over the events the game gave in one call (gamedb_game_write_packed(),
         the bytes): it holds no C iterator, only the bytes, and their Event objects once the
         iteration starts."""
-        self = cls.__new__(cls)
-        self._ptr = None
-        self._key = False
+        self = cls.__new__(cls)  # _ptr, _key, _xiangqi, _fen, _events, _it: the class's
         self._game = game
         self._lock = game._lock
-        self._xiangqi = self._fen = False
-        self._events = None
         self._cols = cols = _packed.Columns(data, _TYPE_TABLE)
         # column() answered by the columns themselves, without a step through this class's
         # method (what a columnar walk calls a few times a game: a tenth of its time)
         self.column = cols.column  # type: ignore[assignment]
-        self._it = iter(())
         return self
 
     def _unpack(self) -> Iterator[Event]:

@@ -63,64 +63,81 @@ def _new_buffer(size: int) -> Tuple[bytearray, Any, Any, Any, Any]:
     return data, (ctypes.c_char * size).from_buffer(data), c_size_t(size), n, byref(n)
 
 
-def _call(gp: Any, flags: int, buf: Any) -> Tuple[int, int]:
-    """(status, packed size) of gp packed into buf; raises GamedbError on a failure (its
-    message from the game, as the other calls on a game)."""
-    _, cbuf, cap, n, n_ref = buf
-    rc = _write_packed(gp, flags, cbuf, cap, n_ref)
+def _failed(gp: Any) -> None:
+    """Raises the GamedbError of a packing that failed (its message from the game, as the
+    other calls on a game)."""
+    _ffi._errcheck_game(FAILED, _lib.gamedb_game_write_packed, (gp,))
+
+
+def _again(gp: Any, flags: int, size: int, buf: Any) -> Tuple[int, bytearray, int, Any]:
+    """A game larger than buf, packed again into a buffer of its size: (status, its bytes,
+    their size, the buffer to give back to the pool: the new one up to _KEEP, else buf)."""
+    big = _new_buffer(size)
+    rc = _write_packed(gp, flags, big[1], big[2], big[4])
     if rc < 0 and rc != WARN:
-        _ffi._errcheck_game(FAILED, _lib.gamedb_game_write_packed, (gp,))
-    size: int = n.value
-    return rc, size
+        _failed(gp)
+    if big[3].value > size:  # the game changed between the calls: cannot happen
+        raise _ffi.GamedbError(FAILED, None, "gamedb_game_write_packed: size changed")
+    return rc, big[0], big[3].value, big if size <= _KEEP else buf
 
 
-def _packed(gp: Any, flags: int, convert: Any) -> Tuple[int, Any]:
-    """(status, convert(bytearray, size)) of gp packed with flags: OK, or WARN for a partial
-    game (ITER_PARTIAL); the bytearray starts with the packed game, valid during convert()."""
-    try:
-        buf = _pool.pop()
-    except IndexError:
-        buf = _new_buffer(_FIRST)
-    try:
-        rc, size = _call(gp, flags, buf)
-        data = buf[0]
-        if size > len(data):  # a large game: once more, with room for all of it
-            big = _new_buffer(size)
-            rc, got = _call(gp, flags, big)
-            if got > size:  # the game changed between the calls: cannot happen
-                raise _ffi.GamedbError(FAILED, None, "gamedb_game_write_packed: size changed")
-            size, data = got, big[0]
-            if size <= _KEEP:
-                buf = big
-        if not data.startswith(_MAGIC):
-            raise _ffi.GamedbError(FAILED, None, "gamedb_game_write_packed: unknown layout")
-        return rc, convert(data, size)
-    finally:
-        _pool.append(buf)
+def _bad_layout() -> None:
+    raise _ffi.GamedbError(FAILED, None, "gamedb_game_write_packed: unknown layout")
 
 
-def _copy(data: bytearray, size: int) -> bytes:
-    return bytes(memoryview(data)[:size])
-
+# write() and write_header() take a buffer from the pool, pack, copy out what they give, and
+# give the buffer back (the same steps, written out in each: a walk of a base calls them once
+# per game each, and a call between costs as much as several of these lines).
 
 def write(gp: Any, flags: int) -> Tuple[int, bytes]:
     """(status, bytes) of gp packed with flags: OK, or WARN for a partial game (ITER_PARTIAL).
     A failure raises GamedbError as the other calls on a game do (its message from the
     game)."""
-    return _packed(gp, flags, _copy)
+    try:
+        buf = _pool.pop()
+    except IndexError:
+        buf = _new_buffer(_FIRST)
+    try:
+        data, cbuf, cap, n, n_ref = buf
+        rc = _write_packed(gp, flags, cbuf, cap, n_ref)
+        if rc < 0 and rc != WARN:
+            _failed(gp)
+        size = n.value
+        if size > len(data):
+            rc, data, size, buf = _again(gp, flags, size, buf)
+        if not data.startswith(_MAGIC):
+            _bad_layout()
+        return rc, bytes(memoryview(data)[:size])
+    finally:
+        _pool.append(buf)
 
 
 def write_header(gp: Any) -> Tuple[int, List[Tuple[str, str]], Dict[str, str], str, int,
                                    bool]:
     """header() of gp packed with PACK_NO_MOVES."""
-    return _packed(gp, PACK_NO_MOVES, header)[1]
+    try:
+        buf = _pool.pop()
+    except IndexError:
+        buf = _new_buffer(_FIRST)
+    try:
+        data, cbuf, cap, n, n_ref = buf
+        rc = _write_packed(gp, PACK_NO_MOVES, cbuf, cap, n_ref)
+        if rc < 0 and rc != WARN:
+            _failed(gp)
+        size = n.value
+        if size > len(data):
+            _, data, size, buf = _again(gp, PACK_NO_MOVES, size, buf)
+        if not data.startswith(_MAGIC):
+            _bad_layout()
+        return header(data)
+    finally:
+        _pool.append(buf)
 
 
-def header(view: Any, size: int = 0) -> Tuple[int, List[Tuple[str, str]], Dict[str, str], str,
-                                             int, bool]:
+def header(view: Any) -> Tuple[int, List[Tuple[str, str]], Dict[str, str], str, int, bool]:
     """(index, tags as (name, value) pairs, the tags as a dict (the first value of a repeated
     tag), start FEN, variant number, deleted) of a packed game (bytes, or a bytearray that
-    starts with it; size is not used)."""
+    starts with it)."""
     ntags, soff, slen, index, variant, deleted = _TAGS.unpack_from(view)
     strs = view[soff:soff + slen].decode("utf-8", "replace").split("\0", 2 * ntags + 1)
     names = strs[0:2 * ntags:2]

@@ -24,7 +24,8 @@ from ._game import Game, _Closing
 from ._ledger import GameFailed, Ledger, _DELIVERED, _FAILED, _Tally, _WARNED
 
 _lib = _ffi.lib
-_RLock = _thread.RLock  # (threading.RLock is a Python function that calls it)
+# threading.RLock is a Python function that calls this (typeshed of older mypy lacks it)
+_RLock: Any = getattr(_thread, "RLock")
 _PRUNE_FIRST = 256
 _next_game = _ffi.next_game_unchecked
 
@@ -360,8 +361,10 @@ class Reader(_Closing):
         self._pending = {k: ref for k, ref in self._pending.items() if ref() is not None}
         self._prune_at = max(_PRUNE_FIRST, 2 * len(self._pending))
 
-    def _read(self, policy: str) -> Game:
-        """Reads the next game under an error policy; StopIteration at the end."""
+    def _read(self, policy: Optional[str] = None) -> Game:
+        """Reads the next game under an error policy (None: the reader's, ``errors``);
+        StopIteration at the end. Also __next__ (a step less per game than a method that
+        calls it)."""
         with self._lock:
             if not self._ptr or self._busy:
                 self._check_alive()
@@ -388,6 +391,8 @@ class Reader(_Closing):
                         if e.code == FAILED:
                             # Every format gives one game per call, read or not: this one was
                             # game _pos, and the next call gives the one after it.
+                            if policy is None:
+                                policy = self.errors
                             index = self._pos
                             self._pos += 1
                             self._tally.mark(index, _FAILED)
@@ -420,8 +425,7 @@ class Reader(_Closing):
     def __iter__(self) -> "Reader":
         return self
 
-    def __next__(self) -> Game:
-        return self._read(self.errors)
+    __next__ = _read
 
     # -- search and the opening tree
 
