@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # for the annotations only: _reader imports this module
 
 _lib = _ffi.lib
 _get_status = _ffi.game_get_status_unchecked
+_PACK_KEYED = _packed.PACK_GROUPED | _packed.PACK_KEYS
 _reader_errcode = _ffi.reader_errcode_unchecked
 # threading.RLock is a Python function that calls this (typeshed of older mypy lacks it)
 _RLock: Any = getattr(_thread, "RLock")
@@ -613,7 +614,7 @@ class Game:
         (e1h1; what UCI engines want in Chess960 mode, and what Chess960 games always give),
         not e1g1.
         """
-        flags = 0
+        flags = _PACK_KEYED if key else _packed.PACK_GROUPED
         if uci_king_takes_rook:
             flags |= _ffi.ITER_UCI_KING_TAKES_ROOK
         if mainline_only:
@@ -624,19 +625,20 @@ class Game:
             flags |= _ffi.ITER_FEN
         if partial:
             flags |= _ffi.ITER_PARTIAL
-        return MoveIterator._packed(self, self._packed_events(flags, key))
-
-    def _packed_events(self, flags: int, key: bool = False) -> bytes:
-        """Every event of the move iterator with ``flags``, taken in one call on the game's
-        copy (gamedb_game_write_packed()), packed: _packed.events() makes from them each
-        :class:`Event` as Event(evp) makes it from the C event, but without the ten calls
-        through ctypes per move."""
-        flags |= _packed.PACK_GROUPED | (_packed.PACK_KEYS if key else 0)
         reader = self._reader
-        if not self._ptr and reader is not None:
-            events = reader._packed_current(self, flags)
-            if events is not None:
-                return events
+        if not self._ptr and reader is not None:  # (the step of a walk of a base: here)
+            data = reader._packed_current(self, flags)
+            if data is not None:
+                return MoveIterator._packed(self, data)
+        return MoveIterator._packed(self, self._packed_events(flags))
+
+    def _packed_events(self, flags: int) -> bytes:
+        """Every event of the move iterator with ``flags`` (with PACK_GROUPED, and PACK_KEYS
+        for the keys), taken in one call (gamedb_game_write_packed()), packed: from the
+        reader's borrowed game when it is still this one (moves() asks the reader first),
+        else from the game's copy. _packed.events() makes from them each :class:`Event` as
+        Event(evp) makes it from the C event, but without the ten calls through ctypes per
+        move."""
         self._materialize()
         with self._lock:
             gp = self._own()
