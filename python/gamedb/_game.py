@@ -476,7 +476,7 @@ class Game:
         # them a non-standard start position), the start position, the variant, deleted.
         self.index, self.tag_list, self.tags, self.fen, v, self.deleted = \
             _packed.write_header(gp)
-        self.variant = _VARIANTS.get(v, str(v))
+        self.variant = _VARIANTS.get(v) or str(v)
         if warning is None and reader is not None and \
                 _reader_errcode(reader._ptr) != E_NONE:
             # Reading the tags kept outside the index failed: the headers are incomplete.
