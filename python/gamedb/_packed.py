@@ -39,6 +39,8 @@ _MAGIC = b"GDBK"
 
 # Record bits: which values of the event follow in the sections.
 _SAN, _UCI, _CHINESE, _FEN, _TEXT, _LANGUAGE, _RAW, _KEY = 1, 2, 4, 8, 16, 32, 64, 128
+assert _SAN | _UCI == 3  # (events() tests a move's bits against the literal)
+_ANNOTATION, _NAG = _ffi.EVENT_ANNOTATION, _ffi.EVENT_NAG
 
 # Buffers not in use, each (bytearray, the ctypes array over it, its size as a c_size_t, the
 # c_size_t the packed size is written to, byref() of it): a call takes one (list.pop() and
@@ -183,7 +185,7 @@ def events(view: Any, event_cls: Any, type_names: Any) -> List[Any]:
         e.depth = depth
         if t == 1:  # a move: the hot path
             e.type = "move"
-            if bits == _SAN | _UCI:
+            if bits == 3:  # _SAN | _UCI, as a literal: no lookups on the hot path
                 e.san = san()
                 e.uci = uci()
             else:
@@ -213,11 +215,11 @@ def events(view: Any, event_cls: Any, type_names: Any) -> List[Any]:
         if bits & _RAW:
             e.text_raw = bytes(view[raw_at:raw_at + rawlen])
             raw_at += rawlen
-        if t == _ffi.EVENT_ANNOTATION:
+        if t == _ANNOTATION:
             e.annotation_type = num
             if not bits & _RAW:
                 e.text_raw = b""
-        elif t == _ffi.EVENT_NAG:
+        elif t == _NAG:
             e.nag = num
         append(e)
     return out
