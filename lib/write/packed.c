@@ -44,9 +44,17 @@ static void put_le(unsigned char *d, uint64_t v, unsigned bytes)
 		d[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* A string of the string section: its bytes and a NUL. */
+/* A string of the string section: its bytes and a NUL (one copy when the room is there: a
+ * SAN and a UCI per move make this the writer's most frequent step). */
 static void put_str(struct pack *p, struct gamedb__buf *b, const char *s, size_t len)
 {
+	if (b->cap - b->len > len + 1) { /* the string, its NUL, and the buffer's own NUL */
+		memcpy(b->p + b->len, s, len);
+		b->len += len;
+		b->p[b->len++] = 0;
+		b->p[b->len] = 0;
+		return;
+	}
 	if (gamedb__buf_put(b, s, len) != 0 || gamedb__buf_put(b, "", 1) != 0)
 		p->err = 1;
 }
@@ -60,15 +68,13 @@ static void str(struct pack *p, const char *s)
  * others, or in the bit's group (GAMEDB_PACK_GROUPED). */
 static void ev_str_n(struct pack *p, unsigned bit, const char *s, size_t len)
 {
-	unsigned i = 0;
+	/* the group of each bit: HAS_SAN 0, HAS_UCI 1, HAS_CHINESE 2, HAS_FEN 3 ... */
+	static const unsigned char group_of[HAS_LANGUAGE + 1] = {
+		[HAS_SAN] = 0, [HAS_UCI] = 1, [HAS_CHINESE] = 2, [HAS_FEN] = 3, [HAS_TEXT] = 4,
+		[HAS_LANGUAGE] = 5
+	};
 
-	if (!p->grouped) {
-		put_str(p, &p->str, s, len);
-		return;
-	}
-	while ((1u << i) != bit)
-		i++;
-	put_str(p, &p->group[i], s, len);
+	put_str(p, p->grouped ? &p->group[group_of[bit]] : &p->str, s, len);
 }
 
 static void ev_str(struct pack *p, unsigned bit, const char *s)

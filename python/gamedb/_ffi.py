@@ -690,6 +690,29 @@ def _bind(cdll: ctypes.CDLL) -> Any:
 #: The loaded library, its functions typed by API (ctypes: their results are Any).
 lib: Any = _bind(_load())
 
+
+
+def _unchecked(name: str, restype: Any) -> Any:
+    """A second handle on the function ``name`` (the table's entry is unchanged), with its
+    restype and no argtypes: ctypes then converts no argument (the conversions of the declared
+    argtypes cost as much as the call itself), and the caller passes only ctypes objects of the
+    declared types, or Python ints where the parameter is a 32-bit int. No errcheck hook: the
+    caller checks the status. For the calls made once per game on the path of a walk of a base
+    (Reader.__next__, Game.moves()); bench/python-walk.py measures them."""
+    fn = lib[name]  # indexing gives a new function object: the table's keeps its argtypes
+    fn.restype = restype
+    return fn
+
+
+#: (reader, byref(GameP))
+next_game_unchecked = _unchecked("gamedb_reader_next_game", c_int32)
+#: (game, flags as an int, buffer, capacity as a c_size_t, byref(c_size_t))
+write_packed_unchecked = _unchecked("gamedb_game_write_packed", c_int32)
+#: (reader)
+reader_errcode_unchecked = _unchecked("gamedb_reader_errcode", c_int32)
+#: (game)
+game_get_status_unchecked = _unchecked("gamedb_game_get_status", c_int32)
+
 _version = lib.gamedb_version_number()
 if _version < REQUIRED_VERSION:
     raise ImportError("gamedb: %s is version %d, this binding needs %d or later" %

@@ -8,7 +8,7 @@ between threads: see the package's documentation (``gamedb/__init__.py``)."""
 
 import ctypes
 import json as _json
-import threading
+import _thread
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple, TypeVar
 from ctypes import byref, c_char_p, c_int32, c_size_t, c_uint64
@@ -23,7 +23,11 @@ if TYPE_CHECKING:  # for the annotations only: _reader imports this module
     from ._reader import Reader
 
 _lib = _ffi.lib
-_RLock = threading.RLock
+_get_status = _ffi.game_get_status_unchecked
+_PACK_KEYED = _packed.PACK_GROUPED | _packed.PACK_KEYS
+_reader_errcode = _ffi.reader_errcode_unchecked
+# threading.RLock is a Python function that calls this (typeshed of older mypy lacks it)
+_RLock: Any = getattr(_thread, "RLock")
 _T = TypeVar("_T")
 
 
@@ -228,6 +232,15 @@ class MoveIterator(_Closing):
     """
 
     _it: Iterator[Event]
+    # What an iterator made by moves() holds until its iteration starts (_packed() sets only
+    # what differs: a game is walked with fewer stores); __init__ sets each of its own.
+    _ptr: Any = None
+    _key = False
+    _xiangqi = False
+    _fen = False
+    _events: Optional[List[Event]] = None
+    _cols: Optional[_packed.Columns] = None
+    _it = iter(())  # an exhausted iterator, which any number of iterators may share
 
     def __init__(self, game: "Game", flags: int, key: bool = False) -> None:
         self._ptr: Any = None
@@ -255,18 +268,13 @@ class MoveIterator(_Closing):
         """An iterator over the events the game gave in one call (gamedb_game_write_packed(),
         the bytes): it holds no C iterator, only the bytes, and their Event objects once the
         iteration starts."""
-        self = cls.__new__(cls)
-        self._ptr = None
-        self._key = False
+        self = cls.__new__(cls)  # _ptr, _key, _xiangqi, _fen, _events, _it: the class's
         self._game = game
         self._lock = game._lock
-        self._xiangqi = self._fen = False
-        self._events = None
         self._cols = cols = _packed.Columns(data, _TYPE_TABLE)
         # column() answered by the columns themselves, without a step through this class's
         # method (what a columnar walk calls a few times a game: a tenth of its time)
         self.column = cols.column  # type: ignore[assignment]
-        self._it = iter(())
         return self
 
     def _unpack(self) -> Iterator[Event]:
@@ -346,8 +354,11 @@ class MoveIterator(_Closing):
         # also in one that holds a lock the holder of this one waits for. Nobody else can be
         # using an iterator that is being collected, and freeing the C iterator does not touch
         # the game, so when the game's lock is busy the iterator is freed without it and the
-        # game counts it out later (_gone).
+        # game counts it out later (_gone). An iterator without a C one (made by moves(), or
+        # done) has nothing to free.
         try:
+            if not self._ptr:
+                return
             lock = self._lock
         except AttributeError:  # __init__ failed early
             return
@@ -463,18 +474,11 @@ class Game:
         # The headers in one call (gamedb_game_write_packed(), no moves decoded): the index,
         # the tags (formats that keep tags outside their index, SCID, read them there, and with
         # them a non-standard start position), the start position, the variant, deleted.
-        self.index, pairs, self.fen, v, self.deleted = _packed.header(
-            _packed.write(gp, _packed.PACK_NO_MOVES)[1])
-        self.tag_list = pairs
-        tags: Dict[str, str] = dict(pairs)
-        if len(tags) != len(pairs):  # a repeated tag: the first one wins in the dict
-            tags = {}
-            for key, val in pairs:
-                tags.setdefault(key, val)
-        self.tags = tags
-        self.variant = _VARIANTS.get(v, str(v))
+        self.index, self.tag_list, self.tags, self.fen, v, self.deleted = \
+            _packed.write_header(gp)
+        self.variant = _VARIANTS.get(v) or str(v)
         if warning is None and reader is not None and \
-                _lib.gamedb_reader_errcode(reader._ptr) != E_NONE:
+                _reader_errcode(reader._ptr) != E_NONE:
             # Reading the tags kept outside the index failed: the headers are incomplete.
             warning = _lib.gamedb_reader_errmsg(reader._ptr)
         self.warning = warning
@@ -610,7 +614,7 @@ class Game:
         (e1h1; what UCI engines want in Chess960 mode, and what Chess960 games always give),
         not e1g1.
         """
-        flags = 0
+        flags = _PACK_KEYED if key else _packed.PACK_GROUPED
         if uci_king_takes_rook:
             flags |= _ffi.ITER_UCI_KING_TAKES_ROOK
         if mainline_only:
@@ -621,27 +625,27 @@ class Game:
             flags |= _ffi.ITER_FEN
         if partial:
             flags |= _ffi.ITER_PARTIAL
-        return MoveIterator._packed(self, self._packed_events(flags, key))
-
-    def _packed_events(self, flags: int, key: bool = False) -> bytes:
-        """Every event of the move iterator with ``flags``, taken in one call on the game's
-        copy (gamedb_game_write_packed()), packed: _packed.events() makes from them each
-        :class:`Event` as Event(evp) makes it from the C event, but without the ten calls
-        through ctypes per move."""
-        flags |= _packed.PACK_GROUPED | (_packed.PACK_KEYS if key else 0)
         reader = self._reader
-        if not self._ptr and reader is not None:
-            events = reader._packed_current(self, flags)
-            if events is not None:
-                return events
+        if not self._ptr and reader is not None:  # (the step of a walk of a base: here)
+            data = reader._packed_current(self, flags)
+            if data is not None:
+                return MoveIterator._packed(self, data)
+        return MoveIterator._packed(self, self._packed_events(flags))
+
+    def _packed_events(self, flags: int) -> bytes:
+        """Every event of the move iterator with ``flags`` (with PACK_GROUPED, and PACK_KEYS
+        for the keys), taken in one call (gamedb_game_write_packed()), packed: from the
+        reader's borrowed game when it is still this one (moves() asks the reader first),
+        else from the game's copy. _packed.events() makes from them each :class:`Event` as
+        Event(evp) makes it from the C event, but without the ten calls through ctypes per
+        move."""
         self._materialize()
         with self._lock:
             gp = self._own()
             try:
-                view = _packed.write(gp, flags)[1]
+                return _packed.write(gp, flags)[1]
             except GamedbError as e:
                 raise self._game_failed(e) from None
-            return bytes(view)
 
     def _packed_borrowed(self, gp: Any, flags: int) -> bytes:
         """_packed_events() on gp, the reader's borrowed C game that is this game (the
@@ -650,7 +654,7 @@ class Game:
         failed, as a copy would have shown), or a text was converted with a loss."""
         reader = self._reader
         try:
-            rc, view = _packed.write(gp, flags)
+            rc, data = _packed.write(gp, flags)
         except GamedbError as e:
             if e.code == FAILED and self._failure is None and reader is not None:
                 self._failure = (reader._name,)
@@ -661,14 +665,14 @@ class Game:
             if self._failure is None and reader is not None:
                 self._failure = (reader._name,)
             state = _FAILED
-        elif self.warning is None and _lib.gamedb_game_get_status(gp) == WARN:
+        elif self.warning is None and _get_status(gp) == WARN:
             message = _lib.gamedb_game_errmsg(gp)
             if message:
                 self.warning = message
                 state = _WARNED
         if state and reader is not None:
             reader._tally.mark(self.index, state)
-        return bytes(view)
+        return data
 
     def positions(self) -> Iterator[Tuple[str, int, str]]:
         """An iterator of (fen, key, uci) over the main line: each position from which a move
@@ -762,7 +766,7 @@ class Game:
             reader, self._reader = self._reader, None
         if reader is not None:
             with reader._lock:  # after this, no close() of the reader gives the game a copy
-                reader._pending.discard(self)
+                reader._pending.pop(id(self), None)
         with self._lock:
             self._reap()
             ptr, self._ptr = self._ptr, None

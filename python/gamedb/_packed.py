@@ -16,11 +16,10 @@ Nothing here is public: :class:`gamedb.Game` uses it for its headers and :meth:`
 import ctypes
 import struct
 import sys
-import threading
 from array import array
 from ctypes import byref, c_size_t
 from operator import itemgetter
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from . import _ffi
 from ._ffi import FAILED, WARN
@@ -40,63 +39,117 @@ _MAGIC = b"GDBK"
 
 # Record bits: which values of the event follow in the sections.
 _SAN, _UCI, _CHINESE, _FEN, _TEXT, _LANGUAGE, _RAW, _KEY = 1, 2, 4, 8, 16, 32, 64, 128
+assert _SAN | _UCI == 3  # (events() tests a move's bits against the literal)
+_ANNOTATION, _NAG = _ffi.EVENT_ANNOTATION, _ffi.EVENT_NAG
 
-# A buffer per thread, reused from game to game; grown for a large game, kept up to _KEEP.
+# Buffers not in use, each (bytearray, the ctypes array over it, its size as a c_size_t, the
+# c_size_t the packed size is written to, byref() of it): a call takes one (list.pop() and
+# append() are atomic, so threads, and a converter callback inside a call, each get their
+# own) and gives it back when the game is copied out of it. A game larger than the first
+# buffer gets one of its size, kept up to _KEEP.
 _FIRST = 1 << 16
 _KEEP = 1 << 22
-_local = threading.local()
+_pool: List[Any] = []
+# The header's fields a reader of it needs, in one unpacking each (gamedb.h's layout: H at 8,
+# the flags, E, T, the string section at 24 and its length, the index at 40, the variant,
+# deleted; with PACK_GROUPED the six groups' offsets at 56).
+_TAGS = struct.Struct("<20xIII8xQII")
+_COLS = struct.Struct("<8xIII4xII24x6I")
+_write_packed = _ffi.write_packed_unchecked
 
 
-def _new_buffer(size: int) -> Tuple[bytearray, Any]:
-    """A bytearray and the ctypes array over the same memory (passed to C as its address)."""
+def _new_buffer(size: int) -> Tuple[bytearray, Any, Any, Any, Any]:
+    """A buffer of _pool."""
     data = bytearray(size)
-    return data, (ctypes.c_char * size).from_buffer(data)
-
-
-def write(gp: Any, flags: int) -> Tuple[int, memoryview]:
-    """(status, bytes) of gp packed with flags: OK, or WARN for a partial game (ITER_PARTIAL).
-    A failure raises GamedbError as the other calls on a game do (its message from the game).
-    The bytes are a view of this thread's buffer, valid until the next call of write() in the
-    thread: unpack them at once."""
     n = c_size_t()
-    loc = _local
-    busy = getattr(loc, "busy", False)
-    pair = None if busy else getattr(loc, "buf", None)
-    if pair is None:
-        pair = _new_buffer(_FIRST)
-        if not busy:
-            loc.buf = pair
-    data, cbuf = pair
-    loc.busy = True  # a converter callback inside the call that reads a game gets its own
+    return data, (ctypes.c_char * size).from_buffer(data), c_size_t(size), n, byref(n)
+
+
+def _failed(gp: Any) -> None:
+    """Raises the GamedbError of a packing that failed (its message from the game, as the
+    other calls on a game)."""
+    _ffi._errcheck_game(FAILED, _lib.gamedb_game_write_packed, (gp,))
+
+
+def _again(gp: Any, flags: int, size: int, buf: Any) -> Tuple[int, bytearray, int, Any]:
+    """A game larger than buf, packed again into a buffer of its size: (status, its bytes,
+    their size, the buffer to give back to the pool: the new one up to _KEEP, else buf)."""
+    big = _new_buffer(size)
+    rc = _write_packed(gp, flags, big[1], big[2], big[4])
+    if rc < 0 and rc != WARN:
+        _failed(gp)
+    if big[3].value > size:  # the game changed between the calls: cannot happen
+        raise _ffi.GamedbError(FAILED, None, "gamedb_game_write_packed: size changed")
+    return rc, big[0], big[3].value, big if size <= _KEEP else buf
+
+
+def _bad_layout() -> None:
+    raise _ffi.GamedbError(FAILED, None, "gamedb_game_write_packed: unknown layout")
+
+
+# write() and write_header() take a buffer from the pool, pack, copy out what they give, and
+# give the buffer back (the same steps, written out in each: a walk of a base calls them once
+# per game each, and a call between costs as much as several of these lines).
+
+def write(gp: Any, flags: int) -> Tuple[int, bytes]:
+    """(status, bytes) of gp packed with flags: OK, or WARN for a partial game (ITER_PARTIAL).
+    A failure raises GamedbError as the other calls on a game do (its message from the
+    game)."""
     try:
-        rc = _lib.gamedb_game_write_packed(gp, flags, cbuf, len(data), byref(n))
+        buf = _pool.pop()
+    except IndexError:
+        buf = _new_buffer(_FIRST)
+    try:
+        data, cbuf, cap, n, n_ref = buf
+        rc = _write_packed(gp, flags, cbuf, cap, n_ref)
         if rc < 0 and rc != WARN:
-            _ffi._errcheck_game(rc, _lib.gamedb_game_write_packed, (gp,))
-        if n.value > len(data):  # a large game: once more, with room for all of it
-            data, cbuf = _new_buffer(n.value)
-            rc = _lib.gamedb_game_write_packed(gp, flags, cbuf, len(data), byref(n))
-            if rc < 0 and rc != WARN:
-                _ffi._errcheck_game(rc, _lib.gamedb_game_write_packed, (gp,))
-            if n.value > len(data):  # the game changed between the calls: cannot happen
-                raise _ffi.GamedbError(FAILED, None, "gamedb_game_write_packed: size changed")
-            if n.value <= _KEEP and not busy:
-                _local.buf = data, cbuf
+            _failed(gp)
+        size = n.value
+        if size > len(data):
+            rc, data, size, buf = _again(gp, flags, size, buf)
+        if not data.startswith(_MAGIC):
+            _bad_layout()
+        return rc, bytes(memoryview(data)[:size])
     finally:
-        loc.busy = busy
-    view = memoryview(data)[:n.value]
-    if view[:4] != _MAGIC:
-        raise _ffi.GamedbError(FAILED, None, "gamedb_game_write_packed: unknown layout")
-    return rc, view
+        _pool.append(buf)
 
 
-def header(view: memoryview) -> Tuple[int, List[Tuple[str, str]], str, int, bool]:
-    """(index, tags as (name, value) pairs, start FEN, variant number, deleted) of a packed
-    game."""
-    (_, _, _, _, _, ntags, soff, slen, _, _, index, variant,
-     deleted) = _HEAD.unpack_from(view)
-    strs = str(view[soff:soff + slen], "utf-8", "replace").split("\0", 2 * ntags + 1)
-    pairs = list(zip(strs[0:2 * ntags:2], strs[1:2 * ntags:2]))
-    return index, pairs, strs[2 * ntags], variant, bool(deleted)
+def write_header(gp: Any) -> Tuple[int, List[Tuple[str, str]], Dict[str, str], str, int,
+                                   bool]:
+    """header() of gp packed with PACK_NO_MOVES."""
+    try:
+        buf = _pool.pop()
+    except IndexError:
+        buf = _new_buffer(_FIRST)
+    try:
+        data, cbuf, cap, n, n_ref = buf
+        rc = _write_packed(gp, PACK_NO_MOVES, cbuf, cap, n_ref)
+        if rc < 0 and rc != WARN:
+            _failed(gp)
+        size = n.value
+        if size > len(data):
+            _, data, size, buf = _again(gp, PACK_NO_MOVES, size, buf)
+        if not data.startswith(_MAGIC):
+            _bad_layout()
+        return header(data)
+    finally:
+        _pool.append(buf)
+
+
+def header(view: Any) -> Tuple[int, List[Tuple[str, str]], Dict[str, str], str, int, bool]:
+    """(index, tags as (name, value) pairs, the tags as a dict (the first value of a repeated
+    tag), start FEN, variant number, deleted) of a packed game (bytes, or a bytearray that
+    starts with it)."""
+    ntags, soff, slen, index, variant, deleted = _TAGS.unpack_from(view)
+    strs = view[soff:soff + slen].decode("utf-8", "replace").split("\0", 2 * ntags + 1)
+    names = strs[0:2 * ntags:2]
+    pairs = list(zip(names, strs[1:2 * ntags:2]))
+    tags: Dict[str, str] = dict(pairs)
+    if len(tags) != ntags:  # a repeated tag: the first one wins in the dict
+        tags = {}
+        for key, val in pairs:
+            tags.setdefault(key, val)
+    return index, pairs, tags, strs[2 * ntags], variant, bool(deleted)
 
 
 def _groups(view: Any, end: int) -> List[List[str]]:
@@ -132,7 +185,7 @@ def events(view: Any, event_cls: Any, type_names: Any) -> List[Any]:
         e.depth = depth
         if t == 1:  # a move: the hot path
             e.type = "move"
-            if bits == _SAN | _UCI:
+            if bits == 3:  # _SAN | _UCI, as a literal: no lookups on the hot path
                 e.san = san()
                 e.uci = uci()
             else:
@@ -162,11 +215,11 @@ def events(view: Any, event_cls: Any, type_names: Any) -> List[Any]:
         if bits & _RAW:
             e.text_raw = bytes(view[raw_at:raw_at + rawlen])
             raw_at += rawlen
-        if t == _ffi.EVENT_ANNOTATION:
+        if t == _ANNOTATION:
             e.annotation_type = num
             if not bits & _RAW:
                 e.text_raw = b""
-        elif t == _ffi.EVENT_NAG:
+        elif t == _NAG:
             e.nag = num
         append(e)
     return out
@@ -180,16 +233,31 @@ _STRING_BITS = {"san": _SAN, "uci": _UCI, "chinese": _CHINESE, "fen": _FEN, "tex
                 "language": _LANGUAGE}
 # Byte to value where 0 means None (a piece, a promotion); -1 to None for a square.
 _GROUP_OF = {_SAN: 0, _UCI: 1, _CHINESE: 2, _FEN: 3, _TEXT: 4, _LANGUAGE: 5}
+# An Event's string field to its bit and the index of its group.
+_STRING_FIELDS = {k: (bit, _GROUP_OF[bit]) for k, bit in _STRING_BITS.items()}
 # For each string bit, the bytes.translate() table of a record's bits to 1 (has it) or 0.
 _HAS = {bit: bytes(1 if b & bit else 0 for b in range(256)) for bit in _STRING_BITS.values()}
 _ZERO_NONE: Tuple[Optional[int], ...] = (None,) + tuple(range(1, 256))
+# A square's high byte when its low byte is b and the square is -1 (no square) or 0..254:
+# 0xff for 0xff, else 0. A column of squares whose high bytes are these is read from its low
+# bytes alone (255 is then -1, None).
+_HIGH_OF = bytes(255 if b == 255 else 0 for b in range(256))
 _MOVE = 1
 
 
 def _spread(has: bytes, values: List[Any]) -> List[Any]:
     """A list as long as has: values in order at the places of its bytes 1, None at its bytes
-    0. A Python step per byte 0 when values are many (a SAN on every move), per value when
-    they are few (a text on a result): runs of the rest are copied as slices."""
+    0. When the Nones are few (a SAN on every move but the result) they are inserted into
+    values (which is used up); when values are many, runs of them are copied as slices (a
+    Python step per byte 0); when few (a text on a result), set one by one."""
+    missing = len(has) - len(values)
+    if 8 * missing <= len(has):
+        find = has.find
+        i = find(0)
+        while i >= 0:
+            values.insert(i, None)
+            i = find(0, i + 1)
+        return values
     if 2 * len(values) >= len(has):
         out: List[Any] = []
         at = 0
@@ -246,16 +314,16 @@ class Columns:
     field's group of strings spread over the events by runs, and one comprehension for the
     fields that depend on the event's type."""
 
-    __slots__ = ("_data", "_recs", "_kinds", "_bits", "_offs", "_type_table")
+    __slots__ = ("_data", "_kinds", "_bits", "_offs", "_start", "_end", "_type_table")
 
     def __init__(self, data: bytes, type_names: Any) -> None:
-        (_, _, hsize, flags, nevents, _, soff, slen, _, _, _, _, _) = _HEAD.unpack_from(data)
+        hsize, flags, nevents, soff, slen, o0, o1, o2, o3, o4, o5 = _COLS.unpack_from(data)
         if not flags & PACK_GROUPED:
             raise ValueError("_packed.Columns: a game packed with PACK_GROUPED only")
-        self._offs = _GROUPS.unpack_from(data, _HEAD.size) + (soff + slen,)
+        self._offs = (o0, o1, o2, o3, o4, o5, soff + slen)
         self._data = data
-        end = hsize + 32 * nevents
-        self._recs = memoryview(data)[hsize:end]  # no copy
+        self._start = hsize
+        self._end = end = hsize + 32 * nevents
         self._kinds = data[hsize:end:32]
         self._bits = data[hsize + 1:end:32]
         self._type_table = type_names
@@ -265,27 +333,40 @@ class Columns:
 
     def column(self, field: str) -> List[Any]:
         """The values of field field of every event (a new list each call)."""
-        recs, kinds, bits = self._recs, self._kinds, self._bits
+        kinds, bits = self._kinds, self._bits
         # (itemgetter and comprehensions: map over a bound method is slower)
-        bit = _STRING_BITS.get(field)
-        if bit is not None:
-            i = _GROUP_OF[bit]
+        string = _STRING_FIELDS.get(field)
+        if string is not None:
+            bit, i = string
             a, b = self._offs[i], self._offs[i + 1]
             if a == b:
                 return [None] * len(bits)
-            group = str(self._data[a:b], "utf-8", "replace").split("\0")
+            group = self._data[a:b].decode("utf-8", "replace").split("\0")
             group.pop()  # after the last NUL
             if len(group) == len(bits):
                 return group
             return _spread(bits.translate(_HAS[bit]), group)
         if field == "type":
             return _lookup(self._type_table, kinds)
+        recs = memoryview(self._data)[self._start:self._end]  # no copy
         if field == "depth":
             depths: List[int] = _ints("i", recs)[2::8].tolist()
             return depths
         if field in ("from_square", "to_square"):
-            squares: List[Any] = _ints("h", recs)[2 if field == "from_square" else 3::16].tolist()
-            return _none_for(-1, squares)  # not a move, or a drop
+            # (not a move, or a drop: -1, None)
+            data, end = self._data, self._end
+            at = end - 32 * len(kinds) + (4 if field == "from_square" else 6)
+            low = data[at:end:32]
+            if data[at + 1:end:32] == low.translate(_HIGH_OF):
+                squares: List[Any] = list(low)
+                find = low.find
+                i = find(255)
+                while i >= 0:
+                    squares[i] = None
+                    i = find(255, i + 1)
+                return squares
+            squares = _ints("h", recs)[2 if field == "from_square" else 3::16].tolist()
+            return _none_for(-1, squares)
         if field == "piece":
             return _lookup(_ZERO_NONE, recs[2::32])
         if field == "promotion":

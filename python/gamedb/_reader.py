@@ -9,7 +9,7 @@ see the package's documentation (``gamedb/__init__.py``)."""
 import ctypes
 import operator
 import os
-import threading
+import _thread
 import warnings
 import weakref
 from typing import (Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple, Union,
@@ -24,7 +24,10 @@ from ._game import Game, _Closing
 from ._ledger import GameFailed, Ledger, _DELIVERED, _FAILED, _Tally, _WARNED
 
 _lib = _ffi.lib
-_RLock = threading.RLock
+# threading.RLock is a Python function that calls this (typeshed of older mypy lacks it)
+_RLock: Any = getattr(_thread, "RLock")
+_PRUNE_FIRST = 256
+_next_game = _ffi.next_game_unchecked
 
 
 _ERROR_POLICIES = ("raise", "warn", "skip")
@@ -98,7 +101,14 @@ class Reader(_Closing):
         self._busy = False
         self._close_requested = False
         self._keep: List[Any] = []  # objects the C reader points into: bytes, callbacks
-        self._pending: "weakref.WeakSet[Game]" = weakref.WeakSet()  # games without a copy yet
+        # The games handed out without a copy yet, as id(game) to a weak reference (no
+        # callback: a game's death costs nothing; the dead are pruned when the entries reach
+        # _prune_at, which doubles the live ones, so each costs O(1)).
+        self._pending: Dict[int, "weakref.ReferenceType[Game]"] = {}
+        self._prune_at = _PRUNE_FIRST
+        # The C game next_game() gives, one for the reader (its value is the current game's)
+        self._gp = _ffi.GameP()
+        self._gp_ref = byref(self._gp)
         # weakref to the game whose borrowed C game is still valid
         self._current: Optional["weakref.ReferenceType[Game]"] = None
         self._current_ptr: Any = None
@@ -341,8 +351,20 @@ class Reader(_Closing):
         self._current = None
         self._current_ptr = None
 
-    def _read(self, policy: str) -> Game:
-        """Reads the next game under an error policy; StopIteration at the end."""
+    def _pending_games(self) -> List[Game]:
+        """The games alive without a copy yet, in the order of their index."""
+        games = [ref() for ref in self._pending.values()]
+        return sorted((g for g in games if g is not None), key=lambda g: g.index)
+
+    def _prune_pending(self) -> None:
+        """Drops the entries of the pending games that died."""
+        self._pending = {k: ref for k, ref in self._pending.items() if ref() is not None}
+        self._prune_at = max(_PRUNE_FIRST, 2 * len(self._pending))
+
+    def _read(self, policy: Optional[str] = None) -> Game:
+        """Reads the next game under an error policy (None: the reader's, ``errors``);
+        StopIteration at the end. Also __next__ (a step less per game than a method that
+        calls it)."""
         with self._lock:
             if not self._ptr or self._busy:
                 self._check_alive()
@@ -350,11 +372,14 @@ class Reader(_Closing):
                 raise StopIteration
             self._busy = True
             try:
+                gp = self._gp
                 while True:
-                    self._forget_current()
-                    gp = _ffi.GameP()
+                    self._current = self._current_ptr = None
                     try:
-                        rc = _lib.gamedb_reader_next_game(self._ptr, byref(gp))
+                        rc = _next_game(self._ptr, self._gp_ref)
+                        if rc:  # not OK: END, WARN or a failure, as the table's errcheck says
+                            rc = _ffi._errcheck_reader(rc, _lib.gamedb_reader_next_game,
+                                                       (self._ptr,))
                     except StopIteration:
                         self._at_end = True
                         raise
@@ -366,6 +391,8 @@ class Reader(_Closing):
                         if e.code == FAILED:
                             # Every format gives one game per call, read or not: this one was
                             # game _pos, and the next call gives the one after it.
+                            if policy is None:
+                                policy = self.errors
                             index = self._pos
                             self._pos += 1
                             self._tally.mark(index, _FAILED)
@@ -383,8 +410,12 @@ class Reader(_Closing):
                     game = Game(self, gp, warning)
                     self._tally.mark(game.index, _WARNED if game.warning else _DELIVERED)
                     self._pos = game.index + 1
-                    self._current, self._current_ptr = weakref.ref(game), gp  # no cycle
-                    self._pending.add(game)
+                    ref = weakref.ref(game)  # no cycle
+                    self._current, self._current_ptr = ref, gp
+                    pending = self._pending
+                    pending[id(game)] = ref
+                    if len(pending) > self._prune_at:
+                        self._prune_pending()
                     return game
             finally:
                 self._busy = False
@@ -394,8 +425,7 @@ class Reader(_Closing):
     def __iter__(self) -> "Reader":
         return self
 
-    def __next__(self) -> Game:
-        return self._read(self.errors)
+    __next__ = _read
 
     # -- search and the opening tree
 
@@ -601,7 +631,7 @@ class Reader(_Closing):
     def _materialize_locked(self, game: Game) -> None:
         if self._current is not None and self._current() is game:
             game._adopt(self._current_ptr)
-            self._pending.discard(game)
+            self._pending.pop(id(game), None)
             return
         if not _lib.gamedb_reader_capabilities(self._ptr) & _ffi.CAP_SEEK:
             raise GamedbError(FAILED, E_UNSUPPORTED,
@@ -615,7 +645,7 @@ class Reader(_Closing):
         try:
             _lib.gamedb_reader_next_game(self._ptr, byref(gp))
             game._adopt(gp)
-            self._pending.discard(game)
+            self._pending.pop(id(game), None)
         finally:
             self._forget_current()
             self._pos, self._at_end = saved, at_end
@@ -647,7 +677,7 @@ class Reader(_Closing):
             return
         self._busy = True  # copies decode moves: callbacks may run
         try:
-            for game in sorted(self._pending, key=lambda g: g.index):
+            for game in self._pending_games():
                 if game._ptr or game._closed:
                     continue
                 try:
@@ -660,7 +690,7 @@ class Reader(_Closing):
             self._close_requested = False
             ptr, self._ptr = self._ptr, None
             self._forget_current()
-            self._pending = weakref.WeakSet()
+            self._pending = {}
             self._scid_ptr = None
             self._cb_ptr = None
             self._ca_ptr = None

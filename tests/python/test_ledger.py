@@ -148,8 +148,11 @@ class FailingLib:
 
 @pytest.fixture
 def failing(monkeypatch):
-    # The reader's module calls gamedb_reader_next_game() (gamedb/_reader.py).
-    monkeypatch.setattr(gamedb._reader, "_lib", FailingLib(gamedb._reader._lib, {2, 5}))
+    # The reader's module calls gamedb_reader_next_game() (gamedb/_reader.py): the table's
+    # entry, and its handle without argtypes (_next_game, whose caller checks the status).
+    lib = FailingLib(gamedb._reader._lib, {2, 5})
+    monkeypatch.setattr(gamedb._reader, "_lib", lib)
+    monkeypatch.setattr(gamedb._reader, "_next_game", lib.gamedb_reader_next_game)
     return scid_index(MOVES)[0]
 
 

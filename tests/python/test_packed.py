@@ -161,7 +161,7 @@ def test_a_game_larger_than_the_buffer(monkeypatch):
     with gamedb.open(path) as r:
         want = [(g.tag_list, packed(g, fen=True, key=True)) for g in r]
     monkeypatch.setattr(_packed, "_FIRST", 64)
-    monkeypatch.setattr(_packed._local, "buf", None, raising=False)
+    monkeypatch.setattr(_packed, "_pool", [])
     with gamedb.open(path) as r:
         got = [(g.tag_list, packed(g, fen=True, key=True)) for g in r]
     assert got == want
@@ -178,7 +178,7 @@ def test_a_real_game_larger_than_the_first_buffer():
                                       0, byref(n))
         assert n.value > _packed._FIRST
         assert packed(g, fen=True, key=True) == by_calls(g, fen=True, key=True)
-        assert len(_packed._local.buf[0]) >= n.value
+        assert max(len(buf[0]) for buf in _packed._pool) >= n.value
 
 
 def test_the_c_contract():
@@ -359,3 +359,75 @@ def test_chessbase_fields_read_when_asked():
         assert g.chessbase is not None
     with gamedb.open(os.path.join(TESTDATA, "scid", "moves.si4")) as r:
         assert next(r).chessbase is None
+
+
+# ---- the columns' bulk steps (issue 32: the walk within 5x of C) ------------------------
+
+def spread_by_steps(has, values):
+    """_packed._spread() the plain way: values in order where has holds 1, None at 0."""
+    it = iter(values)
+    return [next(it) if h else None for h in has]
+
+
+def test_spread_every_way():
+    """_spread() gives, for every mix of events with and without the value (few Nones, the
+    result after the moves; runs; a value on a few events; none; all), what a step per event
+    gives: each of its three ways (Nones inserted, runs copied, values set one by one)."""
+    cases = [b"", b"\0", b"\1", b"\1" * 40 + b"\0", b"\0" + b"\1" * 40, b"\1" * 20 + b"\0" +
+             b"\1" * 20 + b"\0\0", (b"\1\1\0" * 30), (b"\0\0\0\0\1" * 12), b"\0" * 30 + b"\1",
+             b"\1\0" * 25, b"\0" * 50]
+    for has in cases:
+        values = ["v%d" % i for i in range(has.count(1))]
+        assert _packed._spread(has, list(values)) == spread_by_steps(has, values), has
+
+
+SQUARE_BASES = [HEDGEHOG, os.path.join(REALDATA, "chessbase", "libcbh", "Chess960NonStandard",
+                                       "Chess960NonStandard.cbh"),
+                os.path.join(TESTDATA, "xqf", "enc-v11-endgame.xqf")]
+
+
+def test_square_columns_either_way(monkeypatch):
+    """The squares read from their low bytes (every square -1..254) and, when a high byte is
+    not the low byte's sign (never on a real base: forced here), from the 16-bit fields: both
+    equal the Event objects' squares, xiangqi's 0..89 and drops' None included."""
+    bases = [p for p in SQUARE_BASES if os.path.exists(p)]
+    if not bases:
+        pytest.skip("no base for the squares")
+    for forced in (False, True):
+        if forced:  # no record's high byte is ever 1: every column takes the 16-bit fields
+            monkeypatch.setattr(_packed, "_HIGH_OF", bytes([1]) * 256)
+        for path in bases:
+            with gamedb.open(path, errors="skip") as r:
+                for g in r:
+                    if g.index >= 60:
+                        break
+                    try:
+                        m = g.moves()
+                    except gamedb.GameFailed:
+                        continue
+                    events = list(g.moves())
+                    for name in ("from_square", "to_square"):
+                        assert m.column(name) == [getattr(e, name) for e in events], \
+                            (path, g.index, name, forced)
+
+
+def test_pending_games_pruned_and_copied_at_close(monkeypatch):
+    """The reader keeps the games it handed out without a copy by weak reference: a walk that
+    drops each game leaves few of them (the dead are pruned when the entries double the live
+    ones), and the games still alive when the reader closes get their own copy (their moves
+    stay readable)."""
+    path = need(HEDGEHOG)
+    monkeypatch.setattr(gamedb._reader, "_PRUNE_FIRST", 8)  # Hedgehog: 204 games
+    with gamedb.open(path) as r:
+        kept = []
+        most = 0
+        for g in r:
+            if g.index % 37 == 0:
+                kept.append(g)
+            most = max(most, len(r._pending))
+        assert g.index + 1 > 100 and len(kept) > 3
+        assert most <= 2 * (len(kept) + 1) + 1 and len(r._pending) <= most
+        assert {id(k) for k in kept} <= set(r._pending)
+        want = [[(e.type, e.san) for e in k.moves()] for k in kept[:3]]
+    assert all(k._ptr for k in kept)  # copied by close()
+    assert [[(e.type, e.san) for e in k.moves()] for k in kept[:3]] == want
