@@ -24,45 +24,10 @@
 #include <gamedb/gamedb.h>
 
 #include "load-file.h"
+#include "sbuf.h"
 #include "testlib.h"
 
 /* ---- small helpers ---------------------------------------------------------------------- */
-
-struct sbuf {
-	char *p;
-	size_t len, cap;
-};
-
-static int sbuf_add(struct sbuf *b, const char *data, size_t len)
-{
-	if (b->len + len + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		char *p;
-		while (cap < b->len + len + 1)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p)
-			return -1;
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, len);
-	b->len += len;
-	b->p[b->len] = 0;
-	return 0;
-}
-
-static void sbuf_free(struct sbuf *b)
-{
-	free(b->p);
-	b->p = NULL;
-	b->len = b->cap = 0;
-}
-
-static int32_t sink_sbuf(void *user_data, const char *data, size_t len)
-{
-	return sbuf_add(user_data, data, len) == 0 ? 0 : 1;
-}
 
 static int contains(const char *hay, const char *needle)
 {
@@ -122,7 +87,7 @@ static long pgn_all(struct gamedb_reader *r, struct sbuf *out)
 			break;
 		if (rc == GAMEDB_FAILED)
 			continue;
-		rc = gamedb_game_write_pgn(g, 0, sink_sbuf, out);
+		rc = gamedb_game_write_pgn(g, 0, sb_sink, out);
 		if (rc != GAMEDB_OK && rc != GAMEDB_WARN)
 			return -1;
 		n++;
@@ -947,8 +912,8 @@ static void test_dup(void)
 	CHECK_EQ_INT(gamedb_game_dup(g, NULL), GAMEDB_FAILED);
 	CHECK_EQ_INT(gamedb_game_dup(g, &copy), GAMEDB_OK);
 	CHECK(copy != NULL && copy != g);
-	CHECK_EQ_INT(gamedb_game_write_pgn(g, 0, sink_sbuf, &before), GAMEDB_OK);
-	CHECK_EQ_INT(gamedb_game_write_json(g, 0, sink_sbuf, &json1), GAMEDB_OK);
+	CHECK_EQ_INT(gamedb_game_write_pgn(g, 0, sb_sink, &before), GAMEDB_OK);
+	CHECK_EQ_INT(gamedb_game_write_json(g, 0, sb_sink, &json1), GAMEDB_OK);
 	/* Game 2, to check that the copy does not follow the reader's borrowed game. */
 	CHECK_EQ_INT(gamedb_reader_next_game(r, &g), GAMEDB_OK);
 	CHECK_EQ_INT(gamedb_game_dup(g, &copy2), GAMEDB_OK);
@@ -961,8 +926,8 @@ static void test_dup(void)
 	CHECK_EQ_STR(gamedb_game_get_tag(copy, "White"), "Hossain, Enam");
 	CHECK_EQ_STR(gamedb_game_get_tag(copy, "Opening"), "Sicilian");
 	CHECK_EQ_INT(gamedb_game_get_index(copy), 0);
-	CHECK_EQ_INT(gamedb_game_write_pgn(copy, 0, sink_sbuf, &after), GAMEDB_OK);
-	CHECK_EQ_INT(gamedb_game_write_json(copy, 0, sink_sbuf, &json2), GAMEDB_OK);
+	CHECK_EQ_INT(gamedb_game_write_pgn(copy, 0, sb_sink, &after), GAMEDB_OK);
+	CHECK_EQ_INT(gamedb_game_write_json(copy, 0, sb_sink, &json2), GAMEDB_OK);
 	CHECK(before.p && after.p && strcmp(before.p, after.p) == 0);
 	CHECK(json1.p && json2.p && strcmp(json1.p, json2.p) == 0);
 	CHECK(contains(after.p, "[White \"Hossain, Enam\"]"));
@@ -982,18 +947,18 @@ static void test_dup(void)
 		struct sbuf third = { 0 };
 		CHECK_EQ_INT(gamedb_game_dup(copy, &c3), GAMEDB_OK);
 		gamedb_game_free(copy);
-		CHECK_EQ_INT(gamedb_game_write_pgn(c3, 0, sink_sbuf, &third), GAMEDB_OK);
+		CHECK_EQ_INT(gamedb_game_write_pgn(c3, 0, sb_sink, &third), GAMEDB_OK);
 		CHECK(third.p && before.p && strcmp(third.p, before.p) == 0);
 		gamedb_game_free(c3);
-		sbuf_free(&third);
+		sb_free(&third);
 	}
 	CHECK(copy2 && gamedb_game_get_index(copy2) == 1);
 	CHECK_EQ_STR(gamedb_game_get_tag(copy2, "Round"), "5.2");
 	gamedb_game_free(copy2);
-	sbuf_free(&before);
-	sbuf_free(&after);
-	sbuf_free(&json1);
-	sbuf_free(&json2);
+	sb_free(&before);
+	sb_free(&after);
+	sb_free(&json1);
+	sb_free(&json2);
 }
 
 /* open_memory_set with the three files gives the same PGN as open_filename. */
@@ -1058,7 +1023,7 @@ static void test_memory_set(const char *base, const char *const exts[3])
 		gamedb_reader_free(r);
 		CHECK_MSG(n3 == n1, "%s in upper case: %ld games, %ld in lower case", base, n3, n1);
 		CHECK(from_upper.p && from_file.p && strcmp(from_upper.p, from_file.p) == 0);
-		sbuf_free(&from_upper);
+		sb_free(&from_upper);
 	}
 
 	/* A memory set without the game file: FATAL, E_IO, naming the missing file. */
@@ -1071,8 +1036,8 @@ static void test_memory_set(const char *base, const char *const exts[3])
 out:
 	for (i = 0; i < 3; i++)
 		free(bufs[i]);
-	sbuf_free(&from_file);
-	sbuf_free(&from_mem);
+	sb_free(&from_file);
+	sb_free(&from_mem);
 }
 
 /* ---- caller I/O that counts reads per file ------------------------------------------------ */
@@ -1328,8 +1293,8 @@ static void test_lazy_io(const char *base, const char *ext, int all_have_elo)
 	}
 	CHECK_MSG(via_io.p && via_file.p && strcmp(via_io.p, via_file.p) == 0,
 		  "%s: PGN through caller I/O differs", base);
-	sbuf_free(&via_io);
-	sbuf_free(&via_file);
+	sb_free(&via_io);
+	sb_free(&via_file);
 }
 
 /* ---- options and the converter hook -------------------------------------------------------- */
@@ -1720,9 +1685,9 @@ static void test_threads(const char *path)
 		  memcmp(a.out.p, single.out.p, a.out.len) == 0, "thread A's PGN differs");
 	CHECK_MSG(b.out.p && single.out.p && b.out.len == single.out.len &&
 		  memcmp(b.out.p, single.out.p, b.out.len) == 0, "thread B's PGN differs");
-	sbuf_free(&single.out);
-	sbuf_free(&a.out);
-	sbuf_free(&b.out);
+	sb_free(&single.out);
+	sb_free(&a.out);
+	sb_free(&b.out);
 }
 
 /*
@@ -1766,8 +1731,8 @@ static void test_lossy_status(void)
 	while ((rc = gamedb_reader_next_game(r, &g)) == GAMEDB_OK || rc == GAMEDB_WARN) {
 		struct sbuf pgn = { 0 }, json = { 0 };
 		int32_t before = gamedb_game_get_status(g);
-		int32_t wp = gamedb_game_write_pgn(g, 0, sink_sbuf, &pgn);
-		int32_t wj = gamedb_game_write_json(g, 0, sink_sbuf, &json);
+		int32_t wp = gamedb_game_write_pgn(g, 0, sb_sink, &pgn);
+		int32_t wj = gamedb_game_write_json(g, 0, sb_sink, &json);
 		int has = contains(pgn.p, "\xEF\xBF\xBD");
 		int32_t want = has ? GAMEDB_WARN : GAMEDB_OK;
 		CHECK_EQ_INT(before, GAMEDB_OK);
@@ -1778,8 +1743,8 @@ static void test_lossy_status(void)
 			lossy++;
 		else
 			clean++;
-		sbuf_free(&pgn);
-		sbuf_free(&json);
+		sb_free(&pgn);
+		sb_free(&json);
 	}
 	CHECK_EQ_INT(rc, GAMEDB_END);
 	CHECK_EQ_INT(lossy, 1);
@@ -1895,7 +1860,7 @@ static void test_reopen(void)
 	data = load_file(b, &size);
 	CHECK(data != NULL);
 	if (data) {
-		sbuf_free(&got);
+		sb_free(&got);
 		CHECK_EQ_INT(gamedb_reader_open_memory(r, "plain-v10.xqf", data, size), GAMEDB_OK);
 		ngot = pgn_all(r, &got);
 		CHECK_EQ_INT(ngot, nwant);
@@ -1911,7 +1876,7 @@ static void test_reopen(void)
 		CHECK_EQ_INT(gamedb_reader_next_game(r, &g), GAMEDB_OK);
 		CHECK_EQ_INT(gamedb_reader_open_filename(r, b), GAMEDB_OK);
 		CHECK_EQ_STR(gamedb_reader_format(r), "xqf");
-		sbuf_free(&got);
+		sb_free(&got);
 		ngot = pgn_all(r, &got);
 		CHECK_EQ_INT(ngot, nwant);
 		CHECK(got.p && want.p && strcmp(got.p, want.p) == 0);
@@ -1931,10 +1896,10 @@ static void test_reopen(void)
 	CHECK_EQ_INT(gamedb_reader_open_filename(r, a), GAMEDB_OK);
 	CHECK(gamedb_reader_open_filename(r, b) == GAMEDB_FATAL);
 	gamedb_reader_free(r);
-	sbuf_free(&want);
-	sbuf_free(&got);
-	sbuf_free(&want_c);
-	sbuf_free(&got_c);
+	sb_free(&want);
+	sb_free(&got);
+	sb_free(&want_c);
+	sb_free(&got_c);
 }
 
 int main(void)

@@ -25,49 +25,8 @@
 #include <unistd.h>
 
 #include "core/reader.h"
+#include "sbuf.h"
 #include "testlib.h"
-
-struct sbuf {
-	char *p;
-	size_t n, cap;
-};
-
-static void sb_add(struct sbuf *b, const char *s, size_t len)
-{
-	if (b->n + len + 1 > b->cap) {
-		size_t cap = (b->n + len + 1) * 2;
-		char *p = realloc(b->p, cap);
-		if (!p) {
-			fprintf(stderr, "out of memory\n");
-			exit(1);
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->n, s, len);
-	b->n += len;
-	b->p[b->n] = 0;
-}
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...) GAMEDB__PRINTF(2, 3);
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	char tmp[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		sb_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
-static int32_t sink(void *user, const char *data, size_t len)
-{
-	sb_add(user, data, len);
-	return GAMEDB_OK;
-}
 
 /*
  * The event stream of g with flags GAMEDB_ITER_PARTIAL (a failed game: its legal part): each
@@ -79,7 +38,7 @@ static void walk(struct gamedb_game *g, int san, struct sbuf *out)
 	const struct gamedb_event *ev;
 	int32_t rc = gamedb_move_iter_new(g, GAMEDB_ITER_PARTIAL, &it);
 
-	out->n = 0;
+	out->len = 0;
 	sb_printf(out, "rc %d:", (int)rc);
 	if (rc == GAMEDB_FAILED)
 		return;
@@ -121,11 +80,11 @@ static void write_all(struct gamedb_game *g, struct sbuf *out)
 	size_t len = 0;
 	void *buf;
 
-	out->n = 0;
-	sb_printf(out, "pgn %d\n", (int)gamedb_game_write_pgn(g, GAMEDB_WRITE_PARTIAL, sink, out));
+	out->len = 0;
+	sb_printf(out, "pgn %d\n", (int)gamedb_game_write_pgn(g, GAMEDB_WRITE_PARTIAL, sb_sink, out));
 	sb_printf(out, "scid %d\n", (int)gamedb_game_write_pgn(g, GAMEDB_WRITE_PARTIAL |
-							      GAMEDB_WRITE_LAYOUT_SCID, sink, out));
-	sb_printf(out, "json %d\n", (int)gamedb_game_write_json(g, GAMEDB_WRITE_PARTIAL, sink, out));
+							      GAMEDB_WRITE_LAYOUT_SCID, sb_sink, out));
+	sb_printf(out, "json %d\n", (int)gamedb_game_write_json(g, GAMEDB_WRITE_PARTIAL, sb_sink, out));
 	if (gamedb_game_write_packed(g, GAMEDB_ITER_PARTIAL, NULL, 0, &len) == GAMEDB_FAILED || !len)
 		return;
 	buf = calloc(1, len);
@@ -138,7 +97,7 @@ static void write_all(struct gamedb_game *g, struct sbuf *out)
 
 static int same(const struct sbuf *a, const struct sbuf *b)
 {
-	return a->n == b->n && memcmp(a->p, b->p, a->n) == 0;
+	return a->len == b->len && memcmp(a->p, b->p, a->len) == 0;
 }
 
 static size_t total_games, total_moves, total_failed;

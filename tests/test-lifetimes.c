@@ -40,6 +40,7 @@
 #include <gamedb/gamedb.h>
 
 #include "load-file.h"
+#include "sbuf.h"
 #include "testlib.h"
 
 #define MAX_BASES 1024
@@ -47,44 +48,6 @@
 #define MAX_PER_BASE 24 /* games copied (part 1) or examined (part 2) per base and option set */
 
 /* ---- text buffer -------------------------------------------------------------------------- */
-
-struct sbuf {
-	char *p;
-	size_t len, cap;
-};
-
-static void sb_add(struct sbuf *b, const char *data, size_t len)
-{
-	if (b->len + len + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 1024;
-		char *p;
-		while (cap < b->len + len + 1)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p) {
-			fprintf(stderr, "out of memory\n");
-			exit(99);
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, len);
-	b->len += len;
-	b->p[b->len] = 0;
-}
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	char tmp[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		sb_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
 
 /* label="text" (or label=NULL), so that NULL and "" differ. */
 static void sb_str(struct sbuf *b, const char *label, const char *s)
@@ -113,18 +76,6 @@ static void sb_hex(struct sbuf *b, const char *label, const char *p, size_t n)
 	sb_printf(b, "/%zu", n);
 }
 
-static void sb_free(struct sbuf *b)
-{
-	free(b->p);
-	b->p = NULL;
-	b->len = b->cap = 0;
-}
-
-static int32_t sink_sbuf(void *user_data, const char *data, size_t len)
-{
-	sb_add(user_data, data, len);
-	return 0;
-}
 
 static char *dup_or_null(const char *s)
 {
@@ -224,8 +175,8 @@ static void dump_moves(struct sbuf *o, struct gamedb_game *g, uint32_t flags)
 static void dump_write(struct sbuf *o, struct gamedb_game *g, int json, uint32_t flags)
 {
 	struct sbuf text = { 0 };
-	int32_t rc = json ? gamedb_game_write_json(g, flags, sink_sbuf, &text)
-			  : gamedb_game_write_pgn(g, flags, sink_sbuf, &text);
+	int32_t rc = json ? gamedb_game_write_json(g, flags, sb_sink, &text)
+			  : gamedb_game_write_pgn(g, flags, sb_sink, &text);
 
 	sb_printf(o, "%s flags=%u rc=%d\n", json ? "json" : "pgn", (unsigned)flags, (int)rc);
 	if (text.p)

@@ -87,9 +87,24 @@ def _bad_layout() -> None:
     raise _ffi.GamedbError(FAILED, None, "gamedb_game_write_packed: unknown layout")
 
 
-# write() and write_header() take a buffer from the pool, pack, copy out what they give, and
-# give the buffer back (the same steps, written out in each: a walk of a base calls them once
-# per game each, and a call between costs as much as several of these lines).
+# write() and write_header() take a buffer from the pool, pack into it (_pack()), copy out what
+# they give, and give the buffer back.
+
+def _pack(gp: Any, flags: int, buf: Any) -> Tuple[int, Any, int, Any]:
+    """gp packed with flags into the pool buffer buf: (status, the bytes' buffer, their size,
+    the pool buffer now used: a larger one when buf was too small). A failure raises
+    GamedbError as the other calls on a game do (its message from the game)."""
+    data, cbuf, cap, n, n_ref = buf
+    rc = _write_packed(gp, flags, cbuf, cap, n_ref)
+    if rc < 0 and rc != WARN:
+        _failed(gp)
+    size = n.value
+    if size > len(data):
+        rc, data, size, buf = _again(gp, flags, size, buf)
+    if not data.startswith(_MAGIC):
+        _bad_layout()
+    return rc, data, size, buf
+
 
 def write(gp: Any, flags: int) -> Tuple[int, bytes]:
     """(status, bytes) of gp packed with flags: OK, or WARN for a partial game (ITER_PARTIAL).
@@ -100,15 +115,7 @@ def write(gp: Any, flags: int) -> Tuple[int, bytes]:
     except IndexError:
         buf = _new_buffer(_FIRST)
     try:
-        data, cbuf, cap, n, n_ref = buf
-        rc = _write_packed(gp, flags, cbuf, cap, n_ref)
-        if rc < 0 and rc != WARN:
-            _failed(gp)
-        size = n.value
-        if size > len(data):
-            rc, data, size, buf = _again(gp, flags, size, buf)
-        if not data.startswith(_MAGIC):
-            _bad_layout()
+        rc, data, size, buf = _pack(gp, flags, buf)
         return rc, bytes(memoryview(data)[:size])
     finally:
         _pool.append(buf)
@@ -122,15 +129,7 @@ def write_header(gp: Any) -> Tuple[int, List[Tuple[str, str]], Dict[str, str], s
     except IndexError:
         buf = _new_buffer(_FIRST)
     try:
-        data, cbuf, cap, n, n_ref = buf
-        rc = _write_packed(gp, PACK_NO_MOVES, cbuf, cap, n_ref)
-        if rc < 0 and rc != WARN:
-            _failed(gp)
-        size = n.value
-        if size > len(data):
-            _, data, size, buf = _again(gp, PACK_NO_MOVES, size, buf)
-        if not data.startswith(_MAGIC):
-            _bad_layout()
+        _, data, _, buf = _pack(gp, PACK_NO_MOVES, buf)
         return header(data)
     finally:
         _pool.append(buf)
