@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Runs `gamedb pgn` of the Linux build and `gamedb.exe pgn` of the Windows build (under Wine)
-on every real base in REALDATA (SCID si3/si4/si5, ChessBase cbh, XQF, style 12 logs), one run
-per folder with all its bases, and checks that both write the same bytes and exit with the
-same status. Exit status 0 when every folder matches, 1 otherwise, 77 (skipped) when there is
+on every real base in REALDATA (SCID si3/si4/si5, ChessBase cbh, XQF, CCBridge cbl/cbr, style
+12 logs), one run per folder with all its bases, and checks that both write the same bytes and
+exit with the same status. Exit status 0 when every folder matches, 1 otherwise, 77 (skipped) when there is
 no real data.
 
 usage: compare-windows.py LINUX_GAMEDB WINDOWS_GAMEDB_EXE DLL_DIR REALDATA [WINE]
@@ -13,6 +13,9 @@ import subprocess
 import sys
 
 PRIMARY = ('.si3', '.si4', '.si5', '.cbh', '.xqf')
+# CCBridge libraries and records: only in the CCBridge folders (a ChessBase base has a .cbl of
+# its own, which is no base to open).
+CCBRIDGE = ('.cbl', '.cbr')
 
 
 def bases(realdata):
@@ -21,6 +24,7 @@ def bases(realdata):
         dirs.sort()
         found = [os.path.join(folder, f) for f in sorted(files)
                  if f.lower().endswith(PRIMARY) or
+                 ('ccbridge' in folder and f.lower().endswith(CCBRIDGE)) or
                  ('style12' in folder and f.endswith('_lines.txt'))]
         if found:
             yield folder, found
