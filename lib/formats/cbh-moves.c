@@ -730,6 +730,36 @@ static inline int play(struct gamedb__pos *pos, struct gamedb__move *m, int chec
 			: gamedb__move_play_fast(pos, m, checked);
 }
 
+/* The 16-bit value of a two-byte move: its two bytes at rec, each through the mode's table. */
+static inline unsigned two_byte_word(int mode, const uint8_t *rec, uint32_t n)
+{
+	return (unsigned)cb_opcode(mode, rec[0], n) << 8 | (unsigned)cb_opcode(mode, rec[1], n);
+}
+
+/*
+ * One move of a one-byte mode on the line cur, the step decode_tree() and decode_flat() share:
+ * opcode op (w: a two-byte move's value) turned into a move m (decode_op()), checked and
+ * played (play(), its SAN into san when want_san), and the line's check flag and piece slots
+ * brought along. 0, or -1 with the reason in why (cur unchanged but for its position when
+ * the move was illegal: the caller gives up the line).
+ */
+static CB_HOT_INLINE int play_op(const struct cbg_state *s, struct cb_level *cur, int op,
+				 unsigned w, int want_san, struct gamedb__move *m, char *san,
+				 size_t *sanlen, char *why, size_t cap)
+{
+	const int stm = cur->pos.stm;
+
+	if (decode_op(s->ops, cur, op, w, m, why, cap) != 0)
+		return -1;
+	if (play(&cur->pos, m, cur->chk, want_san, san, sanlen) != 0) {
+		snprintf(why, cap, "illegal move (opcode %d)", op);
+		return -1;
+	}
+	cur->chk = m->check != GAMEDB__CHECK_NONE; /* see play() */
+	gamedb__cbslots_move(&cur->slots, stm, m);
+	return 0;
+}
+
 /*
  * First pass: the move bytes into the tree of s->nodes, every move checked and played by the
  * board engine, with its SAN when want_san (see play()). OK, WARN (unknown opcodes skipped),
@@ -757,7 +787,7 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		const int op = cb_opcode(mode, rec[p++], n);
 		struct gamedb__move m;
 		unsigned w = 0;
-		int stm, bad;
+		int stm;
 		uint32_t fullmove;
 		uint32_t id;
 
@@ -792,17 +822,12 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		if (op == OP_TWO_BYTE) {
 			if (end - p < 2)
 				return fail(c, g, g->loc[0] + at, "two-byte move cut off");
-			w = (unsigned)cb_opcode(mode, rec[p], n) << 8 | (unsigned)cb_opcode(mode, rec[p + 1], n);
+			w = two_byte_word(mode, rec + p, n);
 			p += 2;
 		}
 		stm = cur->pos.stm;
 		fullmove = cur->pos.fullmove;
-		bad = decode_op(s->ops, cur, op, w, &m, why, sizeof why);
-		if (!bad && play(&cur->pos, &m, cur->chk, want_san, san, &sanlen) != 0) {
-			snprintf(why, sizeof why, "illegal move (opcode %d)", op);
-			bad = 1;
-		}
-		if (bad) {
+		if (play_op(s, cur, op, w, want_san, &m, san, &sanlen, why, sizeof why) != 0) {
 			if (gamedb__var_depth(&s->levels) == 0 && mainline_complete(c, s, g)) {
 				/*
 				 * No final marker, and the main line already has the length the index
@@ -819,8 +844,6 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 				 stm ? "..." : ".", why);
 			return fail(c, g, g->loc[0] + at, msg);
 		}
-		cur->chk = m.check != GAMEDB__CHECK_NONE; /* see play() */
-		gamedb__cbslots_move(&cur->slots, stm, &m);
 		id = add_node(s, cur->node, &m, stm, fullmove, san, sanlen);
 		if (id == NONE)
 			return fail(c, g, g->loc[0] + at, "out of memory");
@@ -1795,14 +1818,11 @@ static int32_t decode_flat(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		if (op > OP_TWO_BYTE)
 			return 1;
 		if (op == OP_TWO_BYTE) {
-			w = (unsigned)cb_opcode(mode, rec[p], n) << 8 | (unsigned)cb_opcode(mode, rec[p + 1], n);
+			w = two_byte_word(mode, rec + p, n);
 			p += 2;
 		}
-		if (decode_op(s->ops, cur, op, w, &m, why, sizeof why) != 0 ||
-		    play(&cur->pos, &m, cur->chk, want_san, san, &sanlen) != 0)
+		if (play_op(s, cur, op, w, want_san, &m, san, &sanlen, why, sizeof why) != 0)
 			return 1;
-		cur->chk = m.check != GAMEDB__CHECK_NONE; /* see play() */
-		gamedb__cbslots_move(&cur->slots, stm, &m);
 		if (s->nodes[id].ann == NONE) {
 			if (gamedb__mb_move_kind(mb, &m, fullmove, stm, san, sanlen, kind) != 0)
 				return fail(c, g, g->loc[0], "out of memory");
