@@ -33,27 +33,7 @@ __attribute__((noinline))
 #endif
 static int measured_pass(const char *db, uint64_t *games, uint64_t *moves, uint64_t *sum)
 {
-	struct gamedb_reader *r = gamedb_reader_new();
-	struct gamedb_game *g;
-	int32_t rc;
-
-	*games = *moves = 0;
-	if (!r)
-		return 1;
-	gamedb_reader_support_format_all(r);
-	rc = gamedb_reader_open_filename(r, db);
-	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
-		fprintf(stderr, "bench-cbh-walk: %s\n", gamedb_reader_errmsg(r));
-		gamedb_reader_free(r);
-		return 1;
-	}
-	while ((rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL) {
-		if (rc != GAMEDB_FAILED)
-			*moves += bench_walk_game(g, BENCH_TEXT, sum);
-		++*games;
-	}
-	gamedb_reader_free(r);
-	return 0;
+	return bench_walk_file("bench-cbh-walk", db, UINT64_MAX, BENCH_TEXT, games, moves, sum);
 }
 
 int main(int argc, char **argv)

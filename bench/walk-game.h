@@ -7,6 +7,7 @@
 #define GAMEDB_BENCH_WALK_GAME_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -66,6 +67,39 @@ static uint64_t bench_walk_game(struct gamedb_game *g, unsigned what, uint64_t *
 	}
 	gamedb_move_iter_free(it);
 	return moves;
+}
+
+/*
+ * A database opened by its file name (every format), and its first max_games games walked as
+ * bench_walk_game() walks them with `what`: the games in *games (failed ones too), the moves
+ * in *moves, *sum as bench_walk_game() keeps it. 0, or 1 after a message on stderr that starts
+ * with prog.
+ */
+static inline int bench_walk_file(const char *prog, const char *db, uint64_t max_games,
+				  unsigned what, uint64_t *games, uint64_t *moves, uint64_t *sum)
+{
+	struct gamedb_reader *r = gamedb_reader_new();
+	struct gamedb_game *g;
+	int32_t rc;
+
+	*games = *moves = 0;
+	if (!r)
+		return 1;
+	gamedb_reader_support_format_all(r);
+	rc = gamedb_reader_open_filename(r, db);
+	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
+		fprintf(stderr, "%s: %s\n", prog, gamedb_reader_errmsg(r));
+		gamedb_reader_free(r);
+		return 1;
+	}
+	while (*games < max_games &&
+	       (rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL) {
+		if (rc != GAMEDB_FAILED)
+			*moves += bench_walk_game(g, what, sum);
+		++*games;
+	}
+	gamedb_reader_free(r);
+	return 0;
 }
 
 #endif /* GAMEDB_BENCH_WALK_GAME_H */

@@ -39,28 +39,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (k = 1; k <= rounds; k++) {
-		struct gamedb_reader *r = gamedb_reader_new();
-		struct gamedb_game *g;
 		uint64_t games = 0, moves = 0, sum = 0;
 		double t0 = bench_cpu_now();
-		int32_t rc;
 
-		if (!r)
+		if (bench_walk_file("bench-walk", argv[i], max_games, BENCH_SAN | BENCH_UCI | BENCH_TEXT,
+				    &games, &moves, &sum) != 0)
 			return 1;
-		gamedb_reader_support_format_all(r);
-		rc = gamedb_reader_open_filename(r, argv[i]);
-		if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
-			fprintf(stderr, "bench-walk: %s\n", gamedb_reader_errmsg(r));
-			gamedb_reader_free(r);
-			return 1;
-		}
-		while (games < max_games &&
-		       (rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL) {
-			if (rc != GAMEDB_FAILED)
-				moves += bench_walk_game(g, BENCH_SAN | BENCH_UCI | BENCH_TEXT, &sum);
-			games++;
-		}
-		gamedb_reader_free(r);
 		printf("round %ld: %.6f s, %llu games, %llu moves (%llu)\n", k, bench_cpu_now() - t0,
 		       (unsigned long long)games, (unsigned long long)moves,
 		       (unsigned long long)(sum & 1));
