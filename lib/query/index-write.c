@@ -461,9 +461,21 @@ GAMEDB_EXPORT int32_t gamedb_index_writer_add_game(struct gamedb_index_writer *w
 	return rc;
 }
 
+/* Entries by key, then by game (the order of the postings, written as gaps). */
+static int by_key(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->game < y->game ? -1 : x->game > y->game;
+}
+
 /*
- * The entries by key, and by game within a key: they were added in game order, so a stable
- * sort by key is enough: four passes of a radix sort on 16 bits. 0, or -1 out of memory.
+ * The entries by key, and by game within a key. Added in game order (the usual case: a base
+ * read from its first game on), a stable sort by key is enough: four passes of a radix sort
+ * on 16 bits. Games may come in any order (gamedb_index_writer_add_game() allows it: a
+ * reader seeked back): then the entries are sorted by key and game. 0, or -1 out of memory.
  */
 static int sort_entries(struct gamedb_index_writer *w)
 {
@@ -472,6 +484,12 @@ static int sort_entries(struct gamedb_index_writer *w)
 
 	if (w->ne < 2)
 		return 0;
+	for (i = 1; i < w->ne && w->e[i].game >= w->e[i - 1].game; i++)
+		;
+	if (i < w->ne) {
+		qsort(w->e, w->ne, sizeof *w->e, by_key);
+		return 0;
+	}
 	tmp = malloc(w->ne * sizeof *tmp);
 	count = malloc(65536 * sizeof *count);
 	if (!tmp || !count) {
