@@ -17,8 +17,8 @@
  */
 static inline uint16_t gamedb__pg_move(int from, int to, int promo)
 {
-	return (uint16_t)((to & 7) | (to >> 3) << 3 | (from & 7) << 6 | (from >> 3) << 9 |
-			  (promo ? promo - 1 : 0) << 12);
+	/* The file in bits 0-2 and the rank in 3-5 of a square are its number a1 = 0 itself. */
+	return (uint16_t)(to | from << 6 | (promo ? promo - 1 : 0) << 12);
 }
 
 #endif /* GAMEDB_UTIL_POLYGLOT_H */

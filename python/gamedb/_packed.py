@@ -168,10 +168,9 @@ def events(view: Any, event_cls: Any, type_names: Any) -> List[Any]:
     if flags & PACK_GROUPED:
         san, uci, chinese, fen, text, language = (
             iter(g).__next__ for g in _groups(view, soff + slen))
-        nxt = san
     else:
         strs = str(view[soff:soff + slen], "utf-8", "replace").split("\0")
-        nxt = san = uci = chinese = fen = text = language = iter(strs[2 * ntags + 1:]).__next__
+        san = uci = chinese = fen = text = language = iter(strs[2 * ntags + 1:]).__next__
     raw_at = roff
     new = object.__new__
     out: List[Any] = []
