@@ -29,6 +29,7 @@ Exit 77 (skipped) without the base. The table is markdown, for bench/README.md.
 
 import argparse
 import gc
+import itertools
 import os
 import statistics
 import subprocess
@@ -44,76 +45,65 @@ DEFAULT_BASES = [
 ]
 
 
-def walk_old(gamedb, base, n):
-    games = moves = 0
+def first_games(gamedb, base, n):
+    """The first n games of base, read as a program would (the reader open meanwhile)."""
     with gamedb.open(base) as r:
-        for g in r:
-            if games == n:
-                break
-            games += 1
-            g.tags
-            for ev in gamedb.MoveIterator(g, 0):
-                if ev.type == "move":
-                    ev.san
-                    moves += 1
-                elif ev.type == "comment_before" or ev.type == "comment_after":
-                    ev.text
+        yield from itertools.islice(r, n)
+
+
+def walk_events(gamedb, base, n, events):
+    """Each game's tags, then every event of events(game): a move's SAN, a comment's text."""
+    games = moves = 0
+    for g in first_games(gamedb, base, n):
+        games += 1
+        g.tags
+        for ev in events(g):
+            if ev.type == "move":
+                ev.san
+                moves += 1
+            elif ev.type == "comment_before" or ev.type == "comment_after":
+                ev.text
     return games, moves
+
+
+def walk_old(gamedb, base, n):
+    return walk_events(gamedb, base, n, lambda g: gamedb.MoveIterator(g, 0))
 
 
 def walk_fast(gamedb, base, n):
-    games = moves = 0
-    with gamedb.open(base) as r:
-        for g in r:
-            if games == n:
-                break
-            games += 1
-            g.tags
-            for ev in g.moves():
-                if ev.type == "move":
-                    ev.san
-                    moves += 1
-                elif ev.type == "comment_before" or ev.type == "comment_after":
-                    ev.text
-    return games, moves
+    return walk_events(gamedb, base, n, lambda g: g.moves())
 
 
 def walk_cols(gamedb, base, n):
     games = moves = 0
-    with gamedb.open(base) as r:
-        for g in r:
-            if games == n:
-                break
-            games += 1
-            g.tags
-            m = g.moves()
-            column = m.column
-            sans = column("san")  # None on the events that are not moves
-            moves += len(sans) - sans.count(None)
-            column("uci")
-            column("from_square")
-            column("to_square")
-            column("text")
+    for g in first_games(gamedb, base, n):
+        games += 1
+        g.tags
+        m = g.moves()
+        column = m.column
+        sans = column("san")  # None on the events that are not moves
+        moves += len(sans) - sans.count(None)
+        column("uci")
+        column("from_square")
+        column("to_square")
+        column("text")
     return games, moves
 
 
 def walk_dict(gamedb, base, n):
     games = moves = 0
-    with gamedb.open(base) as r:
-        for g in r:
-            if games == n:
-                break
-            games += 1
-            d = g.to_dict()
-            d["tags"]
-            stack = [d["moves"]]
-            while stack:
-                for m in stack.pop():
-                    m["san"]
-                    moves += 1
-                    m.get("comment")
-                    for v in m.get("variations", ()):
-                        stack.append(v)
+    for g in first_games(gamedb, base, n):
+        games += 1
+        d = g.to_dict()
+        d["tags"]
+        stack = [d["moves"]]
+        while stack:
+            for m in stack.pop():
+                m["san"]
+                moves += 1
+                m.get("comment")
+                for v in m.get("variations", ()):
+                    stack.append(v)
     return games, moves
 
 
