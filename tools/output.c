@@ -99,6 +99,30 @@ uint64_t json_n;
 static char *volatile pending_tmp;
 
 /*
+ * The signals are held while the temporary file comes into being and while it is renamed, so
+ * that the file and pending_tmp change together: a signal between mkstemp() and pending_tmp
+ * left the file behind (seen once in CI under ASan, whose slow start puts the test's SIGTERM
+ * at that moment). Only the main thread runs here; the --jobs workers are gone by then.
+ */
+#ifndef _WIN32
+static sigset_t held_from;
+static void hold_signals(void)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &held_from);
+}
+static void release_signals(void)
+{
+	sigprocmask(SIG_SETMASK, &held_from, NULL);
+}
+#else
+static void hold_signals(void) {}
+static void release_signals(void) {}
+#endif
+
+/*
  * Linux: the temporary file's blocks are allocated ahead of the output, 16 MiB at a time
  * (fallocate()), and what is left over is cut off at the end. On ext4, renaming a file
  * written through delayed allocation over an existing one first allocates and starts writing
@@ -243,14 +267,17 @@ int output_open(struct output *out, const char *path)
 	}
 	memcpy(out->tmp, path, dirlen);
 	memcpy(out->tmp + dirlen, ".gamedb-XXXXXX", sizeof ".gamedb-XXXXXX");
+	hold_signals();
 	fd = os_mkstemp(out->tmp);
+	if (fd >= 0)
+		pending_tmp = out->tmp;
+	release_signals();
 	if (fd < 0) {
 		fprintf(stderr, "gamedb: cannot create %s: %s\n", out->path, strerror(errno));
 		free(out->tmp);
 		out->tmp = NULL;
 		return -1;
 	}
-	pending_tmp = out->tmp;
 #ifdef _WIN32
 	if (!(out->f = fdopen(fd, "wb"))) {
 #else
@@ -308,7 +335,15 @@ int output_close(struct output *out, int keep)
 	}
 	out->f = NULL;
 	if (out->tmp) {
-		if (keep && os_replace(out->tmp, out->target ? out->target : out->path) != 0) {
+		int replaced = 0;
+		hold_signals();
+		if (keep) {
+			replaced = os_replace(out->tmp, out->target ? out->target : out->path) == 0;
+			if (replaced)
+				pending_tmp = NULL;
+		}
+		release_signals();
+		if (keep && !replaced) {
 			fprintf(stderr, "gamedb: %s: %s\n", out->path, strerror(errno));
 			keep = 0;
 			rc = -1;
