@@ -687,6 +687,127 @@ static void test_util(void)
 	test_grow_fixed();
 }
 
+
+#ifndef _WIN32
+#include <iconv.h>
+/*
+ * The sixteen-byte runs of single-byte charsets (gamedb__text_run(), each of the processor's
+ * variants, and gamedb__text_to_utf8() through them) against glibc's iconv itself, byte by byte:
+ * pseudo-random texts that mix ASCII, the letters 0xC0-0xFF, CR, NUL and the bytes 0x80-0xBF
+ * in runs of every length, so that blocks are whole, stop halfway or at their first byte.
+ */
+static size_t iconv_byte(iconv_t cd, unsigned char b, char *out)
+{
+	char in = (char)b, *ip = &in, *op = out;
+	size_t il = 1, ol = 8;
+
+	iconv(cd, NULL, NULL, NULL, NULL);
+	if (iconv(cd, &ip, &il, &op, &ol) == (size_t)-1 || il != 0) {
+		memcpy(out, U_FFFD, 3);
+		return 3;
+	}
+	return (size_t)(op - out);
+}
+
+static unsigned rnd_state = 12345;
+static unsigned rnd(unsigned n)
+{
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return (rnd_state >> 16) % n;
+}
+
+static void test_runs(void)
+{
+	static const char *const charsets[] = { "CP1251", "CP1252", "ISO-8859-1", "KOI8-R",
+						"CP1250", "CP866", "ISO-8859-5" };
+	size_t c;
+
+	for (c = 0; c < sizeof charsets / sizeof charsets[0]; c++) {
+		const char *cs = charsets[c];
+		iconv_t cd = iconv_open("UTF-8", cs);
+		const struct gamedb__text_table *tab;
+		struct gamedb__text_runs r;
+		char letter[256][8];
+		size_t letter_len[256];
+		int level, top, tries, any_run = 0;
+		unsigned b;
+
+		if (cd == (iconv_t)-1)
+			continue;
+		for (b = 0; b < 256; b++)
+			letter_len[b] = iconv_byte(cd, (unsigned char)b, letter[b]);
+		iconv_close(cd);
+		tab = gamedb__text_table_of(&T, cs);
+		CHECK_MSG(tab != NULL, "%s: no table", cs);
+		if (!tab)
+			continue;
+		/* Latin-1, CP1252 and CP1251 hold 0xC0-0xFF as one range; KOI8-R does not. */
+		if (!strcmp(cs, "CP1251") || !strcmp(cs, "CP1252") || !strcmp(cs, "ISO-8859-1"))
+			CHECK_MSG(tab->runs.hi_k >= 0, "%s: 0xC0-0xFF not seen as a range", cs);
+		if (!strcmp(cs, "KOI8-R") || !strcmp(cs, "CP866"))
+			CHECK_MSG(tab->runs.hi_k < 0, "%s: 0xC0-0xFF taken for a range", cs);
+		r = tab->runs;
+		top = gamedb__text_runs_pick(&r, 2);
+		for (level = top; level >= 0; level--) {
+			gamedb__text_runs_pick(&r, level);
+			for (tries = 0; tries < 3000; tries++) {
+				unsigned char in[300];
+				char want[300 * 8 + 16], got[300 * 4 + 64], *o = got;
+				size_t n = rnd(300), i = 0, wlen = 0, done, w;
+				/* Runs of one class: ASCII, 0xC0-0xFF, or now and then a byte of another. */
+				while (i < n) {
+					unsigned cls = rnd(20), run = 1 + rnd(40);
+					for (; run && i < n; run--, i++)
+						in[i] = cls < 9 ? (unsigned char)(0x20 + rnd(0x5F))
+							: cls < 18 ? (unsigned char)(0xC0 + rnd(0x40))
+							: cls == 18 ? (unsigned char)(rnd(2) ? '\r' : 0)
+								    : (unsigned char)(0x80 + rnd(0x40));
+				}
+				for (i = 0; i < n; i++) {
+					memcpy(want + wlen, letter[in[i]], letter_len[in[i]]);
+					wlen += letter_len[in[i]];
+				}
+				done = gamedb__text_run(&r, in, n, &o);
+				any_run |= done > 0;
+				for (i = 0, w = 0; i < done; i++)
+					w += letter_len[in[i]];
+				if (done > n || done % 8 != 0 || (level == 0 && done != 0) ||
+				    (size_t)(o - got) != w || memcmp(got, want, w) != 0) {
+					CHECK_MSG(0, "%s, level %d, try %d: %zu of %zu bytes run, %zu bytes out", cs,
+						  level, tries, done, n, (size_t)(o - got));
+					break;
+				}
+				/* A first block of plain bytes is never left to the caller. */
+				if (level > 0 && n >= 16) {
+					int plain = 1;
+					for (i = 0; i < 16; i++)
+						plain &= (in[i] && in[i] != '\r' && in[i] < 0x80) ||
+							 (in[i] >= 0xC0 && r.hi_k >= 0);
+					if (plain && done < 16) {
+						CHECK_MSG(0, "%s, level %d: a plain block left", cs, level);
+						break;
+					}
+				}
+				testlib_passed++;
+				/* The whole conversion: the same letters, a NUL for a NUL. */
+				if (level == top) {
+					struct gamedb__buf out = { 0 };
+					int32_t rc = gamedb__text_to_utf8(&T, cs, NULL, (const char *)in, n, &out);
+					(void)rc;
+					if (!memchr(in, 0, n)) {
+						CHECK_MSG(out.len == wlen && memcmp(out.p, want, wlen) == 0,
+							  "%s, try %d: gamedb__text_to_utf8 differs from iconv", cs,
+							  tries);
+					}
+					gamedb__buf_free(&out);
+				}
+			}
+		}
+		CHECK_MSG(top == 0 || any_run, "%s: no run was taken", cs);
+	}
+}
+#endif
+
 int main(void)
 {
 	memset(&T, 0, sizeof T);
@@ -707,6 +828,9 @@ int main(void)
 	test_hook();
 	test_hook_checked();
 	test_newlines();
+#ifndef _WIN32
+	test_runs();
+#endif
 	gamedb__text_close(&T);
 	gamedb__text_close(&T); /* twice is harmless */
 	return testlib_done();

@@ -173,6 +173,7 @@ struct cb_letters {
 	char charset[48]; /* the charset it was made for; "" = none yet */
 	uint32_t e[256];
 	size_t step[256];
+	struct gamedb__text_runs runs; /* the charset's plain runs (gamedb__text_run()) */
 };
 
 /*
@@ -1192,6 +1193,12 @@ static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_
 				continue;
 			}
 		}
+		if (L->runs.run) {
+			/* Letters: plain runs sixteen bytes at a time; what stops one, eight here. */
+			p += gamedb__text_run(&L->runs, p, (size_t)(end - p), &o);
+			if (end - p < 8)
+				break;
+		}
 		o1 = letters8(o, p, L);
 		if (o1 - o > 8 * 3) {
 			o = letters_slow(o, &p, p + 8, end, L, &st, lost);
@@ -1260,6 +1267,7 @@ static const struct cb_letters *cb_letters_of(struct gamedb__cbg_ctx *c, struct 
 		else /* refused by the converter */
 			letter(L, b, "\xEF\xBF\xBD", 3, LETTER_WARN);
 	}
+	L->runs = tab->runs;
 	strcpy(L->charset, cs);
 	return L;
 }

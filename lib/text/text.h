@@ -103,11 +103,54 @@ static inline int gamedb__text_is_plain(const char *s, size_t len)
  * refuses the byte). Built from the converter itself (textconv.c, byte_table()), so the
  * converter stays the one source of truth; it only saves a converter call per text.
  */
+/*
+ * How a single-byte charset's plain runs are converted sixteen bytes at a time
+ * (gamedb__text_run()): run, the function (NULL: none on this machine, or the bytes
+ * 0x01-0x7F are not themselves); hi_k, when the bytes 0xC0-0xFF are the letters U+(b + hi_k)
+ * of two bytes of UTF-8 each (Latin-1, CP1252, CP1251's Cyrillic), else -1; shuf/shuf_len:
+ * how the letters of eight bytes close up, per mask of which of them are two bytes long.
+ * Plain data: a format may keep a copy of it.
+ */
+struct gamedb__text_runs {
+	size_t (*run)(const struct gamedb__text_runs *r, const unsigned char *in, size_t len,
+		      char **out);
+	int hi_k;
+	/* The run's constants, sixteen bytes each (RUN_*: see textconv.c, TEXT_RUN_BODY). */
+	unsigned char vec[7][16];
+	unsigned char shuf[256][16];
+	unsigned char shuf_len[256];
+};
+/*
+ * A single-byte charset as a table: each byte's letter in UTF-8 (len 0: the converter
+ * refuses the byte). Built from the converter itself (textconv.c, byte_table()), so the
+ * converter stays the one source of truth; it only saves a converter call per text.
+ */
 struct gamedb__text_table {
 	unsigned char len[256];
 	char utf8[256][4];
 	int ascii; /* bytes 0x00-0x7F are themselves */
+	struct gamedb__text_runs runs;
 };
+/*
+ * The longest start of in (len bytes) made of whole blocks of eight bytes in 0x01-0x7F but
+ * CR, and, when the charset has them as one range (hi_k), in 0xC0-0xFF, converted at *out,
+ * which moves on past them; the number of bytes converted (0 when the first block is not
+ * such, or len < 16: blocks are read sixteen bytes at a time). The very bytes the charset's
+ * table gives one by one. Room: up to 8 bytes are written past the letters (4 * len + 4
+ * bytes of room, as the table's callers make, is enough). The bytes it leaves (a NUL, CR, the
+ * rest of 0x80-0xFF, the last few) are for the caller's own loop: a format that gives CR or a
+ * byte of 0x80-0xBF a meaning of its own (ChessBase) gets the letters it would have written.
+ */
+/*
+ * Sets r's function to the best this processor has up to level (0: none, 1: SSSE3, 2: AVX2);
+ * the level set. The text layer picks level 2 for its tables; tests pick each.
+ */
+int gamedb__text_runs_pick(struct gamedb__text_runs *r, int level);
+static inline size_t gamedb__text_run(const struct gamedb__text_runs *r, const unsigned char *in,
+				      size_t len, char **out)
+{
+	return r->run && len >= 16 ? r->run(r, in, len, out) : 0;
+}
 /*
  * The table of charset, made now if it was not (not after GAMEDB__TEXT_TABLE_AFTER texts as
  * gamedb__text_to_utf8() does), for a format that converts its own text in one pass with

@@ -478,6 +478,153 @@ static void *get_cd(struct gamedb__text *t, const char *charset)
 }
 
 /*
+ * Runs of a single-byte charset sixteen bytes at a time (gamedb__text_run()), with SSSE3's
+ * byte shuffle (x86 processors have had it since 2006; the function is chosen when the
+ * processor says it has it, in its AVX2 build, three-operand, when it has that). A byte b of
+ * 0xC0-0xFF is the letter c = base + (b & 0x3F), base = 0xC0 + hi_k: its UTF-8 lead is
+ * lead0 + carry and its continuation 0x80 | (t & 0x3F), where t = (base & 0x3F) + (b & 0x3F)
+ * and carry = t > 0x3F, all byte-wide. The leads (ASCII bytes stay themselves) and the
+ * continuations are interleaved into two vectors of eight pairs, and the shuffle keeps each
+ * pair's first byte, and its second when the letter has two, closed up.
+ */
+/* The rows of gamedb__text_runs.vec: each byte of a row is the same. */
+enum { RUN_CR, RUN_BELOW_HI, RUN_LOW6, RUN_HI_ON, RUN_T0, RUN_LEAD0, RUN_CONT };
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define TEXT_RUN_X86 1
+
+#define VEC(a) _mm_loadu_si128((const __m128i *)(const void *)(a))
+#define TEXT_RUN_BODY                                                                              \
+	const __m128i zero = _mm_setzero_si128(), cr = VEC(r->vec[RUN_CR]);                        \
+	const __m128i below_hi = VEC(r->vec[RUN_BELOW_HI]), low6 = VEC(r->vec[RUN_LOW6]);          \
+	const __m128i hi_on = VEC(r->vec[RUN_HI_ON]);                                              \
+	const __m128i tbase = VEC(r->vec[RUN_T0]), lead0 = VEC(r->vec[RUN_LEAD0]);                 \
+	const __m128i cont = VEC(r->vec[RUN_CONT]);                                                \
+	const unsigned char *p = in, *const end = in + len;                                        \
+	char *o = *out;                                                                             \
+                                                                                                    \
+	while (end - p >= 16) {                                                                    \
+		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);                 \
+		/* As signed bytes 0xC0-0xFF are -64..-1, ASCII but NUL above 0. */                   \
+		const __m128i hi = _mm_and_si128(                                                    \
+			_mm_and_si128(_mm_cmplt_epi8(v, zero), _mm_cmpgt_epi8(v, below_hi)), hi_on);  \
+		const __m128i ok = _mm_or_si128(                                                     \
+			_mm_andnot_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpgt_epi8(v, zero)), hi);        \
+		const unsigned okm = (unsigned)_mm_movemask_epi8(ok);                                \
+		const unsigned him = (unsigned)_mm_movemask_epi8(hi);                                \
+		__m128i t, lead;                                                                     \
+                                                                                                    \
+		if (okm == 0xFFFF && !him) {                                                         \
+			_mm_storeu_si128((__m128i *)(void *)o, v);                                   \
+			o += 16;                                                                     \
+			p += 16;                                                                     \
+			continue;                                                                    \
+		}                                                                                    \
+		if ((okm & 0xFF) != 0xFF)                                                            \
+			break;                                                                       \
+		t = _mm_add_epi8(_mm_and_si128(v, low6), tbase);                                     \
+		lead = _mm_sub_epi8(lead0, _mm_cmpgt_epi8(t, low6));                                 \
+		lead = _mm_or_si128(_mm_and_si128(hi, lead), _mm_andnot_si128(hi, v));               \
+		t = _mm_or_si128(_mm_and_si128(t, low6), cont);                                      \
+		_mm_storeu_si128((__m128i *)(void *)o,                                               \
+				 _mm_shuffle_epi8(_mm_unpacklo_epi8(lead, t),                        \
+						  _mm_loadu_si128((const __m128i *)(const void *)r->shuf[him & 0xFF]))); \
+		o += r->shuf_len[him & 0xFF];                                                        \
+		p += 8;                                                                              \
+		if (okm != 0xFFFF)                                                                   \
+			break;                                                                       \
+		_mm_storeu_si128((__m128i *)(void *)o,                                               \
+				 _mm_shuffle_epi8(_mm_unpackhi_epi8(lead, t),                        \
+						  _mm_loadu_si128((const __m128i *)(const void *)r->shuf[him >> 8]))); \
+		o += r->shuf_len[him >> 8];                                                          \
+		p += 8;                                                                              \
+	}                                                                                          \
+	*out = o;                                                                                  \
+	return (size_t)(p - in)
+
+__attribute__((target("ssse3"))) static size_t run_ssse3(const struct gamedb__text_runs *r,
+							const unsigned char *in, size_t len, char **out)
+{
+	TEXT_RUN_BODY;
+}
+
+__attribute__((target("avx2"))) static size_t run_avx2(const struct gamedb__text_runs *r,
+						       const unsigned char *in, size_t len, char **out)
+{
+	TEXT_RUN_BODY;
+}
+#endif
+
+/*
+ * Sets up tab's runs (gamedb__text_run()) once its letters are known: whether 0xC0-0xFF are
+ * one range of two-byte letters, and the shuffles that close up eight letters.
+ */
+static void table_runs(struct gamedb__text_table *tab)
+{
+	struct gamedb__text_runs *r = &tab->runs;
+	unsigned b, m, j;
+
+	r->run = NULL;
+	r->hi_k = -1;
+	if (!tab->ascii)
+		return;
+	for (b = 0xC0; b < 0x100; b++) {
+		const unsigned char *u = (const unsigned char *)tab->utf8[b];
+		long cp;
+		if (tab->len[b] != 2)
+			break;
+		cp = (long)(u[0] & 0x1F) << 6 | (u[1] & 0x3F);
+		if (b == 0xC0)
+			r->hi_k = (int)(cp - 0xC0);
+		else if (cp - (long)b != r->hi_k)
+			break;
+	}
+	if (b < 0x100 || r->hi_k < 0)
+		r->hi_k = -1;
+	memset(r->vec, 0, sizeof r->vec);
+	if (r->hi_k >= 0) {
+		const unsigned base = 0xC0u + (unsigned)r->hi_k;
+		memset(r->vec[RUN_HI_ON], 0xFF, 16);
+		memset(r->vec[RUN_T0], (int)(base & 0x3F), 16);
+		memset(r->vec[RUN_LEAD0], (int)(0xC0 | base >> 6), 16);
+	}
+	memset(r->vec[RUN_CR], '\r', 16);
+	memset(r->vec[RUN_BELOW_HI], 0xBF, 16); /* -65 */
+	memset(r->vec[RUN_LOW6], 0x3F, 16);
+	memset(r->vec[RUN_CONT], 0x80, 16);
+	for (m = 0; m < 256; m++) {
+		unsigned n = 0;
+		memset(r->shuf[m], 0x80, 16); /* 0x80: the shuffle writes a zero there */
+		for (j = 0; j < 8; j++) {
+			r->shuf[m][n++] = (unsigned char)(2 * j);
+			if (m >> j & 1)
+				r->shuf[m][n++] = (unsigned char)(2 * j + 1);
+		}
+		r->shuf_len[m] = (unsigned char)n;
+	}
+	gamedb__text_runs_pick(r, 2);
+}
+
+int gamedb__text_runs_pick(struct gamedb__text_runs *r, int level)
+{
+	r->run = NULL;
+#ifdef TEXT_RUN_X86
+	if (level >= 2 && __builtin_cpu_supports("avx2")) {
+		r->run = run_avx2;
+		return 2;
+	}
+	if (level >= 1 && __builtin_cpu_supports("ssse3")) {
+		r->run = run_ssse3;
+		return 1;
+	}
+#else
+	(void)level;
+#endif
+	return 0;
+}
+
+/*
  * The table of a single-byte charset, made by converting each of the 256 bytes alone through
  * cd: a byte either becomes 1 to 4 bytes of valid UTF-8 at once (nothing kept back for a
  * flush) or is refused (EILSEQ). Anything else (a byte that starts a longer letter, a shift
@@ -537,6 +684,7 @@ static struct gamedb__text_table *byte_table(void *cd)
 			goto not_single;
 	}
 	gamedb__conv(cd, NULL, NULL, NULL, NULL);
+	table_runs(tab);
 	return tab;
 not_single:
 	gamedb__conv(cd, NULL, NULL, NULL, NULL);
@@ -571,6 +719,26 @@ static int32_t convert_table(const struct gamedb__text_table *tab, const unsigne
 	int32_t rc = GAMEDB_OK;
 	uint64_t w;
 
+	if (tab->runs.run && len >= 16) {
+		/* Runs sixteen bytes at a time; what stops one, eight bytes one by one. */
+		while (i < len) {
+			size_t stop;
+			i += gamedb__text_run(&tab->runs, in + i, len - i, &o);
+			for (stop = len - i > 8 ? i + 8 : len; i < stop; i++) {
+				const unsigned char c = in[i];
+				if (tab->len[c]) {
+					memcpy(o, tab->utf8[c], 4);
+					o += tab->len[c];
+				} else {
+					memcpy(o, "\xEF\xBF\xBD", 3);
+					o += 3;
+					rc = GAMEDB_WARN;
+				}
+			}
+		}
+		out->len = (size_t)(o - out->p);
+		return rc;
+	}
 	while (i < len) {
 		unsigned char c = in[i];
 		if (c < 0x80 && tab->ascii) {
