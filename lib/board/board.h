@@ -377,6 +377,22 @@ void gamedb__cbslots_init(struct gamedb__cbslots *s, const struct gamedb__pos *p
 void gamedb__cbslots_move(struct gamedb__cbslots *s, int colour, const struct gamedb__move *m);
 
 /*
+ * gamedb__cbslots_move() for a move whose man the caller took from slot k of its type (a
+ * one-byte CBG move names it so): a plain move (no capture, promotion or castling) moves the
+ * slot without the search for it; any other takes gamedb__cbslots_move().
+ */
+static inline void gamedb__cbslots_move_slot(struct gamedb__cbslots *s, int colour,
+					     const struct gamedb__move *m, int k)
+{
+	if (!(m->flags & (GAMEDB__MF_CAPTURE | GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K |
+			  GAMEDB__MF_CASTLE_Q)) &&
+	    !m->promo && k < gamedb__cbslots_cap(m->piece) && s->sq[colour & 1][m->piece][k] == m->from)
+		s->sq[colour & 1][m->piece][k] = m->to;
+	else
+		gamedb__cbslots_move(s, colour, m);
+}
+
+/*
  * Chess Assistant piece numbers (lib/board/chessassistant.c). Per colour: 0-7 the pawns by
  * starting file, 8/9 knights, 10/11 bishops, 12/13 rooks, 14 queen, 15 king (types fixed),
  * 16/17 two extra pieces of any type but pawn and king; numbers keep their man for life (a
