@@ -1197,10 +1197,16 @@ static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_
 			}
 		}
 		if (L->runs.run) {
-			/* Letters: plain runs sixteen bytes at a time; what stops one, eight here. */
+			/* Letters: plain runs sixteen bytes at a time, up to the byte that stops one:
+			 * a line break written here, anything else in the eight letters below. */
 			p += gamedb__text_run(&L->runs, p, (size_t)(end - p), &o);
 			if (end - p < 8)
 				break;
+			if (*p == '\r') {
+				*o++ = '\n';
+				p += 1 + (p[1] == '\n'); /* CR LF or a lone CR: one "\n" */
+				continue;
+			}
 		}
 		o1 = letters8(o, p, L);
 		if (o1 - o > 8 * 3) {

@@ -132,25 +132,26 @@ struct gamedb__text_table {
 	struct gamedb__text_runs runs;
 };
 /*
- * The longest start of in (len bytes) made of whole blocks of eight bytes in 0x01-0x7F but
- * CR, and, when the charset has them as one range (hi_k), in 0xC0-0xFF, converted at *out,
- * which moves on past them; the number of bytes converted (0 when the first block is not
- * such, or len < 16: blocks are read sixteen bytes at a time). The very bytes the charset's
- * table gives one by one. Room: up to 8 bytes are written past the letters (4 * len + 4
- * bytes of room, as the table's callers make, is enough). The bytes it leaves (a NUL, CR, the
- * rest of 0x80-0xFF, the last few) are for the caller's own loop: a format that gives CR or a
- * byte of 0x80-0xBF a meaning of its own (ChessBase) gets the letters it would have written.
+ * The plain bytes at the start of in (len bytes), read sixteen at a time, converted at *out,
+ * which moves on past them: bytes 0x01-0x7F but CR and, when the charset has them as one
+ * range (hi_k), 0xC0-0xFF. It stops at the first byte that is not plain, or with fewer than
+ * sixteen bytes left; the number of bytes converted. The very bytes the charset's table gives
+ * one by one. Room: up to 16 bytes are written past the letters (4 * len + 4 bytes of room,
+ * as the table's callers make, is enough: the run writes two bytes a byte at most). The bytes
+ * it leaves (a NUL, CR, the rest of 0x80-0xFF, the last few) are for the caller's own loop:
+ * a format that gives CR or a byte of 0x80-0xBF a meaning of its own (ChessBase) gets the
+ * letters it would have written.
  */
-/*
- * Sets r's function to the best this processor has up to level (0: none, 1: SSSE3, 2: AVX2);
- * the level set. The text layer picks level 2 for its tables; tests pick each.
- */
-int gamedb__text_runs_pick(struct gamedb__text_runs *r, int level);
 static inline size_t gamedb__text_run(const struct gamedb__text_runs *r, const unsigned char *in,
 				      size_t len, char **out)
 {
 	return r->run && len >= 16 ? r->run(r, in, len, out) : 0;
 }
+/*
+ * Sets r's function to the best this processor has up to level (0: none, 1: SSSE3, 2: AVX2);
+ * the level set. The text layer picks level 2 for its tables; tests pick each.
+ */
+int gamedb__text_runs_pick(struct gamedb__text_runs *r, int level);
 /*
  * The table of charset, made now if it was not (not after GAMEDB__TEXT_TABLE_AFTER texts as
  * gamedb__text_to_utf8() does), for a format that converts its own text in one pass with

@@ -514,6 +514,7 @@ enum { RUN_CR, RUN_BELOW_HI, RUN_LOW6, RUN_HI_ON, RUN_T0, RUN_LEAD0, RUN_CONT };
 		const unsigned okm = (unsigned)_mm_movemask_epi8(ok);                                \
 		const unsigned him = (unsigned)_mm_movemask_epi8(hi);                                \
 		__m128i t, lead;                                                                     \
+		unsigned good;                                                                       \
                                                                                                     \
 		if (okm == 0xFFFF && !him) {                                                         \
 			_mm_storeu_si128((__m128i *)(void *)o, v);                                   \
@@ -521,7 +522,9 @@ enum { RUN_CR, RUN_BELOW_HI, RUN_LOW6, RUN_HI_ON, RUN_T0, RUN_LEAD0, RUN_CONT };
 			p += 16;                                                                     \
 			continue;                                                                    \
 		}                                                                                    \
-		if ((okm & 0xFF) != 0xFF)                                                            \
+		/* good: the bytes of the block before the first the run leaves (all 16, or fewer). */ \
+		good = okm == 0xFFFF ? 16 : (unsigned)__builtin_ctz(~okm);                           \
+		if (!good)                                                                           \
 			break;                                                                       \
 		t = _mm_add_epi8(_mm_and_si128(v, low6), tbase);                                     \
 		lead = _mm_sub_epi8(lead0, _mm_cmpgt_epi8(t, low6));                                 \
@@ -530,13 +533,23 @@ enum { RUN_CR, RUN_BELOW_HI, RUN_LOW6, RUN_HI_ON, RUN_T0, RUN_LEAD0, RUN_CONT };
 		_mm_storeu_si128((__m128i *)(void *)o,                                               \
 				 _mm_shuffle_epi8(_mm_unpacklo_epi8(lead, t),                        \
 						  _mm_loadu_si128((const __m128i *)(const void *)r->shuf[him & 0xFF]))); \
+		if (good < 8) { /* the letters of the good bytes only: a lane past them counts 1 */  \
+			o += r->shuf_len[him & ((1u << good) - 1)] - (8 - good);                     \
+			p += good;                                                                   \
+			break;                                                                       \
+		}                                                                                    \
 		o += r->shuf_len[him & 0xFF];                                                        \
 		p += 8;                                                                              \
-		if (okm != 0xFFFF)                                                                   \
+		if (good == 8)                                                                       \
 			break;                                                                       \
 		_mm_storeu_si128((__m128i *)(void *)o,                                               \
 				 _mm_shuffle_epi8(_mm_unpackhi_epi8(lead, t),                        \
 						  _mm_loadu_si128((const __m128i *)(const void *)r->shuf[him >> 8]))); \
+		if (good < 16) {                                                                     \
+			o += r->shuf_len[(him >> 8) & ((1u << (good - 8)) - 1)] - (16 - good);       \
+			p += good - 8;                                                               \
+			break;                                                                       \
+		}                                                                                    \
 		o += r->shuf_len[him >> 8];                                                          \
 		p += 8;                                                                              \
 	}                                                                                          \
