@@ -688,6 +688,37 @@ static void test_util(void)
 }
 
 
+/*
+ * Single-byte tables are the process's: a second reader's text layer takes the first one's
+ * table (the same one), keeps it after the first closes, and converts through it as before.
+ */
+static void test_shared_tables(void)
+{
+	struct gamedb__text a, b;
+	const struct gamedb__text_table *ta, *tb;
+	struct gamedb__buf out = { 0 };
+
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	ta = gamedb__text_table_of(&a, "CP1252");
+	tb = gamedb__text_table_of(&b, "cp1252");
+	CHECK(ta != NULL && ta == tb);
+	gamedb__text_close(&a);
+	/* CP1252 text through b's table: Latin letters 0xE0-0xFF are U+00E0-U+00FF. */
+	{
+		static const char in[] = "Sevilla 1987, Mart\xEDnez \xE9l\xE8ve";
+		static const char want[] = "Sevilla 1987, Mart\xC3\xADnez \xC3\xA9l\xC3\xA8ve";
+		CHECK_EQ_INT(gamedb__text_to_utf8(&b, "CP1252", NULL, in, sizeof in - 1, &out), GAMEDB_OK);
+		CHECK(out.len == sizeof want - 1 && memcmp(out.p, want, sizeof want - 1) == 0);
+	}
+	gamedb__buf_free(&out);
+	gamedb__text_close(&b);
+	/* A reader made later still finds it. */
+	memset(&a, 0, sizeof a);
+	CHECK(gamedb__text_table_of(&a, "CP1252") == ta);
+	gamedb__text_close(&a);
+}
+
 #ifndef _WIN32
 #include <iconv.h>
 /*
@@ -835,6 +866,7 @@ int main(void)
 	test_hook();
 	test_hook_checked();
 	test_newlines();
+	test_shared_tables();
 #ifndef _WIN32
 	test_runs();
 #endif

@@ -30,6 +30,7 @@ struct gamedb__text {
 		 */
 		struct gamedb__text_table *table;
 		int table_tried;
+		int table_shared; /* table is the process's (textconv.c, shared_table()): not freed */
 		unsigned uses; /* texts converted, until the table is tried */
 	} cache[GAMEDB__TEXT_CACHE];
 	unsigned next_slot;

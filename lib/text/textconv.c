@@ -11,6 +11,7 @@
  * 5- and 6-byte forms). The pass-through paths cost nothing more.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -21,6 +22,8 @@
 
 #include "text/conv.h"
 #include "text/text.h"
+
+static void drop_table(struct gamedb__text *t, unsigned i);
 
 /* Inlined into the loops below: they run over every byte of converted text. */
 #define TEXT_HOT inline __attribute__((always_inline))
@@ -460,10 +463,8 @@ static int get_slot(struct gamedb__text *t, const char *charset)
 	i = t->next_slot++ % GAMEDB__TEXT_CACHE;
 	if (t->cache[i].cd)
 		gamedb__conv_close(t->cache[i].cd);
-	free(t->cache[i].table);
+	drop_table(t, i);
 	t->cache[i].cd = cd;
-	t->cache[i].table = NULL;
-	t->cache[i].table_tried = 0;
 	t->cache[i].uses = 0;
 	strcpy(t->cache[i].name, charset);
 	return (int)i;
@@ -706,16 +707,79 @@ not_single:
 }
 
 /*
+ * The tables of single-byte charsets are the same for every reader of the process: the first
+ * to need one makes it (byte_table(), 256 calls of the converter, about 0.3M instructions) and
+ * publishes it here by its charset name, with one compare-and-swap into a free place; the
+ * others take it from here. A reader that loses the race, or finds no free place, keeps its
+ * own. A published table is never changed and never freed (it lives as long as the process).
+ */
+#define SHARED_TABLES 16
+struct shared_entry {
+	char name[48];
+	struct gamedb__text_table tab;
+};
+static _Atomic(struct shared_entry *) shared_tables[SHARED_TABLES];
+
+/*
+ * Slot i's table from the process's, or made by its converter and published; NULL if the
+ * charset is not single-byte (or out of memory). Sets the slot's table and table_shared.
+ */
+static void make_table(struct gamedb__text *t, int i)
+{
+	struct gamedb__text_table *own;
+	struct shared_entry *e;
+	unsigned k;
+
+	t->cache[i].table_tried = 1;
+	t->cache[i].table_shared = 0;
+	for (k = 0; k < SHARED_TABLES; k++) {
+		e = atomic_load_explicit(&shared_tables[k], memory_order_acquire);
+		if (!e)
+			break;
+		if (strcasecmp(e->name, t->cache[i].name) == 0) {
+			t->cache[i].table = &e->tab;
+			t->cache[i].table_shared = 1;
+			return;
+		}
+	}
+	own = byte_table(t->cache[i].cd);
+	t->cache[i].table = own;
+	if (!own || !(e = malloc(sizeof *e)))
+		return;
+	strcpy(e->name, t->cache[i].name);
+	e->tab = *own;
+	for (k = 0; k < SHARED_TABLES; k++) {
+		struct shared_entry *none = NULL;
+		if (atomic_compare_exchange_strong_explicit(&shared_tables[k], &none, e,
+							    memory_order_acq_rel, memory_order_acquire)) {
+			free(own);
+			t->cache[i].table = &e->tab;
+			t->cache[i].table_shared = 1;
+			return;
+		}
+	}
+	free(e); /* no free place: the reader keeps its own */
+}
+
+/* Forgets slot i's table (freed when the reader's own). */
+static void drop_table(struct gamedb__text *t, unsigned i)
+{
+	if (!t->cache[i].table_shared)
+		free(t->cache[i].table);
+	t->cache[i].table = NULL;
+	t->cache[i].table_shared = 0;
+	t->cache[i].table_tried = 0;
+}
+
+/*
  * The table of the charset in slot i; NULL if it is not single-byte, or before its use
  * number GAMEDB__TEXT_TABLE_AFTER. Making a table costs about as much as 256 texts through
  * the converter (one call a byte): a base with few texts is cheaper without it.
  */
 static const struct gamedb__text_table *get_table(struct gamedb__text *t, int i)
 {
-	if (!t->cache[i].table_tried && ++t->cache[i].uses >= GAMEDB__TEXT_TABLE_AFTER) {
-		t->cache[i].table_tried = 1;
-		t->cache[i].table = byte_table(t->cache[i].cd);
-	}
+	if (!t->cache[i].table_tried && ++t->cache[i].uses >= GAMEDB__TEXT_TABLE_AFTER)
+		make_table(t, i);
 	return t->cache[i].table;
 }
 
@@ -793,10 +857,8 @@ const struct gamedb__text_table *gamedb__text_table_of(struct gamedb__text *t, c
 
 	if (t->hook || is_utf8_name(charset) || (i = get_slot(t, charset)) < 0)
 		return NULL;
-	if (!t->cache[i].table_tried) {
-		t->cache[i].table_tried = 1;
-		t->cache[i].table = byte_table(t->cache[i].cd);
-	}
+	if (!t->cache[i].table_tried)
+		make_table(t, i);
 	return t->cache[i].table;
 }
 
@@ -1147,9 +1209,7 @@ void gamedb__text_close(struct gamedb__text *t)
 		if (t->cache[i].cd)
 			gamedb__conv_close(t->cache[i].cd);
 		t->cache[i].cd = NULL;
-		free(t->cache[i].table);
-		t->cache[i].table = NULL;
-		t->cache[i].table_tried = 0;
+		drop_table(t, i);
 		t->cache[i].uses = 0;
 	}
 }
