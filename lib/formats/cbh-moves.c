@@ -1668,17 +1668,25 @@ static int emit_annotated(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint32
 	uint32_t i;
 	int pass;
 
+	/* One entry (most annotated moves): no pass to order it among others. */
+	if (s->anns[first].next == NONE) {
+		const struct cb_ann *a = &s->anns[first];
+		if (a->type == CBA_TEXT_BEFORE)
+			return emit_text(c, s, a, GAMEDB_EVENT_COMMENT_BEFORE, mb) != 0 ||
+					       gamedb__mb_move_kind(mb, m, fullmove, mover, san, sanlen,
+								    kind) != 0
+				       ? -1
+				       : 0;
+		return gamedb__mb_move_kind(mb, m, fullmove, mover, san, sanlen, kind) != 0
+			       ? -1
+			       : emit_after(c, s, a, mover, mb);
+	}
 	for (i = first; i != NONE; i = s->anns[i].next)
 		if (s->anns[i].type == CBA_TEXT_BEFORE &&
 		    emit_text(c, s, &s->anns[i], GAMEDB_EVENT_COMMENT_BEFORE, mb) != 0)
 			return -1;
 	if (gamedb__mb_move_kind(mb, m, fullmove, mover, san, sanlen, kind) != 0)
 		return -1;
-	/* One entry (most annotated moves): no pass to order it among others. */
-	if (s->anns[first].next == NONE)
-		return s->anns[first].type == CBA_TEXT_BEFORE
-			       ? 0
-			       : emit_after(c, s, &s->anns[first], mover, mb);
 	for (pass = 0; pass < 3; pass++) {
 		for (i = first; i != NONE; i = s->anns[i].next) {
 			const struct cb_ann *a = &s->anns[i];
