@@ -100,26 +100,29 @@ static inline int gamedb__text_is_plain(const char *s, size_t len)
 	return i == len;
 }
 /*
- * A single-byte charset as a table: each byte's letter in UTF-8 (len 0: the converter
- * refuses the byte). Built from the converter itself (textconv.c, byte_table()), so the
- * converter stays the one source of truth; it only saves a converter call per text.
+ * How the letters of eight bytes close up after the run's widening, per mask of which of
+ * them are two bytes long: the shuffle and the letters' length; and the run's constant rows
+ * (textconv.c). The same for every charset: one for the process.
  */
+struct gamedb__text_shuffles {
+	unsigned char shuf[256][16];
+	unsigned char len[256];
+	unsigned char k[4][16];
+};
 /*
  * How a single-byte charset's plain runs are converted sixteen bytes at a time
  * (gamedb__text_run()): run, the function (NULL: none on this machine, or the bytes
  * 0x01-0x7F are not themselves); hi_k, when the bytes 0xC0-0xFF are the letters U+(b + hi_k)
- * of two bytes of UTF-8 each (Latin-1, CP1252, CP1251's Cyrillic), else -1; shuf/shuf_len:
- * how the letters of eight bytes close up, per mask of which of them are two bytes long.
- * Plain data: a format may keep a copy of it.
+ * of two bytes of UTF-8 each (Latin-1, CP1252, CP1251's Cyrillic), else -1; vec, the
+ * charset's rows of the run (textconv.c, TEXT_RUN_BODY); sh, the process's shuffles. Plain
+ * data: a format may keep a copy of it.
  */
 struct gamedb__text_runs {
 	size_t (*run)(const struct gamedb__text_runs *r, const unsigned char *in, size_t len,
 		      char **out);
 	int hi_k;
-	/* The run's constants, sixteen bytes each (RUN_*: see textconv.c, TEXT_RUN_BODY). */
-	unsigned char vec[7][16];
-	unsigned char shuf[256][16];
-	unsigned char shuf_len[256];
+	unsigned char vec[3][16];
+	const struct gamedb__text_shuffles *sh;
 };
 /*
  * A single-byte charset as a table: each byte's letter in UTF-8 (len 0: the converter

@@ -489,7 +489,9 @@ static void *get_cd(struct gamedb__text *t, const char *charset)
  * pair's first byte, and its second when the letter has two, closed up.
  */
 /* The rows of gamedb__text_runs.vec: each byte of a row is the same. */
-enum { RUN_CR, RUN_BELOW_HI, RUN_LOW6, RUN_HI_ON, RUN_T0, RUN_LEAD0, RUN_CONT };
+enum { RUN_HI_ON, RUN_T0, RUN_LEAD0 };
+/* The rows of gamedb__text_shuffles.k: the run's constants (see shuffles()). */
+enum { RUN_CR, RUN_BELOW_HI, RUN_LOW6, RUN_CONT };
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -497,11 +499,12 @@ enum { RUN_CR, RUN_BELOW_HI, RUN_LOW6, RUN_HI_ON, RUN_T0, RUN_LEAD0, RUN_CONT };
 
 #define VEC(a) _mm_loadu_si128((const __m128i *)(const void *)(a))
 #define TEXT_RUN_BODY                                                                              \
-	const __m128i zero = _mm_setzero_si128(), cr = VEC(r->vec[RUN_CR]);                        \
-	const __m128i below_hi = VEC(r->vec[RUN_BELOW_HI]), low6 = VEC(r->vec[RUN_LOW6]);          \
+	const struct gamedb__text_shuffles *const sh = r->sh;                                      \
+	const __m128i zero = _mm_setzero_si128(), cr = VEC(sh->k[RUN_CR]);                         \
+	const __m128i below_hi = VEC(sh->k[RUN_BELOW_HI]), low6 = VEC(sh->k[RUN_LOW6]);            \
 	const __m128i hi_on = VEC(r->vec[RUN_HI_ON]);                                              \
 	const __m128i tbase = VEC(r->vec[RUN_T0]), lead0 = VEC(r->vec[RUN_LEAD0]);                 \
-	const __m128i cont = VEC(r->vec[RUN_CONT]);                                                \
+	const __m128i cont = VEC(sh->k[RUN_CONT]);                                                 \
 	const unsigned char *p = in, *const end = in + len;                                        \
 	char *o = *out;                                                                             \
                                                                                                     \
@@ -533,25 +536,25 @@ enum { RUN_CR, RUN_BELOW_HI, RUN_LOW6, RUN_HI_ON, RUN_T0, RUN_LEAD0, RUN_CONT };
 		t = _mm_or_si128(_mm_and_si128(t, low6), cont);                                      \
 		_mm_storeu_si128((__m128i *)(void *)o,                                               \
 				 _mm_shuffle_epi8(_mm_unpacklo_epi8(lead, t),                        \
-						  _mm_loadu_si128((const __m128i *)(const void *)r->shuf[him & 0xFF]))); \
+						  _mm_loadu_si128((const __m128i *)(const void *)sh->shuf[him & 0xFF]))); \
 		if (good < 8) { /* the letters of the good bytes only: a lane past them counts 1 */  \
-			o += r->shuf_len[him & ((1u << good) - 1)] - (8 - good);                     \
+			o += sh->len[him & ((1u << good) - 1)] - (8 - good);                     \
 			p += good;                                                                   \
 			break;                                                                       \
 		}                                                                                    \
-		o += r->shuf_len[him & 0xFF];                                                        \
+		o += sh->len[him & 0xFF];                                                        \
 		p += 8;                                                                              \
 		if (good == 8)                                                                       \
 			break;                                                                       \
 		_mm_storeu_si128((__m128i *)(void *)o,                                               \
 				 _mm_shuffle_epi8(_mm_unpackhi_epi8(lead, t),                        \
-						  _mm_loadu_si128((const __m128i *)(const void *)r->shuf[him >> 8]))); \
+						  _mm_loadu_si128((const __m128i *)(const void *)sh->shuf[him >> 8]))); \
 		if (good < 16) {                                                                     \
-			o += r->shuf_len[(him >> 8) & ((1u << (good - 8)) - 1)] - (16 - good);       \
+			o += sh->len[(him >> 8) & ((1u << (good - 8)) - 1)] - (16 - good);       \
 			p += good - 8;                                                               \
 			break;                                                                       \
 		}                                                                                    \
-		o += r->shuf_len[him >> 8];                                                          \
+		o += sh->len[him >> 8];                                                          \
 		p += 8;                                                                              \
 	}                                                                                          \
 	*out = o;                                                                                  \
@@ -571,15 +574,54 @@ __attribute__((target("avx2"))) static size_t run_avx2(const struct gamedb__text
 #endif
 
 /*
+ * The process's shuffles (struct gamedb__text_shuffles), made by the first to ask and
+ * published with a compare-and-swap (one that loses the race frees its own); never freed.
+ * NULL if out of memory.
+ */
+static const struct gamedb__text_shuffles *shuffles(void)
+{
+	static _Atomic(struct gamedb__text_shuffles *) made;
+	struct gamedb__text_shuffles *sh = atomic_load_explicit(&made, memory_order_acquire), *none = NULL;
+	unsigned m, j;
+
+	if (sh)
+		return sh;
+	if (!(sh = malloc(sizeof *sh)))
+		return NULL;
+	for (m = 0; m < 256; m++) {
+		unsigned n = 0;
+		memset(sh->shuf[m], 0x80, 16); /* 0x80: the shuffle writes a zero there */
+		for (j = 0; j < 8; j++) {
+			sh->shuf[m][n++] = (unsigned char)(2 * j);
+			if (m >> j & 1)
+				sh->shuf[m][n++] = (unsigned char)(2 * j + 1);
+		}
+		sh->len[m] = (unsigned char)n;
+	}
+	/* Loaded through sh, where the compiler cannot fold them into three-instruction
+	 * broadcasts at every call. */
+	memset(sh->k[RUN_CR], '\r', 16);
+	memset(sh->k[RUN_BELOW_HI], 0xBF, 16); /* -65 */
+	memset(sh->k[RUN_LOW6], 0x3F, 16);
+	memset(sh->k[RUN_CONT], 0x80, 16);
+	if (atomic_compare_exchange_strong_explicit(&made, &none, sh, memory_order_acq_rel,
+						    memory_order_acquire))
+		return sh;
+	free(sh);
+	return none; /* the one published first */
+}
+
+/*
  * Sets up tab's runs (gamedb__text_run()) once its letters are known: whether 0xC0-0xFF are
  * one range of two-byte letters, and the shuffles that close up eight letters.
  */
 static void table_runs(struct gamedb__text_table *tab)
 {
 	struct gamedb__text_runs *r = &tab->runs;
-	unsigned b, m, j;
+	unsigned b;
 
 	r->run = NULL;
+	r->sh = NULL;
 	r->hi_k = -1;
 	if (!tab->ascii)
 		return;
@@ -603,26 +645,17 @@ static void table_runs(struct gamedb__text_table *tab)
 		memset(r->vec[RUN_T0], (int)(base & 0x3F), 16);
 		memset(r->vec[RUN_LEAD0], (int)(0xC0 | base >> 6), 16);
 	}
-	memset(r->vec[RUN_CR], '\r', 16);
-	memset(r->vec[RUN_BELOW_HI], 0xBF, 16); /* -65 */
-	memset(r->vec[RUN_LOW6], 0x3F, 16);
-	memset(r->vec[RUN_CONT], 0x80, 16);
-	for (m = 0; m < 256; m++) {
-		unsigned n = 0;
-		memset(r->shuf[m], 0x80, 16); /* 0x80: the shuffle writes a zero there */
-		for (j = 0; j < 8; j++) {
-			r->shuf[m][n++] = (unsigned char)(2 * j);
-			if (m >> j & 1)
-				r->shuf[m][n++] = (unsigned char)(2 * j + 1);
-		}
-		r->shuf_len[m] = (unsigned char)n;
-	}
+	r->sh = shuffles();
+	if (!r->sh)
+		return;
 	gamedb__text_runs_pick(r, 2);
 }
 
 int gamedb__text_runs_pick(struct gamedb__text_runs *r, int level)
 {
 	r->run = NULL;
+	if (!r->sh)
+		return 0;
 #ifdef TEXT_RUN_X86
 	if (level >= 2 && __builtin_cpu_supports("avx2")) {
 		r->run = run_avx2;
@@ -788,6 +821,19 @@ static const struct gamedb__text_table *get_table(struct gamedb__text *t, int i)
  * converter gives for the text, a refused byte as U+FFFD with GAMEDB_WARN as convert_iconv()
  * writes it. The letters are valid UTF-8 already (byte_table()).
  */
+/* Byte c's letter through tab at *o, which moves past it: 1, or 0 for U+FFFD (refused). */
+static TEXT_HOT int table_letter(const struct gamedb__text_table *tab, unsigned char c, char **o)
+{
+	if (tab->len[c]) {
+		memcpy(*o, tab->utf8[c], 4); /* the room is there: 4 bytes a byte */
+		*o += tab->len[c];
+		return 1;
+	}
+	memcpy(*o, "\xEF\xBF\xBD", 3);
+	*o += 3;
+	return 0;
+}
+
 static int32_t convert_table(const struct gamedb__text_table *tab, const unsigned char *in,
 			     size_t len, struct gamedb__buf *out)
 {
@@ -802,15 +848,8 @@ static int32_t convert_table(const struct gamedb__text_table *tab, const unsigne
 			size_t stop;
 			i += gamedb__text_run(&tab->runs, in + i, len - i, &o);
 			for (stop = len - i > 8 ? i + 8 : len; i < stop; i++) {
-				const unsigned char c = in[i];
-				if (tab->len[c]) {
-					memcpy(o, tab->utf8[c], 4);
-					o += tab->len[c];
-				} else {
-					memcpy(o, "\xEF\xBF\xBD", 3);
-					o += 3;
+				if (!table_letter(tab, in[i], &o))
 					rc = GAMEDB_WARN;
-				}
 			}
 		}
 		out->len = (size_t)(o - out->p);
@@ -837,14 +876,8 @@ static int32_t convert_table(const struct gamedb__text_table *tab, const unsigne
 				continue;
 			}
 		}
-		if (tab->len[c]) {
-			memcpy(o, tab->utf8[c], 4); /* the room is there: 4 bytes a byte */
-			o += tab->len[c];
-		} else {
-			memcpy(o, "\xEF\xBF\xBD", 3);
-			o += 3;
+		if (!table_letter(tab, c, &o))
 			rc = GAMEDB_WARN;
-		}
 		i++;
 	}
 	out->len = (size_t)(o - out->p);
