@@ -52,6 +52,16 @@ static int mode = MODE_PGN;
 static uint64_t max_games = UINT64_MAX;
 static uint32_t write_flags; /* --layout scid: GAMEDB_WRITE_LAYOUT_SCID */
 
+/* What a pass does with a game, by --mode: its PGN (counted in *bytes), or its walk. */
+static uint64_t rate_game(struct gamedb_game *g, void *bytes)
+{
+	if (mode == MODE_PGN) {
+		gamedb_game_write_pgn(g, write_flags, count_sink, bytes);
+		return 0;
+	}
+	return bench_walk_game(g, mode == MODE_SAN ? BENCH_SAN | BENCH_TEXT : 0, bytes);
+}
+
 /*
  * One pass over a database in memory: open, every game (up to --games), close. Not inlined,
  * so that `valgrind --tool=callgrind --toggle-collect=measured_pass` counts only this, not
@@ -64,29 +74,13 @@ static int measured_pass(const char *const *names, const void *const *data, cons
 			 size_t n, uint64_t *games, uint64_t *moves, uint64_t *bytes)
 {
 	struct gamedb_reader *r = gamedb_reader_new();
-	struct gamedb_game *g;
-	int32_t rc;
 
 	*games = *moves = 0;
 	if (!r)
 		return 1;
 	gamedb_reader_support_format_all(r);
-	rc = gamedb_reader_open_memory_set(r, names, data, sizes, n);
-	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
-		fprintf(stderr, "bench-rate: %s\n", gamedb_reader_errmsg(r));
-		gamedb_reader_free(r);
-		return 1;
-	}
-	while (*games < max_games &&
-	       (rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL) {
-		if (rc != GAMEDB_FAILED && mode == MODE_PGN)
-			gamedb_game_write_pgn(g, write_flags, count_sink, bytes);
-		else if (rc != GAMEDB_FAILED)
-			*moves += bench_walk_game(g, mode == MODE_SAN ? BENCH_SAN | BENCH_TEXT : 0, bytes);
-		++*games;
-	}
-	gamedb_reader_free(r);
-	return 0;
+	return bench_each_game("bench-rate", r, gamedb_reader_open_memory_set(r, names, data, sizes, n),
+			       max_games, rate_game, bytes, games, moves);
 }
 
 static int bench(const char *db, double seconds)

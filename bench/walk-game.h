@@ -70,6 +70,47 @@ static uint64_t bench_walk_game(struct gamedb_game *g, unsigned what, uint64_t *
 }
 
 /*
+ * The games of r, whose open gave open_rc, up to max_games of them: each(g, ctx) for every
+ * game read (its moves added to *moves; a failed game is counted in *games, not passed).
+ * Frees r. 0, or 1 after a message on stderr that starts with prog. The loop every benchmark
+ * program runs, whatever it does with a game and however it opened the base.
+ */
+static inline int bench_each_game(const char *prog, struct gamedb_reader *r, int32_t open_rc,
+				  uint64_t max_games, uint64_t (*each)(struct gamedb_game *g, void *ctx),
+				  void *ctx, uint64_t *games, uint64_t *moves)
+{
+	struct gamedb_game *g;
+	int32_t rc;
+
+	*games = *moves = 0;
+	if (open_rc != GAMEDB_OK && open_rc != GAMEDB_WARN) {
+		fprintf(stderr, "%s: %s\n", prog, gamedb_reader_errmsg(r));
+		gamedb_reader_free(r);
+		return 1;
+	}
+	while (*games < max_games &&
+	       (rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL) {
+		if (rc != GAMEDB_FAILED)
+			*moves += each(g, ctx);
+		++*games;
+	}
+	gamedb_reader_free(r);
+	return 0;
+}
+
+/* bench_walk_file()'s game: bench_walk_game() with what it asks. */
+struct bench_walk_ctx {
+	unsigned what;
+	uint64_t *sum;
+};
+static inline uint64_t bench_walk_each(struct gamedb_game *g, void *ctx)
+{
+	const struct bench_walk_ctx *w = ctx;
+
+	return bench_walk_game(g, w->what, w->sum);
+}
+
+/*
  * A database opened by its file name (every format), and its first max_games games walked as
  * bench_walk_game() walks them with `what`: the games in *games (failed ones too), the moves
  * in *moves, *sum as bench_walk_game() keeps it. 0, or 1 after a message on stderr that starts
@@ -79,27 +120,14 @@ static inline int bench_walk_file(const char *prog, const char *db, uint64_t max
 				  unsigned what, uint64_t *games, uint64_t *moves, uint64_t *sum)
 {
 	struct gamedb_reader *r = gamedb_reader_new();
-	struct gamedb_game *g;
-	int32_t rc;
+	struct bench_walk_ctx w = { what, sum };
 
 	*games = *moves = 0;
 	if (!r)
 		return 1;
 	gamedb_reader_support_format_all(r);
-	rc = gamedb_reader_open_filename(r, db);
-	if (rc != GAMEDB_OK && rc != GAMEDB_WARN) {
-		fprintf(stderr, "%s: %s\n", prog, gamedb_reader_errmsg(r));
-		gamedb_reader_free(r);
-		return 1;
-	}
-	while (*games < max_games &&
-	       (rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL) {
-		if (rc != GAMEDB_FAILED)
-			*moves += bench_walk_game(g, what, sum);
-		++*games;
-	}
-	gamedb_reader_free(r);
-	return 0;
+	return bench_each_game(prog, r, gamedb_reader_open_filename(r, db), max_games, bench_walk_each,
+			       &w, games, moves);
 }
 
 #endif /* GAMEDB_BENCH_WALK_GAME_H */
