@@ -27,6 +27,7 @@
 #include "core/reader.h"
 #include "sbuf.h"
 #include "testlib.h"
+#include "walk-files.h"
 
 /*
  * The event stream of g with flags GAMEDB_ITER_PARTIAL (a failed game: its legal part): each
@@ -280,31 +281,17 @@ out:
 
 static size_t nbases;
 
-static void find_bases(const char *dir, int depth)
+/* A file of the walk (walk_files()): every .cbh is a base. */
+static void find_base(const char *folder, const char *name, const char *path, void *ctx)
 {
-	struct dirent **ents;
-	int n, i;
+	size_t len = strlen(name);
 
-	n = scandir(dir, &ents, NULL, alphasort);
-	if (n < 0)
-		return;
-	for (i = 0; i < n; i++) {
-		const char *name = ents[i]->d_name;
-		size_t len = strlen(name);
-		char path[1024];
-		struct stat st;
-		snprintf(path, sizeof path, "%s/%s", dir, name);
-		if (name[0] != '.' && stat(path, &st) == 0) {
-			if (S_ISDIR(st.st_mode) && depth < 6) {
-				find_bases(path, depth + 1);
-			} else if (len > 4 && strcmp(name + len - 4, ".cbh") == 0) {
-				check_base(path);
-				nbases++;
-			}
-		}
-		free(ents[i]);
+	(void)folder;
+	(void)ctx;
+	if (len > 4 && strcmp(name + len - 4, ".cbh") == 0) {
+		check_base(path);
+		nbases++;
 	}
-	free(ents);
 }
 
 int main(void)
@@ -318,7 +305,7 @@ int main(void)
 	snprintf(dir, sizeof dir, "%s/chessbase", real);
 	if (stat(dir, &st) != 0)
 		TEST_SKIP("no %s", dir);
-	find_bases(dir, 0);
+	walk_files(dir, 6, find_base, NULL);
 	check_flips(real);
 	printf("%zu bases, %zu games (%zu failed), %zu moves\n", nbases, total_games, total_failed,
 	       total_moves);

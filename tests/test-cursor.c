@@ -29,6 +29,7 @@
 #include "gamedb/gamedb.h"
 #include "core/cursor.h"
 #include "testlib.h"
+#include "walk-files.h"
 
 /* One event as the sequence records it. */
 struct rec {
@@ -281,41 +282,25 @@ static int is_base(const char *dir, const char *name)
 
 static long bases;
 
-static void walk_dir(const char *dir)
+/* A file of the walk (walk_files()): a base is opened and each of its games checked. */
+static void walk_file(const char *dir, const char *name, const char *path, void *ctx)
 {
-	struct dirent **list;
-	int n, i;
+	struct gamedb_reader *r;
+	struct gamedb_game *g;
+	int32_t rc;
 
-	n = scandir(dir, &list, NULL, alphasort);
-	if (n < 0)
+	(void)ctx;
+	if (!is_base(dir, name))
 		return;
-	for (i = 0; i < n; i++) {
-		char path[4096];
-		const char *name = list[i]->d_name;
-		if (name[0] != '.') {
-			DIR *d;
-			snprintf(path, sizeof path, "%s/%s", dir, name);
-			if ((d = opendir(path)) != NULL) {
-				closedir(d);
-				walk_dir(path);
-			} else if (is_base(dir, name)) {
-				struct gamedb_reader *r = gamedb_reader_new();
-				struct gamedb_game *g;
-				int32_t rc;
-				if (r && gamedb_reader_open_filename(r, path) == GAMEDB_OK) {
-					bases++;
-					while ((rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END &&
-					       rc != GAMEDB_FATAL) {
-						if (g)
-							check_game(path, g);
-					}
-				}
-				gamedb_reader_free(r);
-			}
+	r = gamedb_reader_new();
+	if (r && gamedb_reader_open_filename(r, path) == GAMEDB_OK) {
+		bases++;
+		while ((rc = gamedb_reader_next_game(r, &g)) != GAMEDB_END && rc != GAMEDB_FATAL) {
+			if (g)
+				check_game(path, g);
 		}
-		free(list[i]);
 	}
-	free(list);
+	gamedb_reader_free(r);
 }
 
 int main(void)
@@ -325,7 +310,7 @@ int main(void)
 
 	for (i = 0; i < 2; i++)
 		if (roots[i])
-			walk_dir(roots[i]);
+			walk_files(roots[i], 64, walk_file, NULL);
 	if (!bases) {
 		printf("no base found: skipped\n");
 		return 77;
