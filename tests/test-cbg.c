@@ -662,19 +662,40 @@ static void test_tree_and_annotations(void)
 	{
 		struct rec a2;
 		struct env e;
+		size_t i, k;
 		rec_start(&a2);
 		at = cba_begin(&a2);
 		cba_text(&a2, 0, 0x02, 0, "\xEE\xEA");
-		cba_end(&a2, at, 1);
+		cba_text(&a2, 2, 0x02, 0, "ab");
+		cba_text(&a2, 3, 0x02, 0, "\xE4\xE0 c");
+		/* Its position -1 (the start) makes the byte after the text above 0xFF. */
+		cba_text(&a2, -1, 0x02, 0, "x");
+		cba_end(&a2, at, 4);
 		env_open(&e, g.b, g.n, a2.b, a2.n, "CP1251");
 		st = env_decode(&e, 26, 26, 1);
 		CHECK_EQ_INT(st, GAMEDB_OK);
 		stream(&e, out, sizeof out);
-		CHECK_EQ_STR(out, "e4 {\xD0\xBE\xD0\xBA} ( d4 ) e5 ( c5 Nf3 ) Nf3");
-		/* The stored bytes follow the text; the language sits in aux. */
-		CHECK(e.g.mb.nodes[1].kind == GAMEDB__NODE_RAW);
-		CHECK(strcmp(e.g.mb.text.p + e.g.mb.nodes[1].val + strlen("\xD0\xBE\xD0\xBA") + 1,
-			     "\xEE\xEA") == 0);
+		CHECK_EQ_STR(out, "<{x} e4 {\xD0\xBE\xD0\xBA} ( d4 ) e5 ( c5 {\xD0\xB4\xD0\xB0 c} Nf3 ) Nf3 {ab}");
+		/*
+		 * The stored bytes, NUL-terminated, in the copy of the game's CBA block in the text
+		 * pool, each text's own (the NUL after one does not cut the next); a text that is
+		 * its bytes keeps nothing more. The language sits in aux.
+		 */
+		for (i = 0, k = 0; i < e.g.mb.n; i++) {
+			const struct gamedb__node *nd = &e.g.mb.nodes[i];
+			const char *text = e.g.mb.text.p + nd->val;
+			if (nd->type != GAMEDB_EVENT_COMMENT_AFTER && nd->type != GAMEDB_EVENT_COMMENT_BEFORE)
+				continue;
+			k++;
+			if (!strcmp(text, "ab") || !strcmp(text, "x"))
+				CHECK(nd->kind == 0);
+			else
+				CHECK_MSG(nd->kind == GAMEDB__NODE_RAW_AT &&
+					  strcmp(e.g.mb.text.p + gamedb__node_raw_at(nd),
+						 !strcmp(text, "\xD0\xBE\xD0\xBA") ? "\xEE\xEA" : "\xE4\xE0 c") == 0,
+					  "text %s: stored bytes wrong", text);
+		}
+		CHECK_EQ_INT(k, 4);
 		env_close(&e);
 	}
 	/* Annotations past the last move: a warning, the moves stay. */

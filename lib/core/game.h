@@ -93,6 +93,13 @@ int gamedb__language_code(const char *iso);
  * may hold NULs) number half the text's length.
  */
 #define GAMEDB__NODE_RAW 1
+/*
+ * A text node whose stored bytes lie elsewhere in the text pool, NUL-terminated there too: at
+ * the offset its san room holds (gamedb__node_raw_at()). A format that keeps a whole block of
+ * stored bytes in the pool once (ChessBase: a game's CBA block, when a text differs from its
+ * bytes) points each text there instead of copying the text's bytes after it.
+ */
+#define GAMEDB__NODE_RAW_AT 16
 /* A MOVE node whose val is the offset in the text pool of the hands before it (8 bytes). */
 #define GAMEDB__NODE_HAND 2
 /* A MOVE node that carries its SAN, move number and colour (struct gamedb__node). */
@@ -153,30 +160,44 @@ static inline void gamedb__mb_move_done(struct gamedb__movebuf *mb, struct gamed
 	mb->n++;
 }
 /*
- * Adds a move of the kind given, with the number of its full move and the colour that made
- * it, as gamedb__node_move() takes them: GAMEDB__NODE_SAN with its SAN (len characters, below
- * GAMEDB__SAN_MAX, NUL-terminated, in a buffer of GAMEDB__SAN_MAX bytes, all of which are
- * copied), or GAMEDB__NODE_NUM without it (len 0, san GAMEDB__SAN_MAX zero bytes; m->check
+ * Adds a move of the kind given (gamedb__node_fill(): the same in a node of the caller's),
+ * with the number of its full move and the colour that made it, as gamedb__node_move() takes
+ * them: GAMEDB__NODE_SAN with its SAN (len characters, below GAMEDB__SAN_MAX, NUL-terminated,
+ * in a buffer of GAMEDB__SAN_MAX bytes, all of which are copied), or GAMEDB__NODE_NUM without it (len 0, san GAMEDB__SAN_MAX zero bytes; m->check
  * must not say GAMEDB__CHECK_CHECK for a mate: GAMEDB__CHECK_UNKNOWN as gamedb__move_play_fast()
  * leaves it, or the SAN made later would write '+' for '#'). A decoder that chooses once per
  * game whether its moves get their SAN passes the kind as a variable: no test per move.
  * Inline: the decoders call it for every move.
  */
+static inline void gamedb__node_fill(struct gamedb__node *nd, const struct gamedb__move *m,
+				     uint32_t fullmove, int colour, const char *san, size_t len,
+				     int kind)
+{
+	gamedb__node_move(nd, fullmove, colour);
+	nd->kind = (uint8_t)kind;
+	nd->san_len = (uint8_t)len;
+	nd->m = *m;
+	/* All of san's room in one copy of constant size: what follows its NUL is not read. */
+	memcpy(nd->san, san, GAMEDB__SAN_MAX);
+}
 static inline int gamedb__mb_move_kind(struct gamedb__movebuf *mb, const struct gamedb__move *m,
 				       uint32_t fullmove, int colour, const char *san, size_t len,
 				       int kind)
 {
-	struct gamedb__node *nd;
-
 	if (gamedb__mb_room(mb) != 0)
 		return -1;
-	nd = &mb->nodes[mb->n];
-	gamedb__node_move(nd, fullmove, colour);
-	nd->kind = (uint8_t)kind;
-	nd->m = *m;
-	/* All of san's room in one copy of constant size: what follows its NUL is not read. */
-	memcpy(nd->san, san, GAMEDB__SAN_MAX);
-	gamedb__mb_move_done(mb, nd, len);
+	gamedb__node_fill(&mb->nodes[mb->n++], m, fullmove, colour, san, len, kind);
+	return 0;
+}
+/*
+ * Adds a node made beforehand (a MOVE node gamedb__node_fill() made, kept by a decoder that
+ * writes its moves in another order than it reads them), whole.
+ */
+static inline int gamedb__mb_node(struct gamedb__movebuf *mb, const struct gamedb__node *nd)
+{
+	if (gamedb__mb_room(mb) != 0)
+		return -1;
+	mb->nodes[mb->n++] = *nd;
 	return 0;
 }
 /*
@@ -221,6 +242,21 @@ int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, s
  * are its very UTF-8 text keeps nothing more (gamedb_event_get_text_raw() then gives the text).
  */
 int gamedb__mb_raw(struct gamedb__movebuf *mb, const void *raw, size_t len);
+/* Marks text node nd GAMEDB__NODE_RAW_AT, its stored bytes at offset off of the text pool. */
+static inline void gamedb__node_set_raw_at(struct gamedb__node *nd, uint32_t off)
+{
+	_Static_assert(GAMEDB__SAN_MAX >= sizeof off, "no room for the offset");
+	nd->kind = GAMEDB__NODE_RAW_AT;
+	memcpy(nd->san, &off, sizeof off);
+}
+/* The offset in the text pool of a GAMEDB__NODE_RAW_AT node's stored bytes. */
+static inline uint32_t gamedb__node_raw_at(const struct gamedb__node *nd)
+{
+	uint32_t off;
+
+	memcpy(&off, nd->san, sizeof off);
+	return off;
+}
 void gamedb__mb_reset(struct gamedb__movebuf *mb);
 void gamedb__mb_free(struct gamedb__movebuf *mb);
 

@@ -53,7 +53,12 @@ struct gamedb_move_iter {
 	char uci[8];    /* UCI, or for xiangqi ICCS */
 	char other[40]; /* the last other notation asked for */
 	char fen[128];
-	int have_san, have_uci, have_fen;
+	/*
+	 * Which event the strings above were made for: the iterator's place (i) then (0: none;
+	 * the current event's node is always nodes[i - 1], and a game has fewer than 2^32
+	 * nodes). A step resets nothing: the getters compare.
+	 */
+	uint32_t san_at, uci_at, fen_at;
 };
 
 /*
@@ -85,7 +90,7 @@ GAMEDB_EXPORT int32_t gamedb_move_iter_new(struct gamedb_game *g, uint32_t flags
 	it->depth = 0;
 	it->sync = 0;
 	it->pdepth = 0;
-	it->have_san = it->have_uci = it->have_fen = 0;
+	it->san_at = it->uci_at = it->fen_at = 0;
 	memset(&it->ev, 0, sizeof it->ev);
 	it->variant = g->variant;
 	it->cap = sizeof it->stack0 / sizeof it->stack0[0];
@@ -214,7 +219,6 @@ static int32_t next_slow(struct gamedb_move_iter *it, const struct gamedb_event 
 		return GAMEDB_FAILED;
 	mb = &it->g->mb;
 	ev = &it->ev;
-	it->have_san = it->have_uci = it->have_fen = 0;
 	for (;;) {
 		if (it->i >= mb->n) {
 			const char *res;
@@ -243,7 +247,6 @@ static int32_t next_slow(struct gamedb_move_iter *it, const struct gamedb_event 
 		break;
 	}
 	ev->nd = nd;
-	ev->text = NULL;
 	ev->movenum = 0;
 	switch (nd->type) {
 	case GAMEDB_EVENT_MOVE:
@@ -271,14 +274,7 @@ static int32_t next_slow(struct gamedb_move_iter *it, const struct gamedb_event 
 		if (it->depth > 0)
 			it->depth--;
 		break;
-	case GAMEDB_EVENT_COMMENT_BEFORE:
-	case GAMEDB_EVENT_COMMENT_AFTER:
-	case GAMEDB_EVENT_CLOCK:
-	case GAMEDB_EVENT_COMMAND:
-	case GAMEDB_EVENT_ANNOTATION:
-		ev->text = mb->text.p + nd->val;
-		break;
-	default:
+	default: /* a text: gamedb_event_get_text() finds it from the node */
 		break;
 	}
 	/* VARIATION_BEGIN reports the depth of the variation it opens; END the depth it closes. */
@@ -299,16 +295,10 @@ static inline void pass_plain(struct gamedb_move_iter *it, const struct gamedb__
 {
 	struct gamedb_event *ev = &it->ev;
 
+	/* Its number and colour are the node's own (gamedb_event_get_move_number()), and it has
+	 * no text (gamedb_event_get_text()): nothing more to set. */
 	it->i += n;
-	it->have_san = it->have_uci = it->have_fen = 0;
 	ev->nd = nd;
-	ev->text = NULL;
-	if (nd->type == GAMEDB_EVENT_MOVE) {
-		ev->movenum = (int32_t)nd->val;
-		ev->colour = nd->aux;
-	} else {
-		ev->movenum = 0;
-	}
 	ev->depth = (int32_t)it->depth;
 }
 
@@ -341,25 +331,20 @@ static inline int32_t iter_next(struct gamedb_move_iter *it, const struct gamedb
 		}
 		if ((nd->type == GAMEDB_EVENT_COMMENT_AFTER || nd->type == GAMEDB_EVENT_COMMENT_BEFORE) &&
 		    !(it->flags & GAMEDB_ITER_SKIP_COMMENTS)) {
-			ev->text = it->g->mb.text.p + nd->val;
-			depth = (int32_t)it->depth;
+			depth = (int32_t)it->depth; /* its text: gamedb_event_get_text() */
 		} else if (nd->type == GAMEDB_EVENT_VARIATION_BEGIN && it->depth + 1 < it->cap &&
 			   !(it->flags & GAMEDB_ITER_MAINLINE_ONLY)) {
-			ev->text = NULL;
 			depth = (int32_t)++it->depth;
 		} else if (nd->type == GAMEDB_EVENT_VARIATION_END &&
 			   !(it->flags & GAMEDB_ITER_MAINLINE_ONLY)) {
 			if (it->depth > 0)
 				it->depth--;
-			ev->text = NULL;
 			depth = (int32_t)it->depth + 1; /* the depth it closes */
 		} else {
 			return next_slow(it, out);
 		}
-		it->have_san = it->have_uci = it->have_fen = 0;
 		it->i++;
 		ev->nd = nd;
-		ev->movenum = 0;
 		ev->depth = depth;
 		*out = ev;
 		return GAMEDB_OK;
@@ -500,7 +485,7 @@ GAMEDB_EXPORT const char *gamedb_event_get_san(const struct gamedb_event *ev)
 	if (ev->nd->kind == GAMEDB__NODE_SAN)
 		return ev->nd->san;
 	it = ev->it;
-	if (!it->have_san) {
+	if (it->san_at != (uint32_t)it->i) {
 		const struct level *lv = current(it);
 		/* Decoded without SAN for a caller that asked none: the next games get it from
 		 * their decoder (gamedb__game_want_san()), this one from the replay. */
@@ -510,7 +495,7 @@ GAMEDB_EXPORT const char *gamedb_event_get_san(const struct gamedb_event *ev)
 			gamedb__xq_move_wxf(&lv->prev.x, &ev->nd->m, it->san);
 		else
 			gamedb__move_san(&lv->prev.c, &ev->nd->m, it->san);
-		it->have_san = 1;
+		it->san_at = (uint32_t)it->i;
 	}
 	return it->san;
 }
@@ -544,9 +529,9 @@ GAMEDB_EXPORT const char *gamedb_event_get_uci(const struct gamedb_event *ev)
 	if (!is_move(ev))
 		return NULL;
 	it = ev->it;
-	if (!it->have_uci) {
+	if (it->uci_at != (uint32_t)it->i) {
 		move_uci(it, ev->nd, it->uci);
-		it->have_uci = 1;
+		it->uci_at = (uint32_t)it->i;
 	}
 	return it->uci;
 }
@@ -558,9 +543,9 @@ GAMEDB_EXPORT const char *gamedb_event_get_fen(const struct gamedb_event *ev)
 	if (!is_move(ev) || !(ev->it->flags & GAMEDB_ITER_FEN))
 		return NULL;
 	it = ev->it;
-	if (!it->have_fen) {
+	if (it->fen_at != (uint32_t)it->i) {
 		gamedb__any_to_fen(it->variant, &current(it)->cur, it->fen, sizeof it->fen);
-		it->have_fen = 1;
+		it->fen_at = (uint32_t)it->i;
 	}
 	return it->fen;
 }
@@ -610,6 +595,12 @@ GAMEDB_EXPORT int32_t gamedb_event_get_move_number(const struct gamedb_event *ev
 		*colour = 0;
 	if (!is_move(ev))
 		return 0;
+	if (ev->nd->kind == GAMEDB__NODE_SAN || ev->nd->kind == GAMEDB__NODE_NUM) {
+		/* The node's own (the iterator's fast path sets no field for it). */
+		if (colour)
+			*colour = ev->nd->aux;
+		return (int32_t)ev->nd->val;
+	}
 	if (colour)
 		*colour = ev->colour;
 	return ev->movenum;
@@ -620,9 +611,29 @@ GAMEDB_EXPORT int32_t gamedb_event_get_depth(const struct gamedb_event *ev)
 	return ev ? ev->depth : 0;
 }
 
+/*
+ * The text of an event: a node's in the text pool, for the types that have one (the iterator
+ * sets no field for it); the end's, the result, in ev->text.
+ */
+static const char *event_text(const struct gamedb_event *ev)
+{
+	switch (ev->nd ? ev->nd->type : GAMEDB_EVENT_RESULT) {
+	case GAMEDB_EVENT_RESULT:
+		return ev->text;
+	case GAMEDB_EVENT_COMMENT_BEFORE:
+	case GAMEDB_EVENT_COMMENT_AFTER:
+	case GAMEDB_EVENT_CLOCK:
+	case GAMEDB_EVENT_COMMAND:
+	case GAMEDB_EVENT_ANNOTATION:
+		return ev->it->g->mb.text.p + ev->nd->val;
+	default:
+		return NULL;
+	}
+}
+
 GAMEDB_EXPORT const char *gamedb_event_get_text(const struct gamedb_event *ev)
 {
-	return ev ? ev->text : NULL;
+	return ev ? event_text(ev) : NULL;
 }
 
 GAMEDB_EXPORT const char *gamedb_event_get_text_raw(const struct gamedb_event *ev, size_t *len)
@@ -635,11 +646,13 @@ GAMEDB_EXPORT const char *gamedb_event_get_text_raw(const struct gamedb_event *e
 			       ev->nd->type != GAMEDB_EVENT_COMMENT_AFTER &&
 			       ev->nd->type != GAMEDB_EVENT_ANNOTATION))
 		return NULL;
-	raw = ev->text;
+	raw = event_text(ev);
 	if (ev->nd->kind == GAMEDB__NODE_RAW)
 		raw += strlen(raw) + 1;
+	else if (ev->nd->kind == GAMEDB__NODE_RAW_AT)
+		raw = ev->it->g->mb.text.p + gamedb__node_raw_at(ev->nd);
 	if (len) /* an annotation's bytes may hold NULs: its hex text gives their number */
-		*len = ev->nd->type == GAMEDB_EVENT_ANNOTATION ? strlen(ev->text) / 2 : strlen(raw);
+		*len = ev->nd->type == GAMEDB_EVENT_ANNOTATION ? strlen(event_text(ev)) / 2 : strlen(raw);
 	return raw;
 }
 

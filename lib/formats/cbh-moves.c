@@ -115,15 +115,13 @@ enum {
 
 /* A decoded move; its index in the node array is its CBA position + 1 (0 is the root). */
 struct cb_node {
-	struct gamedb__move m;
+	/* The move as the move buffer takes it, copied there whole (gamedb__mb_node()): with
+	 * its number, the colour that made it (aux) and its SAN when it was wanted. */
+	struct gamedb__node n;
 	uint32_t first;  /* first continuation (the main line), NONE if none */
 	uint32_t next;   /* next alternative to this move */
 	uint32_t last;   /* last continuation, for appending */
-	uint32_t fullmove; /* the number of its full move */
 	uint32_t ann;    /* its first CBA entry (index in anns, in file order), NONE if none */
-	uint8_t colour;  /* who made the move */
-	uint8_t sanlen;
-	char san[GAMEDB__SAN_MAX]; /* its SAN, written when it was played (if wanted) */
 };
 
 /* A line of play: the main line, or one opened by opcode 254 and waiting for its 255. */
@@ -178,12 +176,13 @@ struct cb_letters {
 
 /*
  * What a one-byte move opcode 11-234 says, worked out once (state_of()) rather than by a
- * search of op_ranges a move: the man (type, ordinal) and its step k (pawns: 0-3; knights:
- * 0-7; sliders: the direction in k / 7 with bishops' directions from 2 on, the distance - 1
- * in k % 7, kept apart in dir and dist).
+ * search of op_ranges a move: the man (type, ordinal) and its step as file and rank deltas
+ * for each colour (df, dr: a pawn's "forward" and "right" are the mover's). A slider's step
+ * (slider set) wraps around the board: files and ranks counted modulo 8.
  */
 struct cb_op {
-	uint8_t type, ordinal, k, dir, dist;
+	uint8_t type, ordinal, slider;
+	int8_t df[2], dr[2];
 };
 
 struct cbg_state {
@@ -207,6 +206,10 @@ struct cbg_state {
 	size_t nanns, capanns;
 	struct gamedb__stack frames; /* struct cb_frame */
 	const uint8_t *cba;    /* the game's CBA block (a view of the .cba) */
+	uint32_t cba_len;      /* its length */
+	/* Where the block was copied into the move buffer's text pool, once a text differed
+	 * from its stored bytes (they are read there: GAMEDB__NODE_RAW_AT); NONE until then. */
+	uint32_t cba_copy;
 	int32_t status;        /* GAMEDB_OK or GAMEDB_WARN so far */
 	/*
 	 * Comment texts that lost bytes (U+FFFD or '?' in their place): how many texts, the
@@ -220,7 +223,9 @@ struct cbg_state {
 
 static void init_ops(struct cb_op *ops)
 {
-	int op, i = 0;
+	static const int8_t pawn_df[4] = { 0, 0, 1, -1 };
+	static const int8_t dir_f[4] = { 0, 1, 1, 1 }, dir_r[4] = { 1, 0, 1, -1 };
+	int op, i = 0, stm;
 
 	for (op = op_ranges[0].first; op < OP_TWO_BYTE; op++) {
 		struct cb_op *o = &ops[op];
@@ -234,9 +239,28 @@ static void init_ops(struct cb_op *ops)
 			o->ordinal = (uint8_t)(k / 4);
 			k %= 4;
 		}
-		o->k = (uint8_t)k;
-		o->dir = (uint8_t)(k / 7 + (o->type == GAMEDB__BISHOP ? 2 : 0));
-		o->dist = (uint8_t)(k % 7 + 1);
+		o->slider = o->type != GAMEDB__PAWN && o->type != GAMEDB__KNIGHT;
+		for (stm = 0; stm < 2; stm++) {
+			const int fwd = stm ? -1 : 1;
+			int df, dr;
+			if (o->type == GAMEDB__PAWN) {
+				/* Steps 0-3: one ahead, two ahead, taking right (toward h for White,
+				 * toward a for Black), taking left. */
+				df = pawn_df[k] * fwd;
+				dr = k == 1 ? 2 * fwd : fwd;
+			} else if (o->type == GAMEDB__KNIGHT) {
+				df = knight_step[k][0];
+				dr = knight_step[k][1];
+			} else {
+				/* Sliders: the direction in k / 7 (bishops' from 2 on), the distance
+				 * - 1 in k % 7. */
+				const int dir = k / 7 + (o->type == GAMEDB__BISHOP ? 2 : 0), n = k % 7 + 1;
+				df = dir_f[dir] * n;
+				dr = dir_r[dir] * n;
+			}
+			o->df[stm] = (int8_t)df;
+			o->dr[stm] = (int8_t)dr;
+		}
 	}
 }
 
@@ -531,7 +555,7 @@ static CB_HOT_INLINE int decode_op(const struct cb_op *ops, const struct cb_leve
 	static const char *const nth[3] = { "1st", "2nd", "3rd" };
 	const struct gamedb__pos *pos = &lv->pos;
 	const int stm = pos->stm;
-	int from, file, rank, df, dr, type = 0, ordinal = 0, k = 0;
+	int from, file, rank, df, dr, type = 0, ordinal = 0;
 
 	memset(m, 0, sizeof *m);
 	m->rook_from = GAMEDB__NO_SQ;
@@ -585,7 +609,6 @@ static CB_HOT_INLINE int decode_op(const struct cb_op *ops, const struct cb_leve
 		const struct cb_op *o = &ops[op];
 		type = o->type;
 		ordinal = o->ordinal;
-		k = o->k;
 		from = lv->slots.sq[stm][type][ordinal];
 		if (from >= 64 || pos->sq[from] != GAMEDB__PC(type, stm)) {
 			if (type == GAMEDB__PAWN)
@@ -595,27 +618,12 @@ static CB_HOT_INLINE int decode_op(const struct cb_op *ops, const struct cb_leve
 					 type_name[type], op);
 			return -1;
 		}
-		switch (type) {
-		case GAMEDB__PAWN: {
-			const int fwd = stm ? -1 : 1;
-			static const int8_t pawn_df[4] = { 0, 0, 1, -1 };
-			df = pawn_df[k] * fwd; /* "right" is toward h for white, toward a for black */
-			dr = k == 1 ? 2 * fwd : fwd;
-			break;
-		}
-		case GAMEDB__KNIGHT:
-			df = knight_step[k][0];
-			dr = knight_step[k][1];
-			break;
-		default: {
-			/* Sliders: 7 steps per direction, files and ranks counted modulo 8. */
-			const int dir = ops[op].dir, n = ops[op].dist;
-			static const int8_t dir_f[4] = { 0, 1, 1, 1 }, dir_r[4] = { 1, 0, 1, -1 };
+		df = o->df[stm];
+		dr = o->dr[stm];
+		if (o->slider) {
 			m->from = (uint8_t)from;
-			m->to = (uint8_t)((((from >> 3) + 8 + dir_r[dir] * n) & 7) * 8 +
-					  (((from & 7) + dir_f[dir] * n) & 7));
+			m->to = (uint8_t)((((from >> 3) + 8 + dr) & 7) * 8 + (((from & 7) + 8 + df) & 7));
 			return 0;
-		}
 		}
 	}
 	file = (from & 7) + df;
@@ -639,7 +647,7 @@ static CB_HOT_INLINE int decode_op(const struct cb_op *ops, const struct cb_leve
  */
 static CB_HOT_INLINE uint32_t add_node(struct cbg_state *s, uint32_t parent,
 				       const struct gamedb__move *m, int colour, uint32_t fullmove,
-				       const char *san, size_t sanlen)
+				       const char *san, size_t sanlen, int kind)
 {
 	struct cb_node *nd;
 	uint32_t id;
@@ -650,12 +658,8 @@ static CB_HOT_INLINE uint32_t add_node(struct cbg_state *s, uint32_t parent,
 		return NONE;
 	id = (uint32_t)s->nnodes++;
 	nd = &s->nodes[id];
-	nd->m = *m;
+	gamedb__node_fill(&nd->n, m, fullmove, colour, san, sanlen, kind);
 	nd->first = nd->next = nd->last = nd->ann = NONE;
-	nd->colour = (uint8_t)colour;
-	nd->fullmove = fullmove;
-	nd->sanlen = (uint8_t)sanlen;
-	memcpy(nd->san, san, sizeof nd->san);
 	if (s->nodes[parent].first == NONE)
 		s->nodes[parent].first = id;
 	else
@@ -775,6 +779,7 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 {
 	const size_t end = avail < h->len ? avail : h->len;
 	const int mode = h->flags & 0x3F;
+	const int kind = want_san ? GAMEDB__NODE_SAN : GAMEDB__NODE_NUM;
 	struct cb_level *cur;
 	size_t p = h->moves;
 	uint32_t n = 0;
@@ -848,7 +853,7 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 				 stm ? "..." : ".", why);
 			return fail(c, g, g->loc[0] + at, msg);
 		}
-		id = add_node(s, cur->node, &m, stm, fullmove, san, sanlen);
+		id = add_node(s, cur->node, &m, stm, fullmove, san, sanlen, kind);
 		if (id == NONE)
 			return fail(c, g, g->loc[0] + at, "out of memory");
 		cur->node = id;
@@ -879,6 +884,7 @@ static int32_t decode_simple(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 {
 	const size_t end = avail < h->len ? avail : h->len;
 	const int mode = h->flags & 0x3F, swap = (mode & 2) != 0;
+	const int kind = want_san ? GAMEDB__NODE_SAN : GAMEDB__NODE_NUM;
 	struct cb_level *cur = tree_start(g, s, mode);
 	size_t p = h->moves;
 	uint32_t n = 0;
@@ -941,7 +947,7 @@ static int32_t decode_simple(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			return fail(c, g, g->loc[0] + at, msg);
 		}
 		cur->chk = m.check != GAMEDB__CHECK_NONE; /* see play() */
-		id = add_node(s, cur->node, &m, stm, fullmove, san, sanlen);
+		id = add_node(s, cur->node, &m, stm, fullmove, san, sanlen, kind);
 		if (id == NONE)
 			return fail(c, g, g->loc[0] + at, "out of memory");
 		cur->node = id;
@@ -1015,6 +1021,8 @@ static int read_annotations(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 
 	s->nanns = 0;
 	s->cba = NULL;
+	s->cba_len = 0;
+	s->cba_copy = NONE;
 	if (!off)
 		return 0;
 	if (!c->cba) {
@@ -1055,6 +1063,7 @@ static int read_annotations(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		total = (uint32_t)got;
 	}
 	s->cba = b;
+	s->cba_len = total;
 	for (p = 14; total - p >= 6;) {
 		struct cb_ann *a;
 		/* Position: 24-bit signed; entry length: 16-bit big-endian, header included. */
@@ -1377,14 +1386,14 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 	}
 	if (s->game_letters) {
 		/*
-		 * Straight into the move buffer's text pool, as gamedb__mb_comment() puts it, and
-		 * the stored bytes after it unless they are the text (room for both made at once).
+		 * Straight into the move buffer's text pool, as gamedb__mb_comment() puts it; the
+		 * stored bytes, unless they are the text, in the copy of the CBA block there.
 		 */
 		struct gamedb__buf *t = &mb->text;
 		const size_t off = t->len;
 		char *text;
 		if (n > (SIZE_MAX - LETTERS_SLACK - 16) / 5 ||
-		    gamedb__buf_room(t, CB_TEXT_ROOM(n) + n + 2) != 0 || gamedb__mb_room(mb) != 0)
+		    gamedb__buf_room(t, CB_TEXT_ROOM(n) + 1) != 0 || gamedb__mb_room(mb) != 0)
 			return -1;
 		r = cb_text_table(s->game_letters, pl + 2, n, t, &lost);
 		if (t->len + n + 1 >= UINT32_MAX) {
@@ -1395,11 +1404,25 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 		t->len++; /* its NUL */
 		gamedb__mb_event(mb, type, (uint32_t)off); /* cannot fail: room made */
 		if (t->len - off - 1 != n || memcmp(text, pl + 2, n) != 0) {
-			memcpy(t->p + t->len, pl + 2, n);
-			t->len += n;
-			t->p[t->len++] = 0;
-			t->p[t->len] = 0;
-			mb->nodes[mb->n - 1].kind = GAMEDB__NODE_RAW;
+			/*
+			 * The stored bytes: in the game's CBA block, copied into the pool once (one
+			 * copy a game, not one a text), the byte after the text made its NUL there
+			 * (the next entry's first header byte, or the block's end: nothing read there).
+			 */
+			uint32_t raw;
+			if (s->cba_copy == NONE) {
+				if ((size_t)s->cba_len + 1 >= UINT32_MAX - t->len ||
+				    gamedb__buf_room(t, (size_t)s->cba_len + 2) != 0)
+					return -1;
+				s->cba_copy = (uint32_t)t->len;
+				memcpy(t->p + t->len, s->cba, s->cba_len);
+				t->len += s->cba_len;
+				t->p[t->len++] = 0;
+				t->p[t->len] = 0;
+			}
+			raw = s->cba_copy + a->off + 2;
+			t->p[raw + n] = 0;
+			gamedb__node_set_raw_at(&mb->nodes[mb->n - 1], raw);
 		}
 	} else {
 		r = cb_text(c, pl + 2, n, &c->scratch);
@@ -1657,14 +1680,13 @@ static int emit_start(struct gamedb__cbg_ctx *c, struct cbg_state *s, struct gam
 }
 
 /*
- * A move m of the colour mover with its CBA entries, the chain from first: the texts before
- * it, the move (as gamedb__mb_move_kind() takes it), then the symbols, the texts after it and
- * the rest, each group in the block's order.
+ * A move (its node, mv) with its CBA entries, the chain from first: the texts before it, the
+ * move, then the symbols, the texts after it and the rest, each group in the block's order.
  */
 static int emit_annotated(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint32_t first,
-			  int mover, const struct gamedb__move *m, uint32_t fullmove,
-			  const char *san, size_t sanlen, int kind, struct gamedb__movebuf *mb)
+			  const struct gamedb__node *mv, struct gamedb__movebuf *mb)
 {
+	const int mover = mv->aux;
 	uint32_t i;
 	int pass;
 
@@ -1673,19 +1695,16 @@ static int emit_annotated(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint32
 		const struct cb_ann *a = &s->anns[first];
 		if (a->type == CBA_TEXT_BEFORE)
 			return emit_text(c, s, a, GAMEDB_EVENT_COMMENT_BEFORE, mb) != 0 ||
-					       gamedb__mb_move_kind(mb, m, fullmove, mover, san, sanlen,
-								    kind) != 0
+					       gamedb__mb_node(mb, mv) != 0
 				       ? -1
 				       : 0;
-		return gamedb__mb_move_kind(mb, m, fullmove, mover, san, sanlen, kind) != 0
-			       ? -1
-			       : emit_after(c, s, a, mover, mb);
+		return gamedb__mb_node(mb, mv) != 0 ? -1 : emit_after(c, s, a, mover, mb);
 	}
 	for (i = first; i != NONE; i = s->anns[i].next)
 		if (s->anns[i].type == CBA_TEXT_BEFORE &&
 		    emit_text(c, s, &s->anns[i], GAMEDB_EVENT_COMMENT_BEFORE, mb) != 0)
 			return -1;
-	if (gamedb__mb_move_kind(mb, m, fullmove, mover, san, sanlen, kind) != 0)
+	if (gamedb__mb_node(mb, mv) != 0)
 		return -1;
 	for (pass = 0; pass < 3; pass++) {
 		for (i = first; i != NONE; i = s->anns[i].next) {
@@ -1698,31 +1717,24 @@ static int emit_annotated(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint32
 	return 0;
 }
 
-static inline int emit_node(struct gamedb__movebuf *mb, const struct cb_node *nd, int kind)
-{
-	return gamedb__mb_move_kind(mb, &nd->m, nd->fullmove, nd->colour, nd->san, nd->sanlen, kind);
-}
-
 /* Writes one move with what CBA says before and after it. */
 static int emit_move(struct gamedb__cbg_ctx *c, struct cbg_state *s, uint32_t id,
-		     struct gamedb__movebuf *mb, int kind)
+		     struct gamedb__movebuf *mb)
 {
 	const struct cb_node *nd = &s->nodes[id];
 
 	if (nd->ann == NONE) /* the usual move: nothing before or after it */
-		return emit_node(mb, nd, kind);
-	return emit_annotated(c, s, nd->ann, nd->colour, &nd->m, nd->fullmove, nd->san, nd->sanlen,
-			      kind, mb);
+		return gamedb__mb_node(mb, &nd->n);
+	return emit_annotated(c, s, nd->ann, &nd->n, mb);
 }
 
 /*
  * Second pass: the tree into the move buffer in reading order, each move followed by its
  * alternatives as variations, then by its main continuation. An explicit stack of frames
- * (the main line's, then one per variation being written) replaces recursion. kind: the
- * moves' (emit_node()).
+ * (the main line's, then one per variation being written) replaces recursion. Each move's
+ * node goes over whole, as the first pass made it (with its SAN or without).
  */
-static int emit_tree(struct gamedb__cbg_ctx *c, struct cbg_state *s, struct gamedb__movebuf *mb,
-		     int kind)
+static int emit_tree(struct gamedb__cbg_ctx *c, struct cbg_state *s, struct gamedb__movebuf *mb)
 {
 	uint32_t node = s->nodes[0].first;
 	int with_alternatives = 1;
@@ -1756,7 +1768,7 @@ static int emit_tree(struct gamedb__cbg_ctx *c, struct cbg_state *s, struct game
 			}
 			continue;
 		}
-		if (emit_move(c, s, node, mb, kind) != 0)
+		if (emit_move(c, s, node, mb) != 0)
 			return -1;
 		if (with_alternatives && s->nodes[node].next != NONE) {
 			f = gamedb__var_begin(&s->frames, mb);
@@ -1852,9 +1864,11 @@ static int32_t decode_flat(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		if (s->nodes[id].ann == NONE) {
 			if (gamedb__mb_move_kind(mb, &m, fullmove, stm, san, sanlen, kind) != 0)
 				return fail(c, g, g->loc[0], "out of memory");
-		} else if (emit_annotated(c, s, s->nodes[id].ann, stm, &m, fullmove, san, sanlen, kind,
-					  mb) != 0) {
-			return fail(c, g, g->loc[0], "out of memory");
+		} else {
+			struct gamedb__node mv;
+			gamedb__node_fill(&mv, &m, fullmove, stm, san, sanlen, kind);
+			if (emit_annotated(c, s, s->nodes[id].ann, &mv, mb) != 0)
+				return fail(c, g, g->loc[0], "out of memory");
 		}
 		n++;
 	}
@@ -1919,6 +1933,7 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			mb->text.len = t0;
 			if (mb->text.p)
 				mb->text.p[t0] = 0;
+			s->cba_copy = NONE; /* a copy of the CBA block made there is gone too */
 			s->status = GAMEDB_OK;
 			s->lost_texts = s->lost_bytes = s->lost_uncounted = 0;
 			s->nnodes = 0;
@@ -1938,7 +1953,7 @@ int32_t gamedb__cbg_decode(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 			s->unplaced = 0;
 		}
 	}
-	if (!flat && emit_tree(c, s, mb, want_san ? GAMEDB__NODE_SAN : GAMEDB__NODE_NUM) != 0) {
+	if (!flat && emit_tree(c, s, mb) != 0) {
 		gamedb__mb_reset(mb);
 		return fail(c, g, g->loc[0], "out of memory");
 	}
