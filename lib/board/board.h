@@ -377,19 +377,23 @@ void gamedb__cbslots_init(struct gamedb__cbslots *s, const struct gamedb__pos *p
 void gamedb__cbslots_move(struct gamedb__cbslots *s, int colour, const struct gamedb__move *m);
 
 /*
- * gamedb__cbslots_move() for a move whose man the caller took from slot k of its type (a
- * one-byte CBG move names it so): a plain move (no capture, promotion or castling) moves the
- * slot without the search for it; any other takes gamedb__cbslots_move().
+ * The slots of the man a completed legal capture m by colour took (gamedb__cbslots_move()'s
+ * last step): a pawn's slot is freed, a piece's later slots move up.
+ */
+void gamedb__cbslots_take(struct gamedb__cbslots *s, int colour, const struct gamedb__move *m);
+
+/*
+ * gamedb__cbslots_move() for a man the caller found in slot k of its type (k below the
+ * type's slots, as a one-byte CBG move names it), moved by a completed legal move m that is
+ * neither castling, nor a promotion, nor a null move (no one-byte CBG move is): no search
+ * for its slot.
  */
 static inline void gamedb__cbslots_move_slot(struct gamedb__cbslots *s, int colour,
 					     const struct gamedb__move *m, int k)
 {
-	if (!(m->flags & (GAMEDB__MF_CAPTURE | GAMEDB__MF_NULL | GAMEDB__MF_CASTLE_K |
-			  GAMEDB__MF_CASTLE_Q)) &&
-	    !m->promo && k < gamedb__cbslots_cap(m->piece) && s->sq[colour & 1][m->piece][k] == m->from)
-		s->sq[colour & 1][m->piece][k] = m->to;
-	else
-		gamedb__cbslots_move(s, colour, m);
+	s->sq[colour & 1][m->piece][k] = m->to;
+	if (m->flags & GAMEDB__MF_CAPTURE)
+		gamedb__cbslots_take(s, colour, m);
 }
 
 /*

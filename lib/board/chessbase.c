@@ -46,7 +46,7 @@ static int find(const uint8_t *slot, int cap, int sq)
 
 void gamedb__cbslots_move(struct gamedb__cbslots *s, int colour, const struct gamedb__move *m)
 {
-	const int us = colour & 1, them = us ^ 1;
+	const int us = colour & 1;
 	int k, cap;
 	uint8_t *slot;
 
@@ -74,23 +74,32 @@ void gamedb__cbslots_move(struct gamedb__cbslots *s, int colour, const struct ga
 		if (k >= 0)
 			slot[k] = (uint8_t)rto;
 	}
-	if ((m->flags & GAMEDB__MF_CAPTURE) && gamedb__cbslots_cap(m->captured)) {
-		/* En passant takes the pawn beside the destination, on the mover's starting rank. */
-		const int csq = (m->flags & GAMEDB__MF_EP) ? (m->from & ~7) + (m->to & 7) : m->to;
-		cap = gamedb__cbslots_cap(m->captured);
-		slot = s->sq[them][m->captured];
-		k = find(slot, cap, csq);
-		if (k < 0)
-			return; /* an untracked piece */
-		if (m->captured == GAMEDB__PAWN) {
-			slot[k] = GAMEDB__NO_SQ;
-		} else {
-			/* The pieces after it move up (three slots: written out, not a memmove call). */
-			if (k == 0)
-				slot[0] = slot[1];
-			if (k <= 1)
-				slot[1] = slot[2];
-			slot[2] = GAMEDB__NO_SQ;
-		}
+	if (m->flags & GAMEDB__MF_CAPTURE)
+		gamedb__cbslots_take(s, colour, m);
+}
+
+void gamedb__cbslots_take(struct gamedb__cbslots *s, int colour, const struct gamedb__move *m)
+{
+	/* En passant takes the pawn beside the destination, on the mover's starting rank. */
+	const int csq = (m->flags & GAMEDB__MF_EP) ? (m->from & ~7) + (m->to & 7) : m->to;
+	const int cap = gamedb__cbslots_cap(m->captured);
+	uint8_t *slot;
+	int k;
+
+	if (!cap)
+		return;
+	slot = s->sq[(colour & 1) ^ 1][m->captured];
+	k = find(slot, cap, csq);
+	if (k < 0)
+		return; /* an untracked piece */
+	if (m->captured == GAMEDB__PAWN) {
+		slot[k] = GAMEDB__NO_SQ;
+	} else {
+		/* The pieces after it move up (three slots: written out, not a memmove call). */
+		if (k == 0)
+			slot[0] = slot[1];
+		if (k <= 1)
+			slot[1] = slot[2];
+		slot[2] = GAMEDB__NO_SQ;
 	}
 }

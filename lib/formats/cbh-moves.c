@@ -761,7 +761,7 @@ static CB_HOT_INLINE int play_op(const struct cbg_state *s, struct cb_level *cur
 		return -1;
 	}
 	cur->chk = m->check != GAMEDB__CHECK_NONE; /* see play() */
-	if (op > OP_CASTLE_Q && op < OP_TWO_BYTE) /* a man by its slot: no search for it */
+	if (op > OP_CASTLE_Q && op < OP_TWO_BYTE) /* the man decode_op() found in its slot */
 		gamedb__cbslots_move_slot(&cur->slots, stm, m, s->ops[op].ordinal);
 	else if (op > 8 || (m->flags & GAMEDB__MF_CAPTURE)) /* a king's plain step moves no slot */
 		gamedb__cbslots_move(&cur->slots, stm, m);
