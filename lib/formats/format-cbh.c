@@ -636,17 +636,26 @@ static const char *const event_types[9] = { NULL,   "game",  "match", "tourn", "
 
 /*
  * EventType in ChessBase's own PGN form: the pairing system, "team-" before it for a team
- * event, and the time control after it: "tourn", "team-swiss", "swiss (rapid)".
+ * event, and the time control after it: "tourn", "team-swiss", "swiss (rapid)". out: room
+ * for EVENT_TYPE_MAX bytes. Put together by hand, not by snprintf(): every game has one.
  */
-static int event_type(uint32_t type, uint32_t team, char *out, size_t cap)
+#define EVENT_TYPE_MAX 24 /* "team-" + five letters + " (blitz)" + NUL */
+static int event_type(uint32_t type, uint32_t team, char *out)
 {
 	const char *tc = (type & 0x20) ? " (blitz)" : (type & 0x40) ? " (rapid)"
 						   : (type & 0x80) ? " (corr)" : "";
+	size_t n;
 
 	type &= 31;
 	if (type == 0 || type > 8)
 		return 0;
-	snprintf(out, cap, "%s%s%s", (team && type != 5) ? "team-" : "", event_types[type], tc);
+	if (team && type != 5) {
+		memcpy(out, "team-", 5);
+		out += 5;
+	}
+	n = strlen(event_types[type]);
+	memcpy(out, event_types[type], n);
+	memcpy(out + n, tc, strlen(tc) + 1);
 	return 1;
 }
 
@@ -679,7 +688,8 @@ static int tournament_extra_tags(struct hdr_ctx *h, uint32_t id)
 		if (add_lit(h->g, "EventDate", buf))
 			return -1;
 	}
-	if (event_type(rec[74], rec[75] & 1, buf, sizeof buf) && add_lit(h->g, "EventType", buf))
+	_Static_assert(sizeof buf >= EVENT_TYPE_MAX, "no room for EventType");
+	if (event_type(rec[74], rec[75] & 1, buf) && add_lit(h->g, "EventType", buf))
 		return -1;
 	if (nation_code(rec[76], buf) && add_lit(h->g, "EventCountry", buf))
 		return -1;
