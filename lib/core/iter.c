@@ -21,9 +21,7 @@ struct gamedb_event {
 	const struct gamedb__node *nd;
 	struct gamedb_move_iter *it;
 	int32_t depth;
-	int32_t movenum;
-	int32_t colour;
-	const char *text; /* comment or result text */
+	const char *text; /* the result's text (the end's event; other events' are their node's) */
 };
 
 struct level {
@@ -201,8 +199,9 @@ static struct level *current(struct gamedb_move_iter *it)
 }
 
 /*
- * gamedb_move_iter_next() but for its fast path: every event other than a move that carries
- * its SAN, and the end. Out of line, so that the fast path keeps few registers to save.
+ * gamedb_move_iter_next() but for its fast path: the end, the flags that skip nodes, a
+ * variation with no room left on the position stack. Out of line, so that the fast path
+ * keeps few registers to save.
  */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
@@ -228,7 +227,6 @@ static int32_t next_slow(struct gamedb_move_iter *it, const struct gamedb_event 
 			res = gamedb_game_get_tag(it->g, "Result");
 			ev->nd = NULL;
 			ev->depth = 0;
-			ev->movenum = 0;
 			ev->text = res ? res : "*";
 			*out = ev;
 			return GAMEDB_OK;
@@ -247,23 +245,7 @@ static int32_t next_slow(struct gamedb_move_iter *it, const struct gamedb_event 
 		break;
 	}
 	ev->nd = nd;
-	ev->movenum = 0;
 	switch (nd->type) {
-	case GAMEDB_EVENT_MOVE:
-		if (nd->kind == GAMEDB__NODE_SAN || nd->kind == GAMEDB__NODE_NUM) {
-			ev->movenum = (int32_t)nd->val;
-			ev->colour = nd->aux;
-		} else {
-			const struct level *lv = current(it);
-			if (it->variant == GAMEDB_VARIANT_XIANGQI) {
-				ev->movenum = (int32_t)lv->prev.x.fullmove;
-				ev->colour = lv->prev.x.stm;
-			} else {
-				ev->movenum = (int32_t)lv->prev.c.fullmove;
-				ev->colour = lv->prev.c.stm;
-			}
-		}
-		break;
 	case GAMEDB_EVENT_VARIATION_BEGIN:
 		if (it->depth + 1 == it->cap && grow_stack(it) != 0)
 			return GAMEDB_FAILED;
@@ -274,7 +256,7 @@ static int32_t next_slow(struct gamedb_move_iter *it, const struct gamedb_event 
 		if (it->depth > 0)
 			it->depth--;
 		break;
-	default: /* a text: gamedb_event_get_text() finds it from the node */
+	default: /* a move, a text: the getters find what they give from the node */
 		break;
 	}
 	/* VARIATION_BEGIN reports the depth of the variation it opens; END the depth it closes. */
@@ -284,70 +266,53 @@ static int32_t next_slow(struct gamedb_move_iter *it, const struct gamedb_event 
 }
 
 /*
- * The iterator passes n plain nodes from its place on (moves that carry their number: with
- * their SAN or without it, GAMEDB__NODE_NUM; and NAGs: no flag skips one, and none opens a
- * line or needs a position), the last of them at nd:
- * that is its current event. The one step both gamedb_move_iter_next() (n = 1) and the
- * writers' runs (gamedb__cursor_next()) take over such nodes.
+ * The iterator passes n nodes from its place on that open or close no line (the writers'
+ * runs of moves: gamedb__cursor_next()), the last of them at nd: that is its current event.
  */
 static inline void pass_plain(struct gamedb_move_iter *it, const struct gamedb__node *nd,
 			      size_t n)
 {
 	struct gamedb_event *ev = &it->ev;
 
-	/* Its number and colour are the node's own (gamedb_event_get_move_number()), and it has
-	 * no text (gamedb_event_get_text()): nothing more to set. */
+	/* What the getters give is read from the node: nothing more to set. */
 	it->i += n;
 	ev->nd = nd;
 	ev->depth = (int32_t)it->depth;
 }
 
-/* Whether a node is plain (see pass_plain()). */
-static inline int is_plain(const struct gamedb__node *nd)
+/* Whether it and out are an iterator and a place for its event (else next_slow() says no). */
+static inline int iter_valid(const struct gamedb_move_iter *it, const struct gamedb_event **out)
 {
-	/* Only MOVE nodes are of these kinds (core/game.h), and a kind is one value, not bits:
-	 * one test for a move of either kind. */
-	return (nd->kind & (GAMEDB__NODE_SAN | GAMEDB__NODE_NUM)) != 0 ||
-	       nd->type == GAMEDB_EVENT_NAG;
+	return it && out && it->magic == GAMEDB__ITER_MAGIC;
 }
 
-/* gamedb_move_iter_next(), inline here for the writers' step too (gamedb__cursor_next()). */
-static inline int32_t iter_next(struct gamedb_move_iter *it, const struct gamedb_event **out)
+/*
+ * gamedb_move_iter_next() on an iterator iter_valid() took, inline here for the writers' step
+ * too (gamedb__cursor_next()).
+ */
+static inline int32_t iter_step(struct gamedb_move_iter *it, const struct gamedb_event **out)
 {
 	/*
-	 * The usual events handed out here as next_slow() would, with only the fields that differ
-	 * set per kind: a plain node (pass_plain()); a comment when comments are not skipped (it
-	 * opens no line and needs no position); a variation's ends, when no flag skips them and
-	 * the stack has room (else next_slow() grows it).
+	 * Every node as next_slow() would hand it out, with no test of its type that could go
+	 * either way: the event is its node (what a getter asks is read from there) and its
+	 * depth. A variation's start opens a level, its end closes one (the depth reported is the
+	 * one it closes). next_slow() takes the end, a flag that skips nodes, and a start with no
+	 * room left on the position stack (it grows it).
 	 */
-	if (it && out && it->magic == GAMEDB__ITER_MAGIC && it->i < it->g->mb.n) {
+	if (it->i < it->g->mb.n) {
 		const struct gamedb__node *nd = &it->g->mb.nodes[it->i];
-		struct gamedb_event *ev = &it->ev;
-		int32_t depth;
-		if (is_plain(nd)) {
-			pass_plain(it, nd, 1);
-			*out = ev;
+		const unsigned type = nd->type;
+		const size_t depth = it->depth, begin = type == GAMEDB_EVENT_VARIATION_BEGIN;
+		const size_t end = type == GAMEDB_EVENT_VARIATION_END;
+		if (!(it->flags & (GAMEDB_ITER_MAINLINE_ONLY | GAMEDB_ITER_SKIP_COMMENTS)) &&
+		    depth + begin < it->cap) {
+			it->depth = depth + begin - (end & (depth > 0));
+			it->i++;
+			it->ev.nd = nd;
+			it->ev.depth = (int32_t)(it->depth + end);
+			*out = &it->ev;
 			return GAMEDB_OK;
 		}
-		if ((nd->type == GAMEDB_EVENT_COMMENT_AFTER || nd->type == GAMEDB_EVENT_COMMENT_BEFORE) &&
-		    !(it->flags & GAMEDB_ITER_SKIP_COMMENTS)) {
-			depth = (int32_t)it->depth; /* its text: gamedb_event_get_text() */
-		} else if (nd->type == GAMEDB_EVENT_VARIATION_BEGIN && it->depth + 1 < it->cap &&
-			   !(it->flags & GAMEDB_ITER_MAINLINE_ONLY)) {
-			depth = (int32_t)++it->depth;
-		} else if (nd->type == GAMEDB_EVENT_VARIATION_END &&
-			   !(it->flags & GAMEDB_ITER_MAINLINE_ONLY)) {
-			if (it->depth > 0)
-				it->depth--;
-			depth = (int32_t)it->depth + 1; /* the depth it closes */
-		} else {
-			return next_slow(it, out);
-		}
-		it->i++;
-		ev->nd = nd;
-		ev->depth = depth;
-		*out = ev;
-		return GAMEDB_OK;
 	}
 	return next_slow(it, out);
 }
@@ -355,7 +320,7 @@ static inline int32_t iter_next(struct gamedb_move_iter *it, const struct gamedb
 GAMEDB_EXPORT int32_t gamedb_move_iter_next(struct gamedb_move_iter *it,
 					    const struct gamedb_event **out)
 {
-	return iter_next(it, out);
+	return iter_valid(it, out) ? iter_step(it, out) : next_slow(it, out);
 }
 
 /* The UCI (xiangqi: ICCS) of a move node as gamedb_event_get_uci() gives it; its length. */
@@ -401,8 +366,9 @@ int32_t gamedb__cursor_next(struct gamedb_move_iter *it, unsigned what, struct g
 			    const struct gamedb_event **out)
 {
 	r->n = 0;
-	if ((what & GAMEDB__RUN_MOVES) && it && out && it->magic == GAMEDB__ITER_MAGIC &&
-	    it->i < it->g->mb.n) {
+	if (!iter_valid(it, out))
+		return next_slow(it, out);
+	if ((what & GAMEDB__RUN_MOVES) && it->i < it->g->mb.n) {
 		const struct gamedb__node *first = &it->g->mb.nodes[it->i];
 		/* Only moves with their SAN make a run: one without (GAMEDB__NODE_NUM, a game
 		 * decoded for a caller that asked none) ends it (gamedb__ply_plain()) and comes
@@ -417,7 +383,7 @@ int32_t gamedb__cursor_next(struct gamedb_move_iter *it, unsigned what, struct g
 			return GAMEDB_OK;
 		}
 	}
-	return iter_next(it, out);
+	return iter_step(it, out);
 }
 
 void gamedb__cursor_pass(struct gamedb_move_iter *it, const struct gamedb__run *r, size_t k)
@@ -591,19 +557,28 @@ GAMEDB_EXPORT const char *gamedb_event_get_notation(const struct gamedb_event *e
 GAMEDB_EXPORT int32_t gamedb_event_get_move_number(const struct gamedb_event *ev,
 						   int32_t *colour)
 {
+	const struct level *lv;
+
 	if (colour)
 		*colour = 0;
 	if (!is_move(ev))
 		return 0;
 	if (ev->nd->kind == GAMEDB__NODE_SAN || ev->nd->kind == GAMEDB__NODE_NUM) {
-		/* The node's own (the iterator's fast path sets no field for it). */
+		/* The node's own. */
 		if (colour)
 			*colour = ev->nd->aux;
 		return (int32_t)ev->nd->val;
 	}
+	/* Else the position before the move, played when first asked for (catch_up()). */
+	lv = current(ev->it);
+	if (ev->it->variant == GAMEDB_VARIANT_XIANGQI) {
+		if (colour)
+			*colour = lv->prev.x.stm;
+		return (int32_t)lv->prev.x.fullmove;
+	}
 	if (colour)
-		*colour = ev->colour;
-	return ev->movenum;
+		*colour = lv->prev.c.stm;
+	return (int32_t)lv->prev.c.fullmove;
 }
 
 GAMEDB_EXPORT int32_t gamedb_event_get_depth(const struct gamedb_event *ev)
@@ -615,20 +590,14 @@ GAMEDB_EXPORT int32_t gamedb_event_get_depth(const struct gamedb_event *ev)
  * The text of an event: a node's in the text pool, for the types that have one (the iterator
  * sets no field for it); the end's, the result, in ev->text.
  */
-static const char *event_text(const struct gamedb_event *ev)
+#define TEXT_TYPES                                                                                 \
+	(1u << GAMEDB_EVENT_COMMENT_BEFORE | 1u << GAMEDB_EVENT_COMMENT_AFTER |                    \
+	 1u << GAMEDB_EVENT_CLOCK | 1u << GAMEDB_EVENT_COMMAND | 1u << GAMEDB_EVENT_ANNOTATION)
+static inline const char *event_text(const struct gamedb_event *ev)
 {
-	switch (ev->nd ? ev->nd->type : GAMEDB_EVENT_RESULT) {
-	case GAMEDB_EVENT_RESULT:
+	if (!ev->nd)
 		return ev->text;
-	case GAMEDB_EVENT_COMMENT_BEFORE:
-	case GAMEDB_EVENT_COMMENT_AFTER:
-	case GAMEDB_EVENT_CLOCK:
-	case GAMEDB_EVENT_COMMAND:
-	case GAMEDB_EVENT_ANNOTATION:
-		return ev->it->g->mb.text.p + ev->nd->val;
-	default:
-		return NULL;
-	}
+	return (TEXT_TYPES >> (ev->nd->type & 31) & 1) ? ev->it->g->mb.text.p + ev->nd->val : NULL;
 }
 
 GAMEDB_EXPORT const char *gamedb_event_get_text(const struct gamedb_event *ev)
@@ -646,13 +615,15 @@ GAMEDB_EXPORT const char *gamedb_event_get_text_raw(const struct gamedb_event *e
 			       ev->nd->type != GAMEDB_EVENT_COMMENT_AFTER &&
 			       ev->nd->type != GAMEDB_EVENT_ANNOTATION))
 		return NULL;
-	raw = event_text(ev);
+	raw = ev->it->g->mb.text.p + ev->nd->val; /* its text (a type that has one) */
 	if (ev->nd->kind == GAMEDB__NODE_RAW)
 		raw += strlen(raw) + 1;
 	else if (ev->nd->kind == GAMEDB__NODE_RAW_AT)
 		raw = ev->it->g->mb.text.p + gamedb__node_raw_at(ev->nd);
 	if (len) /* an annotation's bytes may hold NULs: its hex text gives their number */
-		*len = ev->nd->type == GAMEDB_EVENT_ANNOTATION ? strlen(event_text(ev)) / 2 : strlen(raw);
+		*len = ev->nd->type == GAMEDB_EVENT_ANNOTATION
+			       ? strlen(ev->it->g->mb.text.p + ev->nd->val) / 2
+			       : strlen(raw);
 	return raw;
 }
 
