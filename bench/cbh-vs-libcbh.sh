@@ -9,7 +9,9 @@
 # either program repeats whole passes over the base for at least BENCH_SECONDS of its own CPU
 # time; the figure of a run is its CPU time per pass. The two programs run alternately, base
 # after base, BENCH_RUNS rounds; the table gives the medians, games per second of CPU time and
-# the ratio libgamedb / libcbh (above 1: libgamedb is faster). Both must read the same number
+# the ratio libgamedb / libcbh (above 1: libgamedb is faster), and the median of each round's
+# own ratio with their range (the two runs of a round are back to back: on shared cores whose
+# speed drifts over seconds that ratio moves less than the medians'). Both must read the same number
 # of moves per pass (main line and variations), or the script fails.
 #
 # libcbh is built here from its public source when it is present (LIBCBH_SRC; CMake, Release,
@@ -94,12 +96,12 @@ done
 median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 status=0
 echo
-echo "| base | games | moves | libgamedb games/s | libcbh games/s | ratio |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+echo "| base | games | moves | libgamedb games/s | libcbh games/s | ratio | ratio by round (range) |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 for b in $bases; do
 	name=${b%%|*} path=${b#*|}
 	if [ ! -f "$path" ]; then
-		echo "| $name | absent ($path) | | | | |"
+		echo "| $name | absent ($path) | | | | | |"
 		continue
 	fi
 	read -r g_games g_moves <"$tmp/$name.gamedb.count"
@@ -111,11 +113,18 @@ for b in $bases; do
 	note=""
 	[ "$g_games" = "$l_games" ] || note=" (libcbh: $l_games entries)"
 	tg=$(median "$tmp/$name.gamedb.t") tl=$(median "$tmp/$name.libcbh.t")
+	# The two runs of a round follow each other: their ratio, round by round, is less moved by
+	# a machine whose speed drifts over seconds (shared cores) than the two medians are.
+	paste "$tmp/$name.libcbh.t" "$tmp/$name.gamedb.t" | awk '{ printf "%.6f\n", $1 / $2 }' >"$tmp/$name.r"
+	rm=$(median "$tmp/$name.r") rlo=$(sort -g "$tmp/$name.r" | head -n 1) rhi=$(sort -g "$tmp/$name.r" | tail -n 1)
 	# Games per second on both sides with the games libgamedb delivers (libcbh counts a text
 	# entry of the base as a game too); the ratio is that of the CPU times per pass.
-	awk -v n="$name" -v g="$g_games" -v m="$g_moves" -v tg="$tg" -v tl="$tl" -v note="$note" 'BEGIN {
-		printf "| %s | %d%s | %d | %.0f | %.0f | %.2f |\n", n, g, note, m, g / tg, g / tl, tl / tg }'
+	awk -v n="$name" -v g="$g_games" -v m="$g_moves" -v tg="$tg" -v tl="$tl" -v note="$note" \
+	    -v rm="$rm" -v rlo="$rlo" -v rhi="$rhi" 'BEGIN {
+		printf "| %s | %d%s | %d | %.0f | %.0f | %.2f | %.2f (%.2f-%.2f) |\n", n, g, note, m,
+		       g / tg, g / tl, tl / tg, rm, rlo, rhi }'
 done
 echo
-echo "BENCH_RUNS=$runs BENCH_SECONDS=$seconds; medians of CPU time per pass; ratio = libcbh time / libgamedb time."
+echo "BENCH_RUNS=$runs BENCH_SECONDS=$seconds; medians of CPU time per pass; ratio = libcbh time / libgamedb time"
+echo "(of the medians; by round: the median of the rounds' own ratios, the two runs of a round back to back)."
 exit $status
