@@ -1431,6 +1431,66 @@ static char *patched_name(struct patched *p, const char *charset, const char *fa
 }
 
 /*
+ * A SCID comment that is not UTF-8 keeps its stored bytes, and gamedb_event_get_text_raw()
+ * gives exactly them. testdata/scid/latin1 (README there): Scid stores a Latin-1 lead byte of
+ * 0xC0 and above as UTF-8 but keeps a lone byte of 0x80-0xBF, so its comments hold both; the
+ * bytes below are those the .sg4 holds. The text is the stored bytes read in the fallback
+ * charset where they are not UTF-8.
+ */
+static void test_scid_stored_comment(void)
+{
+	static const char *const want[] = {
+		"Partie jou\xC3\xA9" "e \xC3\xA0 Gen\xC3\xA8ve, caf\xC3\xA9 cr\xC3\xA8me \xA9 2022. "
+		"\xC3\x87" "a commence.",
+		"Mojibake: \xC3\xA9 and n\xE9\xBB x and \xFC\xB1 y and \xC3\x80\xC3\x81"
+	};
+	static const char *const text[] = {
+		"Partie jou\xC3\xA9" "e \xC3\xA0 Gen\xC3\xA8ve, caf\xC3\xA9 cr\xC3\xA8me \xC2\xA9 2022. "
+		"\xC3\x87" "a commence.",
+		"Mojibake: \xC3\xA9 and n\xC3\xA9\xC2\xBB x and \xC3\xBC\xC2\xB1 y and \xC3\x80\xC3\x81"
+	};
+	const char *td = getenv("GAMEDB_TESTDATA");
+	struct gamedb_reader *r;
+	struct gamedb_game *g;
+	char base[1024];
+	size_t k, found = 0;
+	int32_t rc;
+
+	if (!td)
+		return;
+	snprintf(base, sizeof base, "%s/scid/latin1.si4", td);
+	r = gamedb_reader_new();
+	gamedb_reader_support_format_all(r);
+	CHECK_EQ_INT(gamedb_reader_open_filename(r, base), GAMEDB_OK);
+	while ((rc = gamedb_reader_next_game(r, &g)) == GAMEDB_OK || rc == GAMEDB_WARN) {
+		struct gamedb_move_iter *it = NULL;
+		const struct gamedb_event *ev;
+		if (gamedb_move_iter_new(g, 0, &it) == GAMEDB_FAILED)
+			break;
+		while (gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
+			const char *raw, *t = gamedb_event_get_text(ev);
+			size_t len = 0;
+			if (gamedb_event_get_type(ev) != GAMEDB_EVENT_COMMENT_BEFORE &&
+			    gamedb_event_get_type(ev) != GAMEDB_EVENT_COMMENT_AFTER)
+				continue;
+			raw = gamedb_event_get_text_raw(ev, &len);
+			for (k = 0; k < 2; k++) {
+				if (strncmp(t, text[k], 8) != 0)
+					continue;
+				found++;
+				CHECK_EQ_STR(t, text[k]);
+				CHECK_MSG(raw && len == strlen(want[k]) && memcmp(raw, want[k], len) == 0 &&
+						  raw[len] == 0,
+					  "comment %zu: stored bytes \"%s\" (%zu)", k, raw ? raw : "(none)", len);
+			}
+		}
+		gamedb_move_iter_free(it);
+	}
+	CHECK_EQ_INT((int)found, 2);
+	gamedb_reader_free(r);
+}
+
+/*
  * Text that is not UTF-8 in a UTF-8 base is read in the fallback charset, and said: once at
  * the open for the name tables (the message names the file and the first such name), once
  * per game for its comments and tags (file, game number, the text), never once per string.
@@ -1946,6 +2006,7 @@ int main(void)
 	test_lazy_io(five_base, ".si4", 1);
 	test_converter();
 	test_fallback_warning();
+	test_scid_stored_comment();
 	test_lossy_name_scope();
 	test_options_open();
 	if (file_exists(with_ext(tactics_base, ".si4"))) {

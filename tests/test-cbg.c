@@ -690,8 +690,8 @@ static void test_tree_and_annotations(void)
 			if (!strcmp(text, "ab") || !strcmp(text, "x"))
 				CHECK(nd->kind == 0);
 			else
-				CHECK_MSG(nd->kind == GAMEDB__NODE_RAW_AT &&
-					  strcmp(e.g.mb.text.p + gamedb__node_raw_at(nd),
+				CHECK_MSG(nd->kind == GAMEDB__NODE_RAW &&
+					  strcmp(e.g.mb.text.p + gamedb__node_raw(nd),
 						 !strcmp(text, "\xD0\xBE\xD0\xBA") ? "\xEE\xEA" : "\xE4\xE0 c") == 0,
 					  "text %s: stored bytes wrong", text);
 		}

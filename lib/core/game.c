@@ -69,6 +69,7 @@ int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, s
 int gamedb__mb_raw(struct gamedb__movebuf *mb, const void *raw, size_t len)
 {
 	const struct gamedb__node *nd = mb->n ? &mb->nodes[mb->n - 1] : NULL;
+	const size_t off = mb->text.len;
 
 	/* A comment whose stored bytes are its UTF-8 text (the usual case) keeps them once. */
 	if (nd && (nd->type == GAMEDB_EVENT_COMMENT_BEFORE || nd->type == GAMEDB_EVENT_COMMENT_AFTER) &&
@@ -78,7 +79,7 @@ int gamedb__mb_raw(struct gamedb__movebuf *mb, const void *raw, size_t len)
 	if (mb->n == 0 || mb->text.len > UINT32_MAX - len - 1 ||
 	    gamedb__buf_append(&mb->text, raw, len) != 0 || gamedb__buf_putc(&mb->text, 0) != 0)
 		return -1;
-	mb->nodes[mb->n - 1].kind = GAMEDB__NODE_RAW;
+	gamedb__node_set_raw(&mb->nodes[mb->n - 1], (uint32_t)off);
 	return 0;
 }
 

@@ -55,7 +55,7 @@ static inline size_t gamedb__any_to_fen(int32_t variant, const union gamedb__any
 struct gamedb__node {
 	struct gamedb__move m; /* MOVE: the completed legal move */
 	uint8_t type;          /* GAMEDB_EVENT_* */
-	uint8_t kind;          /* GAMEDB__NODE_RAW when the stored bytes follow the text;
+	uint8_t kind;          /* GAMEDB__NODE_RAW when the stored bytes are kept apart;
 				  MOVE: GAMEDB__NODE_SAN when san, san_len, val and aux are set,
 				  GAMEDB__NODE_NUM when val and aux are set (no SAN),
 				  GAMEDB__NODE_HAND when val locates the hands (no SAN) */
@@ -88,18 +88,13 @@ const char *gamedb__language_iso(unsigned code);
 int gamedb__language_code(const char *iso);
 
 /*
- * A text node whose stored (unconverted) bytes follow its UTF-8 text and its NUL, themselves
- * NUL-terminated. An ANNOTATION node's text is its payload in hex, so its stored bytes (which
- * may hold NULs) number half the text's length.
+ * A text node whose stored (unconverted) bytes differ from its UTF-8 text: they lie in the
+ * text pool, NUL-terminated, at the offset its san room holds (gamedb__node_set_raw(),
+ * gamedb__node_raw()): after the text (gamedb__mb_raw()), or in a block of stored bytes a
+ * format keeps in the pool once (ChessBase: a game's CBA block). An ANNOTATION node's text is
+ * its payload in hex, so its stored bytes (which may hold NULs) number half the text's length.
  */
 #define GAMEDB__NODE_RAW 1
-/*
- * A text node whose stored bytes lie elsewhere in the text pool, NUL-terminated there too: at
- * the offset its san room holds (gamedb__node_raw_at()). A format that keeps a whole block of
- * stored bytes in the pool once (ChessBase: a game's CBA block, when a text differs from its
- * bytes) points each text there instead of copying the text's bytes after it.
- */
-#define GAMEDB__NODE_RAW_AT 16
 /* A MOVE node whose val is the offset in the text pool of the hands before it (8 bytes). */
 #define GAMEDB__NODE_HAND 2
 /* A MOVE node that carries its SAN, move number and colour (struct gamedb__node). */
@@ -108,7 +103,8 @@ int gamedb__language_code(const char *iso);
  * A MOVE node that carries its move number and colour but no SAN (san_len 0, san zeros): the
  * iterator hands the number out as for GAMEDB__NODE_SAN, and makes the SAN only when asked
  * (from the position before the move, which it replays then). Not a bit of GAMEDB__NODE_SAN.
- * Only MOVE nodes are of these two kinds (the iterator's is_plain() counts on it).
+ * Only MOVE nodes are of these two kinds (gamedb_event_get_move_number() reads the number
+ * and colour from either).
  */
 #define GAMEDB__NODE_NUM 8
 
@@ -163,9 +159,10 @@ static inline void gamedb__mb_move_done(struct gamedb__movebuf *mb, struct gamed
  * Adds a move of the kind given (gamedb__node_fill(): the same in a node of the caller's),
  * with the number of its full move and the colour that made it, as gamedb__node_move() takes
  * them: GAMEDB__NODE_SAN with its SAN (len characters, below GAMEDB__SAN_MAX, NUL-terminated,
- * in a buffer of GAMEDB__SAN_MAX bytes, all of which are copied), or GAMEDB__NODE_NUM without it (len 0, san GAMEDB__SAN_MAX zero bytes; m->check
- * must not say GAMEDB__CHECK_CHECK for a mate: GAMEDB__CHECK_UNKNOWN as gamedb__move_play_fast()
- * leaves it, or the SAN made later would write '+' for '#'). A decoder that chooses once per
+ * in a buffer of GAMEDB__SAN_MAX bytes, all of which are copied), or GAMEDB__NODE_NUM without
+ * it (len 0, san GAMEDB__SAN_MAX zero bytes; m->check must not say GAMEDB__CHECK_CHECK for a
+ * mate: GAMEDB__CHECK_UNKNOWN as gamedb__move_play_fast() leaves it, or the SAN made later
+ * would write '+' for '#'). A decoder that chooses once per
  * game whether its moves get their SAN passes the kind as a variable: no test per move.
  * Inline: the decoders call it for every move.
  */
@@ -242,15 +239,15 @@ int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, s
  * are its very UTF-8 text keeps nothing more (gamedb_event_get_text_raw() then gives the text).
  */
 int gamedb__mb_raw(struct gamedb__movebuf *mb, const void *raw, size_t len);
-/* Marks text node nd GAMEDB__NODE_RAW_AT, its stored bytes at offset off of the text pool. */
-static inline void gamedb__node_set_raw_at(struct gamedb__node *nd, uint32_t off)
+/* Marks text node nd GAMEDB__NODE_RAW, its stored bytes at offset off of the text pool. */
+static inline void gamedb__node_set_raw(struct gamedb__node *nd, uint32_t off)
 {
 	_Static_assert(GAMEDB__SAN_MAX >= sizeof off, "no room for the offset");
-	nd->kind = GAMEDB__NODE_RAW_AT;
+	nd->kind = GAMEDB__NODE_RAW;
 	memcpy(nd->san, &off, sizeof off);
 }
-/* The offset in the text pool of a GAMEDB__NODE_RAW_AT node's stored bytes. */
-static inline uint32_t gamedb__node_raw_at(const struct gamedb__node *nd)
+/* The offset in the text pool of a GAMEDB__NODE_RAW node's stored bytes. */
+static inline uint32_t gamedb__node_raw(const struct gamedb__node *nd)
 {
 	uint32_t off;
 

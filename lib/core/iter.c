@@ -199,6 +199,24 @@ static struct level *current(struct gamedb_move_iter *it)
 }
 
 /*
+ * Makes nd, the node at the iterator's place, its current event: the event is the node (what
+ * a getter asks is read from there) and its depth. A variation's start opens a level and
+ * reports the depth it opens, its end closes one and reports the depth it closes; computed,
+ * not branched on (the nodes of a game mix moves, texts and variations). begin: whether nd
+ * starts a variation (the caller has asked, to see that the stack has room for its level).
+ */
+static inline void take_node(struct gamedb_move_iter *it, const struct gamedb__node *nd,
+			     size_t begin)
+{
+	const size_t depth = it->depth, end = nd->type == GAMEDB_EVENT_VARIATION_END;
+
+	it->depth = depth + begin - (end & (depth > 0));
+	it->i++;
+	it->ev.nd = nd;
+	it->ev.depth = (int32_t)(it->depth + end);
+}
+
+/*
  * gamedb_move_iter_next() but for its fast path: the end, the flags that skip nodes, a
  * variation with no room left on the position stack. Out of line, so that the fast path
  * keeps few registers to save.
@@ -241,26 +259,13 @@ static int32_t next_slow(struct gamedb_move_iter *it, const struct gamedb_event 
 			it->i++;
 			continue;
 		}
-		it->i++;
 		break;
 	}
-	ev->nd = nd;
-	switch (nd->type) {
-	case GAMEDB_EVENT_VARIATION_BEGIN:
-		if (it->depth + 1 == it->cap && grow_stack(it) != 0)
-			return GAMEDB_FAILED;
-		/* Its positions are set when they are needed (catch_up()). */
-		it->depth++;
-		break;
-	case GAMEDB_EVENT_VARIATION_END:
-		if (it->depth > 0)
-			it->depth--;
-		break;
-	default: /* a move, a text: the getters find what they give from the node */
-		break;
-	}
-	/* VARIATION_BEGIN reports the depth of the variation it opens; END the depth it closes. */
-	ev->depth = (int32_t)(nd->type == GAMEDB_EVENT_VARIATION_END ? it->depth + 1 : it->depth);
+	/* A variation's positions are set when they are needed (catch_up()): room only. */
+	if (nd->type == GAMEDB_EVENT_VARIATION_BEGIN && it->depth + 1 == it->cap &&
+	    grow_stack(it) != 0)
+		return GAMEDB_FAILED;
+	take_node(it, nd, nd->type == GAMEDB_EVENT_VARIATION_BEGIN);
 	*out = ev;
 	return GAMEDB_OK;
 }
@@ -269,7 +274,7 @@ static int32_t next_slow(struct gamedb_move_iter *it, const struct gamedb_event 
  * The iterator passes n nodes from its place on that open or close no line (the writers'
  * runs of moves: gamedb__cursor_next()), the last of them at nd: that is its current event.
  */
-static inline void pass_plain(struct gamedb_move_iter *it, const struct gamedb__node *nd,
+static inline void pass_run(struct gamedb_move_iter *it, const struct gamedb__node *nd,
 			      size_t n)
 {
 	struct gamedb_event *ev = &it->ev;
@@ -293,23 +298,16 @@ static inline int iter_valid(const struct gamedb_move_iter *it, const struct gam
 static inline int32_t iter_step(struct gamedb_move_iter *it, const struct gamedb_event **out)
 {
 	/*
-	 * Every node as next_slow() would hand it out, with no test of its type that could go
-	 * either way: the event is its node (what a getter asks is read from there) and its
-	 * depth. A variation's start opens a level, its end closes one (the depth reported is the
-	 * one it closes). next_slow() takes the end, a flag that skips nodes, and a start with no
-	 * room left on the position stack (it grows it).
+	 * Every node, with no test of its type that could go either way (take_node()); next_slow()
+	 * takes the end, the flags that skip nodes, and a variation's start with no room left on
+	 * the position stack (it grows it).
 	 */
-	if (it->i < it->g->mb.n) {
+	if (it->i < it->g->mb.n &&
+	    !(it->flags & (GAMEDB_ITER_MAINLINE_ONLY | GAMEDB_ITER_SKIP_COMMENTS))) {
 		const struct gamedb__node *nd = &it->g->mb.nodes[it->i];
-		const unsigned type = nd->type;
-		const size_t depth = it->depth, begin = type == GAMEDB_EVENT_VARIATION_BEGIN;
-		const size_t end = type == GAMEDB_EVENT_VARIATION_END;
-		if (!(it->flags & (GAMEDB_ITER_MAINLINE_ONLY | GAMEDB_ITER_SKIP_COMMENTS)) &&
-		    depth + begin < it->cap) {
-			it->depth = depth + begin - (end & (depth > 0));
-			it->i++;
-			it->ev.nd = nd;
-			it->ev.depth = (int32_t)(it->depth + end);
+		const size_t begin = nd->type == GAMEDB_EVENT_VARIATION_BEGIN;
+		if (it->depth + begin < it->cap) {
+			take_node(it, nd, begin);
 			*out = &it->ev;
 			return GAMEDB_OK;
 		}
@@ -357,7 +355,7 @@ _Static_assert(offsetof(struct gamedb__node, kind) - PLY_AT == offsetof(struct g
 
 /*
  * The writers' step (core/cursor.h): a run of the plain nodes from the iterator's place on,
- * which the writer passes (gamedb__cursor_pass(): pass_plain(), as gamedb_move_iter_next()
+ * which the writer passes (gamedb__cursor_pass(): pass_run(), as gamedb_move_iter_next()
  * passes each) once it has written them, else the next event as gamedb_move_iter_next()
  * gives it. A writer formats a run of moves in one loop, with no call and no event per move,
  * and never sees a node.
@@ -391,7 +389,7 @@ void gamedb__cursor_pass(struct gamedb_move_iter *it, const struct gamedb__run *
 	/* Only the run the last step gave, from where it starts, within it. */
 	if (k == 0 || k > r->n || r->first != it->i)
 		return;
-	pass_plain(it, &it->g->mb.nodes[r->first + k - 1], k);
+	pass_run(it, &it->g->mb.nodes[r->first + k - 1], k);
 }
 
 size_t gamedb__cursor_uci(const struct gamedb_move_iter *it, const struct gamedb__run *r,
@@ -607,7 +605,7 @@ GAMEDB_EXPORT const char *gamedb_event_get_text(const struct gamedb_event *ev)
 
 GAMEDB_EXPORT const char *gamedb_event_get_text_raw(const struct gamedb_event *ev, size_t *len)
 {
-	const char *raw;
+	const char *pool, *raw;
 
 	if (len)
 		*len = 0;
@@ -615,15 +613,12 @@ GAMEDB_EXPORT const char *gamedb_event_get_text_raw(const struct gamedb_event *e
 			       ev->nd->type != GAMEDB_EVENT_COMMENT_AFTER &&
 			       ev->nd->type != GAMEDB_EVENT_ANNOTATION))
 		return NULL;
-	raw = ev->it->g->mb.text.p + ev->nd->val; /* its text (a type that has one) */
-	if (ev->nd->kind == GAMEDB__NODE_RAW)
-		raw += strlen(raw) + 1;
-	else if (ev->nd->kind == GAMEDB__NODE_RAW_AT)
-		raw = ev->it->g->mb.text.p + gamedb__node_raw_at(ev->nd);
+	pool = ev->it->g->mb.text.p;
+	/* Its stored bytes where they are kept apart, else its very text. */
+	raw = pool + (ev->nd->kind == GAMEDB__NODE_RAW ? gamedb__node_raw(ev->nd) : ev->nd->val);
 	if (len) /* an annotation's bytes may hold NULs: its hex text gives their number */
-		*len = ev->nd->type == GAMEDB_EVENT_ANNOTATION
-			       ? strlen(ev->it->g->mb.text.p + ev->nd->val) / 2
-			       : strlen(raw);
+		*len = ev->nd->type == GAMEDB_EVENT_ANNOTATION ? strlen(pool + ev->nd->val) / 2
+							       : strlen(raw);
 	return raw;
 }
 

@@ -208,7 +208,7 @@ struct cbg_state {
 	const uint8_t *cba;    /* the game's CBA block (a view of the .cba) */
 	uint32_t cba_len;      /* its length */
 	/* Where the block was copied into the move buffer's text pool, once a text differed
-	 * from its stored bytes (they are read there: GAMEDB__NODE_RAW_AT); NONE until then. */
+	 * from its stored bytes (they are read there: GAMEDB__NODE_RAW); NONE until then. */
 	uint32_t cba_copy;
 	int32_t status;        /* GAMEDB_OK or GAMEDB_WARN so far */
 	/*
@@ -1422,7 +1422,7 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 			}
 			raw = s->cba_copy + a->off + 2;
 			t->p[raw + n] = 0;
-			gamedb__node_set_raw_at(&mb->nodes[mb->n - 1], raw);
+			gamedb__node_set_raw(&mb->nodes[mb->n - 1], raw);
 		}
 	} else {
 		r = cb_text(c, pl + 2, n, &c->scratch);

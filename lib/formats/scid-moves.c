@@ -516,11 +516,16 @@ moves_done:
 			 * The stored bytes follow the UTF-8 text, for gamedb_event_get_text_raw(),
 			 * unless they are its very bytes (valid UTF-8, the usual case).
 			 */
-			if (trc == GAMEDB_FAILED || gamedb__buf_put(&mb->text, "", 1) != 0 ||
-			    (!same && (gamedb__buf_put(&mb->text, in, clen) != 0 ||
-				       gamedb__buf_put(&mb->text, "", 1) != 0)))
+			if (trc == GAMEDB_FAILED || gamedb__buf_put(&mb->text, "", 1) != 0)
 				return decode_fail(s, g, &rc, "out of memory");
-			nd->kind = same ? 0 : GAMEDB__NODE_RAW;
+			nd->kind = 0;
+			if (!same) {
+				const size_t raw = mb->text.len;
+				if (gamedb__buf_put(&mb->text, in, clen) != 0 ||
+				    gamedb__buf_put(&mb->text, "", 1) != 0)
+					return decode_fail(s, g, &rc, "out of memory");
+				gamedb__node_set_raw(nd, (uint32_t)raw);
+			}
 			nd->val = (uint32_t)off;
 			if (trc == GAMEDB_WARN)
 				result = GAMEDB_WARN;

@@ -816,11 +816,6 @@ static const struct gamedb__text_table *get_table(struct gamedb__text *t, int i)
 	return t->cache[i].table;
 }
 
-/*
- * len bytes through a single-byte table into out (room for 4 * len + 4 reserved): what the
- * converter gives for the text, a refused byte as U+FFFD with GAMEDB_WARN as convert_iconv()
- * writes it. The letters are valid UTF-8 already (byte_table()).
- */
 /* Byte c's letter through tab at *o, which moves past it: 1, or 0 for U+FFFD (refused). */
 static TEXT_HOT int table_letter(const struct gamedb__text_table *tab, unsigned char c, char **o)
 {
@@ -834,6 +829,11 @@ static TEXT_HOT int table_letter(const struct gamedb__text_table *tab, unsigned 
 	return 0;
 }
 
+/*
+ * len bytes through a single-byte table into out (room for 4 * len + 4 reserved): what the
+ * converter gives for the text, a refused byte as U+FFFD with GAMEDB_WARN as convert_iconv()
+ * writes it. The letters are valid UTF-8 already (byte_table()).
+ */
 static int32_t convert_table(const struct gamedb__text_table *tab, const unsigned char *in,
 			     size_t len, struct gamedb__buf *out)
 {
