@@ -559,21 +559,40 @@ static CB_HOT_INLINE int decode_op(const struct cb_op *ops, const struct cb_leve
 
 	memset(m, 0, sizeof *m);
 	m->rook_from = GAMEDB__NO_SQ;
-	if (op == OP_NULL) {
+	if (op > OP_CASTLE_Q && op < OP_TWO_BYTE) {
+		/* A man but the king, by its slot (most moves: first). */
+		const struct cb_op *o = &ops[op];
+		type = o->type;
+		ordinal = o->ordinal;
+		from = lv->slots.sq[stm][type][ordinal];
+		if (from >= 64 || pos->sq[from] != GAMEDB__PC(type, stm)) {
+			if (type == GAMEDB__PAWN)
+				snprintf(msg, cap, "pawn number %d is gone (opcode %d)", ordinal + 1, op);
+			else
+				snprintf(msg, cap, "there is no %s %s (opcode %d)", nth[ordinal],
+					 type_name[type], op);
+			return -1;
+		}
+		df = o->df[stm];
+		dr = o->dr[stm];
+		if (o->slider) {
+			m->from = (uint8_t)from;
+			m->to = (uint8_t)((((from >> 3) + 8 + dr) & 7) * 8 + (((from & 7) + 8 + df) & 7));
+			return 0;
+		}
+	} else if (op == OP_NULL) {
 		if (gamedb__move_null(pos, m) != 0) {
 			snprintf(msg, cap, "null move while in check");
 			return -1;
 		}
 		return 0;
-	}
-	if (op == OP_CASTLE_K || op == OP_CASTLE_Q) {
+	} else if (op == OP_CASTLE_K || op == OP_CASTLE_Q) {
 		if (gamedb__move_castle(pos, op == OP_CASTLE_K, m) != 0) {
 			snprintf(msg, cap, "castling not allowed");
 			return -1;
 		}
 		return 0;
-	}
-	if (op == OP_TWO_BYTE) {
+	} else if (op == OP_TWO_BYTE) {
 		from = cb_square((int)(w & 63));
 		m->to = (uint8_t)cb_square((int)((w >> 6) & 63));
 		if (w >> 14) {
@@ -595,8 +614,8 @@ static CB_HOT_INLINE int decode_op(const struct cb_op *ops, const struct cb_leve
 		if (GAMEDB__PC_TYPE(pos->sq[from]) == GAMEDB__PAWN && (m->to >> 3) == (stm ? 0 : 7))
 			m->promo = promo_piece[(w >> 12) & 3];
 		return 0;
-	}
-	if (op <= 8) {
+	} else {
+		/* 1-8: the king's steps */
 		from = pos->king[stm];
 		if (from >= 64) {
 			snprintf(msg, cap, "no king");
@@ -605,26 +624,6 @@ static CB_HOT_INLINE int decode_op(const struct cb_op *ops, const struct cb_leve
 		df = king_step[op - 1][0];
 		dr = king_step[op - 1][1];
 		type = GAMEDB__KING;
-	} else {
-		const struct cb_op *o = &ops[op];
-		type = o->type;
-		ordinal = o->ordinal;
-		from = lv->slots.sq[stm][type][ordinal];
-		if (from >= 64 || pos->sq[from] != GAMEDB__PC(type, stm)) {
-			if (type == GAMEDB__PAWN)
-				snprintf(msg, cap, "pawn number %d is gone (opcode %d)", ordinal + 1, op);
-			else
-				snprintf(msg, cap, "there is no %s %s (opcode %d)", nth[ordinal],
-					 type_name[type], op);
-			return -1;
-		}
-		df = o->df[stm];
-		dr = o->dr[stm];
-		if (o->slider) {
-			m->from = (uint8_t)from;
-			m->to = (uint8_t)((((from >> 3) + 8 + dr) & 7) * 8 + (((from & 7) + 8 + df) & 7));
-			return 0;
-		}
 	}
 	file = (from & 7) + df;
 	rank = (from >> 3) + dr;
@@ -800,35 +799,37 @@ static int32_t decode_tree(struct gamedb__cbg_ctx *c, struct gamedb_game *g,
 		uint32_t fullmove;
 		uint32_t id;
 
-		if (op == OP_PUSH) {
-			/* A sibling line: decoded on a copy of this line, dropped at its 255. */
-			struct cb_level *nl = gamedb__stack_push(&s->levels);
-			if (!nl)
-				return fail(c, g, g->loc[0] + at,
-					    gamedb__stack_full(&s->levels) ? "variations nested too deeply"
-									   : "out of memory");
-			*nl = nl[-1];
-			cur = nl;
-			continue;
-		}
-		if (op == OP_POP) {
-			if (gamedb__var_depth(&s->levels) == 0)
-				return st; /* the end of the game */
-			gamedb__stack_pop(&s->levels);
-			cur = gamedb__stack_top(&s->levels);
-			continue;
-		}
-		if (op == OP_PAD)
-			continue;
-		if (op > OP_PAD) {
-			/* Unused opcodes: skipped (counting no move), as other readers do. */
-			st = GAMEDB_WARN;
-			gamedb__game_seterr(g, "%s: offset %llu: game %llu: unknown opcode %d skipped",
-					    c->cbg->name, (unsigned long long)(g->loc[0] + at),
-					    game_no(g), op);
-			continue;
-		}
-		if (op == OP_TWO_BYTE) {
+		if (op >= OP_TWO_BYTE) { /* all but the one-byte moves, behind one test */
+			if (op == OP_PUSH) {
+				/* A sibling line: decoded on a copy of this line, dropped at its 255. */
+				struct cb_level *nl = gamedb__stack_push(&s->levels);
+				if (!nl)
+					return fail(c, g, g->loc[0] + at,
+						    gamedb__stack_full(&s->levels)
+							    ? "variations nested too deeply"
+							    : "out of memory");
+				*nl = nl[-1];
+				cur = nl;
+				continue;
+			}
+			if (op == OP_POP) {
+				if (gamedb__var_depth(&s->levels) == 0)
+					return st; /* the end of the game */
+				gamedb__stack_pop(&s->levels);
+				cur = gamedb__stack_top(&s->levels);
+				continue;
+			}
+			if (op == OP_PAD)
+				continue;
+			if (op > OP_PAD) {
+				/* Unused opcodes: skipped (counting no move), as other readers do. */
+				st = GAMEDB_WARN;
+				gamedb__game_seterr(g, "%s: offset %llu: game %llu: unknown opcode %d "
+						    "skipped", c->cbg->name,
+						    (unsigned long long)(g->loc[0] + at), game_no(g), op);
+				continue;
+			}
+			/* OP_TWO_BYTE */
 			if (end - p < 2)
 				return fail(c, g, g->loc[0] + at, "two-byte move cut off");
 			w = two_byte_word(mode, rec + p, n);
@@ -1625,10 +1626,14 @@ static int command_text(struct gamedb__cbg_ctx *c, const struct cbg_state *s,
  * COMMENT_BEFORE, commands as COMMAND, and what needs a move (NAGs) as raw ANNOTATION events.
  */
 /*
- * An entry that follows its move (any but a text before it): symbols as NAGs, a text after
- * it as a comment, the rest as commands or, without a mapping, as they are stored.
+ * An entry that follows its move but a text: symbols as NAGs, the rest as commands or,
+ * without a mapping, as they are stored. Out of line: emit_after() then takes a text with no
+ * registers saved.
  */
-static int emit_after(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struct cb_ann *a,
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int emit_other(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struct cb_ann *a,
 		      int mover, struct gamedb__movebuf *mb)
 {
 	int t;
@@ -1642,13 +1647,21 @@ static int emit_after(struct gamedb__cbg_ctx *c, struct cbg_state *s, const stru
 				return -1;
 		return 0;
 	}
-	if (a->type == CBA_TEXT_AFTER)
-		return emit_text(c, s, a, GAMEDB_EVENT_COMMENT_AFTER, mb);
 	t = command_text(c, s, a, mover);
 	if (t < 0 || (t && gamedb__mb_comment(mb, t, c->scratch.p, c->scratch.len) != 0) ||
 	    (!t && emit_raw(c, s, a, mb) != 0))
 		return -1;
 	return 0;
+}
+
+/* An entry that follows its move (any but a text before it): a text after it as a comment,
+ * the rest by emit_other(). */
+static inline int emit_after(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struct cb_ann *a,
+			     int mover, struct gamedb__movebuf *mb)
+{
+	if (a->type == CBA_TEXT_AFTER)
+		return emit_text(c, s, a, GAMEDB_EVENT_COMMENT_AFTER, mb);
+	return emit_other(c, s, a, mover, mb);
 }
 
 /* The entries at the start of the game (position -1): the texts first, then the rest. */
