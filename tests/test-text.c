@@ -695,7 +695,7 @@ static void test_util(void)
 static void test_shared_tables(void)
 {
 	struct gamedb__text a, b;
-	const struct gamedb__text_table *ta, *tb;
+	const struct gamedb__text_letters *ta, *tb;
 	struct gamedb__buf out = { 0 };
 
 	memset(&a, 0, sizeof a);
@@ -756,7 +756,7 @@ static void test_runs(void)
 	for (c = 0; c < sizeof charsets / sizeof charsets[0]; c++) {
 		const char *cs = charsets[c];
 		iconv_t cd = iconv_open("UTF-8", cs);
-		const struct gamedb__text_table *tab;
+		const struct gamedb__text_letters *tab;
 		struct gamedb__text_runs r;
 		char letter[256][8];
 		size_t letter_len[256];
@@ -844,6 +844,135 @@ static void test_runs(void)
 		CHECK_MSG(top == 0 || any_run, "%s: no run was taken", cs);
 	}
 }
+
+/*
+ * A charset's letters with bytes of a format's own meaning set over them (as ChessBase does:
+ * CR a line break, figurines), run over pseudo-random texts, against what the description of
+ * the letters says byte by byte, from glibc's iconv: CR LF and a lone CR one "\n", a NUL '?'
+ * and a byte iconv refuses U+FFFD (each lost, with a warning), a set byte its letter, the
+ * others iconv's. Then a charset whose ASCII bytes are not themselves (EBCDIC), whose table
+ * has no runs and no eight-byte ASCII path, through gamedb__text_to_utf8() against iconv.
+ */
+static int iconv_refuses(iconv_t cd, unsigned char b)
+{
+	char in = (char)b, *ip = &in, out[8], *op = out;
+	size_t il = 1, ol = sizeof out;
+
+	iconv(cd, NULL, NULL, NULL, NULL);
+	return iconv(cd, &ip, &il, &op, &ol) == (size_t)-1;
+}
+
+static void test_letters(void)
+{
+	static const char *const charsets[] = { "CP1251", "CP1252", "KOI8-R" };
+	size_t c;
+
+	for (c = 0; c < sizeof charsets / sizeof charsets[0]; c++) {
+		const char *cs = charsets[c];
+		iconv_t cd = iconv_open("UTF-8", cs);
+		const struct gamedb__text_letters *tab;
+		struct gamedb__text_letters L;
+		char letter[256][8];
+		size_t letter_len[256], lost_letter[256];
+		int tries;
+		unsigned b;
+
+		if (cd == (iconv_t)-1)
+			continue;
+		for (b = 0; b < 256; b++) {
+			letter_len[b] = iconv_byte(cd, (unsigned char)b, letter[b]);
+			lost_letter[b] = iconv_refuses(cd, (unsigned char)b);
+		}
+		iconv_close(cd);
+		/* What the description says of each byte: a NUL '?' lost, a refused one U+FFFD lost. */
+		letter[0][0] = '?';
+		letter_len[0] = 1;
+		lost_letter[0] = 1;
+		/* The format's own bytes. */
+		memcpy(letter[0xA2], "K", 1);
+		letter_len[0xA2] = 1;
+		lost_letter[0xA2] = 0;
+		memcpy(letter[0x9E], "[#]", 3);
+		letter_len[0x9E] = 3;
+		lost_letter[0x9E] = 0;
+		tab = gamedb__text_table_of(&T, cs);
+		CHECK_MSG(tab != NULL, "%s: no table", cs);
+		if (!tab)
+			continue;
+		L = *tab;
+		gamedb__text_letter_set(&L, '\r', "\n", 1, GAMEDB__LETTER_CR);
+		gamedb__text_letter_set(&L, 0xA2, "K", 1, 0);
+		gamedb__text_letter_set(&L, 0x9E, "[#]", 3, 0);
+		for (tries = 0; tries < 3000; tries++) {
+			unsigned char in[300];
+			char want[300 * 8 + 16];
+			struct gamedb__buf out = { 0 };
+			size_t n = rnd(300), i = 0, wlen = 0, wlost = 0, lost = 0;
+			int32_t rc;
+			while (i < n) {
+				unsigned cls = rnd(20), run = 1 + rnd(40);
+				for (; run && i < n; run--, i++)
+					in[i] = cls < 8 ? (unsigned char)(0x20 + rnd(0x5F))
+						: cls < 16 ? (unsigned char)(0xC0 + rnd(0x40))
+						: cls == 16 ? (unsigned char)(rnd(3) ? '\r' : '\n')
+						: cls == 17 ? (unsigned char)(rnd(2) ? 0 : 0xA2)
+							    : (unsigned char)(0x80 + rnd(0x40));
+			}
+			for (i = 0; i < n; i++) {
+				if (in[i] == '\r') {
+					want[wlen++] = '\n';
+					if (i + 1 < n && in[i + 1] == '\n')
+						i++;
+					continue;
+				}
+				memcpy(want + wlen, letter[in[i]], letter_len[in[i]]);
+				wlen += letter_len[in[i]];
+				wlost += lost_letter[in[i]];
+			}
+			if (gamedb__buf_room(&out, GAMEDB__LETTERS_ROOM(n) + 1) != 0) {
+				CHECK_MSG(0, "out of memory");
+				break;
+			}
+			rc = gamedb__text_letters_run(&L, in, n, &out, &lost);
+			if (out.len != wlen || memcmp(out.p, want, wlen) != 0 || out.p[out.len] != 0 ||
+			    lost != wlost || rc != (wlost ? GAMEDB_WARN : GAMEDB_OK)) {
+				CHECK_MSG(0, "%s, try %d: %zu bytes: %zu out (want %zu), %zu lost (want %zu)",
+					  cs, tries, n, out.len, wlen, lost, wlost);
+				gamedb__buf_free(&out);
+				break;
+			}
+			testlib_passed++;
+			gamedb__buf_free(&out);
+		}
+	}
+	/* EBCDIC: no ASCII byte is itself. */
+	{
+		iconv_t cd = iconv_open("UTF-8", "IBM037");
+		unsigned char in[200];
+		char want[200 * 4 + 16];
+		size_t i, wlen = 0, refused = 0;
+		if (cd != (iconv_t)-1) {
+			struct gamedb__buf out = { 0 };
+			int32_t rc = GAMEDB_FAILED;
+			for (i = 0; i < sizeof in; i++) {
+				in[i] = (unsigned char)(0x40 + rnd(0xC0)); /* no NUL */
+				wlen += iconv_byte(cd, in[i], want + wlen);
+				refused += (size_t)iconv_refuses(cd, in[i]);
+			}
+			iconv_close(cd);
+			/* A table once the charset has been used often enough (GAMEDB__TEXT_TABLE_AFTER). */
+			for (i = 0; i <= GAMEDB__TEXT_TABLE_AFTER; i++) {
+				out.len = 0;
+				rc = gamedb__text_to_utf8(&T, "IBM037", NULL, (const char *)in, sizeof in, &out);
+			}
+			CHECK(gamedb__text_table_of(&T, "IBM037") != NULL &&
+			      !gamedb__text_table_of(&T, "IBM037")->ascii);
+			CHECK_EQ_INT(rc, refused ? GAMEDB_WARN : GAMEDB_OK);
+			CHECK(out.len == wlen && memcmp(out.p, want, wlen) == 0);
+			gamedb__buf_free(&out);
+		}
+	}
+}
 #endif
 
 int main(void)
@@ -869,6 +998,7 @@ int main(void)
 	test_shared_tables();
 #ifndef _WIN32
 	test_runs();
+	test_letters();
 #endif
 	gamedb__text_close(&T);
 	gamedb__text_close(&T); /* twice is harmless */

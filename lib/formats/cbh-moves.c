@@ -154,24 +154,13 @@ struct cb_frame {
 };
 
 /*
- * A CB text's bytes in UTF-8, two tables for the charset in use (cb_letters_of()): e[b] is
- * byte b's letter (1-3 bytes of UTF-8) in bytes 0-2 of a 32-bit word in memory order; step[b]
- * is how far the output moves: the letter's length (bits 0-1), with LETTER_CR for the line
- * break (CR LF is one "\n") or LETTER_WARN for a byte that costs a warning (the converter
- * refuses it, or a NUL), both with LETTER_FLAG. Each letter is written as a word and the
- * output advanced by its step, a word too, so that the add takes it straight from the table
- * (one load, one store and one add a byte, no test): a flagged byte moves the output by
- * LETTER_FLAG and more, so eight letters that moved it past 8 * 3 bytes held a flag
- * (cb_text_table()).
+ * A CB text's letters for the charset in use (cb_letters_of()): the text layer's table of it
+ * (struct gamedb__text_letters), with ChessBase's own bytes set over it: the figurines, the
+ * diagram and the line breaks.
  */
-enum { LETTER_FLAG = 0x40, LETTER_CR = LETTER_FLAG | 0x20, LETTER_WARN = LETTER_FLAG | 0x10 };
-/* The most eight letters move the output by: eight flagged entries of three bytes. */
-#define LETTERS_SLACK (8 * (LETTER_CR + 3))
 struct cb_letters {
 	char charset[48]; /* the charset it was made for; "" = none yet */
-	uint32_t e[256];
-	size_t step[256];
-	struct gamedb__text_runs runs; /* the charset's plain runs (gamedb__text_run()) */
+	struct gamedb__text_letters L;
 };
 
 /*
@@ -213,8 +202,9 @@ struct cbg_state {
 	int32_t status;        /* GAMEDB_OK or GAMEDB_WARN so far */
 	/*
 	 * Comment texts that lost bytes (U+FFFD or '?' in their place): how many texts, the
-	 * bytes lost (counted by cb_text_table(); the text layer's path does not count them:
-	 * lost_uncounted), the .cba offset of the first such entry. Said once per game.
+	 * bytes lost (counted by gamedb__text_letters_run(); the text layer's path does not
+	 * count them: lost_uncounted), the .cba offset of the first such entry. Said once per
+	 * game.
 	 */
 	size_t lost_texts, lost_bytes, lost_uncounted;
 	uint64_t lost_off;
@@ -1116,151 +1106,16 @@ static size_t link_annotations(struct cbg_state *s)
 static const char figurine[6] = { 'K', 'Q', 'N', 'B', 'R', 'P' };
 
 /*
- * cb_text() in one pass, at out's end (room made by the caller: CB_TEXT_ROOM(n)): each byte's
- * UTF-8 from L (cb_letters_of()), ASCII copied eight bytes at a time; NUL-terminated, out's
- * length not counting the NUL. The very bytes the text layer's path gives; *lost gets the
- * number of bytes replaced (U+FFFD for a byte the charset lacks, '?' for a NUL).
- */
-#define CB_TEXT_ROOM(n) (4 * (n) + LETTERS_SLACK + 8)
-/*
- * Eight letters of p through L written at o, no test; the output's new end. restrict: the
- * letters written are no table and no input, so each byte is loaded once and its step added
- * straight from the table (else every store through o, a char pointer, would make the
- * compiler load them again).
- */
-static inline char *letters8(char *restrict o, const uint8_t *restrict p,
-			     const struct cb_letters *restrict L)
-{
-	int j;
-
-	for (j = 0; j < 8; j++) {
-		memcpy(o, &L->e[p[j]], 4);
-		o += L->step[p[j]];
-	}
-	return o;
-}
-
-/* letters8() for the last k (< 8) bytes of a text. */
-static inline char *letters_tail(char *restrict o, const uint8_t *restrict p, size_t k,
-				 const struct cb_letters *restrict L)
-{
-	size_t j;
-
-	for (j = 0; j < k; j++) {
-		memcpy(o, &L->e[p[j]], 4);
-		o += L->step[p[j]];
-	}
-	return o;
-}
-
-/*
- * The letters from *pp to stop one by one, with what a flagged one means: CR LF and a lone CR
- * are one "\n" (gamedb__text_newlines(); the LF may lie past stop, up to end), a lost byte
- * makes *st GAMEDB_WARN and counts in *lost. *pp is left past them; the output's new end.
- */
-static char *letters_slow(char *o, const uint8_t **pp, const uint8_t *stop, const uint8_t *end,
-			  const struct cb_letters *L, int32_t *st, size_t *lost)
-{
-	const uint8_t *p = *pp;
-
-	do {
-		const size_t e = L->step[*p];
-		memcpy(o, &L->e[*p++], 4);
-		o += e & 3;
-		if (e & LETTER_FLAG) {
-			if ((e & ~(size_t)3) == LETTER_CR) {
-				if (p < end && *p == '\n' && ++p > stop)
-					stop = p;
-			} else {
-				*st = GAMEDB_WARN;
-				(*lost)++;
-			}
-		}
-	} while (p < stop);
-	*pp = p;
-	return o;
-}
-
-static int32_t cb_text_table(const struct cb_letters *L, const uint8_t *t, size_t n,
-			     struct gamedb__buf *out, size_t *lost)
-{
-	const uint8_t *p = t, *const end = t + n;
-	char *o = out->p + out->len, *o1;
-	int32_t st = GAMEDB_OK;
-	int ascii = 1; /* try eight ASCII bytes at once: the eight before were one byte each */
-	uint64_t w;
-
-	/*
-	 * Eight ASCII bytes without CR or NUL at once (tried while the text is ASCII); else the
-	 * text layer's run of plain letters, sixteen bytes at a time, where the processor has it
-	 * (gamedb__text_run(): the same letters as the table's); then eight letters through the
-	 * table without a test each, done again one by one if one of them was flagged (the output
-	 * moved past three bytes a letter). The last few bytes the same way.
-	 */
-	while (end - p >= 8) {
-		if (ascii) {
-			memcpy(&w, p, 8);
-			if (!(gamedb__has_high(w) | gamedb__has_byte(w, '\r') | gamedb__has_byte(w, 0))) {
-				memcpy(o, &w, 8);
-				o += 8;
-				p += 8;
-				continue;
-			}
-		}
-		if (L->runs.run) {
-			/* Letters: plain runs sixteen bytes at a time, up to the byte that stops one:
-			 * a line break written here, anything else in the eight letters below. */
-			p += gamedb__text_run(&L->runs, p, (size_t)(end - p), &o);
-			if (end - p < 8)
-				break;
-			if (*p == '\r') {
-				*o++ = '\n';
-				p += 1 + (p[1] == '\n'); /* CR LF or a lone CR: one "\n" */
-				continue;
-			}
-		}
-		o1 = letters8(o, p, L);
-		if (o1 - o > 8 * 3) {
-			o = letters_slow(o, &p, p + 8, end, L, &st, lost);
-			continue;
-		}
-		ascii = o1 - o == 8;
-		o = o1;
-		p += 8;
-	}
-	if (p < end) {
-		o1 = letters_tail(o, p, (size_t)(end - p), L);
-		if ((size_t)(o1 - o) > 3 * (size_t)(end - p))
-			o = letters_slow(o, &p, end, end, L, &st, lost);
-		else
-			o = o1;
-	}
-	out->len = (size_t)(o - out->p);
-	out->p[out->len] = 0;
-	return st;
-}
-
-/* Sets entry b of L: len (1-3) bytes of letter, and a flag. */
-static void letter(struct cb_letters *L, unsigned b, const char *utf8, unsigned len, unsigned flag)
-{
-	unsigned char e[4] = { 0, 0, 0, 0 };
-
-	memcpy(e, utf8, len);
-	memcpy(&L->e[b], e, 4);
-	L->step[b] = len | flag;
-}
-
-/*
  * s->letters for charset cs, made from the text layer's table of it (gamedb__text_table_of())
- * when cs is not the charset it was made for: the figurines, the diagram, the line breaks
- * and the NUL of CB text over the charset's letters. NULL when the text layer has no table
+ * when cs is not the charset it was made for: the figurines, the diagram and the line breaks
+ * of CB text over the charset's letters. NULL when the text layer has no table
  * (UTF-8, not single-byte, a converter hook): then the text layer converts.
  */
 static const struct cb_letters *cb_letters_of(struct gamedb__cbg_ctx *c, struct cbg_state *s,
 					      const char *cs)
 {
 	struct cb_letters *L = &s->letters;
-	const struct gamedb__text_table *tab;
+	const struct gamedb__text_letters *tab;
 	unsigned b;
 
 	if (c->r->text.hook)
@@ -1271,23 +1126,13 @@ static const struct cb_letters *cb_letters_of(struct gamedb__cbg_ctx *c, struct 
 	if (strlen(cs) >= sizeof L->charset || (tab = gamedb__text_table_of(&c->r->text, cs)) == NULL ||
 	    !tab->ascii)
 		return NULL;
-	for (b = 0; b < 256; b++) {
-		if (b == '\r')
-			letter(L, b, "\n", 1, LETTER_CR);
-		else if (b == 0) /* it would cut the text short: '?' (gamedb__text_to_utf8()) */
-			letter(L, b, "?", 1, LETTER_WARN);
-		else if (b >= 0xA2 && b <= 0xA7)
-			letter(L, b, &figurine[b - 0xA2], 1, 0);
-		else if (b == 0x9E)
-			letter(L, b, "[#]", 3, 0);
-		else if (tab->len[b] > 3) /* not in the BMP: no single-byte charset has it */
-			return NULL;
-		else if (tab->len[b])
-			letter(L, b, tab->utf8[b], tab->len[b], 0);
-		else /* refused by the converter */
-			letter(L, b, "\xEF\xBF\xBD", 3, LETTER_WARN);
-	}
-	L->runs = tab->runs;
+	/* The charset's letters (a NUL '?' and a refused byte U+FFFD, each with a warning, as
+	 * there), with ChessBase's own bytes over them. */
+	L->L = *tab;
+	gamedb__text_letter_set(&L->L, '\r', "\n", 1, GAMEDB__LETTER_CR);
+	for (b = 0xA2; b <= 0xA7; b++)
+		gamedb__text_letter_set(&L->L, b, &figurine[b - 0xA2], 1, 0);
+	gamedb__text_letter_set(&L->L, 0x9E, "[#]", 3, 0);
 	strcpy(L->charset, cs);
 	return L;
 }
@@ -1298,7 +1143,7 @@ static const struct cb_letters *cb_letters_of(struct gamedb__cbg_ctx *c, struct 
  * own PGN export writes for a diagram); the rest goes through the text layer in the base's
  * charset, whose line breaks (CR LF) become "\n". OK, WARN (lossy) or FAILED (no memory).
  * The general path (UTF-8 bases, a converter hook); a single-byte charset takes
- * cb_text_table() (emit_text()), which gives the same bytes in one pass.
+ * gamedb__text_letters_run() (emit_text()), which gives the same bytes in one pass.
  */
 static int32_t cb_text(struct gamedb__cbg_ctx *c, const uint8_t *t, size_t n,
 		       struct gamedb__buf *out)
@@ -1393,10 +1238,10 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 		struct gamedb__buf *t = &mb->text;
 		const size_t off = t->len;
 		char *text;
-		if (n > (SIZE_MAX - LETTERS_SLACK - 16) / 5 ||
-		    gamedb__buf_room(t, CB_TEXT_ROOM(n) + 1) != 0 || gamedb__mb_room(mb) != 0)
+		if (n > (SIZE_MAX - GAMEDB__LETTERS_SLACK - 16) / 5 ||
+		    gamedb__buf_room(t, GAMEDB__LETTERS_ROOM(n) + 1) != 0 || gamedb__mb_room(mb) != 0)
 			return -1;
-		r = cb_text_table(s->game_letters, pl + 2, n, t, &lost);
+		r = gamedb__text_letters_run(&s->game_letters->L, pl + 2, n, t, &lost);
 		if (t->len + n + 1 >= UINT32_MAX) {
 			t->len = off;
 			return -1;

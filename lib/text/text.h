@@ -28,7 +28,7 @@ struct gamedb__text {
 		 * A single-byte charset's 256 letters, converted once by cd (textconv.c,
 		 * byte_table()): NULL until tried, or when the charset is not one.
 		 */
-		struct gamedb__text_table *table;
+		struct gamedb__text_letters *table;
 		int table_tried;
 		int table_shared; /* table is the process's (textconv.c, shared_table()): not freed */
 		unsigned uses; /* texts converted, until the table is tried */
@@ -125,16 +125,42 @@ struct gamedb__text_runs {
 	const struct gamedb__text_shuffles *sh;
 };
 /*
- * A single-byte charset as a table: each byte's letter in UTF-8 (len 0: the converter
- * refuses the byte). Built from the converter itself (textconv.c, byte_table()), so the
- * converter stays the one source of truth; it only saves a converter call per text.
+ * A single-byte charset as a table of letters, for a conversion loop that reads eight bytes
+ * at a time (gamedb__text_letters_run()). e[b] is byte b's letter, 1-4 bytes of UTF-8 in a
+ * 32-bit word in memory order; step[b] is how far the output moves: the letter's length
+ * (GAMEDB__LETTER_LEN bits), with GAMEDB__LETTER_FLAG for a byte that means more than its
+ * letter: GAMEDB__LETTER_WARN, a byte that costs a warning (one the converter refuses, as
+ * U+FFFD; a NUL, as '?', which would cut the text short), or GAMEDB__LETTER_CR, a line break
+ * (CR LF and a lone CR: one "\n"), which a format may ask for (gamedb__text_letter_set()).
+ * Each letter is written as a word and the output moved by its step, a word too, so that
+ * the add takes it straight from the table (one load, one store and one add a byte, no
+ * test); a flag moves the output far past 4 bytes, so eight letters that moved it past
+ * 8 * 4 bytes held one and are done again one by one. Built from the converter itself
+ * (textconv.c, byte_table()), so the converter stays the one source of truth; it only saves
+ * a converter call per text. Plain data: a format that gives bytes a meaning of its own
+ * (ChessBase's figurines) keeps a copy with those set.
  */
-struct gamedb__text_table {
-	unsigned char len[256];
-	char utf8[256][4];
-	int ascii; /* bytes 0x00-0x7F are themselves */
+enum {
+	GAMEDB__LETTER_LEN = 7,
+	GAMEDB__LETTER_FLAG = 0x40,
+	GAMEDB__LETTER_WARN = GAMEDB__LETTER_FLAG | 0x10,
+	GAMEDB__LETTER_CR = GAMEDB__LETTER_FLAG | 0x20
+};
+/* The room gamedb__text_letters_run() needs past the output for n bytes: eight flagged
+ * letters move it GAMEDB__LETTERS_SLACK bytes before the loop sees the flag. */
+#define GAMEDB__LETTERS_SLACK (8 * (GAMEDB__LETTER_CR + GAMEDB__LETTER_LEN))
+#define GAMEDB__LETTERS_ROOM(n) (4 * (n) + GAMEDB__LETTERS_SLACK + 8)
+struct gamedb__text_letters {
+	uint32_t e[256];
+	size_t step[256];
+	int ascii; /* bytes 0x01-0x7F are themselves (their steps unflagged but CR's) */
 	struct gamedb__text_runs runs;
 };
+/* Sets byte b of L to len (1-4) bytes of letter utf8, with flag (0, GAMEDB__LETTER_WARN or
+ * GAMEDB__LETTER_CR); the table's runs stop at such a byte when it is not plain already
+ * (CR, 0x80-0xBF), as they stop at CR and at what the charset has outside 0xC0-0xFF. */
+void gamedb__text_letter_set(struct gamedb__text_letters *L, unsigned b, const char *utf8,
+			     unsigned len, unsigned flag);
 /*
  * The plain bytes at the start of in (len bytes), read sixteen at a time, converted at *out,
  * which moves on past them: bytes 0x01-0x7F but CR and, when the charset has them as one
@@ -152,6 +178,116 @@ static inline size_t gamedb__text_run(const struct gamedb__text_runs *r, const u
 	return r->run && len >= 16 ? r->run(r, in, len, out) : 0;
 }
 /*
+ * gamedb__text_letters_run()'s one-by-one part for the letters from *pp to stop, where one
+ * of them is flagged: CR LF and a lone CR are one "\n" (the LF may lie past stop, up to end),
+ * a lost byte makes *st GAMEDB_WARN and counts in *lost. *pp is left past them; the output's
+ * new end. Out of line (textconv.c): the inline loop stays small.
+ */
+char *gamedb__text_letters_slow(char *o, const uint8_t **pp, const uint8_t *stop, const uint8_t *end,
+				const struct gamedb__text_letters *L, int32_t *st, size_t *lost);
+/*
+ * Eight letters of p through L written at o, no test; the output's new end. restrict: the
+ * letters written are no table and no input, so each byte is loaded once and its step added
+ * straight from the table (else every store through o, a char pointer, would make the
+ * compiler load them again).
+ */
+static inline char *gamedb__letters8(char *restrict o, const uint8_t *restrict p,
+			     const struct gamedb__text_letters *restrict L)
+{
+	int j;
+
+	for (j = 0; j < 8; j++) {
+		memcpy(o, &L->e[p[j]], 4);
+		o += L->step[p[j]];
+	}
+	return o;
+}
+
+/* gamedb__letters8() for the last k (< 8) bytes of a text. */
+static inline char *gamedb__letters_tail(char *restrict o, const uint8_t *restrict p, size_t k,
+				 const struct gamedb__text_letters *restrict L)
+{
+	size_t j;
+
+	for (j = 0; j < k; j++) {
+		memcpy(o, &L->e[p[j]], 4);
+		o += L->step[p[j]];
+	}
+	return o;
+}
+
+/*
+ * The n bytes at t through L, appended to out as UTF-8 and NUL-terminated (out->len not
+ * counting the NUL; GAMEDB__LETTERS_ROOM(n) + 1 bytes of room made by the caller). OK, or
+ * WARN when a GAMEDB__LETTER_WARN byte was met: *lost (may be NULL) counts them. Inline: a
+ * format's loop over its texts (ChessBase's) saves the call on each.
+ */
+static inline int32_t gamedb__text_letters_run(const struct gamedb__text_letters *L, const uint8_t *t,
+					       size_t n, struct gamedb__buf *out, size_t *lost)
+{
+	const uint8_t *p = t, *const end = t + n;
+	char *o = out->p + out->len, *o1;
+	int32_t st = GAMEDB_OK;
+	/* Try eight ASCII bytes at once while the eight before were one byte each. */
+	int ascii = L->ascii;
+	/* Whether CR is a line break here (a format asked): the runs stop at it. */
+	const int newlines = L->step['\r'] == GAMEDB__LETTER_CR + 1;
+	size_t none = 0;
+	uint64_t w;
+
+	if (!lost)
+		lost = &none;
+	/*
+	 * Eight ASCII bytes without CR or NUL at once (tried while the text is ASCII); else the
+	 * run of plain letters, sixteen bytes at a time, where the processor has it
+	 * (gamedb__text_run(): the same letters as the table's); then eight letters through the
+	 * table without a test each, done again one by one if one of them was flagged (the output
+	 * moved past four bytes a letter). The last few bytes the same way.
+	 */
+	while (end - p >= 8) {
+		if (ascii) {
+			memcpy(&w, p, 8);
+			if (!(gamedb__has_high(w) | gamedb__has_byte(w, '\r') | gamedb__has_byte(w, 0))) {
+				memcpy(o, &w, 8);
+				o += 8;
+				p += 8;
+				continue;
+			}
+		}
+		if (L->runs.run) {
+			/* Letters: plain runs sixteen bytes at a time, up to the byte that stops one:
+			 * a line break written here, anything else in the eight letters below. */
+			p += gamedb__text_run(&L->runs, p, (size_t)(end - p), &o);
+			if (end - p < 8)
+				break;
+			if (*p == '\r' && newlines) {
+				*o++ = '\n';
+				p += 1 + (p[1] == '\n'); /* CR LF or a lone CR: one "\n" */
+				continue;
+			}
+		}
+		o1 = gamedb__letters8(o, p, L);
+		if (o1 - o > 8 * 4) {
+			o = gamedb__text_letters_slow(o, &p, p + 8, end, L, &st, lost);
+			continue;
+		}
+		ascii = L->ascii & (o1 - o == 8);
+		o = o1;
+		p += 8;
+	}
+	if (p < end) {
+		o1 = gamedb__letters_tail(o, p, (size_t)(end - p), L);
+		if ((size_t)(o1 - o) > 4 * (size_t)(end - p))
+			o = gamedb__text_letters_slow(o, &p, end, end, L, &st, lost);
+		else
+			o = o1;
+	}
+	out->len = (size_t)(o - out->p);
+	out->p[out->len] = 0;
+	return st;
+}
+
+/*
  * Sets r's function to the best this processor has up to level (0: none, 1: SSSE3, 2: AVX2);
  * the level set. The text layer picks level 2 for its tables; tests pick each.
  */
@@ -159,14 +295,14 @@ int gamedb__text_runs_pick(struct gamedb__text_runs *r, int level);
 /*
  * The table of charset, made now if it was not (not after GAMEDB__TEXT_TABLE_AFTER texts as
  * gamedb__text_to_utf8() does), for a format that converts its own text in one pass with
- * bytes of its own meaning (ChessBase's figurines): a byte through the table is exactly what
- * gamedb__text_to_utf8() gives for it (U+FFFD with a warning when len is 0; a NUL becomes '?'
- * with a warning there, and a caller must do the same). NULL when charset is UTF-8 or not
+ * bytes of its own meaning (ChessBase's figurines: a copy with those set): a byte through the
+ * table is exactly what gamedb__text_to_utf8() gives for it (U+FFFD with a warning for a byte
+ * the converter refuses, '?' with a warning for a NUL). NULL when charset is UTF-8 or not
  * single-byte, when the backend lacks it, or when a converter hook is set (the hook sees
  * every text that is not plain ASCII): then gamedb__text_to_utf8(). Owned by t; valid until
  * the next call of the text layer with t.
  */
-const struct gamedb__text_table *gamedb__text_table_of(struct gamedb__text *t, const char *charset);
+const struct gamedb__text_letters *gamedb__text_table_of(struct gamedb__text *t, const char *charset);
 /* 1 if charset names UTF-8 (NULL and "" do too: the text layer reads them as UTF-8). */
 int gamedb__text_is_utf8(const char *charset);
 /*

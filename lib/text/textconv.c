@@ -615,7 +615,7 @@ static const struct gamedb__text_shuffles *shuffles(void)
  * Sets up tab's runs (gamedb__text_run()) once its letters are known: whether 0xC0-0xFF are
  * one range of two-byte letters, and the shuffles that close up eight letters.
  */
-static void table_runs(struct gamedb__text_table *tab)
+static void table_runs(struct gamedb__text_letters *tab)
 {
 	struct gamedb__text_runs *r = &tab->runs;
 	unsigned b;
@@ -626,10 +626,11 @@ static void table_runs(struct gamedb__text_table *tab)
 	if (!tab->ascii)
 		return;
 	for (b = 0xC0; b < 0x100; b++) {
-		const unsigned char *u = (const unsigned char *)tab->utf8[b];
+		unsigned char u[4];
 		long cp;
-		if (tab->len[b] != 2)
+		if (tab->step[b] != 2)
 			break;
+		memcpy(u, &tab->e[b], 4);
 		cp = (long)(u[0] & 0x1F) << 6 | (u[1] & 0x3F);
 		if (b == 0xC0)
 			r->hi_k = (int)(cp - 0xC0);
@@ -680,9 +681,9 @@ int gamedb__text_runs_pick(struct gamedb__text_runs *r, int level)
  * must give the letters one after the other, so that the table writes exactly what the
  * converter would.
  */
-static struct gamedb__text_table *byte_table(void *cd)
+static struct gamedb__text_letters *byte_table(void *cd)
 {
-	struct gamedb__text_table *tab = malloc(sizeof *tab);
+	struct gamedb__text_letters *tab = malloc(sizeof *tab);
 	char in[256], out[4 * 256 + 16], *ip, *op;
 	size_t il, ol, nin = 0, nout = 0, n;
 	unsigned b;
@@ -700,7 +701,8 @@ static struct gamedb__text_table *byte_table(void *cd)
 		if (gamedb__conv(cd, &ip, &il, &op, &ol) == (size_t)-1) {
 			if (errno != EILSEQ || il != 1 || op != got)
 				goto not_single;
-			tab->len[b] = 0;
+			/* Refused: U+FFFD with a warning, as convert_iconv() writes it. */
+			gamedb__text_letter_set(tab, b, "\xEF\xBF\xBD", 3, GAMEDB__LETTER_WARN);
 			if (b < 0x80)
 				tab->ascii = 0;
 			continue;
@@ -710,8 +712,10 @@ static struct gamedb__text_table *byte_table(void *cd)
 		    (size_t)(op - got) != n || n == 0 || n > 4 ||
 		    utf8_valid_prefix((const unsigned char *)got, n) != n)
 			goto not_single;
-		tab->len[b] = (unsigned char)n;
-		memcpy(tab->utf8[b], got, n);
+		if (b == 0) /* it would cut the text short: '?' with a warning (gamedb__text_to_utf8()) */
+			gamedb__text_letter_set(tab, b, "?", 1, GAMEDB__LETTER_WARN);
+		else
+			gamedb__text_letter_set(tab, b, got, (unsigned)n, 0);
 		if (b < 0x80 && (n != 1 || got[0] != (char)b))
 			tab->ascii = 0;
 		in[nin++] = (char)b;
@@ -749,7 +753,7 @@ not_single:
 #define SHARED_TABLES 16
 struct shared_entry {
 	char name[48];
-	struct gamedb__text_table tab;
+	struct gamedb__text_letters tab;
 };
 static _Atomic(struct shared_entry *) shared_tables[SHARED_TABLES];
 
@@ -759,7 +763,7 @@ static _Atomic(struct shared_entry *) shared_tables[SHARED_TABLES];
  */
 static void make_table(struct gamedb__text *t, int i)
 {
-	struct gamedb__text_table *own;
+	struct gamedb__text_letters *own;
 	struct shared_entry *e;
 	unsigned k;
 
@@ -809,82 +813,14 @@ static void drop_table(struct gamedb__text *t, unsigned i)
  * number GAMEDB__TEXT_TABLE_AFTER. Making a table costs about as much as 256 texts through
  * the converter (one call a byte): a base with few texts is cheaper without it.
  */
-static const struct gamedb__text_table *get_table(struct gamedb__text *t, int i)
+static const struct gamedb__text_letters *get_table(struct gamedb__text *t, int i)
 {
 	if (!t->cache[i].table_tried && ++t->cache[i].uses >= GAMEDB__TEXT_TABLE_AFTER)
 		make_table(t, i);
 	return t->cache[i].table;
 }
 
-/* Byte c's letter through tab at *o, which moves past it: 1, or 0 for U+FFFD (refused). */
-static TEXT_HOT int table_letter(const struct gamedb__text_table *tab, unsigned char c, char **o)
-{
-	if (tab->len[c]) {
-		memcpy(*o, tab->utf8[c], 4); /* the room is there: 4 bytes a byte */
-		*o += tab->len[c];
-		return 1;
-	}
-	memcpy(*o, "\xEF\xBF\xBD", 3);
-	*o += 3;
-	return 0;
-}
-
-/*
- * len bytes through a single-byte table into out (room for 4 * len + 4 reserved): what the
- * converter gives for the text, a refused byte as U+FFFD with GAMEDB_WARN as convert_iconv()
- * writes it. The letters are valid UTF-8 already (byte_table()).
- */
-static int32_t convert_table(const struct gamedb__text_table *tab, const unsigned char *in,
-			     size_t len, struct gamedb__buf *out)
-{
-	char *o = out->p + out->len;
-	size_t i = 0;
-	int32_t rc = GAMEDB_OK;
-	uint64_t w;
-
-	if (tab->runs.run && len >= 16) {
-		/* Runs sixteen bytes at a time; what stops one, eight bytes one by one. */
-		while (i < len) {
-			size_t stop;
-			i += gamedb__text_run(&tab->runs, in + i, len - i, &o);
-			for (stop = len - i > 8 ? i + 8 : len; i < stop; i++) {
-				if (!table_letter(tab, in[i], &o))
-					rc = GAMEDB_WARN;
-			}
-		}
-		out->len = (size_t)(o - out->p);
-		return rc;
-	}
-	while (i < len) {
-		unsigned char c = in[i];
-		if (c < 0x80 && tab->ascii) {
-			/* ASCII runs eight bytes at a time. */
-			while (len - i >= 8) {
-				memcpy(&w, in + i, 8);
-				if (gamedb__has_high(w))
-					break;
-				memcpy(o, &w, 8);
-				o += 8;
-				i += 8;
-			}
-			if (i == len)
-				break;
-			c = in[i];
-			if (c < 0x80) {
-				*o++ = (char)c;
-				i++;
-				continue;
-			}
-		}
-		if (!table_letter(tab, c, &o))
-			rc = GAMEDB_WARN;
-		i++;
-	}
-	out->len = (size_t)(o - out->p);
-	return rc;
-}
-
-const struct gamedb__text_table *gamedb__text_table_of(struct gamedb__text *t, const char *charset)
+const struct gamedb__text_letters *gamedb__text_table_of(struct gamedb__text *t, const char *charset)
 {
 	int i;
 
@@ -902,6 +838,58 @@ int gamedb__text_charset_known(struct gamedb__text *t, const char *charset)
 	return get_cd(t, charset) != NULL;
 }
 
+void gamedb__text_letter_set(struct gamedb__text_letters *L, unsigned b, const char *utf8,
+			     unsigned len, unsigned flag)
+{
+	unsigned char e[4] = { 0, 0, 0, 0 };
+
+	memcpy(e, utf8, len);
+	memcpy(&L->e[b], e, 4);
+	L->step[b] = len | flag;
+}
+
+/*
+ * The letters from *pp to stop one by one, with what a flagged one means: CR LF and a lone CR
+ * are one "\n" (gamedb__text_newlines(); the LF may lie past stop, up to end), a lost byte
+ * makes *st GAMEDB_WARN and counts in *lost. *pp is left past them; the output's new end.
+ */
+char *gamedb__text_letters_slow(char *o, const uint8_t **pp, const uint8_t *stop, const uint8_t *end,
+				const struct gamedb__text_letters *L, int32_t *st, size_t *lost)
+{
+	const uint8_t *p = *pp;
+
+	do {
+		const size_t e = L->step[*p];
+		memcpy(o, &L->e[*p++], 4);
+		o += e & GAMEDB__LETTER_LEN;
+		if (e & GAMEDB__LETTER_FLAG) {
+			if ((e & ~(size_t)GAMEDB__LETTER_LEN) == GAMEDB__LETTER_CR) {
+				if (p < end && *p == '\n' && ++p > stop)
+					stop = p;
+			} else {
+				*st = GAMEDB_WARN;
+				(*lost)++;
+			}
+		}
+	} while (p < stop);
+	*pp = p;
+	return o;
+}
+
+/*
+ * len bytes through a single-byte table into out: what the converter gives for the text, a
+ * refused byte as U+FFFD and a NUL as '?', each with GAMEDB_WARN, as convert_iconv() and
+ * gamedb__text_to_utf8() write them.
+ */
+static int32_t convert_table(const struct gamedb__text_letters *tab, const unsigned char *in,
+			     size_t len, struct gamedb__buf *out)
+{
+	if (len > (SIZE_MAX - GAMEDB__LETTERS_SLACK - 16) / 4 ||
+	    gamedb__buf_room(out, GAMEDB__LETTERS_ROOM(len) + 1) != 0)
+		return GAMEDB_FAILED;
+	return gamedb__text_letters_run(tab, in, len, out, NULL);
+}
+
 static void put_replacement(struct gamedb__buf *out)
 {
 	memcpy(out->p + out->len, "\xEF\xBF\xBD", 3);
@@ -916,7 +904,7 @@ static void put_replacement(struct gamedb__buf *out)
 static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const char *in,
 			     size_t len, struct gamedb__buf *out)
 {
-	const struct gamedb__text_table *tab;
+	const struct gamedb__text_letters *tab;
 	void *cd;
 	char *ip = (char *)in, *op;
 	size_t il = len, ol, start = out->len;
