@@ -225,6 +225,74 @@ static void test_misuse(void)
 }
 
 /* SCID and Chess Assistant: the properties are what their per-format handles give. */
+/* Copies file from into to; 0, or -1. */
+static int copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+	char buf[4096];
+	size_t n;
+	int bad = !in || !out;
+
+	while (!bad && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		bad = fwrite(buf, 1, n, out) != n;
+	if (in)
+		fclose(in);
+	if (out && fclose(out) != 0)
+		bad = 1;
+	return bad ? -1 : 0;
+}
+
+/*
+ * A Chess Assistant base whose comment ("Test base", stored at 112 after its length at 108)
+ * holds a NUL inside: the comment property gives it with '?' there, and the property calls
+ * warn (an encoding warning naming the .cdp and offset 112), as a lossy text must: no loss
+ * without a word. The files are copies of testdata's hand base in a folder of the test's.
+ */
+static void test_ca_lossy_comment(const char *td)
+{
+	static const char *const ext[] = { "cdp", "emb", "d00", "a02", "d02" };
+	char dir[] = "gamedb-ca-comment-XXXXXX", from[4096], to[4096];
+	struct gamedb_reader *r;
+	FILE *f;
+	size_t i;
+	int ok = mkdtemp(dir) != NULL;
+
+	CHECK(ok);
+	for (i = 0; ok && i < sizeof ext / sizeof ext[0]; i++) {
+		snprintf(from, sizeof from, "%s/chessassistant/hand.%s", td, ext[i]);
+		snprintf(to, sizeof to, "%s/hand.%s", dir, ext[i]);
+		ok = copy_file(from, to) == 0;
+		CHECK_MSG(ok, "cannot copy %s", from);
+	}
+	snprintf(to, sizeof to, "%s/hand.cdp", dir);
+	if (ok && (f = fopen(to, "r+b")) != NULL) {
+		/* "Test base" -> "Test\0base" */
+		ok = fseek(f, 112 + 4, SEEK_SET) == 0 && fputc(0, f) == 0;
+		ok &= fclose(f) == 0;
+	} else {
+		ok = 0;
+	}
+	CHECK(ok);
+	if (ok) {
+		r = gamedb_reader_new();
+		gamedb_reader_support_format_all(r);
+		CHECK(gamedb_reader_open_filename(r, to) >= GAMEDB_WARN);
+		CHECK_EQ_INT(gamedb_reader_get_property_count(r), 1);
+		CHECK_EQ_INT(gamedb_reader_errcode(r), GAMEDB_E_ENCODING);
+		CHECK_MSG(strstr(gamedb_reader_errmsg(r), "hand.cdp: offset 112: the base's comment") != NULL,
+			  "%s", gamedb_reader_errmsg(r));
+		CHECK_EQ_STR(gamedb_reader_get_property(r, "comment"), "Test?base");
+		/* Every call says it again. */
+		CHECK_EQ_INT(gamedb_reader_errcode(r), GAMEDB_E_ENCODING);
+		gamedb_reader_free(r);
+	}
+	for (i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+		snprintf(to, sizeof to, "%s/hand.%s", dir, ext[i]);
+		remove(to);
+	}
+	remove(dir);
+}
+
 static void test_other_formats(const char *td, const char *real)
 {
 	char path[4096];
@@ -279,7 +347,9 @@ static void test_other_formats(const char *td, const char *real)
 	CHECK_EQ_INT(gamedb_reader_get_property_count(r), 1);
 	/* tests/chessassistant_writer.py writes the base's comment "Test base". */
 	CHECK_EQ_STR(gamedb_reader_get_property(r, "comment"), "Test base");
+	CHECK_EQ_INT(gamedb_reader_errcode(r), GAMEDB_E_NONE);
 	gamedb_reader_free(r);
+	test_ca_lossy_comment(td);
 }
 
 int main(void)

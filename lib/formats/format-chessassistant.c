@@ -852,32 +852,43 @@ GAMEDB_EXPORT int64_t gamedb_chessassistant_get_game_field(struct gamedb_chessas
 	}
 }
 
-GAMEDB_EXPORT const char *gamedb_chessassistant_get_comment(struct gamedb_chessassistant *ca)
+/* The base comment into ca->comment as UTF-8: OK, WARN (converted with loss) or FAILED. */
+static int32_t ca_comment(struct gamedb_chessassistant *ca)
 {
-	struct ca *s;
-	size_t n;
+	struct ca *s = ca->s;
+	size_t n = s->cdp_comment_len;
 
-	if (!ca)
-		return NULL;
-	s = ca->s;
 	gamedb__buf_clear(&ca->comment);
-	n = s->cdp_comment_len;
 	while (n && s->cdp_comment[n - 1] == 0)
 		n--;
-	if (gamedb__text_to_utf8(&s->r->text, gamedb__ca_charset(s),
-				 gamedb__reader_fallback(s->r), (const char *)s->cdp_comment, n,
-				 &ca->comment) == GAMEDB_FAILED)
+	return gamedb__text_to_utf8(&s->r->text, gamedb__ca_charset(s), gamedb__reader_fallback(s->r),
+				    (const char *)s->cdp_comment, n, &ca->comment);
+}
+
+GAMEDB_EXPORT const char *gamedb_chessassistant_get_comment(struct gamedb_chessassistant *ca)
+{
+	if (!ca || ca_comment(ca) == GAMEDB_FAILED)
 		return NULL;
 	return ca->comment.p ? ca->comment.p : "";
 }
 
-/* The base's own properties: its comment, as gamedb_chessassistant_get_comment() gives it. */
+/*
+ * The base's own properties: its comment, as gamedb_chessassistant_get_comment() gives it;
+ * converted with loss, a warning naming the file and where the comment is stored.
+ */
 static int32_t ca_properties(void *state, struct gamedb__props *out)
 {
-	const char *c = gamedb_chessassistant_get_comment(ca_handle(state));
+	struct ca *s = state;
+	struct gamedb_chessassistant *ca = ca_handle(state);
+	const int32_t rc = ca ? ca_comment(ca) : GAMEDB_FAILED;
+	const char *c = rc != GAMEDB_FAILED ? (ca->comment.p ? ca->comment.p : "") : NULL;
 
 	if (!c || gamedb__props_add(out, "comment", c, strlen(c)))
-		return gamedb__error(((struct ca *)state)->r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+		return gamedb__error(s->r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
+	if (rc == GAMEDB_WARN)
+		return gamedb__error(s->r, GAMEDB_WARN, GAMEDB_E_ENCODING,
+				     "%s: offset %u: the base's comment: text converted from %s with loss",
+				     s->cdp->name, (unsigned)CA_CDP_HEAD, gamedb__ca_charset(s));
 	return GAMEDB_OK;
 }
 
