@@ -205,6 +205,26 @@ static void test_hostile(void)
 	CHECK_EQ_STR(gamedb_reader_get_property(r, "name"), "");
 	CHECK_EQ_STR(gamedb_reader_get_property(r, "remarks"), "");
 	gamedb_reader_free(r);
+
+	/*
+	 * A charset the caller set that loses a letter: the creator "x", U+00D8, "y" read as
+	 * UTF-16BE makes 0xD800, an unpaired surrogate there (U+FFFD), though the field is sound
+	 * UTF-16LE: the conversion's own loss warns too.
+	 */
+	{
+		static const uint16_t c[] = { 'x', 0x00D8, 'y', 0 };
+		memset(d + 832, 0, 64);
+		put16(d + 832, c, 4);
+	}
+	r = gamedb_reader_new();
+	gamedb_reader_support_format_all(r);
+	CHECK_EQ_INT(gamedb_reader_set_option(r, "ccbridge", "charset", "UTF-16BE"), GAMEDB_OK);
+	CHECK_EQ_INT(gamedb_reader_open_memory(r, "be.cbl", d, LIB_SIZE), GAMEDB_OK);
+	CHECK_EQ_INT(gamedb_reader_get_property_count(r), 9);
+	CHECK_EQ_INT(gamedb_reader_errcode(r), GAMEDB_E_ENCODING);
+	CHECK_MSG(strstr(gamedb_reader_errmsg(r), "offset 832: library creator") != NULL &&
+		  strstr(gamedb_reader_errmsg(r), "with loss") != NULL, "%s", gamedb_reader_errmsg(r));
+	gamedb_reader_free(r);
 	free(d);
 }
 

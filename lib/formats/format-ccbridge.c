@@ -43,6 +43,7 @@ int32_t gamedb__ccb_text(struct ccb *s, const uint8_t *p, size_t n, struct gamed
 {
 	struct gamedb_reader *r = s->r;
 	size_t i, len;
+	int32_t rc;
 
 	*note = NULL;
 	if (n % 2) {
@@ -70,9 +71,13 @@ int32_t gamedb__ccb_text(struct ccb *s, const uint8_t *p, size_t n, struct gamed
 			*note = "an unpaired UTF-16 surrogate became U+FFFD";
 		}
 	}
-	if (gamedb__text_to_utf8(&r->text, gamedb__reader_charset(r), gamedb__reader_fallback(r),
-				 (const char *)p, len, out) == GAMEDB_FAILED)
+	rc = gamedb__text_to_utf8(&r->text, gamedb__reader_charset(r), gamedb__reader_fallback(r),
+				  (const char *)p, len, out);
+	if (rc == GAMEDB_FAILED)
 		return GAMEDB_FAILED;
+	/* Any other loss of the conversion (a charset the caller set that lacks a letter). */
+	if (rc == GAMEDB_WARN && !*note)
+		*note = "text converted with loss";
 	return *note ? GAMEDB_WARN : GAMEDB_OK;
 }
 
