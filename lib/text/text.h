@@ -153,12 +153,16 @@ enum {
 struct gamedb__text_letters {
 	uint32_t e[256];
 	size_t step[256];
-	int ascii; /* bytes 0x01-0x7F are themselves (their steps unflagged but CR's) */
+	int ascii; /* bytes 0x00-0x7F are themselves in the charset (the table may flag NUL, CR) */
 	struct gamedb__text_runs runs;
 };
-/* Sets byte b of L to len (1-4) bytes of letter utf8, with flag (0, GAMEDB__LETTER_WARN or
- * GAMEDB__LETTER_CR); the table's runs stop at such a byte when it is not plain already
- * (CR, 0x80-0xBF), as they stop at CR and at what the charset has outside 0xC0-0xFF. */
+/*
+ * Sets byte b of L to len (1-4) bytes of letter utf8, with flag (0, GAMEDB__LETTER_WARN or
+ * GAMEDB__LETTER_CR). Only for a byte that gamedb__text_letters_run() always reads through
+ * the table: CR, NUL, 0x80-0xBF, or any byte from 0x80 in a charset whose 0xC0-0xFF are not
+ * one range (runs.hi_k < 0). The runs and the eight-byte ASCII path write the other bytes
+ * (0x01-0x7F, and the range) as the charset has them, without the table.
+ */
 void gamedb__text_letter_set(struct gamedb__text_letters *L, unsigned b, const char *utf8,
 			     unsigned len, unsigned flag);
 /*
@@ -183,16 +187,17 @@ static inline size_t gamedb__text_run(const struct gamedb__text_runs *r, const u
  * a lost byte makes *st GAMEDB_WARN and counts in *lost. *pp is left past them; the output's
  * new end. Out of line (textconv.c): the inline loop stays small.
  */
-char *gamedb__text_letters_slow(char *o, const uint8_t **pp, const uint8_t *stop, const uint8_t *end,
-				const struct gamedb__text_letters *L, int32_t *st, size_t *lost);
+char *gamedb__text_letters_slow(char *o, const uint8_t **pp, const uint8_t *stop,
+				const uint8_t *end, const struct gamedb__text_letters *L, int32_t *st,
+				size_t *lost);
 /*
  * Eight letters of p through L written at o, no test; the output's new end. restrict: the
  * letters written are no table and no input, so each byte is loaded once and its step added
  * straight from the table (else every store through o, a char pointer, would make the
  * compiler load them again).
  */
-static inline char *gamedb__letters8(char *restrict o, const uint8_t *restrict p,
-			     const struct gamedb__text_letters *restrict L)
+static inline char *gamedb__text_letters8(char *restrict o, const uint8_t *restrict p,
+					  const struct gamedb__text_letters *restrict L)
 {
 	int j;
 
@@ -203,9 +208,9 @@ static inline char *gamedb__letters8(char *restrict o, const uint8_t *restrict p
 	return o;
 }
 
-/* gamedb__letters8() for the last k (< 8) bytes of a text. */
-static inline char *gamedb__letters_tail(char *restrict o, const uint8_t *restrict p, size_t k,
-				 const struct gamedb__text_letters *restrict L)
+/* gamedb__text_letters8() for the last k (< 8) bytes of a text. */
+static inline char *gamedb__text_letters_tail(char *restrict o, const uint8_t *restrict p,
+					      size_t k, const struct gamedb__text_letters *restrict L)
 {
 	size_t j;
 
@@ -222,8 +227,9 @@ static inline char *gamedb__letters_tail(char *restrict o, const uint8_t *restri
  * WARN when a GAMEDB__LETTER_WARN byte was met: *lost (may be NULL) counts them. Inline: a
  * format's loop over its texts (ChessBase's) saves the call on each.
  */
-static inline int32_t gamedb__text_letters_run(const struct gamedb__text_letters *L, const uint8_t *t,
-					       size_t n, struct gamedb__buf *out, size_t *lost)
+static inline int32_t gamedb__text_letters_run(const struct gamedb__text_letters *L,
+					       const uint8_t *t, size_t n, struct gamedb__buf *out,
+					       size_t *lost)
 {
 	const uint8_t *p = t, *const end = t + n;
 	char *o = out->p + out->len, *o1;
@@ -266,7 +272,7 @@ static inline int32_t gamedb__text_letters_run(const struct gamedb__text_letters
 				continue;
 			}
 		}
-		o1 = gamedb__letters8(o, p, L);
+		o1 = gamedb__text_letters8(o, p, L);
 		if (o1 - o > 8 * 4) {
 			o = gamedb__text_letters_slow(o, &p, p + 8, end, L, &st, lost);
 			continue;
@@ -276,7 +282,7 @@ static inline int32_t gamedb__text_letters_run(const struct gamedb__text_letters
 		p += 8;
 	}
 	if (p < end) {
-		o1 = gamedb__letters_tail(o, p, (size_t)(end - p), L);
+		o1 = gamedb__text_letters_tail(o, p, (size_t)(end - p), L);
 		if ((size_t)(o1 - o) > 4 * (size_t)(end - p))
 			o = gamedb__text_letters_slow(o, &p, end, end, L, &st, lost);
 		else
@@ -302,7 +308,8 @@ int gamedb__text_runs_pick(struct gamedb__text_runs *r, int level);
  * every text that is not plain ASCII): then gamedb__text_to_utf8(). Owned by t; valid until
  * the next call of the text layer with t.
  */
-const struct gamedb__text_letters *gamedb__text_table_of(struct gamedb__text *t, const char *charset);
+const struct gamedb__text_letters *gamedb__text_table_of(struct gamedb__text *t,
+							  const char *charset);
 /* 1 if charset names UTF-8 (NULL and "" do too: the text layer reads them as UTF-8). */
 int gamedb__text_is_utf8(const char *charset);
 /*

@@ -820,7 +820,8 @@ static const struct gamedb__text_letters *get_table(struct gamedb__text *t, int 
 	return t->cache[i].table;
 }
 
-const struct gamedb__text_letters *gamedb__text_table_of(struct gamedb__text *t, const char *charset)
+const struct gamedb__text_letters *gamedb__text_table_of(struct gamedb__text *t,
+							  const char *charset)
 {
 	int i;
 
@@ -848,13 +849,10 @@ void gamedb__text_letter_set(struct gamedb__text_letters *L, unsigned b, const c
 	L->step[b] = len | flag;
 }
 
-/*
- * The letters from *pp to stop one by one, with what a flagged one means: CR LF and a lone CR
- * are one "\n" (gamedb__text_newlines(); the LF may lie past stop, up to end), a lost byte
- * makes *st GAMEDB_WARN and counts in *lost. *pp is left past them; the output's new end.
- */
-char *gamedb__text_letters_slow(char *o, const uint8_t **pp, const uint8_t *stop, const uint8_t *end,
-				const struct gamedb__text_letters *L, int32_t *st, size_t *lost)
+/* gamedb__text_letters_run()'s letters one by one (text.h). */
+char *gamedb__text_letters_slow(char *o, const uint8_t **pp, const uint8_t *stop,
+				const uint8_t *end, const struct gamedb__text_letters *L, int32_t *st,
+				size_t *lost)
 {
 	const uint8_t *p = *pp;
 
