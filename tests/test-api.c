@@ -26,6 +26,7 @@
 #include "load-file.h"
 #include "sbuf.h"
 #include "testlib.h"
+#include "walk-files.h"
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 
@@ -1817,39 +1818,42 @@ out:
 
 /* ---- testdata/scid: a generic sweep of whatever bases are there ---------------------------- */
 
+/*
+ * A file of testdata/scid (walk_files(), in name order): an index (.si4, .si3) beside its two
+ * other files is a base, swept; ctx counts the bases.
+ */
+static void sweep_file(const char *folder, const char *name, const char *path, void *ctx)
+{
+	static const char *const exts4[3] = { ".si4", ".sn4", ".sg4" };
+	static const char *const exts3[3] = { ".si3", ".sn3", ".sg3" };
+	size_t n = strlen(name);
+	char base[2048];
+	int v4;
+
+	(void)path;
+	if (n < 5 || (strcmp(name + n - 4, ".si4") != 0 && strcmp(name + n - 4, ".si3") != 0))
+		return;
+	v4 = name[n - 1] == '4';
+	snprintf(base, sizeof base, "%s/%.*s", folder, (int)(n - 4), name);
+	if (!file_exists(with_ext(base, v4 ? ".sg4" : ".sg3")) ||
+	    !file_exists(with_ext(base, v4 ? ".sn4" : ".sn3")))
+		return;
+	printf("testdata: %s\n", base);
+	test_memory_set(base, v4 ? exts4 : exts3);
+	test_lazy_io(base, v4 ? ".si4" : ".si3", 0);
+	(*(int *)ctx)++;
+}
+
 static int sweep_testdata(void)
 {
 	int swept = 0;
 	const char *td = getenv("GAMEDB_TESTDATA");
-	char dir[1024], base[2048];
-	struct dirent *de;
-	DIR *d;
+	char dir[1024];
 
 	if (!td)
 		return 0;
 	snprintf(dir, sizeof dir, "%s/scid", td);
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while ((de = readdir(d)) != NULL) {
-		size_t n = strlen(de->d_name);
-		static const char *const exts4[3] = { ".si4", ".sn4", ".sg4" };
-		static const char *const exts3[3] = { ".si3", ".sn3", ".sg3" };
-		int v4;
-		if (n < 5 || (strcmp(de->d_name + n - 4, ".si4") != 0 &&
-			      strcmp(de->d_name + n - 4, ".si3") != 0))
-			continue;
-		v4 = de->d_name[n - 1] == '4';
-		snprintf(base, sizeof base, "%s/%.*s", dir, (int)(n - 4), de->d_name);
-		if (!file_exists(with_ext(base, v4 ? ".sg4" : ".sg3")) ||
-		    !file_exists(with_ext(base, v4 ? ".sn4" : ".sn3")))
-			continue;
-		printf("testdata: %s\n", base);
-		test_memory_set(base, v4 ? exts4 : exts3);
-		test_lazy_io(base, v4 ? ".si4" : ".si3", 0);
-		swept++;
-	}
-	closedir(d);
+	walk_files(dir, 0, sweep_file, &swept);
 	return swept;
 }
 

@@ -36,6 +36,7 @@
 #include "load-file.h"
 #include "util/des.h"
 #include "testlib.h"
+#include "walk-files.h"
 
 static char dir[1024];
 
@@ -63,6 +64,15 @@ static int32_t unpack(const uint8_t *data, size_t size, struct gamedb__archive *
 	return rc;
 }
 
+/* A file of the walk (walk_files()) over small/: counted in ctx. */
+static void count_file(const char *folder, const char *name, const char *path, void *ctx)
+{
+	(void)folder;
+	(void)name;
+	(void)path;
+	(*(size_t *)ctx)++;
+}
+
 /*
  * An archive against small/. pw: its password (NULL for a .cbv); key: the DES key that
  * password makes (doc/formats/cbv.md), worked out by hand, to read the plain header here.
@@ -74,8 +84,6 @@ static void test_twins(const char *archive, const char *pw, const char *key)
 	uint8_t *data, *plain;
 	size_t size, i, twin_files = 0;
 	struct gamedb__archive *a = NULL;
-	struct dirent *de;
-	DIR *d;
 	int32_t rc;
 
 	snprintf(path, sizeof path, "%s/%s", dir, archive);
@@ -118,11 +126,7 @@ static void test_twins(const char *archive, const char *pw, const char *key)
 		free(twin);
 	}
 	snprintf(path, sizeof path, "%s/small", dir);
-	d = opendir(path);
-	while (d && (de = readdir(d)) != NULL)
-		twin_files += de->d_name[0] != '.';
-	if (d)
-		closedir(d);
+	walk_files(path, 0, count_file, &twin_files);
 	CHECK_MSG(a && a->n == twin_files, "%s: %zu members, the twin has %zu files", archive,
 		  a ? a->n : 0, twin_files);
 	printf("%s: %zu members, each equal to its twin in small/\n", archive, a ? a->n : 0);

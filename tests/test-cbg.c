@@ -16,17 +16,16 @@
  *    (meant for the sanitizer build).
  */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "formats/cbh.h"
 #include "formats/cbh-keys.h"
 #include "load-file.h"
 #include "testlib.h"
+#include "walk-files.h"
 
 /* The substitution table, as the seed text prints it; the test keeps its own copy. */
 static const uint8_t T[256] = {
@@ -740,39 +739,29 @@ static int load_into(const char *path, struct file *f)
 static struct base bases[64];
 static size_t nbases;
 
-static void find_bases(const char *dir, int depth)
+/*
+ * A file of the walk (walk_files()): a .cbh is a base when its .cbg loads too (its .cba is
+ * loaded if there is one). At most 64 bases.
+ */
+static void find_base(const char *folder, const char *name, const char *path, void *ctx)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char path[1024];
+	struct base *b = &bases[nbases];
+	size_t len = strlen(name);
+	char sib[1024];
 
-	if (!d)
+	(void)folder;
+	(void)ctx;
+	if (nbases == 64 || len <= 4 || strcmp(name + len - 4, ".cbh") != 0)
 		return;
-	while ((de = readdir(d)) != NULL && nbases < 64) {
-		struct stat st;
-		size_t len = strlen(de->d_name);
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-		if (stat(path, &st) != 0)
-			continue;
-		if (S_ISDIR(st.st_mode) && depth < 6) {
-			find_bases(path, depth + 1);
-		} else if (len > 4 && strcmp(de->d_name + len - 4, ".cbh") == 0) {
-			struct base *b = &bases[nbases];
-			char sib[1024];
-			snprintf(b->name, sizeof b->name, "%.*s", (int)(strlen(path) - 4), path);
-			if (load_into(path, &b->cbh) != 0)
-				continue;
-			snprintf(sib, sizeof sib, "%s.cbg", b->name);
-			if (load_into(sib, &b->cbg) != 0)
-				continue;
-			snprintf(sib, sizeof sib, "%s.cba", b->name);
-			load_into(sib, &b->cba);
-			nbases++;
-		}
-	}
-	closedir(d);
+	snprintf(b->name, sizeof b->name, "%.*s", (int)(strlen(path) - 4), path);
+	if (load_into(path, &b->cbh) != 0)
+		return;
+	snprintf(sib, sizeof sib, "%s.cbg", b->name);
+	if (load_into(sib, &b->cbg) != 0)
+		return;
+	snprintf(sib, sizeof sib, "%s.cba", b->name);
+	load_into(sib, &b->cba);
+	nbases++;
 }
 
 static const char *short_name(const struct base *b)
@@ -1223,7 +1212,7 @@ static void test_real(void)
 					   "/usr/local/bin/stockfish" };
 
 	snprintf(dir, sizeof dir, "%s/chessbase", root ? root : "../shared/realdata");
-	find_bases(dir, 0);
+	walk_files(dir, 6, find_base, NULL);
 	if (nbases == 0) {
 		printf("no ChessBase bases under %s: real-data checks skipped\n", dir);
 		return;

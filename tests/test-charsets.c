@@ -30,7 +30,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +40,7 @@
 #include <gamedb/gamedb.h>
 
 #include "testlib.h"
+#include "walk-files.h"
 #include "utf8-check.h"
 
 #ifndef FIRST_GAMES
@@ -302,52 +302,19 @@ static void add_base(const char *path)
 		nbases++;
 }
 
-static int cmp_str(const void *a, const void *b)
+/*
+ * A file of the walk (walk_files(): in name order, so that the order is the same on every run):
+ * a regular file .si4, .si3 or .cbh is a base.
+ */
+static void find_base(const char *folder, const char *name, const char *path, void *ctx)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+	struct stat sb;
 
-/* The bases under dir (sorted, so that the order is the same on every run). */
-static void find_bases(const char *dir, int depth)
-{
-	DIR *d;
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, cap = 0, i;
-
-	if (depth > 8 || !(d = opendir(dir)))
-		return;
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			names = realloc(names, cap * sizeof *names);
-			if (!names)
-				abort();
-		}
-		names[n] = malloc(strlen(dir) + strlen(e->d_name) + 2);
-		if (!names[n])
-			abort();
-		sprintf(names[n], "%s/%s", dir, e->d_name);
-		n++;
-	}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof *names, cmp_str);
-	for (i = 0; i < n; i++) {
-		struct stat sb;
-		if (stat(names[i], &sb) == 0) {
-			if (S_ISDIR(sb.st_mode))
-				find_bases(names[i], depth + 1);
-			else if (S_ISREG(sb.st_mode) &&
-				 (ends_with(names[i], ".si4") || ends_with(names[i], ".si3") ||
-				  ends_with(names[i], ".cbh")))
-				add_base(names[i]);
-		}
-		free(names[i]);
-	}
-	free(names);
+	(void)folder;
+	(void)ctx;
+	if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    (ends_with(name, ".si4") || ends_with(name, ".si3") || ends_with(name, ".cbh")))
+		add_base(path);
 }
 
 /* One charset over every base; 0 when the option refused the name. */
@@ -401,13 +368,13 @@ int main(int argc, char **argv)
 
 	if (real && *real) {
 		snprintf(dir, sizeof dir, "%s/scid", real);
-		find_bases(dir, 0);
+		walk_files(dir, 8, find_base, NULL);
 		snprintf(dir, sizeof dir, "%s/chessbase", real);
-		find_bases(dir, 0);
+		walk_files(dir, 8, find_base, NULL);
 	}
 	if (td && *td) {
 		snprintf(dir, sizeof dir, "%s/scid", td);
-		find_bases(dir, 0);
+		walk_files(dir, 8, find_base, NULL);
 	}
 	if (nbases == 0)
 		TEST_SKIP("no base under $GAMEDB_REALDATA/{scid,chessbase} or $GAMEDB_TESTDATA/scid");

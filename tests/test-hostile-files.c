@@ -18,7 +18,6 @@
  * undefined behaviour fails it. Exit 77 when no real data is found.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +29,7 @@
 
 #include "load-file.h"
 #include "testlib.h"
+#include "walk-files.h"
 #include "utf8-check.h"
 
 #define MAX_FILES 24
@@ -292,30 +292,39 @@ static void free_set(struct dbset *s)
 	s->n = 0;
 }
 
+/* A base's .cbh and the set its other files are added to (chessbase_sibling()). */
+struct chessbase_files {
+	const char *cbh;
+	struct dbset *s;
+};
+
+/*
+ * A file of the walk (walk_files()) over the .cbh's folder: added to the set when it has the
+ * stem of the .cbh and is one of its files (search boosters skipped).
+ */
+static void chessbase_sibling(const char *folder, const char *name, const char *path, void *ctx)
+{
+	const struct chessbase_files *c = ctx;
+	size_t stem = strlen(c->cbh) - 4;
+
+	(void)path;
+	if (strncmp(name, c->cbh, stem) == 0 && name[stem] == '.' && strcmp(name, c->cbh) != 0 &&
+	    (has_ext(name, ".cbg") || has_ext(name, ".cba") || has_ext(name, ".cbp") ||
+	     has_ext(name, ".cbt") || has_ext(name, ".cbc") || has_ext(name, ".cbs") ||
+	     has_ext(name, ".cbe") || has_ext(name, ".cbj")))
+		add_file(c->s, folder, name);
+}
+
 /* A ChessBase base: the .cbh and every file with the same stem (search boosters skipped). */
 static void chessbase_base(const char *dir, const char *cbh)
 {
 	static struct dbset s;
-	struct dirent **ents;
-	size_t stem = strlen(cbh) - 4;
-	int n, i;
+	struct chessbase_files c = { cbh, &s };
 
 	memset(&s, 0, sizeof s);
 	s.chessbase = 1;
 	add_file(&s, dir, cbh);
-	n = scandir(dir, &ents, NULL, alphasort);
-	if (n < 0)
-		return; /* no such folder (no real data here) */
-	for (i = 0; i < n; i++) {
-		const char *e = ents[i]->d_name;
-		if (strncmp(e, cbh, stem) == 0 && e[stem] == '.' && strcmp(e, cbh) != 0 &&
-		    (has_ext(e, ".cbg") || has_ext(e, ".cba") || has_ext(e, ".cbp") ||
-		     has_ext(e, ".cbt") || has_ext(e, ".cbc") || has_ext(e, ".cbs") ||
-		     has_ext(e, ".cbe") || has_ext(e, ".cbj")))
-			add_file(&s, dir, e);
-		free(ents[i]);
-	}
-	free(ents);
+	walk_files(dir, 0, chessbase_sibling, &c);
 	if (s.n) {
 		run_set(&s);
 		sets_run++;
@@ -336,33 +345,54 @@ static void xqf_file(const char *dir, const char *name)
 	free_set(&s);
 }
 
-static void scan(const char *dir, int depth, int xqf_every)
+/*
+ * What scan() keeps over its walk. XQF: one file in xqf_every is taken, counted folder by
+ * folder. Between two files of a folder the walk visits only folders below it, so one count
+ * for each depth is enough: it starts again when another folder of that depth comes.
+ */
+struct scan_state {
+	int xqf_every;
+	size_t root_len;
+	struct {
+		char folder[4096];
+		int nx;
+	} xqf[7];
+};
+
+/* A file of the walk (walk_files()): a .cbh is a ChessBase base, an .xqf a base of its own. */
+static void scan_file(const char *folder, const char *name, const char *path, void *ctx)
 {
-	struct dirent **ents;
-	int n, i, nx = 0;
+	struct scan_state *sc = ctx;
+	struct stat sb;
+	const char *p;
+	int depth = 0;
 
-	if (depth > 6)
+	if (stat(path, &sb) != 0 || S_ISDIR(sb.st_mode))
 		return;
-	n = scandir(dir, &ents, NULL, alphasort);
-	if (n < 0)
-		return; /* no such folder (no real data here) */
-	for (i = 0; i < n; i++) {
-		const char *e = ents[i]->d_name;
-		char path[2048];
-		struct stat sb;
-
-		snprintf(path, sizeof path, "%s/%s", dir, e);
-		if (e[0] != '.' && stat(path, &sb) == 0) {
-			if (S_ISDIR(sb.st_mode))
-				scan(path, depth + 1, xqf_every);
-			else if (has_ext(e, ".cbh"))
-				chessbase_base(dir, e);
-			else if (has_ext(e, ".xqf") && nx++ % xqf_every == 0)
-				xqf_file(dir, e);
+	if (has_ext(name, ".cbh")) {
+		chessbase_base(folder, name);
+	} else if (has_ext(name, ".xqf")) {
+		/* Folders at most 6 below the root: depth 0 to 6. */
+		for (p = folder + sc->root_len; *p; p++)
+			depth += *p == '/';
+		if (strcmp(sc->xqf[depth].folder, folder) != 0) {
+			snprintf(sc->xqf[depth].folder, sizeof sc->xqf[depth].folder, "%s", folder);
+			sc->xqf[depth].nx = 0;
 		}
-		free(ents[i]);
+		if (sc->xqf[depth].nx++ % sc->xqf_every == 0)
+			xqf_file(folder, name);
 	}
-	free(ents);
+}
+
+/* The bases below dir, down to 6 folders deep. */
+static void scan(const char *dir, int xqf_every)
+{
+	static struct scan_state sc;
+
+	memset(&sc, 0, sizeof sc);
+	sc.xqf_every = xqf_every;
+	sc.root_len = strlen(dir);
+	walk_files(dir, 6, scan_file, &sc);
 }
 
 int main(void)
@@ -376,9 +406,9 @@ int main(void)
 	if (!real)
 		real = "../shared/realdata";
 	snprintf(dir, sizeof dir, "%s/chessbase", real);
-	scan(dir, 0, 1);
+	scan(dir, 1);
 	snprintf(dir, sizeof dir, "%s/xqf", real);
-	scan(dir, 0, xqf_every);
+	scan(dir, xqf_every);
 	if (!sets_run) {
 		printf("no ChessBase or XQF data under %s: skipped\n", real);
 		return 77;

@@ -37,7 +37,6 @@
  * ASan. Every game's headers are always read.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -53,6 +52,7 @@
 #include "../fuzz/fuzz-walk.h"
 #include "load-file.h"
 #include "testlib.h"
+#include "walk-files.h"
 
 #define NTRUNC 64
 #define FLIP_VARIANTS 300 /* per base, spread over the three files */
@@ -340,54 +340,22 @@ static int wanted(const struct fileset *set)
 	return nwanted == 0;
 }
 
-static void find_bases(const char *dir, int depth)
+/*
+ * A file of the walk (walk_files(): in name order, so that the PRNG sequence meets the bases in
+ * a fixed order): a regular file with the index extension of a wanted file set is a base.
+ */
+static void find_base(const char *folder, const char *name, const char *path, void *ctx)
 {
-	DIR *d;
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, cap = 0, i;
+	struct stat sb;
 
-	if (depth > 8 || !(d = opendir(dir)))
+	(void)folder;
+	(void)name;
+	(void)ctx;
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
 		return;
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			names = realloc(names, cap * sizeof *names);
-			if (!names)
-				abort();
-		}
-		names[n] = malloc(strlen(dir) + strlen(e->d_name) + 2);
-		if (!names[n])
-			abort();
-		sprintf(names[n], "%s/%s", dir, e->d_name);
-		n++;
-	}
-	closedir(d);
-	/* sorted, so that the PRNG sequence meets the bases in a fixed order */
-	for (i = 1; i < n; i++) {
-		char *x = names[i];
-		size_t j = i;
-		while (j > 0 && strcmp(names[j - 1], x) > 0) {
-			names[j] = names[j - 1];
-			j--;
-		}
-		names[j] = x;
-	}
-	for (i = 0; i < n; i++) {
-		struct stat sb;
-		if (stat(names[i], &sb) == 0) {
-			if (S_ISDIR(sb.st_mode))
-				find_bases(names[i], depth + 1);
-			for (size_t f = 0; f < sizeof filesets / sizeof filesets[0]; f++)
-				if (S_ISREG(sb.st_mode) && ends_with(names[i], filesets[f].ext[SI]) &&
-				    wanted(&filesets[f]))
-					add_base(names[i], &filesets[f]);
-		}
-		free(names[i]);
-	}
-	free(names);
+	for (size_t f = 0; f < sizeof filesets / sizeof filesets[0]; f++)
+		if (ends_with(path, filesets[f].ext[SI]) && wanted(&filesets[f]))
+			add_base(path, &filesets[f]);
 }
 
 /* ---- the walk -------------------------------------------------------------------------- */
@@ -1612,17 +1580,24 @@ static int snap_file(const char *path, struct snap *s)
 	return 0;
 }
 
+/* An entry of the walk (walk_files_opt()) over the copy's folder: counted in ctx. */
+static void count_entry(const char *folder, const char *name, const char *path, void *ctx)
+{
+	(void)folder;
+	(void)name;
+	(void)path;
+	(*(int *)ctx)++;
+}
+
+/*
+ * The names in dir, of every kind: files, folders and names that start with '.' (not "." and
+ * "..").
+ */
 static int count_entries(const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
 	int n = 0;
 
-	if (!d)
-		return -1;
-	while ((e = readdir(d)) != NULL)
-		n++;
-	closedir(d);
+	walk_files_opt(dir, 0, WALK_EVERY_NAME, count_entry, &n);
 	return n;
 }
 
@@ -1726,9 +1701,9 @@ int main(int argc, char **argv)
 	/* The real bases, then (with fewer variants) the project's own small test bases. */
 	if (real && *real) {
 		snprintf(dir, sizeof dir, "%s/scid", real);
-		find_bases(dir, 0);
+		walk_files(dir, 8, find_base, NULL);
 		snprintf(dir, sizeof dir, "%s/scid5", real);
-		find_bases(dir, 0);
+		walk_files(dir, 8, find_base, NULL);
 	}
 	nreal = nbases;
 	if (nreal == 0)
@@ -1736,7 +1711,7 @@ int main(int argc, char **argv)
 	if (td && *td) {
 		adding_light = 1;
 		snprintf(dir, sizeof dir, "%s/scid", td);
-		find_bases(dir, 0);
+		walk_files(dir, 8, find_base, NULL);
 	}
 	if (nbases == 0)
 		TEST_SKIP("no SCID base under $GAMEDB_REALDATA/scid, $GAMEDB_REALDATA/scid5 or "

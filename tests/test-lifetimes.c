@@ -28,7 +28,6 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,6 +41,7 @@
 #include "load-file.h"
 #include "sbuf.h"
 #include "testlib.h"
+#include "walk-files.h"
 
 #define MAX_BASES 1024
 #define MAX_FILES 24
@@ -268,30 +268,33 @@ static int has_ext(const char *name, const char *const *exts)
 	return 0;
 }
 
-static void find_bases(const char *dir, const char *const *exts, int chessbase, int depth)
-{
-	struct dirent **list;
-	int i, n;
+/* What find_bases() looks for: files with one of exts, ChessBase bases or not. */
+struct base_kind {
+	const char *const *exts;
+	int chessbase;
+};
 
-	if (depth > 8 || (n = scandir(dir, &list, NULL, alphasort)) < 0)
-		return;
-	for (i = 0; i < n; i++) {
-		char path[1024];
-		struct stat st;
-		const char *name = list[i]->d_name;
-		if (name[0] != '.' && snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path &&
-		    stat(path, &st) == 0) {
-			if (S_ISDIR(st.st_mode)) {
-				find_bases(path, exts, chessbase, depth + 1);
-			} else if (S_ISREG(st.st_mode) && has_ext(name, exts) && nbases < MAX_BASES) {
-				strcpy(bases[nbases].path, path);
-				bases[nbases].chessbase = chessbase;
-				nbases++;
-			}
-		}
-		free(list[i]);
+/* A file of the walk (walk_files()): a regular file with one of the extensions is a base. */
+static void find_base(const char *folder, const char *name, const char *path, void *ctx)
+{
+	const struct base_kind *k = ctx;
+	struct stat st;
+
+	(void)folder;
+	if (strlen(path) < sizeof bases[0].path && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    has_ext(name, k->exts) && nbases < MAX_BASES) {
+		strcpy(bases[nbases].path, path);
+		bases[nbases].chessbase = k->chessbase;
+		nbases++;
 	}
-	free(list);
+}
+
+/* The bases below dir, down to 8 folders deep, in name order. */
+static void find_bases(const char *dir, const char *const *exts, int chessbase)
+{
+	struct base_kind k = { exts, chessbase };
+
+	walk_files(dir, 8, find_base, &k);
 }
 
 /* A base's files in memory: the primary, then every file of its folder with the same stem. */
@@ -319,31 +322,39 @@ static void memset_add(struct memset_files *m, const char *path, const char *nam
 	m->n++;
 }
 
+/* What memset_load() adds to: the set, the primary's name and the length of its stem. */
+struct memset_walk {
+	struct memset_files *m;
+	const char *base;
+	size_t stem;
+};
+
+/* A file of the walk (walk_files()) over the primary's folder: added when it has its stem. */
+static void memset_sibling(const char *folder, const char *name, const char *path, void *ctx)
+{
+	const struct memset_walk *w = ctx;
+
+	(void)folder;
+	if (strncmp(name, w->base, w->stem) == 0 && strcmp(name, w->base) != 0)
+		memset_add(w->m, path, name);
+}
+
 static void memset_load(struct memset_files *m, const char *path)
 {
 	char dir[1024];
 	const char *base = strrchr(path, '/'), *dot;
-	struct dirent **list;
-	size_t stem;
-	int i, n;
+	struct memset_walk w;
 
 	memset(m, 0, sizeof *m);
 	base = base ? base + 1 : path;
 	snprintf(dir, sizeof dir, "%.*s", (int)(base - path), path);
 	dot = strrchr(base, '.');
-	stem = dot ? (size_t)(dot - base) + 1 : strlen(base); /* "name." */
+	w.m = m;
+	w.base = base;
+	w.stem = dot ? (size_t)(dot - base) + 1 : strlen(base); /* "name." */
 	memset_add(m, path, base);
-	if ((n = scandir(dir[0] ? dir : ".", &list, NULL, alphasort)) < 0)
-		return;
-	for (i = 0; i < n; i++) {
-		const char *name = list[i]->d_name;
-		char p[1024];
-		if (strncmp(name, base, stem) == 0 && strcmp(name, base) != 0 &&
-		    snprintf(p, sizeof p, "%s%s", dir, name) < (int)sizeof p)
-			memset_add(m, p, name);
-		free(list[i]);
-	}
-	free(list);
+	/* dir keeps its last '/', so the walk's paths have two there (harmless); "": here. */
+	walk_files(dir[0] ? dir : ".", 0, memset_sibling, &w);
 }
 
 /* Overwrites the memory, then frees it: a copy that still pointed into it would read garbage. */
@@ -783,18 +794,18 @@ int main(int argc, char **argv)
 
 	if (realdata && *realdata) {
 		snprintf(dir, sizeof dir, "%s/scid", realdata);
-		find_bases(dir, scid_exts, 0, 0);
+		find_bases(dir, scid_exts, 0);
 		snprintf(dir, sizeof dir, "%s/chessbase", realdata);
-		find_bases(dir, cb_exts, 1, 0);
+		find_bases(dir, cb_exts, 1);
 	}
 	xqf_first = nbases;
 	if (realdata && *realdata) {
 		snprintf(dir, sizeof dir, "%s/xqf", realdata);
-		find_bases(dir, xqf_exts, 0, 0);
+		find_bases(dir, xqf_exts, 0);
 	}
 	if (testdata && *testdata) {
 		snprintf(dir, sizeof dir, "%s/scid", testdata);
-		find_bases(dir, scid_exts, 0, 0);
+		find_bases(dir, scid_exts, 0);
 	}
 	if (nbases == 0)
 		TEST_SKIP("no base under $GAMEDB_REALDATA nor $GAMEDB_TESTDATA/scid");

@@ -20,7 +20,6 @@
  * format (realdata chessbase/uncbv; the .cbz with the password uncbv's tests give it).
  */
 #define _XOPEN_SOURCE 700
-#include <dirent.h>
 #ifndef _WIN32
 #include <iconv.h>
 #endif
@@ -31,6 +30,7 @@
 
 #include "load-file.h"
 #include "testlib.h"
+#include "walk-files.h"
 
 static const char *srcdir(void)
 {
@@ -48,41 +48,40 @@ static const char *srcdir(void)
 	return buf;
 }
 
+/* What dir_has() looks for (ext) and whether it was found. */
+struct ext_search {
+	const char *ext;
+	int found;
+};
+
+/* A file of the walk (walk_files()): found when its name ends in the extension (any case). */
+static void ext_match(const char *folder, const char *name, const char *path, void *ctx)
+{
+	struct ext_search *s = ctx;
+	struct stat st;
+	size_t n = strlen(name), m = strlen(s->ext), i;
+
+	(void)folder;
+	/* Once found, the rest of the walk is only listed. */
+	if (s->found || n < m || stat(path, &st) != 0 || S_ISDIR(st.st_mode))
+		return;
+	for (i = 0; i < m; i++) {
+		char a = name[n - m + i], b = s->ext[i];
+		if (a >= 'A' && a <= 'Z')
+			a = (char)(a - 'A' + 'a');
+		if (a != b)
+			break;
+	}
+	s->found = i == m;
+}
+
 /* 1 if dir (searched 3 levels deep) holds a file whose name ends in ext (any case). */
 static int dir_has(const char *dir, const char *ext, int depth)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int found = 0;
+	struct ext_search s = { ext, 0 };
 
-	if (!d)
-		return 0;
-	while (!found && (e = readdir(d)) != NULL) {
-		char path[4096];
-		struct stat st;
-		size_t n = strlen(e->d_name), m = strlen(ext), i;
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		if (stat(path, &st) != 0)
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			found = depth > 0 && dir_has(path, ext, depth - 1);
-			continue;
-		}
-		if (n < m)
-			continue;
-		for (i = 0; i < m; i++) {
-			char a = e->d_name[n - m + i], b = ext[i];
-			if (a >= 'A' && a <= 'Z')
-				a = (char)(a - 'A' + 'a');
-			if (a != b)
-				break;
-		}
-		found = i == m;
-	}
-	closedir(d);
-	return found;
+	walk_files(dir, depth, ext_match, &s);
+	return s.found;
 }
 
 /* Whether the real sample data are on this machine. */
