@@ -747,6 +747,36 @@ static unsigned rnd(unsigned n)
 	return (rnd_state >> 16) % n;
 }
 
+/* 1 if iconv refuses byte b (EILSEQ: not a letter of the charset). */
+static int iconv_refuses(iconv_t cd, unsigned char b)
+{
+	char in = (char)b, *ip = &in, out[8], *op = out;
+	size_t il = 1, ol = sizeof out;
+
+	iconv(cd, NULL, NULL, NULL, NULL);
+	return iconv(cd, &ip, &il, &op, &ol) == (size_t)-1;
+}
+
+/*
+ * Each byte's letter in charset cs as glibc's iconv writes it (U+FFFD for one it refuses,
+ * which then counts as lost in lost[b], when lost is not NULL); 0, or -1 if iconv lacks cs.
+ */
+static int iconv_letters(const char *cs, char letter[256][8], size_t len[256], size_t *lost)
+{
+	iconv_t cd = iconv_open("UTF-8", cs);
+	unsigned b;
+
+	if (cd == (iconv_t)-1)
+		return -1;
+	for (b = 0; b < 256; b++) {
+		len[b] = iconv_byte(cd, (unsigned char)b, letter[b]);
+		if (lost)
+			lost[b] = (size_t)iconv_refuses(cd, (unsigned char)b);
+	}
+	iconv_close(cd);
+	return 0;
+}
+
 static void test_runs(void)
 {
 	static const char *const charsets[] = { "CP1251", "CP1252", "ISO-8859-1", "KOI8-R",
@@ -755,19 +785,14 @@ static void test_runs(void)
 
 	for (c = 0; c < sizeof charsets / sizeof charsets[0]; c++) {
 		const char *cs = charsets[c];
-		iconv_t cd = iconv_open("UTF-8", cs);
 		const struct gamedb__text_letters *tab;
 		struct gamedb__text_runs r;
 		char letter[256][8];
 		size_t letter_len[256];
 		int level, top, tries, any_run = 0;
-		unsigned b;
 
-		if (cd == (iconv_t)-1)
+		if (iconv_letters(cs, letter, letter_len, NULL) != 0)
 			continue;
-		for (b = 0; b < 256; b++)
-			letter_len[b] = iconv_byte(cd, (unsigned char)b, letter[b]);
-		iconv_close(cd);
 		tab = gamedb__text_table_of(&T, cs);
 		CHECK_MSG(tab != NULL, "%s: no table", cs);
 		if (!tab)
@@ -853,15 +878,6 @@ static void test_runs(void)
  * others iconv's. Then a charset whose ASCII bytes are not themselves (EBCDIC), whose table
  * has no runs and no eight-byte ASCII path, through gamedb__text_to_utf8() against iconv.
  */
-static int iconv_refuses(iconv_t cd, unsigned char b)
-{
-	char in = (char)b, *ip = &in, out[8], *op = out;
-	size_t il = 1, ol = sizeof out;
-
-	iconv(cd, NULL, NULL, NULL, NULL);
-	return iconv(cd, &ip, &il, &op, &ol) == (size_t)-1;
-}
-
 static void test_letters(void)
 {
 	static const char *const charsets[] = { "CP1251", "CP1252", "KOI8-R" };
@@ -869,21 +885,14 @@ static void test_letters(void)
 
 	for (c = 0; c < sizeof charsets / sizeof charsets[0]; c++) {
 		const char *cs = charsets[c];
-		iconv_t cd = iconv_open("UTF-8", cs);
 		const struct gamedb__text_letters *tab;
 		struct gamedb__text_letters L;
 		char letter[256][8];
 		size_t letter_len[256], lost_letter[256];
 		int tries;
-		unsigned b;
 
-		if (cd == (iconv_t)-1)
+		if (iconv_letters(cs, letter, letter_len, lost_letter) != 0)
 			continue;
-		for (b = 0; b < 256; b++) {
-			letter_len[b] = iconv_byte(cd, (unsigned char)b, letter[b]);
-			lost_letter[b] = iconv_refuses(cd, (unsigned char)b);
-		}
-		iconv_close(cd);
 		/* What the description says of each byte: a NUL '?' lost, a refused one U+FFFD lost. */
 		letter[0][0] = '?';
 		letter_len[0] = 1;
