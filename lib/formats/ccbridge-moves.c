@@ -77,7 +77,7 @@ void gamedb__ccb_problem(struct ccb_problems *pb, struct gamedb_game *g, int32_t
 /* A node at record offset p with rc's contents. 0, or -1 out of memory. */
 static int new_node(struct ccb *s, size_t *n, size_t p, const struct crec *rc, uint32_t *id)
 {
-	struct ccb_node *nd;
+	struct gamedb__xq_node *nd;
 
 	if (*n >= UINT32_MAX - 1 ||
 	    gamedb__grow((void **)&s->nodes, &s->nodes_cap, *n + 1, sizeof *s->nodes) != 0)
@@ -127,7 +127,7 @@ static size_t parse_tree(struct ccb *s, struct gamedb_game *g, struct ccb_proble
 	/* Pre-order: a move, then its continuation's subtree, then its alternative's. */
 	while ((top = gamedb__stack_pop(&s->pend)) != NULL) {
 		const struct ccb_pending pd = *top;
-		struct ccb_node *par = &s->nodes[pd.parent];
+		struct gamedb__xq_node *par = &s->nodes[pd.parent];
 
 		if (read_record(s, p, &rc, &why) != 0) {
 			const int on_main = par->main && pd.prev == CCB_NONE;
@@ -180,7 +180,7 @@ static size_t parse_tree(struct ccb *s, struct gamedb_game *g, struct ccb_proble
 
 /* Adds a node's comment: its UTF-8 text, then the stored bytes. 0, or -1 out of memory. */
 static int add_comment(struct ccb *s, struct gamedb_game *g, struct gamedb__movebuf *mb,
-		       const struct ccb_node *nd, int type, struct ccb_problems *tp)
+		       const struct gamedb__xq_node *nd, int type, struct ccb_problems *tp)
 {
 	const uint8_t *raw = s->rec + nd->com;
 	size_t off = mb->text.len;
@@ -219,7 +219,7 @@ static void square_name(uint8_t v, char out[4])
 }
 
 static void bad_move(struct ccb *s, struct gamedb_game *g, struct ccb_problems *pb, int32_t status,
-		     const struct gamedb__xqpos *pos, const struct ccb_node *nd, const char *why)
+		     const struct gamedb__xqpos *pos, const struct gamedb__xq_node *nd, const char *why)
 {
 	char a[4], b[4];
 
@@ -232,14 +232,51 @@ static void bad_move(struct ccb *s, struct gamedb_game *g, struct ccb_problems *
 			    status == GAMEDB_FAILED ? "" : " (the variation from there is left out)");
 }
 
+/* What gamedb__xq_walk_tree() calls back with: the base, the game and its problems. */
+struct ccb_walk {
+	struct ccb *s;
+	struct gamedb_game *g;
+	struct gamedb__movebuf *mb;
+	struct ccb_problems *pb;
+};
+
+static int walk_square(unsigned v)
+{
+	return gamedb__ccb_square(v);
+}
+
+static void walk_bad_move(void *ctx, int32_t status, const struct gamedb__xqpos *pos,
+			  const struct gamedb__xq_node *nd, const char *why)
+{
+	struct ccb_walk *w = ctx;
+
+	bad_move(w->s, w->g, w->pb, status, pos, nd, why);
+}
+
+static void walk_too_deep(void *ctx, const struct gamedb__xq_node *nd)
+{
+	struct ccb_walk *w = ctx;
+
+	gamedb__ccb_problem(w->pb, w->g, GAMEDB_WARN,
+			    "%s: offset %llu: game %llu: variations nested deeper than %u are left out",
+			    w->s->f->name, (unsigned long long)(w->s->rec_off + nd->off),
+			    (unsigned long long)w->g->index + 1, CCB_MAX_DEPTH);
+}
+
+static int walk_comment(void *ctx, const struct gamedb__xq_node *nd)
+{
+	struct ccb_walk *w = ctx;
+
+	return add_comment(w->s, w->g, w->mb, nd, GAMEDB_EVENT_COMMENT_AFTER, w->pb);
+}
+
 int32_t gamedb__ccb_decode(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
 {
 	struct ccb *s = state;
 	struct ccb_problems pb = { GAMEDB_OK, 0 };
-	struct ccb_frame *fr;
-	struct gamedb__move m;
-	struct gamedb__xqpos after;
-	char why[96];
+	struct ccb_walk cw = { s, g, mb, &pb };
+	struct gamedb__xq_walk w = { NULL,          &s->frames,   walk_square, walk_bad_move,
+				     walk_too_deep, walk_comment, &cw };
 
 	if (!s->have_rec || !g->have_start) {
 		gamedb__game_seterr(g, "%s: offset %llu: game %llu: the start board is not a playable position: %s",
@@ -251,74 +288,9 @@ int32_t gamedb__ccb_decode(void *state, struct gamedb_game *g, struct gamedb__mo
 		goto nomem;
 	if (add_comment(s, g, mb, &s->nodes[0], GAMEDB_EVENT_COMMENT_BEFORE, &pb) != 0)
 		goto nomem;
-	gamedb__stack_clear(&s->frames);
-	fr = gamedb__stack_push(&s->frames);
-	if (!fr)
+	w.nodes = s->nodes; /* as parse_tree() left them (it may move them) */
+	if (gamedb__xq_walk_tree(&w, &g->xqstart, mb) != 0)
 		goto nomem;
-	fr->pos = fr->before = g->xqstart;
-	fr->node = 0;
-	fr->alt = CCB_NONE;
-	while ((fr = gamedb__stack_top(&s->frames)) != NULL) {
-		uint32_t c;
-
-		if (fr->alt != CCB_NONE) {
-			/* The next alternative to the line's last move: a variation. */
-			const uint32_t a = fr->alt;
-			struct ccb_frame *nf;
-			fr->alt = s->nodes[a].sib;
-			if (gamedb__xq_move_try(&fr->before, gamedb__ccb_square(s->nodes[a].from),
-						gamedb__ccb_square(s->nodes[a].to), &m, &after,
-						why, sizeof why) != 0) {
-				bad_move(s, g, &pb, GAMEDB_WARN, &fr->before, &s->nodes[a], why);
-				continue;
-			}
-			if (gamedb__stack_full(&s->frames)) {
-				gamedb__ccb_problem(&pb, g, GAMEDB_WARN,
-						    "%s: offset %llu: game %llu: variations nested deeper than %u are left out",
-						    s->f->name, (unsigned long long)(s->rec_off + s->nodes[a].off),
-						    (unsigned long long)g->index + 1, CCB_MAX_DEPTH);
-				continue;
-			}
-			nf = gamedb__var_begin(&s->frames, mb);
-			if (!nf)
-				goto nomem;
-			nf->before = nf[-1].before;
-			nf->pos = after;
-			nf->node = a;
-			nf->alt = CCB_NONE;
-			if (gamedb__xq_add_move(mb, &nf->before, &m) != 0 ||
-			    add_comment(s, g, mb, &s->nodes[a], GAMEDB_EVENT_COMMENT_AFTER, &pb) != 0)
-				goto nomem;
-			continue;
-		}
-		/* The line goes on with the first child whose move is legal. */
-		for (c = s->nodes[fr->node].child; c != CCB_NONE; c = s->nodes[c].sib) {
-			if (gamedb__xq_move_try(&fr->pos, gamedb__ccb_square(s->nodes[c].from),
-						gamedb__ccb_square(s->nodes[c].to), &m, &after,
-						why, sizeof why) == 0)
-				break;
-			if (gamedb__var_depth(&s->frames) == 0) {
-				bad_move(s, g, &pb, GAMEDB_FAILED, &fr->pos, &s->nodes[c], why);
-				goto done;
-			}
-			bad_move(s, g, &pb, GAMEDB_WARN, &fr->pos, &s->nodes[c], why);
-		}
-		if (c == CCB_NONE) {
-			if (gamedb__var_depth(&s->frames) == 0)
-				break;
-			if (!gamedb__var_end(&s->frames, mb))
-				goto nomem;
-			continue;
-		}
-		fr->before = fr->pos;
-		fr->pos = after;
-		fr->node = c;
-		fr->alt = s->nodes[c].sib;
-		if (gamedb__xq_add_move(mb, &fr->before, &m) != 0 ||
-		    add_comment(s, g, mb, &s->nodes[c], GAMEDB_EVENT_COMMENT_AFTER, &pb) != 0)
-			goto nomem;
-	}
-done:
 	if (pb.more) {
 		size_t len = strlen(g->errmsg);
 		snprintf(g->errmsg + len, sizeof g->errmsg - len, " (and %u more problem%s)", pb.more,

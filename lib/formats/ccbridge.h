@@ -13,35 +13,18 @@
 #define CCB_REC_MOVES 2214u
 #define CCB_REC_BOARD 2120u
 #define CCB_SLOT 4096u
-#define CCB_NONE UINT32_MAX
+#define CCB_NONE GAMEDB__XQ_NONE
 /* Variations nested deeper than this are left out (with a warning), to bound the stack. */
 #define CCB_MAX_DEPTH 10000u
 
-/* One node of the move tree. Node 0 is the root (the start position). */
-struct ccb_node {
-	uint32_t off;   /* offset of the record in the game's bytes, for messages */
-	uint32_t child; /* the next move, or CCB_NONE */
-	uint32_t sib;   /* an alternative to this move, or CCB_NONE */
-	uint32_t com;   /* offset of the comment's bytes in the game's bytes */
-	uint32_t clen;  /* its length in bytes (0: none) */
-	uint8_t from;   /* board index as stored (0 = a9 ... 89 = i0); > 89 is invalid */
-	uint8_t to;
-	uint8_t main;   /* on the main line */
-	uint8_t reserved;
-};
+/* The move tree: struct gamedb__xq_node (formats/toolkit.h), node 0 the root (the start
+ * position); off and com are offsets in the game's bytes, from and to CCBridge's board
+ * indexes (0 = a9 ... 89 = i0). Written out by gamedb__xq_walk_tree(). */
 
 /* A record not yet read: the next child of parent, after the sibling prev (CCB_NONE: first). */
 struct ccb_pending {
 	uint32_t parent;
 	uint32_t prev;
-};
-
-/* One line being written out: the main line or a variation. */
-struct ccb_frame {
-	struct gamedb__xqpos pos;    /* after the last move of the line */
-	struct gamedb__xqpos before; /* before it: where its alternatives start */
-	uint32_t node;               /* the last move's node (the root at the start) */
-	uint32_t alt;                /* the next alternative to that move still to write, or NONE */
 };
 
 /* One game of the base: where its record lies. */
@@ -72,7 +55,7 @@ struct ccb {
 	int have_rec;
 	const char *table_why;    /* why the start board is not playable, or NULL */
 	/* decoder scratch */
-	struct ccb_node *nodes;
+	struct gamedb__xq_node *nodes;
 	size_t nodes_cap;
 	struct gamedb__stack pend;
 	struct gamedb__stack frames;

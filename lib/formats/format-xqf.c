@@ -27,7 +27,7 @@
 #define XQF_MAX_VERSION 18
 /* Variations nested deeper than this are dropped (with a warning), to bound the stack. */
 #define XQF_MAX_DEPTH 10000u
-#define NONE UINT32_MAX
+#define NONE GAMEDB__XQ_NONE
 
 /* Header offsets (see doc/formats/xqf.md). */
 enum {
@@ -55,18 +55,9 @@ enum {
 	H_AUTHOR = 480
 };
 
-/* One node of the move tree. Node 0 is the root (the start position). */
-struct xnode {
-	uint32_t off;   /* file offset of the record, for messages */
-	uint32_t child; /* first child: the next move, or NONE */
-	uint32_t sib;   /* next sibling: an alternative to this move, or NONE */
-	uint32_t com;   /* body index of the comment bytes */
-	uint32_t clen;  /* comment length (0: none) */
-	uint8_t from;   /* XQF squares as stored, x * 10 + y; > 89 is invalid */
-	uint8_t to;
-	uint8_t main;   /* on the main line (the first-child chain from the root) */
-	uint8_t reserved;
-};
+/* The move tree: struct gamedb__xq_node (formats/toolkit.h), node 0 the root (the start
+ * position); off is the record's file offset, com the comment's index in the body, from and
+ * to XQF's squares as stored (x * 10 + y). Written out by gamedb__xq_walk_tree(). */
 
 /* A record not yet read: the next child of parent, after the sibling prev (NONE: first). */
 struct xpending {
@@ -74,13 +65,6 @@ struct xpending {
 	uint32_t prev;
 };
 
-/* One line being written out: the main line or a variation. */
-struct xframe {
-	struct gamedb__xqpos pos;    /* after the last move of the line */
-	struct gamedb__xqpos before; /* before it: where its alternatives start */
-	uint32_t node;               /* the last move's node (the root at the start) */
-	uint32_t alt;                /* the next alternative to that move still to write, or NONE */
-};
 
 struct xqf {
 	struct gamedb_reader *r;
@@ -96,10 +80,10 @@ struct xqf {
 	uint8_t *body;      /* decrypted bytes from 0x400 to the end of the file */
 	size_t body_len;
 	/* decoder scratch, kept between decodes */
-	struct xnode *nodes;
+	struct gamedb__xq_node *nodes;
 	size_t nodes_cap;
 	struct gamedb__stack pend;   /* struct xpending */
-	struct gamedb__stack frames; /* struct xframe: the main line's, then the open variations */
+	struct gamedb__stack frames; /* struct gamedb__xq_frame: the main line's, then the open variations */
 };
 
 /* What went wrong while decoding one game: the worst status and the first message for it. */
@@ -190,7 +174,7 @@ static int32_t xqf_open(struct gamedb_reader *r, void **state)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
 	s->r = r;
 	gamedb__stack_init(&s->pend, sizeof(struct xpending), SIZE_MAX);
-	gamedb__stack_init(&s->frames, sizeof(struct xframe), XQF_MAX_DEPTH);
+	gamedb__stack_init(&s->frames, sizeof(struct gamedb__xq_frame), XQF_MAX_DEPTH);
 	*state = s;
 	if (gamedb__src_open(&r->src, NULL, 0, &s->f) != 0)
 		goto fail;
@@ -579,13 +563,13 @@ static size_t parse_tree(struct xqf *s, struct gamedb_game *g, struct xproblems 
 	/* Pre-order: a node, then its child's subtree, then its next sibling's. */
 	while ((top = gamedb__stack_pop(&s->pend)) != NULL) {
 		const struct xpending pd = *top;
-		struct xnode *nd;
+		struct gamedb__xq_node *nd;
 		uint32_t id;
 		int rd;
 
 		rd = read_record(s, p, &rc, &why);
 		if (rd != 0) {
-			const struct xnode *par = &s->nodes[pd.parent];
+			const struct gamedb__xq_node *par = &s->nodes[pd.parent];
 			/* The main line is cut when the lost record was its next move. */
 			int on_main = par->main && pd.prev == NONE;
 			const char *what = pd.prev == NONE ? "next move" : "alternative move";
@@ -653,7 +637,7 @@ static size_t parse_tree(struct xqf *s, struct gamedb_game *g, struct xproblems 
 }
 
 /* Adds a node's comment (GB18030 by default), its stored bytes kept after the UTF-8 text. */
-static int add_comment(struct xqf *s, struct gamedb__movebuf *mb, const struct xnode *nd, int type,
+static int add_comment(struct xqf *s, struct gamedb__movebuf *mb, const struct gamedb__xq_node *nd, int type,
 		       int32_t *text_status)
 {
 	const char *raw = (const char *)s->body + nd->com;
@@ -682,7 +666,7 @@ static int add_comment(struct xqf *s, struct gamedb__movebuf *mb, const struct x
 }
 
 static void bad_move(struct xqf *s, struct gamedb_game *g, struct xproblems *pb, int32_t status,
-		     const struct gamedb__xqpos *pos, const struct xnode *nd, const char *why)
+		     const struct gamedb__xqpos *pos, const struct gamedb__xq_node *nd, const char *why)
 {
 	char mv[24], a[4], b[4];
 
@@ -697,16 +681,52 @@ static void bad_move(struct xqf *s, struct gamedb_game *g, struct xproblems *pb,
 		status == GAMEDB_FAILED ? "" : " (the variation from there is left out)");
 }
 
+/* What gamedb__xq_walk_tree() calls back with: the base, the game, its problems. */
+struct xq_walk {
+	struct xqf *s;
+	struct gamedb_game *g;
+	struct gamedb__movebuf *mb;
+	struct xproblems *pb;
+	int32_t *text_status;
+};
+
+static int walk_square(unsigned v)
+{
+	return xq_square((uint8_t)v);
+}
+
+static void walk_bad_move(void *ctx, int32_t status, const struct gamedb__xqpos *pos,
+			  const struct gamedb__xq_node *nd, const char *why)
+{
+	struct xq_walk *w = ctx;
+
+	bad_move(w->s, w->g, w->pb, status, pos, nd, why);
+}
+
+static void walk_too_deep(void *ctx, const struct gamedb__xq_node *nd)
+{
+	struct xq_walk *w = ctx;
+
+	problem(w->pb, w->g, GAMEDB_WARN, "%s: offset %u: variations nested deeper than %u are left out",
+		w->s->f->name, nd->off, XQF_MAX_DEPTH);
+}
+
+static int walk_comment(void *ctx, const struct gamedb__xq_node *nd)
+{
+	struct xq_walk *w = ctx;
+
+	return add_comment(w->s, w->mb, nd, GAMEDB_EVENT_COMMENT_AFTER, w->text_status);
+}
+
 static int32_t xqf_decode(void *state, struct gamedb_game *g, struct gamedb__movebuf *mb)
 {
 	struct xqf *s = state;
 	struct xproblems pb = { GAMEDB_OK, 0 };
 	int32_t text_status = GAMEDB_OK;
+	struct xq_walk xw = { s, g, mb, &pb, &text_status };
+	struct gamedb__xq_walk w = { NULL,          &s->frames,   walk_square, walk_bad_move,
+				     walk_too_deep, walk_comment, &xw };
 	size_t nn;
-	struct xframe *fr;
-	struct gamedb__move m;
-	struct gamedb__xqpos after;
-	char why[96];
 
 	if (!g->have_start) {
 		gamedb__game_seterr(g, "%s: offset %d: the piece table is not a playable position: %s",
@@ -719,75 +739,9 @@ static int32_t xqf_decode(void *state, struct gamedb_game *g, struct gamedb__mov
 	if (s->nodes[0].clen && add_comment(s, mb, &s->nodes[0], GAMEDB_EVENT_COMMENT_BEFORE,
 					    &text_status) != 0)
 		goto nomem;
-	gamedb__stack_clear(&s->frames);
-	fr = gamedb__stack_push(&s->frames);
-	if (!fr)
+	w.nodes = s->nodes; /* as parse_tree() left them (it may move them) */
+	if (gamedb__xq_walk_tree(&w, &g->xqstart, mb) != 0)
 		goto nomem;
-	fr->pos = fr->before = g->xqstart;
-	fr->node = 0;
-	fr->alt = NONE;
-	while ((fr = gamedb__stack_top(&s->frames)) != NULL) {
-		uint32_t c;
-
-		if (fr->alt != NONE) {
-			/* The next alternative to the line's last move: a variation. */
-			uint32_t a = fr->alt;
-			struct xframe *nf;
-			fr->alt = s->nodes[a].sib;
-			if (gamedb__xq_move_try(&fr->before, xq_square(s->nodes[a].from),
-						xq_square(s->nodes[a].to), &m, &after,
-						why, sizeof why) != 0) {
-				bad_move(s, g, &pb, GAMEDB_WARN, &fr->before, &s->nodes[a], why);
-				continue;
-			}
-			if (gamedb__stack_full(&s->frames)) {
-				problem(&pb, g, GAMEDB_WARN,
-					"%s: offset %u: variations nested deeper than %u are left out",
-					s->f->name, s->nodes[a].off, XQF_MAX_DEPTH);
-				continue;
-			}
-			nf = gamedb__var_begin(&s->frames, mb);
-			if (!nf)
-				goto nomem;
-			nf->before = nf[-1].before; /* the line it leaves */
-			nf->pos = after;
-			nf->node = a;
-			nf->alt = NONE; /* its own alternatives are the enclosing line's */
-			if (gamedb__xq_add_move(mb, &nf->before, &m) != 0 ||
-			    add_comment(s, mb, &s->nodes[a], GAMEDB_EVENT_COMMENT_AFTER, &text_status) != 0)
-				goto nomem;
-			continue;
-		}
-		/* The line goes on with the first child whose move is legal. */
-		for (c = s->nodes[fr->node].child; c != NONE; c = s->nodes[c].sib) {
-			if (gamedb__xq_move_try(&fr->pos, xq_square(s->nodes[c].from),
-						xq_square(s->nodes[c].to), &m, &after,
-						why, sizeof why) == 0)
-				break;
-			if (gamedb__var_depth(&s->frames) == 0) {
-				/* On the main line: the game stops here (the legal part stays). */
-				bad_move(s, g, &pb, GAMEDB_FAILED, &fr->pos, &s->nodes[c], why);
-				goto done;
-			}
-			bad_move(s, g, &pb, GAMEDB_WARN, &fr->pos, &s->nodes[c], why);
-		}
-		if (c == NONE) {
-			/* The line ends: the game's, or a variation's (back to the line it left). */
-			if (gamedb__var_depth(&s->frames) == 0)
-				break;
-			if (!gamedb__var_end(&s->frames, mb))
-				goto nomem;
-			continue;
-		}
-		fr->before = fr->pos;
-		fr->pos = after;
-		fr->node = c;
-		fr->alt = s->nodes[c].sib;
-		if (gamedb__xq_add_move(mb, &fr->before, &m) != 0 ||
-		    add_comment(s, mb, &s->nodes[c], GAMEDB_EVENT_COMMENT_AFTER, &text_status) != 0)
-			goto nomem;
-	}
-done:
 	if (pb.more) {
 		size_t len = strlen(g->errmsg);
 		snprintf(g->errmsg + len, sizeof g->errmsg - len, " (and %u more problem%s)", pb.more,

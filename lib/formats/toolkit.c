@@ -150,3 +150,80 @@ int gamedb__xq_add_move(struct gamedb__movebuf *mb, const struct gamedb__xqpos *
 
 	return gamedb__mb_move_san(mb, m, before->fullmove, before->stm, wxf, n);
 }
+
+int gamedb__xq_walk_tree(const struct gamedb__xq_walk *w, const struct gamedb__xqpos *start,
+			 struct gamedb__movebuf *mb)
+{
+	const struct gamedb__xq_node *const nodes = w->nodes;
+	struct gamedb__xq_frame *fr;
+	struct gamedb__move m;
+	struct gamedb__xqpos after;
+	char why[96];
+
+	gamedb__stack_clear(w->frames);
+	fr = gamedb__stack_push(w->frames);
+	if (!fr)
+		goto nomem;
+	fr->pos = fr->before = *start;
+	fr->node = 0;
+	fr->alt = GAMEDB__XQ_NONE;
+	while ((fr = gamedb__stack_top(w->frames)) != NULL) {
+		uint32_t c;
+
+		if (fr->alt != GAMEDB__XQ_NONE) {
+			/* The next alternative to the line's last move: a variation. */
+			const uint32_t a = fr->alt;
+			struct gamedb__xq_frame *nf;
+			fr->alt = nodes[a].sib;
+			if (gamedb__xq_move_try(&fr->before, w->square(nodes[a].from),
+						w->square(nodes[a].to), &m, &after, why, sizeof why) != 0) {
+				w->bad_move(w->ctx, GAMEDB_WARN, &fr->before, &nodes[a], why);
+				continue;
+			}
+			if (gamedb__stack_full(w->frames)) {
+				w->too_deep(w->ctx, &nodes[a]);
+				continue;
+			}
+			nf = gamedb__var_begin(w->frames, mb);
+			if (!nf)
+				goto nomem;
+			nf->before = nf[-1].before; /* the line it leaves */
+			nf->pos = after;
+			nf->node = a;
+			nf->alt = GAMEDB__XQ_NONE; /* its own alternatives are the enclosing line's */
+			if (gamedb__xq_add_move(mb, &nf->before, &m) != 0 || w->comment(w->ctx, &nodes[a]) != 0)
+				goto nomem;
+			continue;
+		}
+		/* The line goes on with the first child whose move is legal. */
+		for (c = nodes[fr->node].child; c != GAMEDB__XQ_NONE; c = nodes[c].sib) {
+			if (gamedb__xq_move_try(&fr->pos, w->square(nodes[c].from), w->square(nodes[c].to),
+						&m, &after, why, sizeof why) == 0)
+				break;
+			if (gamedb__var_depth(w->frames) == 0) {
+				/* On the main line: the game stops here (the legal part stays). */
+				w->bad_move(w->ctx, GAMEDB_FAILED, &fr->pos, &nodes[c], why);
+				return 0;
+			}
+			w->bad_move(w->ctx, GAMEDB_WARN, &fr->pos, &nodes[c], why);
+		}
+		if (c == GAMEDB__XQ_NONE) {
+			/* The line ends: the game's, or a variation's (back to the line it left). */
+			if (gamedb__var_depth(w->frames) == 0)
+				return 0;
+			if (!gamedb__var_end(w->frames, mb))
+				goto nomem;
+			continue;
+		}
+		fr->before = fr->pos;
+		fr->pos = after;
+		fr->node = c;
+		fr->alt = nodes[c].sib;
+		if (gamedb__xq_add_move(mb, &fr->before, &m) != 0 || w->comment(w->ctx, &nodes[c]) != 0)
+			goto nomem;
+	}
+	return 0;
+nomem:
+	gamedb__var_close_open(mb);
+	return -1;
+}

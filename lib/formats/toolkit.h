@@ -299,4 +299,56 @@ int gamedb__var_close_open(struct gamedb__movebuf *mb);
 int gamedb__xq_add_move(struct gamedb__movebuf *mb, const struct gamedb__xqpos *before,
 			const struct gamedb__move *m);
 
+/*
+ * A xiangqi game as a tree of moves, as XQF and CCBridge store it: node 0 is the start (no
+ * move), a node's first child the move that follows it on its line (the main line: the first
+ * children from the root), its siblings the alternatives to it. The format reads its records
+ * into these nodes; gamedb__xq_walk_tree() writes them out.
+ */
+#define GAMEDB__XQ_NONE UINT32_MAX
+struct gamedb__xq_node {
+	uint32_t off;   /* where the record is stored (for messages; the format's own offset) */
+	uint32_t child; /* first child: the next move, or GAMEDB__XQ_NONE */
+	uint32_t sib;   /* next sibling: an alternative to this move, or GAMEDB__XQ_NONE */
+	uint32_t com;   /* where its comment's bytes are (the format's own offset) */
+	uint32_t clen;  /* their length (0: none) */
+	uint8_t from;   /* the squares as stored, in the format's numbering (struct */
+	uint8_t to;     /* gamedb__xq_walk's square() turns them into the board's) */
+	uint8_t main;   /* on the main line */
+	uint8_t reserved;
+};
+/* A line being written (gamedb__xq_walk_tree(); the frames' stack holds these). */
+struct gamedb__xq_frame {
+	struct gamedb__xqpos pos;    /* after the last move of the line */
+	struct gamedb__xqpos before; /* before it: where its alternatives start */
+	uint32_t node;               /* the last move's node (the root at the start) */
+	uint32_t alt;                /* the next alternative to that move still to write, or NONE */
+};
+/* What gamedb__xq_walk_tree() needs of the format: its nodes, its stack of frames (struct
+ * gamedb__xq_frame), its squares, and what it says and writes besides the moves. */
+struct gamedb__xq_walk {
+	const struct gamedb__xq_node *nodes;
+	struct gamedb__stack *frames;
+	int (*square)(unsigned v); /* a stored square as the board's (0-89), -1 if none */
+	/* A move of node that is not legal from pos (why): status GAMEDB_WARN, the variation from
+	 * there is left out; GAMEDB_FAILED, on the main line, the game stops there. */
+	void (*bad_move)(void *ctx, int32_t status, const struct gamedb__xqpos *pos,
+			 const struct gamedb__xq_node *nd, const char *why);
+	/* The variation that starts at node nd is nested too deep for the frames: left out. */
+	void (*too_deep)(void *ctx, const struct gamedb__xq_node *nd);
+	/* Node nd's comment written after its move: 0, or -1 when out of memory. */
+	int (*comment)(void *ctx, const struct gamedb__xq_node *nd);
+	void *ctx;
+};
+/*
+ * The tree of w->nodes from its root into mb in reading order, from start (the root's comment
+ * is the caller's): each move played by the board engine (gamedb__xq_move_try()), the first
+ * legal child of a node continuing its line and each other legal one a variation after it.
+ * An illegal move leaves its variation out (w->bad_move(), GAMEDB_WARN) or, on the main line,
+ * ends the game there (GAMEDB_FAILED). 0, or -1 when out of memory (mb's open variations
+ * closed).
+ */
+int gamedb__xq_walk_tree(const struct gamedb__xq_walk *w, const struct gamedb__xqpos *start,
+			 struct gamedb__movebuf *mb);
+
 #endif /* GAMEDB_FORMATS_TOOLKIT_H */
