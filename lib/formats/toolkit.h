@@ -11,7 +11,9 @@
  *   - the stack of lines a move decoder keeps while it opens and closes variations
  *     (struct gamedb__stack), with VARIATION_BEGIN / VARIATION_END written into the move
  *     buffer as lines are opened and closed (gamedb__var_begin(), gamedb__var_end()), and
- *     the closing of what a failed decode left open (gamedb__var_close_open()).
+ *     the closing of what a failed decode left open (gamedb__var_close_open());
+ *   - xiangqi: a move added with its WXF (gamedb__xq_add_move()), and the walk of a tree of
+ *     moves as XQF and CCBridge store it (struct gamedb__xq_node, gamedb__xq_walk_tree()).
  *
  * Hot loops index the cursor's bytes (p, pos, len) directly where a call per byte would cost;
  * the inline readers compile to the same code.
