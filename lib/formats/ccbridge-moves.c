@@ -99,7 +99,7 @@ static size_t parse_tree(struct ccb *s, struct gamedb_game *g, struct ccb_proble
 {
 	size_t n = 0, p;
 	struct crec rc;
-	struct ccb_pending *top;
+	struct gamedb__xq_pending *top;
 	const char *why = NULL;
 	uint32_t id;
 
@@ -117,16 +117,11 @@ static size_t parse_tree(struct ccb *s, struct gamedb_game *g, struct ccb_proble
 	s->nodes[0].main = 1;
 	p = rc.next;
 	gamedb__stack_clear(&s->pend);
-	if (!(rc.flags & 1)) {
-		top = gamedb__stack_push(&s->pend);
-		if (!top)
-			return 0;
-		top->parent = 0;
-		top->prev = CCB_NONE;
-	}
+	if (!(rc.flags & 1) && gamedb__xq_promise(&s->pend, 0, CCB_NONE) != 0)
+		return 0;
 	/* Pre-order: a move, then its continuation's subtree, then its alternative's. */
 	while ((top = gamedb__stack_pop(&s->pend)) != NULL) {
-		const struct ccb_pending pd = *top;
+		const struct gamedb__xq_pending pd = *top;
 		struct gamedb__xq_node *par = &s->nodes[pd.parent];
 
 		if (read_record(s, p, &rc, &why) != 0) {
@@ -142,27 +137,11 @@ static size_t parse_tree(struct ccb *s, struct gamedb_game *g, struct ccb_proble
 		}
 		if (new_node(s, &n, p, &rc, &id) != 0)
 			return 0;
-		s->nodes[id].main = s->nodes[pd.parent].main && pd.prev == CCB_NONE;
-		if (pd.prev == CCB_NONE)
-			s->nodes[pd.parent].child = id;
-		else
-			s->nodes[pd.prev].sib = id;
 		p = rc.next;
-		/* The alternative is read after the continuation's whole subtree: push it first. */
-		if (rc.flags & 2) {
-			top = gamedb__stack_push(&s->pend);
-			if (!top)
-				return 0;
-			top->parent = pd.parent;
-			top->prev = id;
-		}
-		if (!(rc.flags & 1)) {
-			top = gamedb__stack_push(&s->pend);
-			if (!top)
-				return 0;
-			top->parent = id;
-			top->prev = CCB_NONE;
-		}
+		/* Flag 1: the line ends after this move; flag 2: an alternative to it follows. */
+		if (gamedb__xq_link(s->nodes, &pd, id, !(rc.flags & 1), (rc.flags & 2) != 0,
+				    &s->pend) != 0)
+			return 0;
 	}
 	/* The tree ended before the bytes the index gives the record: said, not read. */
 	if (!top && p < s->rec_len) {
@@ -218,20 +197,6 @@ static void square_name(uint8_t v, char out[4])
 	out[2] = 0;
 }
 
-static void bad_move(struct ccb *s, struct gamedb_game *g, struct ccb_problems *pb, int32_t status,
-		     const struct gamedb__xqpos *pos, const struct gamedb__xq_node *nd, const char *why)
-{
-	char a[4], b[4];
-
-	square_name(nd->from, a);
-	square_name(nd->to, b);
-	gamedb__ccb_problem(pb, g, status, "%s: offset %llu: game %llu: move %u%s %s%s: %s%s",
-			    s->f->name, (unsigned long long)(s->rec_off + nd->off),
-			    (unsigned long long)g->index + 1, (unsigned)pos->fullmove,
-			    pos->stm ? "..." : ".", a, b, why,
-			    status == GAMEDB_FAILED ? "" : " (the variation from there is left out)");
-}
-
 /* What gamedb__xq_walk_tree() calls back with: the base, the game and its problems. */
 struct ccb_walk {
 	struct ccb *s;
@@ -240,17 +205,21 @@ struct ccb_walk {
 	struct ccb_problems *pb;
 };
 
-static int walk_square(unsigned v)
+static void bad_move(void *ctx, int32_t status, const struct gamedb__xqpos *pos,
+		     const struct gamedb__xq_node *nd, const char *why)
 {
-	return gamedb__ccb_square(v);
-}
+	const struct ccb_walk *w = ctx;
+	struct ccb *s = w->s;
+	struct gamedb_game *g = w->g;
+	char a[4], b[4];
 
-static void walk_bad_move(void *ctx, int32_t status, const struct gamedb__xqpos *pos,
-			  const struct gamedb__xq_node *nd, const char *why)
-{
-	struct ccb_walk *w = ctx;
-
-	bad_move(w->s, w->g, w->pb, status, pos, nd, why);
+	square_name(nd->from, a);
+	square_name(nd->to, b);
+	gamedb__ccb_problem(w->pb, g, status, "%s: offset %llu: game %llu: move %u%s %s%s: %s%s",
+			    s->f->name, (unsigned long long)(s->rec_off + nd->off),
+			    (unsigned long long)g->index + 1, (unsigned)pos->fullmove,
+			    pos->stm ? "..." : ".", a, b, why,
+			    status == GAMEDB_FAILED ? "" : " (the variation from there is left out)");
 }
 
 static void walk_too_deep(void *ctx, const struct gamedb__xq_node *nd)
@@ -275,7 +244,7 @@ int32_t gamedb__ccb_decode(void *state, struct gamedb_game *g, struct gamedb__mo
 	struct ccb *s = state;
 	struct ccb_problems pb = { GAMEDB_OK, 0 };
 	struct ccb_walk cw = { s, g, mb, &pb };
-	struct gamedb__xq_walk w = { NULL,          &s->frames,   walk_square, walk_bad_move,
+	struct gamedb__xq_walk w = { NULL,          &s->frames,   gamedb__ccb_square, bad_move,
 				     walk_too_deep, walk_comment, &cw };
 
 	if (!s->have_rec || !g->have_start) {

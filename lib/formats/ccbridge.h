@@ -21,11 +21,6 @@
  * position); off and com are offsets in the game's bytes, from and to CCBridge's board
  * indexes (0 = a9 ... 89 = i0). Written out by gamedb__xq_walk_tree(). */
 
-/* A record not yet read: the next child of parent, after the sibling prev (CCB_NONE: first). */
-struct ccb_pending {
-	uint32_t parent;
-	uint32_t prev;
-};
 
 /* One game of the base: where its record lies. */
 struct ccb_entry {

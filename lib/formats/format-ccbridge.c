@@ -284,7 +284,7 @@ static int32_t ccb_open(struct gamedb_reader *r, void **state)
 	if (!s)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
 	s->r = r;
-	gamedb__stack_init(&s->pend, sizeof(struct ccb_pending), SIZE_MAX);
+	gamedb__stack_init(&s->pend, sizeof(struct gamedb__xq_pending), SIZE_MAX);
 	gamedb__stack_init(&s->frames, sizeof(struct gamedb__xq_frame), CCB_MAX_DEPTH);
 	*state = s;
 	if (gamedb__src_open(&r->src, NULL, 0, &s->f) != 0)

@@ -59,11 +59,6 @@ enum {
  * position); off is the record's file offset, com the comment's index in the body, from and
  * to XQF's squares as stored (x * 10 + y). Written out by gamedb__xq_walk_tree(). */
 
-/* A record not yet read: the next child of parent, after the sibling prev (NONE: first). */
-struct xpending {
-	uint32_t parent;
-	uint32_t prev;
-};
 
 
 struct xqf {
@@ -82,7 +77,7 @@ struct xqf {
 	/* decoder scratch, kept between decodes */
 	struct gamedb__xq_node *nodes;
 	size_t nodes_cap;
-	struct gamedb__stack pend;   /* struct xpending */
+	struct gamedb__stack pend;   /* struct gamedb__xq_pending */
 	struct gamedb__stack frames; /* struct gamedb__xq_frame: the main line's, then the open variations */
 };
 
@@ -173,7 +168,7 @@ static int32_t xqf_open(struct gamedb_reader *r, void **state)
 	if (!s)
 		return gamedb__error(r, GAMEDB_FATAL, GAMEDB_E_NOMEM, "out of memory");
 	s->r = r;
-	gamedb__stack_init(&s->pend, sizeof(struct xpending), SIZE_MAX);
+	gamedb__stack_init(&s->pend, sizeof(struct gamedb__xq_pending), SIZE_MAX);
 	gamedb__stack_init(&s->frames, sizeof(struct gamedb__xq_frame), XQF_MAX_DEPTH);
 	*state = s;
 	if (gamedb__src_open(&r->src, NULL, 0, &s->f) != 0)
@@ -345,9 +340,9 @@ static const uint8_t slot_type[16] = {
 };
 
 /* An XQF square (x * 10 + y, x = file from Red's left, y = rank from Red's side) as ours. */
-static int xq_square(uint8_t v)
+static int xq_square(unsigned v)
 {
-	return v > 89 ? -1 : (v % 10) * 9 + v / 10;
+	return v > 89 ? -1 : (int)((v % 10) * 9 + v / 10);
 }
 
 static void square_name(uint8_t v, char out[4])
@@ -532,7 +527,7 @@ static size_t parse_tree(struct xqf *s, struct gamedb_game *g, struct xproblems 
 {
 	size_t n = 0, p = 0;
 	struct xrec rc;
-	struct xpending *top;
+	struct gamedb__xq_pending *top;
 	const char *why = NULL;
 
 	if (gamedb__grow((void **)&s->nodes, &s->nodes_cap, 1, sizeof *s->nodes) != 0)
@@ -553,16 +548,11 @@ static size_t parse_tree(struct xqf *s, struct gamedb_game *g, struct xproblems 
 	s->nodes[0].clen = rc.clen;
 	p = rc.next;
 	gamedb__stack_clear(&s->pend);
-	if (rc.child) {
-		top = gamedb__stack_push(&s->pend);
-		if (!top)
-			return 0;
-		top->parent = 0;
-		top->prev = NONE;
-	}
+	if (rc.child && gamedb__xq_promise(&s->pend, 0, NONE) != 0)
+		return 0;
 	/* Pre-order: a node, then its child's subtree, then its next sibling's. */
 	while ((top = gamedb__stack_pop(&s->pend)) != NULL) {
-		const struct xpending pd = *top;
+		const struct gamedb__xq_pending pd = *top;
 		struct gamedb__xq_node *nd;
 		uint32_t id;
 		int rd;
@@ -595,27 +585,9 @@ static size_t parse_tree(struct xqf *s, struct gamedb_game *g, struct xproblems 
 		nd->clen = rc.clen;
 		nd->from = rc.from;
 		nd->to = rc.to;
-		nd->main = s->nodes[pd.parent].main && pd.prev == NONE;
-		if (pd.prev == NONE)
-			s->nodes[pd.parent].child = id;
-		else
-			s->nodes[pd.prev].sib = id;
 		p = rc.next;
-		/* The sibling is read after the child's whole subtree: push it first. */
-		if (rc.sib) {
-			top = gamedb__stack_push(&s->pend);
-			if (!top)
-				return 0;
-			top->parent = pd.parent;
-			top->prev = id;
-		}
-		if (rc.child) {
-			top = gamedb__stack_push(&s->pend);
-			if (!top)
-				return 0;
-			top->parent = id;
-			top->prev = NONE;
-		}
+		if (gamedb__xq_link(s->nodes, &pd, id, rc.child, rc.sib, &s->pend) != 0)
+			return 0;
 	}
 	/*
 	 * The tree ended (no record promised is missing) before the file: bytes that are not
@@ -665,22 +637,6 @@ static int add_comment(struct xqf *s, struct gamedb__movebuf *mb, const struct g
 	return 0;
 }
 
-static void bad_move(struct xqf *s, struct gamedb_game *g, struct xproblems *pb, int32_t status,
-		     const struct gamedb__xqpos *pos, const struct gamedb__xq_node *nd, const char *why)
-{
-	char mv[24], a[4], b[4];
-
-	square_name(nd->from, a);
-	square_name(nd->to, b);
-	if (nd->from <= 89 && nd->to <= 89)
-		snprintf(mv, sizeof mv, "%s%s", a, b);
-	else
-		snprintf(mv, sizeof mv, "(squares %s to %s)", a, b);
-	problem(pb, g, status, "%s: offset %u: move %u%s %s: %s%s", s->f->name, nd->off,
-		(unsigned)pos->fullmove, pos->stm ? "..." : ".", mv, why,
-		status == GAMEDB_FAILED ? "" : " (the variation from there is left out)");
-}
-
 /* What gamedb__xq_walk_tree() calls back with: the base, the game, its problems. */
 struct xq_walk {
 	struct xqf *s;
@@ -690,17 +646,22 @@ struct xq_walk {
 	int32_t *text_status;
 };
 
-static int walk_square(unsigned v)
+static void bad_move(void *ctx, int32_t status, const struct gamedb__xqpos *pos,
+		     const struct gamedb__xq_node *nd, const char *why)
 {
-	return xq_square((uint8_t)v);
-}
+	const struct xq_walk *w = ctx;
+	struct xqf *s = w->s;
+	char mv[24], a[4], b[4];
 
-static void walk_bad_move(void *ctx, int32_t status, const struct gamedb__xqpos *pos,
-			  const struct gamedb__xq_node *nd, const char *why)
-{
-	struct xq_walk *w = ctx;
-
-	bad_move(w->s, w->g, w->pb, status, pos, nd, why);
+	square_name(nd->from, a);
+	square_name(nd->to, b);
+	if (nd->from <= 89 && nd->to <= 89)
+		snprintf(mv, sizeof mv, "%s%s", a, b);
+	else
+		snprintf(mv, sizeof mv, "(squares %s to %s)", a, b);
+	problem(w->pb, w->g, status, "%s: offset %u: move %u%s %s: %s%s", s->f->name, nd->off,
+		(unsigned)pos->fullmove, pos->stm ? "..." : ".", mv, why,
+		status == GAMEDB_FAILED ? "" : " (the variation from there is left out)");
 }
 
 static void walk_too_deep(void *ctx, const struct gamedb__xq_node *nd)
@@ -724,7 +685,7 @@ static int32_t xqf_decode(void *state, struct gamedb_game *g, struct gamedb__mov
 	struct xproblems pb = { GAMEDB_OK, 0 };
 	int32_t text_status = GAMEDB_OK;
 	struct xq_walk xw = { s, g, mb, &pb, &text_status };
-	struct gamedb__xq_walk w = { NULL,          &s->frames,   walk_square, walk_bad_move,
+	struct gamedb__xq_walk w = { NULL,          &s->frames,   xq_square,   bad_move,
 				     walk_too_deep, walk_comment, &xw };
 	size_t nn;
 

@@ -151,6 +151,21 @@ int gamedb__xq_add_move(struct gamedb__movebuf *mb, const struct gamedb__xqpos *
 	return gamedb__mb_move_san(mb, m, before->fullmove, before->stm, wxf, n);
 }
 
+int gamedb__xq_link(struct gamedb__xq_node *nodes, const struct gamedb__xq_pending *pd,
+		    uint32_t id, int has_child, int has_sib, struct gamedb__stack *pend)
+{
+	nodes[id].main = nodes[pd->parent].main && pd->prev == GAMEDB__XQ_NONE;
+	if (pd->prev == GAMEDB__XQ_NONE)
+		nodes[pd->parent].child = id;
+	else
+		nodes[pd->prev].sib = id;
+	if (has_sib && gamedb__xq_promise(pend, pd->parent, id) != 0)
+		return -1;
+	if (has_child && gamedb__xq_promise(pend, id, GAMEDB__XQ_NONE) != 0)
+		return -1;
+	return 0;
+}
+
 int gamedb__xq_walk_tree(const struct gamedb__xq_walk *w, const struct gamedb__xqpos *start,
 			 struct gamedb__movebuf *mb)
 {

@@ -319,6 +319,31 @@ struct gamedb__xq_node {
 	uint8_t main;   /* on the main line */
 	uint8_t reserved;
 };
+/* A record not yet read: the next child of parent, after the sibling prev (GAMEDB__XQ_NONE:
+ * its first child). The records come in pre-order; the format keeps these on a stack. */
+struct gamedb__xq_pending {
+	uint32_t parent;
+	uint32_t prev;
+};
+/* Pushes the promise of a record onto pend (struct gamedb__xq_pending): 0, or -1. */
+static inline int gamedb__xq_promise(struct gamedb__stack *pend, uint32_t parent, uint32_t prev)
+{
+	struct gamedb__xq_pending *top = gamedb__stack_push(pend);
+
+	if (!top)
+		return -1;
+	top->parent = parent;
+	top->prev = prev;
+	return 0;
+}
+/*
+ * Node id, read where pd promised it, linked into the tree: its parent's first child, or
+ * prev's next sibling; on the main line when its parent is and it is a first child. Then
+ * what its record promises goes onto pend: the alternative first (it comes after the whole
+ * subtree of the continuation), then the continuation. 0, or -1 when out of memory.
+ */
+int gamedb__xq_link(struct gamedb__xq_node *nodes, const struct gamedb__xq_pending *pd,
+		    uint32_t id, int has_child, int has_sib, struct gamedb__stack *pend);
 /* A line being written (gamedb__xq_walk_tree(); the frames' stack holds these). */
 struct gamedb__xq_frame {
 	struct gamedb__xqpos pos;    /* after the last move of the line */
