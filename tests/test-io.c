@@ -61,23 +61,6 @@ static char *path_in(const char *dir, const char *name)
 	return p;
 }
 
-static int copy_file(const char *from, const char *to)
-{
-	size_t len;
-	unsigned char *data = load_file(from, &len);
-	FILE *f;
-	int rc;
-
-	if (!data)
-		return -1;
-	f = fopen(to, "wb");
-	rc = f && fwrite(data, 1, len, f) == len ? 0 : -1;
-	if (f && fclose(f) != 0)
-		rc = -1;
-	free(data);
-	return rc;
-}
-
 /* Copies base.{si4,sn4,sg4} (base without extension) into dir as name.*; 0 on success. */
 static int copy_base(const char *base, const char *dir, const char *name)
 {
@@ -88,7 +71,7 @@ static int copy_base(const char *base, const char *dir, const char *name)
 	for (i = 0; i < 3; i++) {
 		snprintf(from, sizeof from, "%s%s", base, exts[i]);
 		snprintf(to, sizeof to, "%s/%s%s", dir, name, exts[i]);
-		if (copy_file(from, to) != 0)
+		if (testlib_copy_file(from, to) != 0)
 			return -1;
 	}
 	return 0;
@@ -244,7 +227,7 @@ static void test_special_files(const char *fixture, const char *realdata)
 			snprintf(from, sizeof from, "%s/chessbase/morphy/linares/linares%s", realdata,
 				 exts[i]);
 			snprintf(to, sizeof to, "%s/lin%s", dir, exts[i]);
-			if (access(from, R_OK) == 0 && copy_file(from, to) != 0)
+			if (access(from, R_OK) == 0 && testlib_copy_file(from, to) != 0)
 				ok = 0;
 		}
 		snprintf(from, sizeof from, "%s/chessbase/morphy/linares/linares.cbh", realdata);

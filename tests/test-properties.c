@@ -245,23 +245,6 @@ static void test_misuse(void)
 }
 
 /* SCID and Chess Assistant: the properties are what their per-format handles give. */
-/* Copies file from into to; 0, or -1. */
-static int copy_file(const char *from, const char *to)
-{
-	FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
-	char buf[4096];
-	size_t n;
-	int bad = !in || !out;
-
-	while (!bad && (n = fread(buf, 1, sizeof buf, in)) > 0)
-		bad = fwrite(buf, 1, n, out) != n;
-	if (in)
-		fclose(in);
-	if (out && fclose(out) != 0)
-		bad = 1;
-	return bad ? -1 : 0;
-}
-
 /*
  * A Chess Assistant base whose comment ("Test base", stored at 112 after its length at 108)
  * holds a NUL inside: the comment property gives it with '?' there, and the property calls
@@ -281,7 +264,7 @@ static void test_ca_lossy_comment(const char *td)
 	for (i = 0; ok && i < sizeof ext / sizeof ext[0]; i++) {
 		snprintf(from, sizeof from, "%s/chessassistant/hand.%s", td, ext[i]);
 		snprintf(to, sizeof to, "%s/hand.%s", dir, ext[i]);
-		ok = copy_file(from, to) == 0;
+		ok = testlib_copy_file(from, to) == 0;
 		CHECK_MSG(ok, "cannot copy %s", from);
 	}
 	snprintf(to, sizeof to, "%s/hand.cdp", dir);

@@ -134,6 +134,25 @@ static int testlib_failed;
 		exit(77);                                                                      \
 	} while (0)
 
+/* Copies the file from into to (made or replaced), a block at a time: 0, or -1. */
+static inline int testlib_copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+	char buf[4096];
+	size_t n;
+	int bad = !in || !out;
+
+	while (!bad && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		bad = fwrite(buf, 1, n, out) != n;
+	if (in && ferror(in))
+		bad = 1;
+	if (in)
+		fclose(in);
+	if (out && fclose(out) != 0)
+		bad = 1;
+	return bad ? -1 : 0;
+}
+
 static inline int testlib_done(void)
 {
 	printf("%d passed, %d failed\n", testlib_passed, testlib_failed);

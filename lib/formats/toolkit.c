@@ -178,7 +178,7 @@ int gamedb__xq_walk_tree(const struct gamedb__xq_walk *w, const struct gamedb__x
 	gamedb__stack_clear(w->frames);
 	fr = gamedb__stack_push(w->frames);
 	if (!fr)
-		goto nomem;
+		return -1;
 	fr->pos = fr->before = *start;
 	fr->node = 0;
 	fr->alt = GAMEDB__XQ_NONE;
@@ -201,13 +201,13 @@ int gamedb__xq_walk_tree(const struct gamedb__xq_walk *w, const struct gamedb__x
 			}
 			nf = gamedb__var_begin(w->frames, mb);
 			if (!nf)
-				goto nomem;
+				return -1;
 			nf->before = nf[-1].before; /* the line it leaves */
 			nf->pos = after;
 			nf->node = a;
 			nf->alt = GAMEDB__XQ_NONE; /* its own alternatives are the enclosing line's */
 			if (gamedb__xq_add_move(mb, &nf->before, &m) != 0 || w->comment(w->ctx, &nodes[a]) != 0)
-				goto nomem;
+				return -1;
 			continue;
 		}
 		/* The line goes on with the first child whose move is legal. */
@@ -227,7 +227,7 @@ int gamedb__xq_walk_tree(const struct gamedb__xq_walk *w, const struct gamedb__x
 			if (gamedb__var_depth(w->frames) == 0)
 				return 0;
 			if (!gamedb__var_end(w->frames, mb))
-				goto nomem;
+				return -1;
 			continue;
 		}
 		fr->before = fr->pos;
@@ -235,10 +235,7 @@ int gamedb__xq_walk_tree(const struct gamedb__xq_walk *w, const struct gamedb__x
 		fr->node = c;
 		fr->alt = nodes[c].sib;
 		if (gamedb__xq_add_move(mb, &fr->before, &m) != 0 || w->comment(w->ctx, &nodes[c]) != 0)
-			goto nomem;
+			return -1;
 	}
 	return 0;
-nomem:
-	gamedb__var_close_open(mb);
-	return -1;
 }

@@ -372,8 +372,8 @@ struct gamedb__xq_walk {
  * is the caller's): each move played by the board engine (gamedb__xq_move_try()), the first
  * legal child of a node continuing its line and each other legal one a variation after it.
  * An illegal move leaves its variation out (w->bad_move(), GAMEDB_WARN) or, on the main line,
- * ends the game there (GAMEDB_FAILED). 0, or -1 when out of memory (mb's open variations
- * closed).
+ * ends the game there (GAMEDB_FAILED). 0, or -1 when out of memory (mb may have variations
+ * open: the caller's failure path closes them, gamedb__var_close_open(), as for any failure).
  */
 int gamedb__xq_walk_tree(const struct gamedb__xq_walk *w, const struct gamedb__xqpos *start,
 			 struct gamedb__movebuf *mb);
