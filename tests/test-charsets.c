@@ -41,6 +41,7 @@
 
 #include "testlib.h"
 #include "walk-files.h"
+#include "text-n.h"
 #include "utf8-check.h"
 
 #ifndef FIRST_GAMES
@@ -175,8 +176,10 @@ static void walk_game(struct gamedb_game *g, uint64_t idx)
 	}
 	rc = gamedb_move_iter_new(g, GAMEDB_ITER_PARTIAL, &it);
 	if (it) {
-		while (gamedb_move_iter_next(it, &ev) == GAMEDB_OK)
+		while (gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
 			CHECK_STR(gamedb_event_get_text(ev), idx, "event text");
+			CHECK(text_n_agrees(ev));
+		}
 		gamedb_move_iter_free(it);
 	} else {
 		CHECK_MSG(rc == GAMEDB_FAILED, "%s: game %llu: iterator: %d", cur_base,

@@ -28,6 +28,7 @@
 
 #include "gamedb/gamedb.h"
 #include "core/cursor.h"
+#include "text-n.h"
 #include "testlib.h"
 #include "walk-files.h"
 
@@ -64,6 +65,7 @@ static void from_event(const struct gamedb_event *ev, struct rec *r)
 	r->depth = gamedb_event_get_depth(ev);
 	r->nag = gamedb_event_get_nag(ev);
 	r->text = gamedb_event_get_text(ev);
+	CHECK(text_n_agrees(ev));
 	r->movenum = gamedb_event_get_move_number(ev, &r->colour);
 	san = gamedb_event_get_san(ev);
 	if (san)
@@ -267,7 +269,8 @@ static void check_game(const char *path, struct gamedb_game *g)
 
 static int is_base(const char *dir, const char *name)
 {
-	static const char *const ext[] = { ".si3", ".si4", ".si5", ".cbh", ".cbv", ".xqf", ".cdp" };
+	static const char *const ext[] = { ".si3", ".si4", ".si5", ".cbh", ".cbv", ".xqf", ".cdp",
+					    ".cbl" };
 	size_t i, n = strlen(name);
 
 	for (i = 0; i < sizeof ext / sizeof ext[0]; i++) {

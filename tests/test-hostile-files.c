@@ -30,6 +30,7 @@
 #include "load-file.h"
 #include "testlib.h"
 #include "walk-files.h"
+#include "text-n.h"
 #include "utf8-check.h"
 
 #define MAX_FILES 24
@@ -170,6 +171,7 @@ static uint64_t walk(struct dbset *s, uint8_t *const *data, const size_t *size, 
 			    GAMEDB_FAILED) {
 				while (gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
 					const char *txt = gamedb_event_get_text(ev);
+					CHECK(text_n_agrees(ev));
 					if (txt)
 						CHECK(utf8_valid(txt, strlen(txt)));
 					if (gamedb_event_get_type(ev) == GAMEDB_EVENT_MOVE) {

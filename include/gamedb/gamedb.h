@@ -1159,6 +1159,18 @@ GAMEDB_EXPORT int32_t gamedb_event_get_depth(const struct gamedb_event *ev);
 GAMEDB_EXPORT const char *gamedb_event_get_text(const struct gamedb_event *ev);
 
 /**
+ * The text gamedb_event_get_text() gives, with its length: for a program that takes text as
+ * a pointer and a length (a string view, a GUI toolkit's string, a binding), so that it need
+ * not scan a long comment for its end once more.
+ * @param ev the event.
+ * @param len set to the number of bytes of the text, its NUL left out (what strlen() would
+ *        give); 0 when there is no text (may be NULL).
+ * @return what gamedb_event_get_text() returns, valid as long.
+ * @since 1.2
+ */
+GAMEDB_EXPORT const char *gamedb_event_get_text_n(const struct gamedb_event *ev, size_t *len);
+
+/**
  * The stored bytes of a COMMENT_BEFORE / COMMENT_AFTER event, before charset conversion (up to
  * the first NUL byte; the result is NUL-terminated); or the whole stored payload of an
  * ANNOTATION event (which may hold NUL bytes: use @p len).

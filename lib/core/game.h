@@ -53,7 +53,11 @@ static inline size_t gamedb__any_to_fen(int32_t variant, const union gamedb__any
  * gamedb__mb_move() carries the move only; the iterator then replays the game to learn them.
  */
 struct gamedb__node {
-	struct gamedb__move m; /* MOVE: the completed legal move */
+	union {
+		struct gamedb__move m; /* MOVE: the completed legal move */
+		uint32_t text_size;    /* text nodes: the text's length + 1 where the one who
+					  added it knew it (gamedb__mb_text_end()), else 0 */
+	};
 	uint8_t type;          /* GAMEDB_EVENT_* */
 	uint8_t kind;          /* GAMEDB__NODE_RAW when the stored bytes are kept apart;
 				  MOVE: GAMEDB__NODE_SAN when san, san_len, val and aux are set,
@@ -228,6 +232,18 @@ static inline int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_
 	memset(nd, 0, sizeof *nd);
 	nd->type = (uint8_t)type;
 	nd->val = val;
+	return 0;
+}
+/*
+ * Ends the UTF-8 text written into the text pool from offset off on (as the text layer writes
+ * it: no NUL inside) with its NUL and adds its node of type, which keeps the text's length
+ * for gamedb_event_get_text_n(). -1 if out of memory.
+ */
+static inline int gamedb__mb_text_end(struct gamedb__movebuf *mb, int type, size_t off)
+{
+	if (gamedb__buf_putc(&mb->text, 0) != 0 || gamedb__mb_event(mb, type, (uint32_t)off) != 0)
+		return -1;
+	mb->nodes[mb->n - 1].text_size = (uint32_t)(mb->text.len - off);
 	return 0;
 }
 /* Adds a comment given as UTF-8. */

@@ -603,6 +603,15 @@ GAMEDB_EXPORT const char *gamedb_event_get_text(const struct gamedb_event *ev)
 	return ev ? event_text(ev) : NULL;
 }
 
+GAMEDB_EXPORT const char *gamedb_event_get_text_n(const struct gamedb_event *ev, size_t *len)
+{
+	const char *t = ev ? event_text(ev) : NULL;
+
+	if (len) /* a text node that was added knowing its length keeps it: no scan */
+		*len = !t ? 0 : ev->nd && ev->nd->text_size ? ev->nd->text_size - 1 : strlen(t);
+	return t;
+}
+
 GAMEDB_EXPORT const char *gamedb_event_get_text_raw(const struct gamedb_event *ev, size_t *len)
 {
 	const char *pool, *raw;

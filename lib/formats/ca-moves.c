@@ -150,7 +150,7 @@ static int add_text(struct cactx *x, int type, const uint8_t *raw, size_t n)
 	if (rc == GAMEDB_FAILED)
 		return -1;
 	gamedb__text_newlines(&mb->text, off);
-	if (gamedb__buf_putc(&mb->text, 0) != 0 || gamedb__mb_event(mb, type, (uint32_t)off) != 0 ||
+	if (gamedb__mb_text_end(mb, type, off) != 0 ||
 	    gamedb__mb_raw(mb, raw, n) != 0)
 		return -1;
 	if (rc == GAMEDB_WARN)

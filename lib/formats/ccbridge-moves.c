@@ -180,7 +180,7 @@ static int add_comment(struct ccb *s, struct gamedb_game *g, struct gamedb__move
 	gamedb__tidy_comment(&mb->text, off);
 	if (mb->text.len == off)
 		return 0;
-	if (gamedb__buf_putc(&mb->text, 0) != 0 || gamedb__mb_event(mb, type, (uint32_t)off) != 0 ||
+	if (gamedb__mb_text_end(mb, type, off) != 0 ||
 	    gamedb__mb_raw(mb, (const char *)raw, nd->clen) != 0)
 		return -1;
 	return 0;

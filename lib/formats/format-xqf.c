@@ -629,7 +629,7 @@ static int add_comment(struct xqf *s, struct gamedb__movebuf *mb, const struct g
 	gamedb__tidy_comment(&mb->text, off);
 	if (mb->text.len == off) /* only blank lines */
 		return 0;
-	if (gamedb__buf_putc(&mb->text, 0) != 0 || gamedb__mb_event(mb, type, (uint32_t)off) != 0 ||
+	if (gamedb__mb_text_end(mb, type, off) != 0 ||
 	    gamedb__mb_raw(mb, raw, len) != 0)
 		return -1;
 	if (rc == GAMEDB_WARN)

@@ -496,6 +496,7 @@ API = (
     _Api("gamedb_event_get_text", [EventP], c_char_p, _errcheck_str),
     # Stored bytes before conversion: returned as an address, read with ctypes.string_at().
     _Api("gamedb_event_get_text_raw", [EventP, POINTER(c_size_t)], c_void_p, None),
+    _Api("gamedb_event_get_text_n", [EventP, POINTER(c_size_t)], c_void_p, None),
     _Api("gamedb_event_get_nag", [EventP], c_int32, None),
     _Api("gamedb_event_get_notation", [EventP, c_int32], c_char_p, _errcheck_str),
     _Api("gamedb_event_get_language", [EventP], c_char_p, _errcheck_str),

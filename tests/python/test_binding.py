@@ -225,8 +225,10 @@ def test_table_matches_the_header():
     assert set(protos) == {api.name for api in _ffi.API}
     for api in _ffi.API:
         ret, params = protos[api.name]
-        # A borrowed string that may hold NUL bytes is read by address.
-        raw = api.name in ("gamedb_game_get_tag_raw", "gamedb_event_get_text_raw")
+        # A borrowed string that may hold NUL bytes, or comes with its length, is read by
+        # address.
+        raw = api.name in ("gamedb_game_get_tag_raw", "gamedb_event_get_text_raw",
+                           "gamedb_event_get_text_n")
         want_ret = ctypes.c_void_p if raw else C_TYPES[ret]
         assert api.restype is want_ret, "%s returns %s" % (api.name, ret)
         assert len(api.argtypes) == len(params), api.name
