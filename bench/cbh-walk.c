@@ -6,10 +6,11 @@
  *   bench-cbh-walk SECONDS DB.cbh
  *
  * One pass: open the base by its file name, then for every game (gamedb_reader_next_game)
- * every tag (gamedb_game_get_tag_at), every event of the move iterator made with flags 0, the
- * squares of each move (gamedb_event_get_move) and the text of each comment
- * (gamedb_event_get_text); then close. No SAN, no PGN: what bench/libcbh-walk.cpp gets from
- * libcbh's parseNext (squares, comment bytes, tags). One line on stdout:
+ * every tag's value (gamedb_game_get_tag_at), every event of the move iterator made with flags
+ * 0, the squares of each move (gamedb_event_get_move) and the text of each comment with its
+ * length (gamedb_event_get_text_n); then close. No SAN, no PGN: what bench/libcbh-walk.cpp
+ * reads of libcbh's parseNext (squares, each comment's text and size, each tag's value and
+ * size). One line on stdout:
  *
  *   games G moves M passes P cpu S
  *
@@ -33,7 +34,8 @@ __attribute__((noinline))
 #endif
 static int measured_pass(const char *db, uint64_t *games, uint64_t *moves, uint64_t *sum)
 {
-	return bench_walk_file("bench-cbh-walk", db, UINT64_MAX, BENCH_TEXT, games, moves, sum);
+	return bench_walk_file("bench-cbh-walk", db, UINT64_MAX, BENCH_TEXT_N, games, moves,
+			       sum);
 }
 
 int main(int argc, char **argv)

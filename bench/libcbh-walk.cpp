@@ -2,7 +2,9 @@
  * libgamedb - the libcbh side of bench/cbh-vs-libcbh.sh (issue 32): a ChessBase base read by
  * libcbh (rolandlo/libcbh, built by the script from its public source when it is present; not
  * part of libgamedb's build, not used by CI), the way libcbh's own tests read one: open, then
- * parseNext() on every game; again and again for at least SECONDS of CPU time.
+ * parseNext() on every game, and of each game what bench-cbh-walk reads of libgamedb's: the
+ * squares of each move, the text of each comment (its std::string's size), each tag's value
+ * (its size); again and again for at least SECONDS of CPU time.
  *
  *   libcbh-walk SECONDS DB.cbh
  *
@@ -13,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <variant>
 
 #include <cbh.h>
 #include <interface.h>
@@ -42,8 +45,15 @@ __attribute__((noinline)) static int measured_pass(const char *db, unsigned long
 				continue;
 			++*moves;
 			*sum += m.from + m.to;
+			for (const auto &c : m.comments) {
+				if (const auto *a = std::get_if<TextAfterComment>(&c))
+					*sum += a->text.size();
+				else if (const auto *b = std::get_if<TextBeforeComment>(&c))
+					*sum += b->text.size();
+			}
 		}
-		*sum += game.tags.size();
+		for (const auto &t : game.tags)
+			*sum += t.value.size();
 		++*games;
 	}
 	return 0;
