@@ -11,11 +11,12 @@
  * and the event the iterator holds after a pass must be the run's last item, as after as many
  * gamedb_move_iter_next() calls.
  *
- * And the writers' bytes: every game written by gamedb_game_write_pgn() (both layouts) and
- * gamedb_game_write_json(), with the flags that change what a run holds, must be byte for byte
- * what the same writer writes with its runs turned off, every move taken as an event from
- * gamedb_move_iter_next() (cursor-events-pgn.c, cursor-events-json.c: the writer's source built
- * again with the public stream alone), with the same return value. The writers are not written
+ * And the writers' bytes: every game written by gamedb_game_write_pgn() (both layouts),
+ * gamedb_game_write_json() and gamedb_game_write_packed(), with the flags that change what a
+ * run holds, must be byte for byte what the same writer writes with its runs turned off, every
+ * move taken as an event from gamedb_move_iter_next() (cursor-events-pgn.c,
+ * cursor-events-json.c, cursor-events-packed.c: the writer's source built again with the
+ * public stream alone), with the same return value. The writers are not written
  * a second time here: the path of the moves is what is compared, the rest is one code.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -79,13 +80,15 @@ static int same(const struct rec *a, const struct rec *b)
 	       (a->text == b->text || (a->text && b->text && strcmp(a->text, b->text) == 0));
 }
 
-static long games, events, runs, failures, written;
+static long games, events, runs, failures, written, packed;
 
 /* The writers with their runs turned off (cursor-events-*.c). */
 int32_t test_events_write_pgn(struct gamedb_game *g, uint32_t flags, gamedb_write_fn sink,
 			      void *user_data);
 int32_t test_events_write_json(struct gamedb_game *g, uint32_t flags, gamedb_write_fn sink,
 			       void *user_data);
+int32_t test_events_write_packed(struct gamedb_game *g, uint32_t flags, void *buf, size_t cap,
+				 size_t *out_len);
 
 struct bytes {
 	char *p;
@@ -123,6 +126,36 @@ static void check_writer(const char *path, struct gamedb_game *g, int json, uint
 			flags, a.len, (int)ra, b.len, (int)rb);
 	free(a.p);
 	free(b.p);
+}
+
+/*
+ * One game packed both ways (gamedb_game_write_packed() and its source with the runs turned
+ * off), compared: the size asked for, then the bytes in a buffer of that size.
+ */
+static void check_packed(const char *path, struct gamedb_game *g, uint32_t flags)
+{
+	size_t na = 0, nb = 0, ma = 0, mb = 0;
+	int32_t ra = gamedb_game_write_packed(g, flags, NULL, 0, &na);
+	int32_t rb = test_events_write_packed(g, flags, NULL, 0, &nb);
+	char *a = NULL, *b = NULL;
+	int same_bytes;
+
+	packed++;
+	CHECK(ra == rb && na == nb);
+	if (ra != GAMEDB_FAILED && na > 0 && na == nb && (a = malloc(na)) && (b = malloc(nb))) {
+		ra = gamedb_game_write_packed(g, flags, a, na, &ma);
+		rb = test_events_write_packed(g, flags, b, nb, &mb);
+		CHECK(ra == rb && ma == na && mb == nb);
+	}
+	same_bytes = ra == rb && na == nb && (!a || !b || memcmp(a, b, na) == 0);
+	CHECK(same_bytes);
+	if (!same_bytes && failures++ < 10)
+		fprintf(stderr, "%s: game %llu: packed flags %#x: the cursor's %zu bytes (rc %d) "
+			"differ from the event stream's %zu (rc %d)\n", path,
+			(unsigned long long)gamedb_game_get_index(g) + 1, (unsigned)flags, na,
+			(int)ra, nb, (int)rb);
+	free(a);
+	free(b);
 }
 
 /* The sequence by gamedb_move_iter_next(). */
@@ -169,6 +202,7 @@ static int walk_cursor(struct gamedb_game *g, uint32_t flags, unsigned what, int
 		}
 		runs++;
 		CHECK(ev == NULL);
+		CHECK(run.depth == depth);
 		for (k = 0; k < run.n; k++) {
 			gamedb__run_ply(&run, k, &pl);
 			if (!gamedb__ply_plain(&run, &pl))
@@ -226,6 +260,13 @@ static void check_game(const char *path, struct gamedb_game *g)
 		GAMEDB_WRITE_PARTIAL | GAMEDB_WRITE_LAYOUT_SCID | GAMEDB_WRITE_NO_COMMENTS |
 			GAMEDB_WRITE_NO_VARIATIONS,
 		GAMEDB_WRITE_PARTIAL | GAMEDB_WRITE_WXF };
+	/* The packed writer: the binding's flags (grouped or not, keys), the iterator's. */
+	static const uint32_t pack_flags[] = {
+		GAMEDB_ITER_PARTIAL, GAMEDB_ITER_PARTIAL | GAMEDB_PACK_GROUPED,
+		GAMEDB_ITER_PARTIAL | GAMEDB_PACK_GROUPED | GAMEDB_PACK_KEYS,
+		GAMEDB_ITER_PARTIAL | GAMEDB_PACK_GROUPED | GAMEDB_ITER_MAINLINE_ONLY |
+			GAMEDB_ITER_UCI_KING_TAKES_ROOK,
+		GAMEDB_ITER_PARTIAL | GAMEDB_ITER_SKIP_COMMENTS | GAMEDB_ITER_FEN };
 	static const uint32_t json_flags[] = {
 		GAMEDB_WRITE_PARTIAL, GAMEDB_WRITE_PARTIAL | GAMEDB_WRITE_NO_COMMENTS,
 		GAMEDB_WRITE_PARTIAL | GAMEDB_WRITE_NO_VARIATIONS | GAMEDB_WRITE_NO_NAGS };
@@ -235,6 +276,8 @@ static void check_game(const char *path, struct gamedb_game *g)
 		check_writer(path, g, 0, pgn_flags[f]);
 	for (f = 0; f < sizeof json_flags / sizeof json_flags[0]; f++)
 		check_writer(path, g, 1, json_flags[f]);
+	for (f = 0; f < sizeof pack_flags / sizeof pack_flags[0]; f++)
+		check_packed(path, g, pack_flags[f]);
 	for (f = 0; f < sizeof iflags / sizeof iflags[0]; f++) {
 		struct seq ref = { 0 };
 		if (walk_public(g, iflags[f], &ref) != 0) {
@@ -318,8 +361,9 @@ int main(void)
 		printf("no base found: skipped\n");
 		return 77;
 	}
-	printf("%ld bases, %ld games, %ld events, %ld runs compared; %ld games written both ways\n",
-	       bases, games, events, runs, written);
+	printf("%ld bases, %ld games, %ld events, %ld runs compared; %ld games written both ways, "
+	       "%ld packed both ways\n", bases, games, events, runs, written, packed);
 	CHECK(runs > 0);
+	CHECK(packed > 0);
 	return testlib_done();
 }

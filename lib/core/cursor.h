@@ -57,6 +57,8 @@ struct gamedb__run {
 	size_t stride;           /* bytes from one item to the next */
 	size_t first;            /* the cursor's own: where the run starts */
 	unsigned what;           /* the step's GAMEDB__RUN_* */
+	int32_t depth;           /* every item's depth (they are on one line), as
+				    gamedb_event_get_depth() gives it */
 };
 
 /* Item k (below r->n) of a run, copied into *p: no more than a load of its fields, inline. */
@@ -103,6 +105,14 @@ void gamedb__cursor_pass(struct gamedb_move_iter *it, const struct gamedb__run *
  */
 size_t gamedb__cursor_uci(const struct gamedb_move_iter *it, const struct gamedb__run *r,
 			  size_t k, char *buf);
+
+/* What gamedb_event_get_move() and gamedb_event_get_piece() give of a run's move. */
+struct gamedb__run_move {
+	int32_t from, to, promo, piece;
+};
+
+/* The squares, promotion and piece of item k (a move) of a run. */
+void gamedb__cursor_move(const struct gamedb__run *r, size_t k, struct gamedb__run_move *m);
 
 /*
  * gamedb_event_get_san() with the SAN's length in *len (the writers take it for every move,

@@ -377,6 +377,7 @@ int32_t gamedb__cursor_next(struct gamedb_move_iter *it, unsigned what, struct g
 			r->stride = sizeof *first;
 			r->first = it->i;
 			r->what = what;
+			r->depth = (int32_t)it->depth; /* as pass_run() sets it */
 			*out = NULL;
 			return GAMEDB_OK;
 		}
@@ -398,6 +399,18 @@ size_t gamedb__cursor_uci(const struct gamedb_move_iter *it, const struct gamedb
 	/* The node whose bytes item k is (a run is a view of the nodes from PLY_AT on). */
 	return move_uci(it, (const struct gamedb__node *)(const void *)(r->at + k * r->stride - PLY_AT),
 			buf);
+}
+
+void gamedb__cursor_move(const struct gamedb__run *r, size_t k, struct gamedb__run_move *m)
+{
+	const struct gamedb__node *nd =
+		(const struct gamedb__node *)(const void *)(r->at + k * r->stride - PLY_AT);
+
+	/* as gamedb_event_get_move() and gamedb_event_get_piece() give them */
+	m->from = nd->m.from == GAMEDB__NO_SQ ? -1 : nd->m.from;
+	m->to = nd->m.to;
+	m->promo = nd->m.promo;
+	m->piece = nd->m.flags & GAMEDB__MF_NULL ? 0 : nd->m.piece;
 }
 
 GAMEDB_EXPORT int32_t gamedb_event_get_type(const struct gamedb_event *ev)

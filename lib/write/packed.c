@@ -4,7 +4,9 @@
  * give, laid out for a binding to take in one call and unpack with a few bulk operations
  * (Python's struct.iter_unpack() over fixed-size records, one bytes.split() of the strings)
  * instead of a call through the FFI per accessor per event. The layout is in the public header
- * and doc/packed.md; this file is its only writer. Public API only, like the other writers.
+ * and doc/packed.md; this file is its only writer. Public API only, like the other writers, and
+ * the writers' cursor (core/cursor.h): a run of moves and NAGs is packed from the cursor's view
+ * of them, without an event and its calls per move.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +174,49 @@ static void event(struct pack *p, const struct gamedb_event *ev, uint32_t flags,
 		p->err = 1;
 }
 
+/*
+ * The plain items of a run (core/cursor.h) from its first on: a move's record with its SAN
+ * and UCI, a NAG's record, as event() writes them for the same events, without an event and
+ * its calls per move. The number of items written (at least the first, unless out of memory).
+ */
+static size_t pack_run(struct pack *p, const struct gamedb_move_iter *it,
+		       const struct gamedb__run *run)
+{
+	size_t k;
+
+	for (k = 0; k < run->n && !p->err; k++) {
+		unsigned char r[PACK_RECORD];
+		struct gamedb__ply pl;
+
+		gamedb__run_ply(run, k, &pl);
+		if (!gamedb__ply_plain(run, &pl))
+			break;
+		memset(r, 0, sizeof r);
+		r[0] = pl.type;
+		put_le(r + 4, 0xffffffffu, 4);
+		put_le(r + 8, (uint32_t)run->depth, 4);
+		put_le(r + 12, pl.num, 4); /* a move's number, a NAG's */
+		if (pl.type == GAMEDB_EVENT_MOVE) {
+			struct gamedb__run_move m;
+			char uci[8];
+			size_t n;
+			gamedb__cursor_move(run, k, &m);
+			r[1] = HAS_SAN | HAS_UCI;
+			r[2] = (unsigned char)m.piece;
+			r[3] = (unsigned char)m.promo;
+			put_le(r + 4, (uint16_t)(int16_t)m.from, 2);
+			put_le(r + 6, (uint16_t)(int16_t)m.to, 2);
+			r[16] = (unsigned char)(pl.colour != 0);
+			ev_str_n(p, HAS_SAN, gamedb__run_san(run, k), pl.san_len);
+			n = gamedb__cursor_uci(it, run, k, uci);
+			ev_str_n(p, HAS_UCI, uci, n);
+		}
+		if (gamedb__buf_put(&p->rec, r, sizeof r) != 0)
+			p->err = 1;
+	}
+	return k;
+}
+
 GAMEDB_EXPORT int32_t gamedb_game_write_packed(struct gamedb_game *g, uint32_t flags, void *buf,
 					       size_t cap, size_t *out_len)
 {
@@ -223,7 +268,20 @@ GAMEDB_EXPORT int32_t gamedb_game_write_packed(struct gamedb_game *g, uint32_t f
 	str(&p, fen ? fen : "");
 	xiangqi = gamedb_game_get_variant(g) == GAMEDB_VARIANT_XIANGQI;
 	if (it) {
-		while (!p.err && gamedb_move_iter_next(it, &ev) == GAMEDB_OK) {
+		/* Runs of moves and NAGs, unless each move asks for its position (a FEN, a key)
+		 * or its Chinese notation, which only the event gives. */
+		const unsigned what = (flags & (GAMEDB_ITER_FEN | GAMEDB_PACK_KEYS)) || xiangqi
+					      ? 0 : GAMEDB__RUN_MOVES | GAMEDB__RUN_NAGS;
+		struct gamedb__run run;
+		while (!p.err && gamedb__cursor_next(it, what, &run, &ev) == GAMEDB_OK) {
+			if (run.n) {
+				const size_t k = pack_run(&p, it, &run);
+				if (k == 0)
+					break; /* out of memory */
+				gamedb__cursor_pass(it, &run, k);
+				nevents += k;
+				continue;
+			}
 			event(&p, ev, flags, xiangqi);
 			nevents++;
 		}
