@@ -242,6 +242,17 @@ static void test_nul(void)
 	CONV(NULL, "CP1252", "\0\xE9", "?\xC3\xA9", GAMEDB_WARN);
 	CONV("CP1251", NULL, "\xCF\0\xF0", "\xD0\x9F?\xD1\x80", GAMEDB_WARN);
 	CONV("GB18030", NULL, "\xD6\xD0\0", "\xE4\xB8\xAD?", GAMEDB_WARN);
+	/* The same through a single-byte charset's table (made once the charset has been used
+	   often enough), whose NUL is '?' with a warning by itself: one converter, two paths. */
+	{
+		int i;
+		for (i = 0; i <= GAMEDB__TEXT_TABLE_AFTER; i++)
+			CONV("CP1250", NULL, "\xC8\0\xE8", "\xC4\x8C?\xC4\x8D", GAMEDB_WARN);
+		CHECK(gamedb__text_table_of(&T, "CP1250") != NULL);
+		CONV("CP1250", NULL, "\0\0", "??", GAMEDB_WARN);
+		CONV("CP1250", NULL, "a\0", "a?", GAMEDB_WARN);
+		CONV("CP1250", NULL, "\xC8", "\xC4\x8C", GAMEDB_OK);
+	}
 }
 
 /*

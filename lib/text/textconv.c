@@ -897,10 +897,12 @@ static void put_replacement(struct gamedb__buf *out)
 /*
  * Converts len bytes through iconv, appended to out (room for 4 * len + 4 is reserved by the
  * caller; out grows when a charset needs more, as TSCII does: up to 12 bytes from one).
- * What iconv writes is checked to be UTF-8 (utf8_repair()).
+ * What iconv writes is checked to be UTF-8 (utf8_repair()). *no_nul (may be NULL) is set
+ * when the text went through the charset's table, which writes a NUL as '?' itself (with the
+ * warning): the caller need not look for NULs again.
  */
 static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const char *in,
-			     size_t len, struct gamedb__buf *out)
+			     size_t len, struct gamedb__buf *out, int *no_nul)
 {
 	const struct gamedb__text_letters *tab;
 	void *cd;
@@ -913,8 +915,11 @@ static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const 
 	const size_t unit = unit_size(charset);
 
 	slot = find_slot(t, charset); /* a charset in use: one compare */
-	if (slot >= 0 && (tab = get_table(t, slot)) != NULL)
+	if (slot >= 0 && (tab = get_table(t, slot)) != NULL) {
+		if (no_nul)
+			*no_nul = 1;
 		return convert_table(tab, (const unsigned char *)in, len, out);
+	}
 	if (slot < 0 && is_latin1_name(charset)) {
 		size_t i;
 		for (i = 0; i < len; i++) {
@@ -930,8 +935,11 @@ static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const 
 	}
 	if (slot < 0) {
 		slot = get_slot(t, charset);
-		if (slot >= 0 && (tab = get_table(t, slot)) != NULL)
+		if (slot >= 0 && (tab = get_table(t, slot)) != NULL) {
+			if (no_nul)
+				*no_nul = 1;
 			return convert_table(tab, (const unsigned char *)in, len, out);
+		}
 	}
 	cd = slot >= 0 ? t->cache[slot].cd : NULL;
 	if (!cd) {
@@ -1056,7 +1064,7 @@ static int32_t utf8_to_utf8(struct gamedb__text *t, const char *fallback, const 
 			out->p[out->len++] = '?';
 			rc = GAMEDB_WARN;
 		} else if (fallback && *fallback) {
-			if (convert_iconv(t, fallback, (const char *)p + i, 1, out) != GAMEDB_OK)
+			if (convert_iconv(t, fallback, (const char *)p + i, 1, out, NULL) != GAMEDB_OK)
 				rc = GAMEDB_WARN;
 			*fell_back = 1;
 			/* A fallback may give more than 4 bytes (TSCII: up to 12): keep the room
@@ -1076,7 +1084,7 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 {
 	size_t i, start = out->len;
 	int32_t rc = GAMEDB_OK;
-	int hooked = 0;
+	int hooked = 0, no_nul = 0;
 
 	/* 4 bytes a byte at most, and the 32 past the text that utf8_copy_z() writes. */
 	if (len > (SIZE_MAX - 64) / 4 || gamedb__buf_room(out, 4 * len + 32) != 0)
@@ -1117,7 +1125,11 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 		out->p[out->len] = 0;
 		return GAMEDB_OK;
 	} else {
-		rc = convert_iconv(t, charset, in, len, out);
+		rc = convert_iconv(t, charset, in, len, out, &no_nul);
+		if (no_nul) { /* a single-byte charset's table wrote its NULs as '?' */
+			out->p[out->len] = 0;
+			return rc;
+		}
 	}
 	/*
 	 * NUL bytes inside text would cut C strings short: they become '?', with a warning. They
