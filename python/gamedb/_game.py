@@ -427,12 +427,12 @@ class Game:
     may be shared between threads.
     """
 
-    __slots__ = ("index", "tags", "tag_list", "fen", "variant", "deleted", "warning", "scid_flags",
+    __slots__ = ("index", "tags", "_tag_list", "fen", "variant", "deleted", "warning", "scid_flags",
                  "_chessbase", "chessassistant", "_reader", "_ptr", "_lost", "_lock", "_users", "_gone",
                  "_zombie", "_closed", "_failure", "_tally", "__weakref__")
     index: int
     tags: Dict[str, str]
-    tag_list: List[Tuple[str, str]]
+    _tag_list: Any  # the (name, value) pairs, or the names and values they are made from
     fen: str
     variant: str
     deleted: bool
@@ -474,7 +474,7 @@ class Game:
         # The headers in one call (gamedb_game_write_packed(), no moves decoded): the index,
         # the tags (formats that keep tags outside their index, SCID, read them there, and with
         # them a non-standard start position), the start position, the variant, deleted.
-        self.index, self.tag_list, self.tags, self.fen, v, self.deleted = \
+        self.index, self._tag_list, self.tags, self.fen, v, self.deleted = \
             _packed.write_header(gp)
         self.variant = _VARIANTS.get(v) or str(v)
         if warning is None and reader is not None and \
@@ -494,6 +494,16 @@ class Game:
             self.chessassistant = {
                 k: _lib.gamedb_chessassistant_get_game_field(reader._ca_ptr, gp, f)
                 for k, f in CHESSASSISTANT_FIELDS.items()}
+
+    @property
+    def tag_list(self) -> List[Tuple[str, str]]:
+        """Every tag as (name, value) pairs, repeats included, in PGN order (made from the
+        names and values when first asked for, then kept)."""
+        t = self._tag_list
+        if type(t) is tuple:
+            names, values = t
+            t = self._tag_list = list(zip(names, values))
+        return t  # type: ignore[no-any-return]
 
     @property
     def chessbase(self) -> Optional[Dict[str, int]]:

@@ -121,7 +121,7 @@ def write(gp: Any, flags: int) -> Tuple[int, bytes]:
         _pool.append(buf)
 
 
-def write_header(gp: Any) -> Tuple[int, List[Tuple[str, str]], Dict[str, str], str, int,
+def write_header(gp: Any) -> Tuple[int, Tuple[List[str], List[str]], Dict[str, str], str, int,
                                    bool]:
     """header() of gp packed with PACK_NO_MOVES."""
     try:
@@ -135,20 +135,22 @@ def write_header(gp: Any) -> Tuple[int, List[Tuple[str, str]], Dict[str, str], s
         _pool.append(buf)
 
 
-def header(view: Any) -> Tuple[int, List[Tuple[str, str]], Dict[str, str], str, int, bool]:
-    """(index, tags as (name, value) pairs, the tags as a dict (the first value of a repeated
-    tag), start FEN, variant number, deleted) of a packed game (bytes, or a bytearray that
-    starts with it)."""
+def header(view: Any) -> Tuple[int, Tuple[List[str], List[str]], Dict[str, str], str, int,
+                               bool]:
+    """(index, the tags' names and values as two lists, the tags as a dict (the first value
+    of a repeated tag), start FEN, variant number, deleted) of a packed game (bytes, or a
+    bytearray that starts with it). The (name, value) pairs are made from the two lists when
+    first asked for (Game.tag_list): a walk that reads the dict does not pay for them."""
     ntags, soff, slen, index, variant, deleted = _TAGS.unpack_from(view)
     strs = view[soff:soff + slen].decode("utf-8", "replace").split("\0", 2 * ntags + 1)
-    names = strs[0:2 * ntags:2]
-    pairs = list(zip(names, strs[1:2 * ntags:2]))
-    tags: Dict[str, str] = dict(pairs)
+    n2 = 2 * ntags
+    names, values = strs[0:n2:2], strs[1:n2:2]
+    tags: Dict[str, str] = dict(zip(names, values))
     if len(tags) != ntags:  # a repeated tag: the first one wins in the dict
         tags = {}
-        for key, val in pairs:
+        for key, val in zip(names, values):
             tags.setdefault(key, val)
-    return index, pairs, tags, strs[2 * ntags], variant, bool(deleted)
+    return index, (names, values), tags, strs[n2], variant, bool(deleted)
 
 
 def _groups(view: Any, end: int) -> List[List[str]]:

@@ -229,6 +229,7 @@ SIGNATURES = {
  'Game.start_key': [('self', 'POSITIONAL_OR_KEYWORD', None)],
  'Game.tag_raw': [('self', 'POSITIONAL_OR_KEYWORD', None),
                   ('name', 'POSITIONAL_OR_KEYWORD', None)],
+ 'Game.tag_list': 'property',  # issue 32: the pairs made when first asked for (on purpose)
  'Game.to_dict': [('self', 'POSITIONAL_OR_KEYWORD', None),
                   ('comments', 'POSITIONAL_OR_KEYWORD', 'True'),
                   ('variations', 'POSITIONAL_OR_KEYWORD', 'True'),
