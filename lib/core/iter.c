@@ -360,6 +360,9 @@ _Static_assert(offsetof(struct gamedb__node, kind) - PLY_AT == offsetof(struct g
  * gives it. A writer formats a run of moves in one loop, with no call and no event per move,
  * and never sees a node.
  */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((always_inline)) inline
+#endif
 int32_t gamedb__cursor_next(struct gamedb_move_iter *it, unsigned what, struct gamedb__run *r,
 			    const struct gamedb_event **out)
 {
