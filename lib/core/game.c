@@ -60,10 +60,9 @@ int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, s
 {
 	size_t off = mb->text.len;
 
-	if (off > UINT32_MAX - len - 1 || gamedb__buf_append(&mb->text, utf8, len) != 0 ||
-	    gamedb__buf_putc(&mb->text, 0) != 0)
+	if (off > UINT32_MAX - len - 1 || gamedb__buf_append(&mb->text, utf8, len) != 0)
 		return -1;
-	return gamedb__mb_event(mb, type, (uint32_t)off);
+	return gamedb__mb_text_end(mb, type, off);
 }
 
 int gamedb__mb_raw(struct gamedb__movebuf *mb, const void *raw, size_t len)

@@ -55,8 +55,8 @@ static inline size_t gamedb__any_to_fen(int32_t variant, const union gamedb__any
 struct gamedb__node {
 	union {
 		struct gamedb__move m; /* MOVE: the completed legal move */
-		uint32_t text_size;    /* text nodes: the text's length + 1 where the one who
-					  added it knew it (gamedb__mb_text_end()), else 0 */
+		uint32_t text_size;    /* text nodes: the text's length + 1 (gamedb__mb_text_end(),
+					  gamedb__mb_comment()), 0 where not known */
 	};
 	uint8_t type;          /* GAMEDB_EVENT_* */
 	uint8_t kind;          /* GAMEDB__NODE_RAW when the stored bytes are kept apart;
@@ -241,12 +241,16 @@ static inline int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_
  */
 static inline int gamedb__mb_text_end(struct gamedb__movebuf *mb, int type, size_t off)
 {
-	if (gamedb__buf_putc(&mb->text, 0) != 0 || gamedb__mb_event(mb, type, (uint32_t)off) != 0)
+	/* (gamedb__buf_put(): its room test inline; a comment-heavy base ends thousands a pass) */
+	if (gamedb__buf_put(&mb->text, "", 1) != 0 || gamedb__mb_event(mb, type, (uint32_t)off) != 0)
 		return -1;
 	mb->nodes[mb->n - 1].text_size = (uint32_t)(mb->text.len - off);
 	return 0;
 }
-/* Adds a comment given as UTF-8. */
+/*
+ * Adds a comment given as UTF-8 with no NUL inside (the text layer's output, or text a format
+ * builds), keeping its length as gamedb__mb_text_end() does.
+ */
 int gamedb__mb_comment(struct gamedb__movebuf *mb, int type, const char *utf8, size_t len);
 /*
  * Keeps the stored bytes of the text node just added (gamedb__mb_comment() or a text put into

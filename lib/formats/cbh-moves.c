@@ -1247,9 +1247,7 @@ static int emit_text(struct gamedb__cbg_ctx *c, struct cbg_state *s, const struc
 			return -1;
 		}
 		text = t->p + off;
-		t->len++; /* its NUL */
-		gamedb__mb_event(mb, type, (uint32_t)off); /* cannot fail: room made */
-		mb->nodes[mb->n - 1].text_size = (uint32_t)(t->len - off); /* no NUL inside */
+		gamedb__mb_text_end(mb, type, off); /* cannot fail: room made */
 		if (t->len - off - 1 != n || memcmp(text, pl + 2, n) != 0) {
 			/*
 			 * The stored bytes: in the game's CBA block, copied into the pool once (one

@@ -519,6 +519,7 @@ moves_done:
 			if (trc == GAMEDB_FAILED || gamedb__buf_put(&mb->text, "", 1) != 0)
 				return decode_fail(s, g, &rc, "out of memory");
 			nd->kind = 0;
+			nd->text_size = (uint32_t)(mb->text.len - off); /* as gamedb__mb_text_end() */
 			if (!same) {
 				const size_t raw = mb->text.len;
 				if (gamedb__buf_put(&mb->text, in, clen) != 0 ||
