@@ -404,16 +404,25 @@ size_t gamedb__cursor_uci(const struct gamedb_move_iter *it, const struct gamedb
 			buf);
 }
 
+/*
+ * A move node's squares, promotion and piece as the public getters give them: a drop comes
+ * from no square (-1), a null move moves no piece (0). gamedb_event_get_move(),
+ * gamedb_event_get_piece() and the writers' runs (gamedb__cursor_move()) read them here.
+ */
+static inline struct gamedb__run_move node_move(const struct gamedb__node *nd)
+{
+	struct gamedb__run_move m;
+
+	m.from = nd->m.from == GAMEDB__NO_SQ ? -1 : nd->m.from;
+	m.to = nd->m.to;
+	m.promo = nd->m.promo;
+	m.piece = nd->m.flags & GAMEDB__MF_NULL ? 0 : nd->m.piece;
+	return m;
+}
+
 void gamedb__cursor_move(const struct gamedb__run *r, size_t k, struct gamedb__run_move *m)
 {
-	const struct gamedb__node *nd =
-		(const struct gamedb__node *)(const void *)(r->at + k * r->stride - PLY_AT);
-
-	/* as gamedb_event_get_move() and gamedb_event_get_piece() give them */
-	m->from = nd->m.from == GAMEDB__NO_SQ ? -1 : nd->m.from;
-	m->to = nd->m.to;
-	m->promo = nd->m.promo;
-	m->piece = nd->m.flags & GAMEDB__MF_NULL ? 0 : nd->m.piece;
+	*m = node_move((const struct gamedb__node *)(const void *)(r->at + k * r->stride - PLY_AT));
 }
 
 GAMEDB_EXPORT int32_t gamedb_event_get_type(const struct gamedb_event *ev)
@@ -431,29 +440,25 @@ static int is_move(const struct gamedb_event *ev)
 GAMEDB_EXPORT int32_t gamedb_event_get_move(const struct gamedb_event *ev, int32_t *from,
 					    int32_t *to, int32_t *promo)
 {
-	int32_t f, t, p;
+	struct gamedb__run_move m;
 
 	if (!is_move(ev))
 		return GAMEDB_FAILED;
 	/* Read first: the build does not let the compiler assume that the stores below leave
 	 * the node alone (-fno-strict-aliasing), so it would load it again for each. */
-	f = ev->nd->m.from == GAMEDB__NO_SQ ? -1 : ev->nd->m.from; /* a drop: from no square */
-	t = ev->nd->m.to;
-	p = ev->nd->m.promo;
+	m = node_move(ev->nd);
 	if (from)
-		*from = f;
+		*from = m.from;
 	if (to)
-		*to = t;
+		*to = m.to;
 	if (promo)
-		*promo = p;
+		*promo = m.promo;
 	return GAMEDB_OK;
 }
 
 GAMEDB_EXPORT int32_t gamedb_event_get_piece(const struct gamedb_event *ev)
 {
-	if (!is_move(ev) || (ev->nd->m.flags & GAMEDB__MF_NULL))
-		return 0;
-	return ev->nd->m.piece;
+	return is_move(ev) ? node_move(ev->nd).piece : 0;
 }
 
 GAMEDB_EXPORT const char *gamedb_event_get_san(const struct gamedb_event *ev)
