@@ -84,6 +84,28 @@ static void ev_str(struct pack *p, unsigned bit, const char *s)
 	ev_str_n(p, bit, s, strlen(s));
 }
 
+/* The start of an event's record: its type and depth, no squares (-1 and -1, as the layout
+ * says), the rest zero. */
+static void record_start(unsigned char r[PACK_RECORD], int32_t type, int32_t depth)
+{
+	memset(r, 0, PACK_RECORD);
+	r[0] = (unsigned char)type;
+	put_le(r + 4, 0xffffffffu, 4);
+	put_le(r + 8, (uint32_t)depth, 4);
+}
+
+/* A move's fields of its record: piece, promotion, squares, number and colour. */
+static void record_move(unsigned char r[PACK_RECORD], int32_t from, int32_t to, int32_t promo,
+			int32_t piece, int32_t number, int32_t colour)
+{
+	r[2] = (unsigned char)piece;
+	r[3] = (unsigned char)promo;
+	put_le(r + 4, (uint16_t)(int16_t)from, 2);
+	put_le(r + 6, (uint16_t)(int16_t)to, 2);
+	put_le(r + 12, (uint32_t)number, 4);
+	r[16] = (unsigned char)(colour != 0);
+}
+
 /* One event's record, and its values in the string and raw sections. */
 static void event(struct pack *p, const struct gamedb_event *ev, uint32_t flags, int xiangqi)
 {
@@ -93,23 +115,15 @@ static void event(struct pack *p, const struct gamedb_event *ev, uint32_t flags,
 	const char *s;
 	size_t len;
 
-	memset(r, 0, sizeof r);
-	r[0] = (unsigned char)type;
-	put_le(r + 4, 0xffffffffu, 4); /* no squares: -1 and -1, as the layout says */
-	put_le(r + 8, (uint32_t)gamedb_event_get_depth(ev), 4);
+	record_start(r, type, gamedb_event_get_depth(ev));
 	switch (type) {
 	case GAMEDB_EVENT_MOVE:
 		{
 			int32_t from = -1, to = -1, promo = 0, colour = 0, number;
 			if (gamedb_event_get_move(ev, &from, &to, &promo) != GAMEDB_OK)
 				from = to = -1, promo = 0;
-			r[2] = (unsigned char)gamedb_event_get_piece(ev);
-			r[3] = (unsigned char)promo;
-			put_le(r + 4, (uint16_t)(int16_t)from, 2);
-			put_le(r + 6, (uint16_t)(int16_t)to, 2);
 			number = gamedb_event_get_move_number(ev, &colour);
-			put_le(r + 12, (uint32_t)number, 4);
-			r[16] = (unsigned char)(colour != 0);
+			record_move(r, from, to, promo, gamedb_event_get_piece(ev), number, colour);
 		}
 		if ((s = gamedb__event_san(ev, &len)) != NULL) {
 			bits |= HAS_SAN;
@@ -191,25 +205,19 @@ static size_t pack_run(struct pack *p, const struct gamedb_move_iter *it,
 		gamedb__run_ply(run, k, &pl);
 		if (!gamedb__ply_plain(run, &pl))
 			break;
-		memset(r, 0, sizeof r);
-		r[0] = pl.type;
-		put_le(r + 4, 0xffffffffu, 4);
-		put_le(r + 8, (uint32_t)run->depth, 4);
-		put_le(r + 12, pl.num, 4); /* a move's number, a NAG's */
+		record_start(r, pl.type, run->depth);
 		if (pl.type == GAMEDB_EVENT_MOVE) {
 			struct gamedb__run_move m;
 			char uci[8];
 			size_t n;
 			gamedb__cursor_move(run, k, &m);
 			r[1] = HAS_SAN | HAS_UCI;
-			r[2] = (unsigned char)m.piece;
-			r[3] = (unsigned char)m.promo;
-			put_le(r + 4, (uint16_t)(int16_t)m.from, 2);
-			put_le(r + 6, (uint16_t)(int16_t)m.to, 2);
-			r[16] = (unsigned char)(pl.colour != 0);
+			record_move(r, m.from, m.to, m.promo, m.piece, (int32_t)pl.num, pl.colour);
 			ev_str_n(p, HAS_SAN, gamedb__run_san(run, k), pl.san_len);
 			n = gamedb__cursor_uci(it, run, k, uci);
 			ev_str_n(p, HAS_UCI, uci, n);
+		} else {
+			put_le(r + 12, pl.num, 4); /* the NAG's number */
 		}
 		if (gamedb__buf_put(&p->rec, r, sizeof r) != 0)
 			p->err = 1;
