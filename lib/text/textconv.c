@@ -915,11 +915,6 @@ static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const 
 	const size_t unit = unit_size(charset);
 
 	slot = find_slot(t, charset); /* a charset in use: one compare */
-	if (slot >= 0 && (tab = get_table(t, slot)) != NULL) {
-		if (no_nul)
-			*no_nul = 1;
-		return convert_table(tab, (const unsigned char *)in, len, out);
-	}
 	if (slot < 0 && is_latin1_name(charset)) {
 		size_t i;
 		for (i = 0; i < len; i++) {
@@ -933,13 +928,12 @@ static int32_t convert_iconv(struct gamedb__text *t, const char *charset, const 
 		}
 		return GAMEDB_OK;
 	}
-	if (slot < 0) {
+	if (slot < 0)
 		slot = get_slot(t, charset);
-		if (slot >= 0 && (tab = get_table(t, slot)) != NULL) {
-			if (no_nul)
-				*no_nul = 1;
-			return convert_table(tab, (const unsigned char *)in, len, out);
-		}
+	if (slot >= 0 && (tab = get_table(t, slot)) != NULL) {
+		if (no_nul)
+			*no_nul = 1;
+		return convert_table(tab, (const unsigned char *)in, len, out);
 	}
 	cd = slot >= 0 ? t->cache[slot].cd : NULL;
 	if (!cd) {
@@ -1126,18 +1120,14 @@ int32_t gamedb__text_to_utf8(struct gamedb__text *t, const char *charset, const 
 		return GAMEDB_OK;
 	} else {
 		rc = convert_iconv(t, charset, in, len, out, &no_nul);
-		if (no_nul) { /* a single-byte charset's table wrote its NULs as '?' */
-			out->p[out->len] = 0;
-			return rc;
-		}
 	}
 	/*
 	 * NUL bytes inside text would cut C strings short: they become '?', with a warning. They
 	 * come from the stored bytes of single-byte charsets, from zero letters of wide charsets
 	 * (two zero bytes in UTF-16 or UCS-2, four in UCS-4), from a fallback charset, or from a
-	 * hook.
+	 * hook; not from a single-byte charset's table, which writes them as '?' itself (no_nul).
 	 */
-	for (i = start; i < out->len; i++) {
+	for (i = start; !no_nul && i < out->len; i++) {
 		char *z = memchr(out->p + i, 0, out->len - i);
 		if (!z)
 			break;
