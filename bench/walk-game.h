@@ -68,9 +68,13 @@ static uint64_t bench_walk_game(struct gamedb_game *g, unsigned what, uint64_t *
 		} else if ((what & (BENCH_TEXT | BENCH_TEXT_N)) &&
 			   (type == GAMEDB_EVENT_COMMENT_BEFORE || type == GAMEDB_EVENT_COMMENT_AFTER)) {
 			size_t len = 0;
-			const char *t = what & BENCH_TEXT_N ? gamedb_event_get_text_n(ev, &len)
-							    : gamedb_event_get_text(ev);
-			*sum += len ? len : t ? strlen(t) : 0;
+			if (what & BENCH_TEXT_N) {
+				gamedb_event_get_text_n(ev, &len);
+			} else {
+				const char *t = gamedb_event_get_text(ev);
+				len = t ? strlen(t) : 0;
+			}
+			*sum += len;
 		}
 	}
 	gamedb_move_iter_free(it);
