@@ -23,6 +23,7 @@ Exit 77 (skip) when the real files are absent (after the fixture and hostile tes
 import json
 import os
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -469,6 +470,16 @@ def test_hostile_cases():
     rc, err = one(bytes(body), "promises.cbr")
     check(rc == 1 and "promises.cbr" in err and "is missing" in err,
           "a tree that promises more than it holds: %d %r" % (rc, err))
+    # The start record's continuation flag cleared (flag 1: the line ends there): the records
+    # after it are reached by no flag; the game says they are not read (no move is lost
+    # without a word), and is written with what the tree holds: no move.
+    check(rec[2214] & 1 == 0, "single.cbr: the start record promises a continuation")
+    b = bytearray(rec)
+    b[2214] |= 1
+    rc, err = one(bytes(b), "unreached.cbr")
+    m = re.search(r"unreached\.cbr: offset (\d+): game 1: (\d+) bytes after the end of the move tree are not read", err)
+    check(rc == 0 and m is not None and int(m.group(1)) > 2214 and int(m.group(1)) + int(m.group(2)) <= len(rec),
+          "a start record without its continuation flag: %d %r" % (rc, err))
     # A record in a slot past the indexed ones: said at open.
     b = bytearray(lib) + bytes(rec) + b"\0" * (4096 - len(rec))
     rc, err = one(bytes(b), "stray.cbl")

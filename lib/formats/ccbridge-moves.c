@@ -144,16 +144,11 @@ static size_t parse_tree(struct ccb *s, struct gamedb_game *g, struct ccb_proble
 			return 0;
 	}
 	/* The tree ended before the bytes the index gives the record: said, not read. */
-	if (!top && p < s->rec_len) {
-		size_t k = p;
-		while (k < s->rec_len && s->rec[k] == 0)
-			k++;
-		if (k < s->rec_len)
-			gamedb__ccb_problem(pb, g, GAMEDB_WARN,
-					    "%s: offset %llu: game %llu: %llu bytes after the end of the move tree are not read",
-					    s->f->name, (unsigned long long)(s->rec_off + p),
-					    (unsigned long long)g->index + 1, (unsigned long long)(s->rec_len - p));
-	}
+	if (!top && gamedb__xq_unread_after(s->rec, p, s->rec_len))
+		gamedb__ccb_problem(pb, g, GAMEDB_WARN,
+				    "%s: offset %llu: game %llu: %llu bytes after the end of the move tree are not read",
+				    s->f->name, (unsigned long long)(s->rec_off + p),
+				    (unsigned long long)g->index + 1, (unsigned long long)(s->rec_len - p));
 	return n;
 }
 

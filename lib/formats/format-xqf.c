@@ -589,22 +589,13 @@ static size_t parse_tree(struct xqf *s, struct gamedb_game *g, struct xproblems 
 		if (gamedb__xq_link(s->nodes, &pd, id, rc.child, rc.sib, &s->pend) != 0)
 			return 0;
 	}
-	/*
-	 * The tree ended (no record promised is missing) before the file: bytes that are not
-	 * padding are records no child or sibling flag leads to (a damaged flag). No real file
-	 * has any; they are said, not read.
-	 */
-	if (!top && p < s->body_len) {
-		size_t k = p;
-		while (k < s->body_len && s->body[k] == 0)
-			k++;
-		if (k < s->body_len)
-			problem(pb, g, GAMEDB_WARN,
-				"%s: offset %llu: %llu bytes after the end of the move tree are not read "
-				"(records no child or sibling flag leads to?)",
-				s->f->name, (unsigned long long)(p + XQF_HEADER),
-				(unsigned long long)(s->body_len - p));
-	}
+	/* The tree ended before the file: said, not read. */
+	if (!top && gamedb__xq_unread_after(s->body, p, s->body_len))
+		problem(pb, g, GAMEDB_WARN,
+			"%s: offset %llu: %llu bytes after the end of the move tree are not read "
+			"(records no child or sibling flag leads to?)",
+			s->f->name, (unsigned long long)(p + XQF_HEADER),
+			(unsigned long long)(s->body_len - p));
 	return n;
 }
 

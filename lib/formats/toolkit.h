@@ -344,6 +344,17 @@ static inline int gamedb__xq_promise(struct gamedb__stack *pend, uint32_t parent
  */
 int gamedb__xq_link(struct gamedb__xq_node *nodes, const struct gamedb__xq_pending *pd,
 		    uint32_t id, int has_child, int has_sib, struct gamedb__stack *pend);
+/*
+ * Whether the bytes from p to len of a record, after the tree ended with no record promised
+ * missing, hold more than zero padding: records no child or sibling flag leads to (a damaged
+ * flag), which the format says it does not read. No real file has any.
+ */
+static inline int gamedb__xq_unread_after(const uint8_t *b, size_t p, size_t len)
+{
+	while (p < len && b[p] == 0)
+		p++;
+	return p < len;
+}
 /* A line being written (gamedb__xq_walk_tree(); the frames' stack holds these). */
 struct gamedb__xq_frame {
 	struct gamedb__xqpos pos;    /* after the last move of the line */
