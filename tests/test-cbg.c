@@ -74,6 +74,22 @@ static char *dupstr(const char *s)
 }
 
 /* Opens the memory files cbg (and cba, unless NULL) as the base "t.cbh". */
+/*
+ * A converter hook that declines every text (the library converts it itself), counting the
+ * texts it was asked for. Installed by env_open() while with_hook is set: a reader with a
+ * hook takes ChessBase's general text path (cb_text()) instead of the charset's table.
+ */
+static int with_hook;
+static unsigned hook_calls;
+static int32_t decline_all(void *user_data, const char *charset, const char *in, size_t in_len,
+			   char *out, size_t out_cap, size_t *out_len)
+{
+	(void)user_data, (void)charset, (void)in, (void)in_len, (void)out, (void)out_cap;
+	*out_len = 0;
+	hook_calls++;
+	return GAMEDB_FAILED;
+}
+
 static void env_open(struct env *e, const uint8_t *cbg, size_t ncbg, const uint8_t *cba,
 		     size_t ncba, const char *charset)
 {
@@ -104,6 +120,8 @@ static void env_open(struct env *e, const uint8_t *cbg, size_t ncbg, const uint8
 	e->ctx.r = e->r;
 	if (charset) /* as the caller's charset option would */
 		snprintf(e->r->text.charset, sizeof e->r->text.charset, "%s", charset);
+	if (with_hook)
+		gamedb_reader_set_converter(e->r, decline_all, NULL);
 	e->ctx.language = -1;
 	e->ctx.mainline_moves = -1;
 	e->g.magic = GAMEDB__GAME_MAGIC;
@@ -652,6 +670,20 @@ static void test_tree_and_annotations(void)
 		     "e5 [%clkw 0:00:59.89] [%cal Ge2e4,Rh4h5] "
 		     "( <{before c5} c5 [%emt 0:02:05] [%crit middlegame] Nf3 <ann 13 00010002> ) "
 		     "Nf3 $14");
+	/*
+	 * The same through the general path (a converter hook, which declines: cb_text()): the
+	 * figurines, the diagram and the line break come out as the table writes them.
+	 */
+	{
+		char out_hook[2048];
+		with_hook = 1;
+		hook_calls = 0;
+		st = run(&g, &a, out_hook, sizeof out_hook, err, sizeof err, -1);
+		with_hook = 0;
+		CHECK_EQ_INT(st, GAMEDB_OK);
+		CHECK_EQ_STR(out_hook, out);
+		CHECK_MSG(hook_calls > 0, "the hook was not asked: the general path was not taken");
+	}
 	/* Only English (and language 0) kept. */
 	st = run(&g, &a, out, sizeof out, err, sizeof err, 0x2A);
 	CHECK_EQ_INT(st, GAMEDB_OK);

@@ -1102,8 +1102,19 @@ static size_t link_annotations(struct cbg_state *s)
 	return unplaced;
 }
 
-/* ChessBase's figurines, the bytes 0xA2-0xA7 of a text (single-byte charsets). */
-static const char figurine[6] = { 'K', 'Q', 'N', 'B', 'R', 'P' };
+/*
+ * ChessBase's own bytes in a text of a single-byte charset, and what they become: the
+ * figurines 0xA2-0xA7 the piece letters (K Q N B R P), the diagram 0x9E "[#]" (what CB's own
+ * PGN export writes for one); NULL for any other byte. The one list both paths read
+ * (cb_letters_of() and cb_text()).
+ */
+static const char *cb_own_byte(unsigned b)
+{
+	static const char *const own[0xA7 - 0x9E + 1] = { "[#]", NULL, NULL, NULL, "K",
+							  "Q",   "N",  "B",  "R",  "P" };
+
+	return b >= 0x9E && b <= 0xA7 ? own[b - 0x9E] : NULL;
+}
 
 /*
  * s->letters for charset cs, made from the text layer's table of it (gamedb__text_table_of())
@@ -1130,9 +1141,11 @@ static const struct cb_letters *cb_letters_of(struct gamedb__cbg_ctx *c, struct 
 	 * there), with ChessBase's own bytes over them. */
 	L->L = *tab;
 	gamedb__text_letter_set(&L->L, '\r', "\n", 1, GAMEDB__LETTER_CR);
-	for (b = 0xA2; b <= 0xA7; b++)
-		gamedb__text_letter_set(&L->L, b, &figurine[b - 0xA2], 1, 0);
-	gamedb__text_letter_set(&L->L, 0x9E, "[#]", 3, 0);
+	for (b = 0x9E; b <= 0xA7; b++) {
+		const char *own = cb_own_byte(b);
+		if (own)
+			gamedb__text_letter_set(&L->L, b, own, (unsigned)strlen(own), 0);
+	}
 	strcpy(L->charset, cs);
 	return L;
 }
@@ -1156,17 +1169,8 @@ static int32_t cb_text(struct gamedb__cbg_ctx *c, const uint8_t *t, size_t n,
 	gamedb__buf_clear(out);
 	for (i = 0; i <= n; i++) {
 		const char *rep = NULL;
-		char one[2] = { 0, 0 };
-		if (i < n) {
-			if (single && t[i] >= 0xA2 && t[i] <= 0xA7) {
-				one[0] = figurine[t[i] - 0xA2];
-				rep = one;
-			} else if (single && t[i] == 0x9E) {
-				rep = "[#]";
-			} else {
-				continue;
-			}
-		}
+		if (i < n && (!single || (rep = cb_own_byte(t[i])) == NULL))
+			continue;
 		if (i > run) {
 			r = gamedb__text_to_utf8(&c->r->text, cs, NULL, (const char *)t + run, i - run,
 						 out);
