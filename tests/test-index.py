@@ -7,7 +7,10 @@ Modes (one meson test each):
            taken from the base's own games (gamedb fen) `gamedb tree --json --include-deleted
            --fen FEN` gives byte for byte the scan's output, exit status and messages with
            --index;
-           for some of them also `gamedb search` (JSON) and `tree` with --where and --range.
+           for some of them also `gamedb search` (which reads only the games the index
+           names: the same output, messages and exit status as the scan, with
+           --include-deleted, --where, --range and --games) and `tree` with --where and
+           --range.
   scid     test-tree-scid.py's pinned answers of Scid 4.7, asked through an index.
   stale    A base changed after its index was built (time, size, bytes) is refused with a
            clear message and exit status 2, as is an index of another base; -o never writes
@@ -15,6 +18,9 @@ Modes (one meson test each):
   damaged  Hand-made damaged index files (signature, version, section table, counts,
            postings, truncations at every length of the header and more): refused with a
            message naming the index, exit status 2, never a crash.
+  unordered  Games added to the index writer in any order: the same answers.
+  search   search --index against the scan on the test data's deleted games, texts that
+           warn, and a CCBridge library with a game that cannot be read.
 """
 import glob
 import json
@@ -83,13 +89,68 @@ def real():
                 eq(sorted(b[2].splitlines()), sorted(a[2].splitlines()),
                    "%s: tree %s --fen %r: the index's messages are the scan's" % (what, opts, fen))
             if k % 5 == 0:
-                a = run_tool("search", "--fen", fen, "-j", "1", *bases)
-                b = run_tool("search", "--fen", fen, "--index", ix, *bases)
-                eq((b[0], b[1]), (a[0], a[1]), "%s: search --fen %r: index = scan" % (what, fen))
+                # search --index reads only the games the index names (a seek to each): the
+                # same games written, the same messages (failed games, warnings, the ledger)
+                # and exit status as the scan, which reads every game.
+                variants = [[]] if k % 10 else [[], ["--include-deleted"], ["--where", "Result=1-0"],
+                                                 ["--range", "2-40"], ["--games", "1,3-5,9"]]
+                for opts in variants:
+                    a = run_tool("search", *opts, "--fen", fen, "-j", "1", *bases)
+                    b = run_tool("search", *opts, "--fen", fen, "--index", ix, *bases)
+                    eq((b[0], b[1], b[2]), (a[0], a[1], a[2]),
+                       "%s: search %s --fen %r: index = scan" % (what, opts, fen))
             npos += 1
+        # The start position (every game that starts there: the deleted ones, the ones that
+        # fail) through search, with and without --include-deleted: the index's path meets
+        # the base's deleted and failed games as the scan does.
+        for opts in ([], ["--include-deleted"]):
+            a = run_tool("search", *opts, "--moves", "", "-j", "1", *bases)
+            b = run_tool("search", *opts, "--moves", "", "--index", ix, *bases)
+            eq((b[0], b[1], b[2]), (a[0], a[1], a[2]),
+               "%s: search %s --moves '': index = scan" % (what, opts))
         os.unlink(ix)
     print("%d bases, %d positions" % (nbases, npos))
     check(nbases >= 10 and npos >= 200, "enough bases and positions (%d, %d)" % (nbases, npos))
+    return done()
+
+
+def search():
+    """search --index, which reads only the games the index names (a seek to each), against
+    the scan, which reads every game, on the test data's bases that hold what the real ones
+    lack: deleted games (scid/deleted.si4), games whose text warns (scid/latin1.si4), and a
+    CCBridge library whose fourth entry cannot be read at all (its slot count patched past the
+    file: the base cannot deliver that game, and the index records the place). The same
+    output, messages and exit status, with and without --include-deleted, --range, --games."""
+    testdata = os.path.join(SRCDIR, "testdata")
+    lib = open(os.path.join(testdata, "ccbridge", "fixtures.cbl"), "rb").read()
+    damaged = bytearray(lib)
+    e3 = 66624 + 276 * 3  # index entry 3 (test-ccbridge.py's layout): its slot count at +8
+    damaged[e3 + 8:e3 + 12] = (100000).to_bytes(4, "little")
+    cbl = os.path.join(TMP, "unread.cbl")
+    with open(cbl, "wb") as f:
+        f.write(damaged)
+    cases = [os.path.join(testdata, "scid", "deleted.si4"),
+             os.path.join(testdata, "scid", "latin1.si4"), cbl]
+    n = 0
+    for base in cases:
+        rc, err, ix = build([base], "search.gdbi")
+        if not check(rc in (0, 1), "%s: gamedb index exits 0 or 1 (%d: %s)" % (base, rc, err.strip())):
+            continue
+        # (--range 1-2 stops before the library's unread place, 1-3 reaches it)
+        for opts in ([], ["--include-deleted"], ["--range", "2-5"], ["--range", "1-2"],
+                     ["--range", "1-3"], ["--games", "1,3-4"]):
+            a = run_tool("search", *opts, "--moves", "", "-j", "1", base)
+            b = run_tool("search", *opts, "--moves", "", "--index", ix, base)
+            eq((b[0], b[1], b[2]), (a[0], a[1], a[2]), "%s: search %s --moves '': index = scan" % (base, opts))
+            n += 1
+        os.unlink(ix)
+    # What the cases are there for: they must hold it.
+    a = run_tool("search", "--include-deleted", "--moves", "", cases[0])
+    b = run_tool("search", "--moves", "", cases[0])
+    check(a[1].count(b"\n") > b[1].count(b"\n") > 0, "deleted.si4: deleted games the start position reaches")
+    a = run_tool("search", "--moves", "", cbl)
+    check(a[0] == 1 and "failed" in a[2], "unread.cbl: a game that cannot be read: %r" % ((a[0], a[2]),))
+    check(n == 18, "every case asked (%d)" % n)
     return done()
 
 
@@ -306,6 +367,6 @@ if __name__ == "__main__":
     mode = sys.argv[1] if len(sys.argv) > 1 else "real"
     try:
         sys.exit({"real": real, "scid": scid, "stale": stale, "damaged": damaged,
-                  "unordered": unordered}[mode]())
+                  "unordered": unordered, "search": search}[mode]())
     finally:
         shutil.rmtree(TMP, ignore_errors=True)

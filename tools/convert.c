@@ -283,6 +283,65 @@ int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int status)
 }
 
 /*
+ * The games of e's database through the index (--index with --fen or --moves, a base that can
+ * seek): only the games the index names are read, each by a seek to it, and taken as the scan
+ * takes them (take_game(): matched, written, reported). Games left out as the scan leaves them
+ * out (--range, --games, deleted); a place where the base could not deliver a game when the
+ * index was built is said as the scan says it, wherever the scan would meet it. *done counts
+ * the games reached, as the scan's loop counts them. The database's status, from status.
+ */
+static int convert_indexed(struct emit *e, struct gamedb_reader *r, int status, uint64_t *done)
+{
+	const struct opts *o = e->o;
+	uint64_t idx, at = UINT64_MAX; /* at: the game the reader gives next, when known */
+	uint32_t flags;
+
+	while (gamedb_query_next_hit(e->q, &idx, &flags) == GAMEDB_OK) {
+		struct gamedb_game *g;
+		int rc;
+		if (flags & GAMEDB_HIT_UNREAD) { /* not a game: the scan meets it between two */
+			if (idx >= o->from && idx <= o->to) {
+				say_reader(e, gamedb_query_errmsg(e->q));
+				e->t->failed++;
+				status = status ? status : ST_FAILED;
+			}
+			continue;
+		}
+		if (idx < o->from)
+			continue;
+		if (idx >= o->to)
+			break;
+		if (!game_wanted(o, idx))
+			continue;
+		++*done;
+		if ((*done & 255) == 0 && e->mode != OUT_BOOK)
+			prealloc_more(e->out);
+		if ((flags & GAMEDB_HIT_DELETED) && !o->include_deleted)
+			continue;
+		if (idx != at && gamedb_reader_seek_game(r, idx) != GAMEDB_OK) {
+			say_reader(e, gamedb_reader_errmsg(r));
+			return ST_BASE;
+		}
+		at = idx + 1;
+		rc = gamedb_reader_next_game(r, &g);
+		if (rc == GAMEDB_END) { /* the index was checked against the base: not met */
+			say_game(e, idx, "", "", "the base ends before this game, which the index names");
+			e->t->failed++;
+			return ST_BASE;
+		}
+		rc = next_read(e, r, rc, &status);
+		if (rc < 0)
+			return status;
+		if (rc > 0)
+			continue;
+		status = take_game(e, g, gamedb_game_get_index(g), status);
+		if (status == ST_STOP)
+			break;
+	}
+	return status;
+}
+
+/*
  * Writes the games of r to out, counted in t; the database's status (ST_BASE: it could not be
  * read to its end; ST_STOP: the run stops).
  */
@@ -340,6 +399,18 @@ static int convert_one(struct gamedb_reader *r, const char *db, const struct opt
 			gamedb_query_free(e.q);
 			return st;
 		}
+	}
+	/*
+	 * --index with a position, a base that can seek: the games the index names, and no other
+	 * (a scan would read every game's header only for the index to turn it away).
+	 */
+	if (e.q && o->index && (o->qfen || o->qmoves) && seekable && strcmp(db, "-") != 0) {
+		status = convert_indexed(&e, r, status, &done);
+		gamedb_query_free(e.q);
+		if (status == ST_STOP)
+			return ST_STOP;
+		progress_show(&pr, done, 1);
+		return status;
 	}
 	if (o->from > 0 && seekable)
 		gamedb_reader_seek_game(r, o->from);
