@@ -32,6 +32,9 @@
 #                    absent is listed as absent)
 #   BENCH_RUNS       rounds (default 5)
 #   BENCH_SECONDS    CPU seconds of each run at least (default 1)
+#   BENCH_INSTRUCTIONS  1: also the instructions of a pass (after the first) on both sides,
+#                    counted by callgrind inside each program's measured_pass() (valgrind;
+#                    minutes): a figure a busy machine does not move
 #
 # Exit status: 0 done, 1 a program failed or the two read different numbers of moves,
 # 77 skipped (no libcbh source, no C++ compiler or CMake, no bench-cbh-walk).
@@ -131,4 +134,38 @@ done
 echo
 echo "BENCH_RUNS=$runs BENCH_SECONDS=$seconds; medians of CPU time per pass; ratio = libcbh time / libgamedb time"
 echo "(of the medians; by round: the median of the rounds' own ratios, the two runs of a round back to back)."
+
+# Instructions of a pass (BENCH_INSTRUCTIONS=1, valgrind): what the time figures measure, on a
+# count a busy machine does not move. Each program under callgrind, counting only inside its
+# measured_pass(): once with one pass (the first, which also fills the caches and tables), once
+# with several; a pass after the first = (all - first) / (passes - 1).
+instructions() { # PROGRAM PATH -> "instructions-per-pass passes"
+	local one all cpu secs passes first total
+	one=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" --toggle-collect='measured_pass*' \
+		"$1" 0 "$2" 2>&1) || return 1
+	first=$(echo "$one" | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+	cpu=$(echo "$one" | sed -n 's/.* cpu \([0-9.]*\).*/\1/p')
+	secs=$(awk -v c="$cpu" 'BEGIN { printf "%.3f", 3.5 * c }')
+	all=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" --toggle-collect='measured_pass*' \
+		"$1" "$secs" "$2" 2>&1) || return 1
+	total=$(echo "$all" | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+	passes=$(echo "$all" | sed -n 's/.* passes \([0-9]*\).*/\1/p')
+	[ -n "$first" ] && [ -n "$total" ] && [ "${passes:-0}" -ge 2 ] || return 1
+	awk -v f="$first" -v t="$total" -v p="$passes" 'BEGIN { printf "%.0f %d\n", (t - f) / (p - 1), p }'
+}
+if [ "${BENCH_INSTRUCTIONS:-0}" = 1 ] && command -v valgrind >/dev/null; then
+	echo
+	echo "| base | libgamedb instructions a pass | libcbh instructions a pass | libcbh / libgamedb |"
+	echo "| --- | ---: | ---: | ---: |"
+	for b in $bases; do
+		name=${b%%|*} path=${b#*|}
+		[ -f "$path" ] || continue
+		ig=$(instructions "$walk" "$path") || { echo "| $name | failed | | |"; continue; }
+		il=$(instructions "$lcw" "$path") || { echo "| $name | | failed | |"; continue; }
+		awk -v n="$name" -v g="${ig% *}" -v l="${il% *}" 'BEGIN {
+			printf "| %s | %.0f | %.0f | %.2f |\n", n, g, l, l / g }'
+	done
+	echo
+	echo "BENCH_INSTRUCTIONS=1: callgrind, instructions inside measured_pass() of a pass after the first."
+fi
 exit $status
