@@ -66,6 +66,8 @@ struct span {
 	int status;              /* ST_OK, ST_FAILED, ST_BASE (could not be read to its end) */
 	struct gamedb_index *ix; /* --index with --where: the span's own (an index handle, like a
 				    reader, is used by one thread at a time) */
+	struct gamedb_query *q;  /* the first span's query, already on the run's index (--index
+				    with --where: checked before the spans start); the span frees it */
 	pthread_mutex_t *say;    /* messages of the spans one at a time */
 };
 
@@ -100,7 +102,7 @@ static void game_failed(struct span *s, uint64_t idx, const char *m)
 static void *span_run(void *arg)
 {
 	struct span *s = arg;
-	struct gamedb_query *q = make_query(s->o, NULL);
+	struct gamedb_query *q = s->q ? s->q : make_query(s->o, NULL);
 	struct gamedb_game *g;
 
 	if (!q || gamedb_tree_new(&s->tree) != GAMEDB_OK) {
@@ -109,8 +111,10 @@ static void *span_run(void *arg)
 		gamedb_query_free(q);
 		return NULL;
 	}
-	if (s->o->index && (gamedb_index_open(&s->ix, s->o->index) != GAMEDB_OK ||
-			    gamedb_query_set_index(q, s->ix, s->r) != GAMEDB_OK)) {
+	/* The other spans: an index handle of their own, on their own reader. */
+	if (s->o->index && !s->q &&
+	    (gamedb_index_open(&s->ix, s->o->index) != GAMEDB_OK ||
+	     gamedb_query_set_index(q, s->ix, s->r) != GAMEDB_OK)) {
 		span_say(s, s->ix ? (gamedb_index_errmsg(s->ix)[0] ? gamedb_index_errmsg(s->ix)
 								   : gamedb_query_errmsg(q))
 				  : "out of memory");
@@ -236,15 +240,24 @@ static int tree_one(struct gamedb_reader *r, const char *db, const struct opts *
 
 	if (o->index && !o->nwhere)
 		return tree_indexed(r, db, o, total, failed);
-	if (o->index) { /* --where needs the headers: the games are read, with the index's hits */
-		struct gamedb_query *q = make_query(o, NULL);
-		int ok = use_index(q, open_index(o), r, db) == 0;
-		gamedb_query_free(q);
-		if (!ok)
-			return ST_BASE;
-	}
 	memset(spans, 0, sizeof spans);
 	memset(started, 0, sizeof started);
+	if (o->index) {
+		/*
+		 * --where needs the headers: the games are read, with the index's hits. The index is
+		 * checked against the base here, once, before any span starts; the first span goes
+		 * on with this query (the run's index handle, on r), the others open their own.
+		 */
+		spans[0].q = make_query(o, NULL);
+		if (!spans[0].q) {
+			fprintf(stderr, "gamedb: out of memory\n");
+			return ST_STOP;
+		}
+		if (use_index(spans[0].q, open_index(o), r, db) != 0) {
+			gamedb_query_free(spans[0].q);
+			return ST_BASE;
+		}
+	}
 	end = o->to;
 	if (o->jobs > 1 && strcmp(db, "-") != 0 &&
 	    (gamedb_reader_capabilities(r) & GAMEDB_CAP_SEEK) &&
