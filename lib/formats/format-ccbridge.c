@@ -38,6 +38,20 @@ static const struct {
 
 /* ---- text --------------------------------------------------------------------------------- */
 
+/*
+ * The bytes of the UTF-16LE text at p before its NUL letter (two zero bytes on a letter's
+ * boundary), within its first cap bytes (the last odd byte never counts): cap or cap - 1 when
+ * it has none.
+ */
+static size_t u16_len(const uint8_t *p, size_t cap)
+{
+	size_t n;
+
+	for (n = 0; n + 1 < cap && (p[n] || p[n + 1]); n += 2)
+		;
+	return n;
+}
+
 int32_t gamedb__ccb_text(struct ccb *s, const uint8_t *p, size_t n, struct gamedb__buf *out,
 			 const char **note)
 {
@@ -50,8 +64,7 @@ int32_t gamedb__ccb_text(struct ccb *s, const uint8_t *p, size_t n, struct gamed
 		*note = "an odd last byte was dropped";
 		n--;
 	}
-	for (len = 0; len < n && (p[len] || p[len + 1]); len += 2)
-		;
+	len = u16_len(p, n);
 	for (i = len; i < n; i++)
 		if (p[i]) {
 			*note = "the bytes after its NUL letter were not read";
@@ -97,8 +110,7 @@ static int add_field(struct ccb *s, struct gamedb_game *g, const char *name, siz
 	int32_t rc;
 	int ret = 0;
 
-	for (n = 0; n + 1 < cap && (p[n] || p[n + 1]); n += 2)
-		;
+	n = u16_len(p, cap);
 	rc = gamedb__ccb_text(s, p, n, &b, &text_note);
 	/* A missing terminator is said first: what follows from it is that the text runs on. */
 	note = n + 1 >= cap && cap >= 2 ? "it has no NUL terminator (read to the field's end)" :
@@ -437,8 +449,7 @@ static int32_t ccb_next_game(void *state, struct gamedb_game *g)
 	/* The Seven Tag Roster: Red is White, as xiangqi PGN has it. */
 	if (add_field(s, g, "Event", 692, 64, "?") || add_field(s, g, "Site", 948, 64, "?"))
 		goto nomem;
-	for (n = 0; n + 1 < 64 && (s->rec[884 + n] || s->rec[885 + n]); n += 2)
-		;
+	n = u16_len(s->rec + 884, 64);
 	if (gamedb__ccb_text(s, s->rec + 884, n, &dt, &note) == GAMEDB_FAILED)
 		goto nomem;
 	gamedb__date_from_text(dt.len ? (const uint8_t *)dt.p : (const uint8_t *)"", dt.len, date);
@@ -563,8 +574,7 @@ static int32_t ccb_properties(void *state, struct gamedb__props *out)
 		if (gamedb__file_view(s->f, lib_props[i].off, lib_props[i].len, &p) !=
 		    (int64_t)lib_props[i].len)
 			goto io; /* the open checked that the header is there */
-		for (n = 0; n + 1 < lib_props[i].len && (p[n] || p[n + 1]); n += 2)
-			;
+		n = u16_len(p, lib_props[i].len);
 		gamedb__buf_clear(&b);
 		if (gamedb__ccb_text(s, p, n, &b, &tnote) == GAMEDB_FAILED)
 			goto nomem;
