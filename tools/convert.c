@@ -285,10 +285,9 @@ int take_game(struct emit *e, struct gamedb_game *g, uint64_t idx, int status)
 /*
  * The games of e's database through the index (--index with --fen or --moves, a base that can
  * seek): only the games the index names are read, each by a seek to it, and taken as the scan
- * takes them (take_game(): matched, written, reported). Games left out as the scan leaves them
- * out (--range, --games, deleted); a place where the base could not deliver a game when the
- * index was built is said as the scan says it, wherever the scan would meet it. *done counts
- * the games reached, as the scan's loop counts them. The database's status, from status.
+ * takes them (take_game(): matched, written, reported); the games left out and the places
+ * where the base could not deliver a game as next_wanted_hit() gives them, the latter said as
+ * the scan says them. *done counts the games read. The database's status, from status.
  */
 static int convert_indexed(struct emit *e, struct gamedb_reader *r, int status, uint64_t *done)
 {
@@ -296,28 +295,18 @@ static int convert_indexed(struct emit *e, struct gamedb_reader *r, int status, 
 	uint64_t idx, at = UINT64_MAX; /* at: the game the reader gives next, when known */
 	uint32_t flags;
 
-	while (gamedb_query_next_hit(e->q, &idx, &flags) == GAMEDB_OK) {
+	while (next_wanted_hit(e->q, o, &idx, &flags)) {
 		struct gamedb_game *g;
 		int rc;
-		if (flags & GAMEDB_HIT_UNREAD) { /* not a game: the scan meets it between two */
-			if (idx >= o->from && idx <= o->to) {
-				say_reader(e, gamedb_query_errmsg(e->q));
-				e->t->failed++;
-				status = status ? status : ST_FAILED;
-			}
+		if (flags & GAMEDB_HIT_UNREAD) {
+			say_reader(e, gamedb_query_errmsg(e->q));
+			e->t->failed++;
+			status = status ? status : ST_FAILED;
 			continue;
 		}
-		if (idx < o->from)
-			continue;
-		if (idx >= o->to)
-			break;
-		if (!game_wanted(o, idx))
-			continue;
 		++*done;
 		if ((*done & 255) == 0 && e->mode != OUT_BOOK)
 			prealloc_more(e->out);
-		if ((flags & GAMEDB_HIT_DELETED) && !o->include_deleted)
-			continue;
 		if (idx != at && gamedb_reader_seek_game(r, idx) != GAMEDB_OK) {
 			say_reader(e, gamedb_reader_errmsg(r));
 			return ST_BASE;

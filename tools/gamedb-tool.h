@@ -168,6 +168,15 @@ struct gamedb_index *open_index(const struct opts *o);
  * NULL); 0, or -1 after a message (the index is stale or was not built from db).
  */
 int use_index(struct gamedb_query *q, struct gamedb_index *ix, struct gamedb_reader *r, const char *db);
+/*
+ * index.c: the next hit of q (on its index) that a scan of the database under o's --range,
+ * --games and --include-deleted would meet: 1 with the game's index and flags, 0 at the end.
+ * A place where the base could not deliver a game when the index was built
+ * (GAMEDB_HIT_UNREAD, its message in gamedb_query_errmsg()) comes where the scan would meet
+ * it, for the caller to say; the games left out on purpose do not come at all. For the loops
+ * that take the index's hits instead of reading every game (tree and search --index).
+ */
+int next_wanted_hit(struct gamedb_query *q, const struct opts *o, uint64_t *idx, uint32_t *flags);
 
 /* info.c: the info command; the exit status. */
 int cmd_info(const struct opts *o);

@@ -44,6 +44,25 @@ int use_index(struct gamedb_query *q, struct gamedb_index *ix, struct gamedb_rea
 	return 0;
 }
 
+int next_wanted_hit(struct gamedb_query *q, const struct opts *o, uint64_t *idx, uint32_t *flags)
+{
+	while (gamedb_query_next_hit(q, idx, flags) == GAMEDB_OK) {
+		if (*flags & GAMEDB_HIT_UNREAD) {
+			/* not a game: the scan meets it between two, wherever --games points */
+			if (*idx >= o->from && *idx <= o->to)
+				return 1;
+			continue;
+		}
+		/* (no stop at --range's end: an unread place may share the number of the game
+		 * after it, and come after its hit) */
+		if (*idx < o->from || *idx >= o->to || !game_wanted(o, *idx) ||
+		    ((*flags & GAMEDB_HIT_DELETED) && !o->include_deleted))
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
 /* The games of one database into w; the database's status. */
 static int index_one(struct gamedb_index_writer *w, struct gamedb_reader *r, const char *db,
 		     uint64_t *games, uint64_t *failed)

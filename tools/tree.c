@@ -196,18 +196,13 @@ static int tree_indexed(struct gamedb_reader *r, const char *db, const struct op
 		gamedb_query_free(q);
 		return ST_BASE;
 	}
-	while (gamedb_query_next_hit(q, &idx, &flags) == GAMEDB_OK) {
+	while (next_wanted_hit(q, o, &idx, &flags)) {
 		int32_t rc;
-		if (flags & GAMEDB_HIT_UNREAD) { /* the scan meets it wherever --games points */
-			if (idx >= o->from && idx <= o->to) {
-				span_say(&s, gamedb_query_errmsg(q));
-				++*failed;
-			}
+		if (flags & GAMEDB_HIT_UNREAD) {
+			span_say(&s, gamedb_query_errmsg(q));
+			++*failed;
 			continue;
 		}
-		if (idx < o->from || idx >= o->to || !game_wanted(o, idx) ||
-		    ((flags & GAMEDB_HIT_DELETED) && !o->include_deleted))
-			continue;
 		if (flags & GAMEDB_HIT_FAILED) {
 			game_failed(&s, idx, gamedb_query_errmsg(q));
 			++*failed;
