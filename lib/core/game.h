@@ -236,16 +236,25 @@ static inline int gamedb__mb_event(struct gamedb__movebuf *mb, int type, uint32_
 }
 /*
  * Ends the UTF-8 text written into the text pool from offset off on (as the text layer writes
- * it: no NUL inside) with its NUL and adds its node of type, which keeps the text's length
- * for gamedb_event_get_text_n(). -1 if out of memory.
+ * it: no NUL inside) with its NUL, as text node nd's (whose val says where it starts): nd
+ * keeps its length (gamedb_event_get_text_n()). For a format that made its text nodes before
+ * their texts (SCID's comment markers); -1 if out of memory.
  */
-static inline int gamedb__mb_text_end(struct gamedb__movebuf *mb, int type, size_t off)
+static inline int gamedb__node_text_end(struct gamedb__movebuf *mb, struct gamedb__node *nd,
+					size_t off)
 {
 	/* (gamedb__buf_put(): its room test inline; a comment-heavy base ends thousands a pass) */
-	if (gamedb__buf_put(&mb->text, "", 1) != 0 || gamedb__mb_event(mb, type, (uint32_t)off) != 0)
+	if (gamedb__buf_put(&mb->text, "", 1) != 0)
 		return -1;
-	mb->nodes[mb->n - 1].text_size = (uint32_t)(mb->text.len - off);
+	nd->text_size = (uint32_t)(mb->text.len - off);
 	return 0;
+}
+/* gamedb__node_text_end() for a new node of type, added now; -1 if out of memory. */
+static inline int gamedb__mb_text_end(struct gamedb__movebuf *mb, int type, size_t off)
+{
+	if (gamedb__mb_event(mb, type, (uint32_t)off) != 0)
+		return -1;
+	return gamedb__node_text_end(mb, &mb->nodes[mb->n - 1], off);
 }
 /*
  * Adds a comment given as UTF-8 with no NUL inside (the text layer's output, or text a format

@@ -516,10 +516,9 @@ moves_done:
 			 * The stored bytes follow the UTF-8 text, for gamedb_event_get_text_raw(),
 			 * unless they are its very bytes (valid UTF-8, the usual case).
 			 */
-			if (trc == GAMEDB_FAILED || gamedb__buf_put(&mb->text, "", 1) != 0)
+			if (trc == GAMEDB_FAILED || gamedb__node_text_end(mb, nd, off) != 0)
 				return decode_fail(s, g, &rc, "out of memory");
 			nd->kind = 0;
-			nd->text_size = (uint32_t)(mb->text.len - off); /* as gamedb__mb_text_end() */
 			if (!same) {
 				const size_t raw = mb->text.len;
 				if (gamedb__buf_put(&mb->text, in, clen) != 0 ||
