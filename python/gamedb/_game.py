@@ -427,12 +427,13 @@ class Game:
     may be shared between threads.
     """
 
-    __slots__ = ("index", "tags", "_tag_list", "fen", "variant", "deleted", "warning", "scid_flags",
+    __slots__ = ("index", "tags", "_tag_names", "_tag_list", "fen", "variant", "deleted", "warning", "scid_flags",
                  "_chessbase", "chessassistant", "_reader", "_ptr", "_lost", "_lock", "_users", "_gone",
                  "_zombie", "_closed", "_failure", "_tally", "__weakref__")
     index: int
     tags: Dict[str, str]
-    _tag_list: Any  # the (name, value) pairs, or the names and values they are made from
+    _tag_names: Tuple[List[str], List[str]]  # the tags' names and values, as packed
+    _tag_list: Optional[List[Tuple[str, str]]]  # the (name, value) pairs, once asked for
     fen: str
     variant: str
     deleted: bool
@@ -474,8 +475,9 @@ class Game:
         # The headers in one call (gamedb_game_write_packed(), no moves decoded): the index,
         # the tags (formats that keep tags outside their index, SCID, read them there, and with
         # them a non-standard start position), the start position, the variant, deleted.
-        self.index, self._tag_list, self.tags, self.fen, v, self.deleted = \
+        self.index, self._tag_names, self.tags, self.fen, v, self.deleted = \
             _packed.write_header(gp)
+        self._tag_list = None
         self.variant = _VARIANTS.get(v) or str(v)
         if warning is None and reader is not None and \
                 _reader_errcode(reader._ptr) != E_NONE:
@@ -499,11 +501,9 @@ class Game:
     def tag_list(self) -> List[Tuple[str, str]]:
         """Every tag as (name, value) pairs, repeats included, in PGN order (made from the
         names and values when first asked for, then kept)."""
-        t = self._tag_list
-        if type(t) is tuple:
-            names, values = t
-            t = self._tag_list = list(zip(names, values))
-        return t  # type: ignore[no-any-return]
+        if self._tag_list is None:
+            self._tag_list = list(zip(*self._tag_names))
+        return self._tag_list
 
     @property
     def chessbase(self) -> Optional[Dict[str, int]]:
