@@ -73,7 +73,6 @@ static char *dupstr(const char *s)
 	return d;
 }
 
-/* Opens the memory files cbg (and cba, unless NULL) as the base "t.cbh". */
 /*
  * A converter hook that declines every text (the library converts it itself), counting the
  * texts it was asked for. Installed by env_open() while with_hook is set: a reader with a
@@ -90,6 +89,7 @@ static int32_t decline_all(void *user_data, const char *charset, const char *in,
 	return GAMEDB_FAILED;
 }
 
+/* Opens the memory files cbg (and cba, unless NULL) as the base "t.cbh". */
 static void env_open(struct env *e, const uint8_t *cbg, size_t ncbg, const uint8_t *cba,
 		     size_t ncba, const char *charset)
 {
