@@ -733,10 +733,11 @@ static void test_shared_tables(void)
 #ifndef _WIN32
 #include <iconv.h>
 /*
- * The sixteen-byte runs of single-byte charsets (gamedb__text_run(), each of the processor's
- * variants, and gamedb__text_to_utf8() through them) against glibc's iconv itself, byte by byte:
+ * The sixteen-byte conversion of single-byte charsets (gamedb__text_runs.text, each of the
+ * processor's variants, and the table alone) against glibc's iconv itself, byte by byte:
  * pseudo-random texts that mix ASCII, the letters 0xC0-0xFF, CR, NUL and the bytes 0x80-0xBF
- * in runs of every length, so that blocks are whole, stop halfway or at their first byte.
+ * in runs of every length, so that blocks are whole, stop halfway or at their first byte, and
+ * texts end in a block of their own or in the middle of one.
  */
 static size_t iconv_byte(iconv_t cd, unsigned char b, char *out)
 {
@@ -797,12 +798,12 @@ static void test_runs(void)
 	for (c = 0; c < sizeof charsets / sizeof charsets[0]; c++) {
 		const char *cs = charsets[c];
 		const struct gamedb__text_letters *tab;
-		struct gamedb__text_runs r;
+		struct gamedb__text_letters L;
 		char letter[256][8];
-		size_t letter_len[256];
+		size_t letter_len[256], lost_letter[256];
 		int level, top, tries, any_run = 0;
 
-		if (iconv_letters(cs, letter, letter_len, NULL) != 0)
+		if (iconv_letters(cs, letter, letter_len, lost_letter) != 0)
 			continue;
 		tab = gamedb__text_table_of(&T, cs);
 		CHECK_MSG(tab != NULL, "%s: no table", cs);
@@ -813,14 +814,17 @@ static void test_runs(void)
 			CHECK_MSG(tab->runs.hi_k >= 0, "%s: 0xC0-0xFF not seen as a range", cs);
 		if (!strcmp(cs, "KOI8-R") || !strcmp(cs, "CP866"))
 			CHECK_MSG(tab->runs.hi_k < 0, "%s: 0xC0-0xFF taken for a range", cs);
-		r = tab->runs;
-		top = gamedb__text_runs_pick(&r, 2);
+		L = *tab;
+		top = gamedb__text_runs_pick(&L.runs, 2);
 		for (level = top; level >= 0; level--) {
-			gamedb__text_runs_pick(&r, level);
+			gamedb__text_runs_pick(&L.runs, level);
+			any_run |= L.runs.text != NULL;
 			for (tries = 0; tries < 3000; tries++) {
 				unsigned char in[300];
-				char want[300 * 8 + 16], got[300 * 4 + 64], *o = got;
-				size_t n = rnd(300), i = 0, wlen = 0, done, w;
+				char want[300 * 8 + 16];
+				struct gamedb__buf out = { 0 };
+				size_t n = rnd(300), i = 0, wlen = 0, wlost = 0, lost = 0;
+				int32_t rc;
 				/* Runs of one class: ASCII, 0xC0-0xFF, or now and then a byte of another. */
 				while (i < n) {
 					unsigned cls = rnd(20), run = 1 + rnd(40);
@@ -830,54 +834,47 @@ static void test_runs(void)
 							: cls == 18 ? (unsigned char)(rnd(2) ? '\r' : 0)
 								    : (unsigned char)(0x80 + rnd(0x40));
 				}
+				/* A NUL is '?' and lost, as gamedb__text_to_utf8() has it. */
 				for (i = 0; i < n; i++) {
+					if (!in[i]) {
+						want[wlen++] = '?';
+						wlost++;
+						continue;
+					}
 					memcpy(want + wlen, letter[in[i]], letter_len[in[i]]);
 					wlen += letter_len[in[i]];
+					wlost += lost_letter[in[i]];
 				}
-				done = gamedb__text_run(&r, in, n, &o);
-				any_run |= done > 0;
-				for (i = 0, w = 0; i < done; i++)
-					w += letter_len[in[i]];
-				if (done > n || (level == 0 && done != 0) ||
-				    (size_t)(o - got) != w || memcmp(got, want, w) != 0) {
-					CHECK_MSG(0, "%s, level %d, try %d: %zu of %zu bytes run, %zu bytes out", cs,
-						  level, tries, done, n, (size_t)(o - got));
+				if (gamedb__buf_room(&out, GAMEDB__LETTERS_ROOM(n) + 1) != 0) {
+					CHECK_MSG(0, "out of memory");
 					break;
 				}
-				/* Every byte taken is plain, and the run stops at the first that is not,
-				 * unless fewer than sixteen bytes were left. */
-				if (level > 0) {
-					int plain = 1;
-					for (i = 0; i <= done && i < n; i++) {
-						const int p1 = (in[i] && in[i] != '\r' && in[i] < 0x80) ||
-							       (in[i] >= 0xC0 && r.hi_k >= 0);
-						if (i < done)
-							plain &= p1;
-						else if (n - done >= 16)
-							plain &= !p1;
-					}
-					if (!plain) {
-						CHECK_MSG(0, "%s, level %d, try %d: stopped at byte %zu of %zu", cs,
-							  level, tries, done, n);
-						break;
-					}
+				rc = gamedb__text_letters_run(&L, in, n, &out, &lost);
+				if (out.len != wlen || memcmp(out.p, want, wlen) != 0 || out.p[out.len] != 0 ||
+				    lost != wlost || rc != (wlost ? GAMEDB_WARN : GAMEDB_OK)) {
+					CHECK_MSG(0, "%s, level %d, try %d: %zu bytes: %zu out (want %zu), %zu lost (want %zu)",
+						  cs, level, tries, n, out.len, wlen, lost, wlost);
+					gamedb__buf_free(&out);
+					break;
 				}
 				testlib_passed++;
+				gamedb__buf_free(&out);
 				/* The whole conversion: the same letters, a NUL for a NUL. */
-				if (level == top) {
-					struct gamedb__buf out = { 0 };
-					int32_t rc = gamedb__text_to_utf8(&T, cs, NULL, (const char *)in, n, &out);
-					(void)rc;
-					if (!memchr(in, 0, n)) {
-						CHECK_MSG(out.len == wlen && memcmp(out.p, want, wlen) == 0,
-							  "%s, try %d: gamedb__text_to_utf8 differs from iconv", cs,
-							  tries);
-					}
+				if (level == top && !memchr(in, 0, n)) {
+					int32_t rc2 = gamedb__text_to_utf8(&T, cs, NULL, (const char *)in, n, &out);
+					(void)rc2;
+					CHECK_MSG(out.len == wlen && memcmp(out.p, want, wlen) == 0,
+						  "%s, try %d: gamedb__text_to_utf8 differs from iconv", cs,
+						  tries);
 					gamedb__buf_free(&out);
 				}
 			}
 		}
-		CHECK_MSG(top == 0 || any_run, "%s: no run was taken", cs);
+#if defined(__x86_64__) || defined(__i386__)
+		CHECK_MSG(any_run, "%s: no sixteen-byte conversion on this processor", cs);
+#else
+		(void)any_run;
+#endif
 	}
 }
 
@@ -900,7 +897,7 @@ static void test_letters(void)
 		struct gamedb__text_letters L;
 		char letter[256][8];
 		size_t letter_len[256], lost_letter[256];
-		int tries;
+		int tries, level;
 
 		if (iconv_letters(cs, letter, letter_len, lost_letter) != 0)
 			continue;
@@ -923,46 +920,49 @@ static void test_letters(void)
 		gamedb__text_letter_set(&L, '\r', "\n", 1, GAMEDB__LETTER_CR);
 		gamedb__text_letter_set(&L, 0xA2, "K", 1, 0);
 		gamedb__text_letter_set(&L, 0x9E, "[#]", 3, 0);
-		for (tries = 0; tries < 3000; tries++) {
-			unsigned char in[300];
-			char want[300 * 8 + 16];
-			struct gamedb__buf out = { 0 };
-			size_t n = rnd(300), i = 0, wlen = 0, wlost = 0, lost = 0;
-			int32_t rc;
-			while (i < n) {
-				unsigned cls = rnd(20), run = 1 + rnd(40);
-				for (; run && i < n; run--, i++)
-					in[i] = cls < 8 ? (unsigned char)(0x20 + rnd(0x5F))
-						: cls < 16 ? (unsigned char)(0xC0 + rnd(0x40))
-						: cls == 16 ? (unsigned char)(rnd(3) ? '\r' : '\n')
-						: cls == 17 ? (unsigned char)(rnd(2) ? 0 : 0xA2)
-							    : (unsigned char)(0x80 + rnd(0x40));
-			}
-			for (i = 0; i < n; i++) {
-				if (in[i] == '\r') {
-					want[wlen++] = '\n';
-					if (i + 1 < n && in[i + 1] == '\n')
-						i++;
-					continue;
+		for (level = gamedb__text_runs_pick(&L.runs, 2); level >= 0; level--) {
+			gamedb__text_runs_pick(&L.runs, level);
+			for (tries = 0; tries < 3000; tries++) {
+				unsigned char in[300];
+				char want[300 * 8 + 16];
+				struct gamedb__buf out = { 0 };
+				size_t n = rnd(300), i = 0, wlen = 0, wlost = 0, lost = 0;
+				int32_t rc;
+				while (i < n) {
+					unsigned cls = rnd(20), run = 1 + rnd(40);
+					for (; run && i < n; run--, i++)
+						in[i] = cls < 8 ? (unsigned char)(0x20 + rnd(0x5F))
+							: cls < 16 ? (unsigned char)(0xC0 + rnd(0x40))
+							: cls == 16 ? (unsigned char)(rnd(3) ? '\r' : '\n')
+							: cls == 17 ? (unsigned char)(rnd(2) ? 0 : 0xA2)
+								    : (unsigned char)(0x80 + rnd(0x40));
 				}
-				memcpy(want + wlen, letter[in[i]], letter_len[in[i]]);
-				wlen += letter_len[in[i]];
-				wlost += lost_letter[in[i]];
-			}
-			if (gamedb__buf_room(&out, GAMEDB__LETTERS_ROOM(n) + 1) != 0) {
-				CHECK_MSG(0, "out of memory");
-				break;
-			}
-			rc = gamedb__text_letters_run(&L, in, n, &out, &lost);
-			if (out.len != wlen || memcmp(out.p, want, wlen) != 0 || out.p[out.len] != 0 ||
-			    lost != wlost || rc != (wlost ? GAMEDB_WARN : GAMEDB_OK)) {
-				CHECK_MSG(0, "%s, try %d: %zu bytes: %zu out (want %zu), %zu lost (want %zu)",
-					  cs, tries, n, out.len, wlen, lost, wlost);
+				for (i = 0; i < n; i++) {
+					if (in[i] == '\r') {
+						want[wlen++] = '\n';
+						if (i + 1 < n && in[i + 1] == '\n')
+							i++;
+						continue;
+					}
+					memcpy(want + wlen, letter[in[i]], letter_len[in[i]]);
+					wlen += letter_len[in[i]];
+					wlost += lost_letter[in[i]];
+				}
+				if (gamedb__buf_room(&out, GAMEDB__LETTERS_ROOM(n) + 1) != 0) {
+					CHECK_MSG(0, "out of memory");
+					break;
+				}
+				rc = gamedb__text_letters_run(&L, in, n, &out, &lost);
+				if (out.len != wlen || memcmp(out.p, want, wlen) != 0 || out.p[out.len] != 0 ||
+				    lost != wlost || rc != (wlost ? GAMEDB_WARN : GAMEDB_OK)) {
+					CHECK_MSG(0, "%s, level %d, try %d: %zu bytes: %zu out (want %zu), %zu lost (want %zu)",
+						  cs, level, tries, n, out.len, wlen, lost, wlost);
+					gamedb__buf_free(&out);
+					break;
+				}
+				testlib_passed++;
 				gamedb__buf_free(&out);
-				break;
 			}
-			testlib_passed++;
-			gamedb__buf_free(&out);
 		}
 	}
 	/* EBCDIC: no ASCII byte is itself. */

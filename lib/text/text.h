@@ -101,25 +101,33 @@ static inline int gamedb__text_is_plain(const char *s, size_t len)
 }
 /*
  * How the letters of eight bytes close up after the run's widening, per mask of which of
- * them are two bytes long: the shuffle and the letters' length; and the run's constant rows
- * (textconv.c). The same for every charset: one for the process.
+ * them are two bytes long: the shuffle and the letters' length; the shuffles that move the
+ * last k bytes of a block of sixteen to its start, zeros after (tail[k], k < 16); and the
+ * run's constant rows (textconv.c). The same for every charset: one for the process.
  */
 struct gamedb__text_shuffles {
 	unsigned char shuf[256][16];
 	unsigned char len[256];
+	unsigned char tail[16][16];
 	unsigned char k[4][16];
 };
+struct gamedb__text_letters;
 /*
- * How a single-byte charset's plain runs are converted sixteen bytes at a time
- * (gamedb__text_run()): run, the function (NULL: none on this machine, or the bytes
+ * How a single-byte charset's texts are converted sixteen bytes at a time
+ * (gamedb__text_letters_run()): text, the function (NULL: none on this machine, or the bytes
  * 0x01-0x7F are not themselves); hi_k, when the bytes 0xC0-0xFF are the letters U+(b + hi_k)
  * of two bytes of UTF-8 each (Latin-1, CP1252, CP1251's Cyrillic), else -1; vec, the
  * charset's rows of the run (textconv.c, TEXT_RUN_BODY); sh, the process's shuffles. Plain
  * data: a format may keep a copy of it.
+ *
+ * text converts a whole text as gamedb__text_letters_run() does (its room, its letters, its
+ * status and lost count), at *out, which moves on past it: the plain bytes (0x01-0x7F but CR
+ * and, when the charset has them as one range, 0xC0-0xFF) sixteen at a time, each other byte
+ * through the table, in the same loop.
  */
 struct gamedb__text_runs {
-	size_t (*run)(const struct gamedb__text_runs *r, const unsigned char *in, size_t len,
-		      char **out);
+	int32_t (*text)(const struct gamedb__text_letters *L, const unsigned char *in, size_t len,
+			char **out, size_t *lost);
 	int hi_k;
 	unsigned char vec[3][16];
 	const struct gamedb__text_shuffles *sh;
@@ -165,22 +173,6 @@ struct gamedb__text_letters {
  */
 void gamedb__text_letter_set(struct gamedb__text_letters *L, unsigned b, const char *utf8,
 			     unsigned len, unsigned flag);
-/*
- * The plain bytes at the start of in (len bytes), read sixteen at a time, converted at *out,
- * which moves on past them: bytes 0x01-0x7F but CR and, when the charset has them as one
- * range (hi_k), 0xC0-0xFF. It stops at the first byte that is not plain, or with fewer than
- * sixteen bytes left; the number of bytes converted. The very bytes the charset's table gives
- * one by one. Room: up to 16 bytes are written past the letters (4 * len + 4 bytes of room,
- * as the table's callers make, is enough: the run writes two bytes a byte at most). The bytes
- * it leaves (a NUL, CR, the rest of 0x80-0xFF, the last few) are for the caller's own loop:
- * a format that gives CR or a byte of 0x80-0xBF a meaning of its own (ChessBase) gets the
- * letters it would have written.
- */
-static inline size_t gamedb__text_run(const struct gamedb__text_runs *r, const unsigned char *in,
-				      size_t len, char **out)
-{
-	return r->run && len >= 16 ? r->run(r, in, len, out) : 0;
-}
 /*
  * gamedb__text_letters_run()'s one-by-one part for the letters from *pp to stop, where one
  * of them is flagged: CR LF and a lone CR are one "\n" (the LF may lie past stop, up to end),
@@ -236,19 +228,23 @@ static inline int32_t gamedb__text_letters_run(const struct gamedb__text_letters
 	int32_t st = GAMEDB_OK;
 	/* Try eight ASCII bytes at once while the eight before were one byte each. */
 	int ascii = L->ascii;
-	/* Whether CR is a line break here (a format asked): the runs stop at it. */
-	const int newlines = L->step['\r'] == GAMEDB__LETTER_CR + 1;
 	size_t none = 0;
 	uint64_t w;
 
 	if (!lost)
 		lost = &none;
+	if (L->runs.text) {
+		/* Where the processor has it: the whole text sixteen bytes at a time. */
+		st = L->runs.text(L, t, n, &o, lost);
+		out->len = (size_t)(o - out->p);
+		out->p[out->len] = 0;
+		return st;
+	}
 	/*
-	 * Eight ASCII bytes without CR or NUL at once (tried while the text is ASCII); else the
-	 * run of plain letters, sixteen bytes at a time, where the processor has it
-	 * (gamedb__text_run(): the same letters as the table's); then eight letters through the
-	 * table without a test each, done again one by one if one of them was flagged (the output
-	 * moved past four bytes a letter). The last few bytes the same way.
+	 * Eight ASCII bytes without CR or NUL at once (tried while the text is ASCII); else
+	 * eight letters through the table without a test each, done again one by one if one of
+	 * them was flagged (the output moved past four bytes a letter). The last few bytes the
+	 * same way.
 	 */
 	while (end - p >= 8) {
 		if (ascii) {
@@ -257,18 +253,6 @@ static inline int32_t gamedb__text_letters_run(const struct gamedb__text_letters
 				memcpy(o, &w, 8);
 				o += 8;
 				p += 8;
-				continue;
-			}
-		}
-		if (L->runs.run) {
-			/* Letters: plain runs sixteen bytes at a time, up to the byte that stops one:
-			 * a line break written here, anything else in the eight letters below. */
-			p += gamedb__text_run(&L->runs, p, (size_t)(end - p), &o);
-			if (end - p < 8)
-				break;
-			if (*p == '\r' && newlines) {
-				*o++ = '\n';
-				p += 1 + (p[1] == '\n'); /* CR LF or a lone CR: one "\n" */
 				continue;
 			}
 		}

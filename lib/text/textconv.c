@@ -479,19 +479,49 @@ static void *get_cd(struct gamedb__text *t, const char *charset)
 }
 
 /*
- * Runs of a single-byte charset sixteen bytes at a time (gamedb__text_run()), with SSSE3's
- * byte shuffle (x86 processors have had it since 2006; the function is chosen when the
- * processor says it has it, in its AVX2 build, three-operand, when it has that). A byte b of
- * 0xC0-0xFF is the letter c = base + (b & 0x3F), base = 0xC0 + hi_k: its UTF-8 lead is
+ * A single-byte charset's texts sixteen bytes at a time (gamedb__text_runs.text), with
+ * SSSE3's byte shuffle (x86 processors have had it since 2006; the function is chosen when
+ * the processor says it has it, in its AVX2 build, three-operand, when it has that). A byte b
+ * of 0xC0-0xFF is the letter c = base + (b & 0x3F), base = 0xC0 + hi_k: its UTF-8 lead is
  * lead0 + carry and its continuation 0x80 | (t & 0x3F), where t = (base & 0x3F) + (b & 0x3F)
  * and carry = t > 0x3F, all byte-wide. The leads (ASCII bytes stay themselves) and the
  * continuations are interleaved into two vectors of eight pairs, and the shuffle keeps each
- * pair's first byte, and its second when the letter has two, closed up.
+ * pair's first byte, and its second when the letter has two, closed up. The block's bytes up
+ * to the first that is not plain are taken so; that one goes through the table (a line break,
+ * a figurine, a byte that costs a warning), and the next block starts after it. The last
+ * block of a text of sixteen bytes or more is its last sixteen, moved down over the bytes
+ * already taken (zeros after them, which stop the block); a shorter text goes through the
+ * table: no byte past the text is read.
  */
 /* The rows of gamedb__text_runs.vec: each byte of a row is the same. */
 enum { RUN_HI_ON, RUN_T0, RUN_LEAD0 };
 /* The rows of gamedb__text_shuffles.k: the run's constants (see shuffles()). */
 enum { RUN_CR, RUN_BELOW_HI, RUN_LOW6, RUN_CONT };
+
+/*
+ * Byte *p of a text through L's table at o (room as gamedb__text_letters_run() makes it):
+ * CR LF or a lone CR one "\n" when CR is flagged a line break, a flagged lost byte counted
+ * in *lost with *st WARN. The output's new end; *pp past the byte (and the LF).
+ */
+static inline char *table_letter(char *o, const unsigned char **pp, const unsigned char *end,
+				 const struct gamedb__text_letters *L, int32_t *st, size_t *lost)
+{
+	const unsigned char *p = *pp;
+	const size_t e = L->step[*p];
+
+	memcpy(o, &L->e[*p++], 4);
+	o += e & GAMEDB__LETTER_LEN;
+	if (e & GAMEDB__LETTER_FLAG) {
+		if ((e & ~(size_t)GAMEDB__LETTER_LEN) == GAMEDB__LETTER_CR) {
+			p += p < end && *p == '\n';
+		} else {
+			*st = GAMEDB_WARN;
+			(*lost)++;
+		}
+	}
+	*pp = p;
+	return o;
+}
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -499,6 +529,7 @@ enum { RUN_CR, RUN_BELOW_HI, RUN_LOW6, RUN_CONT };
 
 #define VEC(a) _mm_loadu_si128((const __m128i *)(const void *)(a))
 #define TEXT_RUN_BODY                                                                              \
+	const struct gamedb__text_runs *const r = &L->runs;                                        \
 	const struct gamedb__text_shuffles *const sh = r->sh;                                      \
 	const __m128i zero = _mm_setzero_si128(), cr = VEC(sh->k[RUN_CR]);                         \
 	const __m128i below_hi = VEC(sh->k[RUN_BELOW_HI]), low6 = VEC(sh->k[RUN_LOW6]);            \
@@ -507,9 +538,18 @@ enum { RUN_CR, RUN_BELOW_HI, RUN_LOW6, RUN_CONT };
 	const __m128i cont = VEC(sh->k[RUN_CONT]);                                                 \
 	const unsigned char *p = in, *const end = in + len;                                        \
 	char *o = *out;                                                                             \
+	int32_t st = GAMEDB_OK;                                                                    \
                                                                                                     \
-	while (end - p >= 16) {                                                                    \
-		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);                 \
+	if (len < 16) {                                                                            \
+		while (p < end)                                                                    \
+			o = table_letter(o, &p, end, L, &st, lost);                                \
+		*out = o;                                                                           \
+		return st;                                                                          \
+	}                                                                                          \
+	while (p < end) {                                                                          \
+		const size_t rem = (size_t)(end - p);                                              \
+		/* The block: the next sixteen bytes, or the last rem moved down, zeros after. */  \
+		const __m128i v = rem >= 16 ? VEC(p) : _mm_shuffle_epi8(VEC(end - 16), VEC(sh->tail[rem])); \
 		/* As signed bytes 0xC0-0xFF are -64..-1, ASCII but NUL above 0. */                   \
 		const __m128i hi = _mm_and_si128(                                                    \
 			_mm_and_si128(_mm_cmplt_epi8(v, zero), _mm_cmpgt_epi8(v, below_hi)), hi_on);  \
@@ -518,56 +558,49 @@ enum { RUN_CR, RUN_BELOW_HI, RUN_LOW6, RUN_CONT };
 		const unsigned okm = (unsigned)_mm_movemask_epi8(ok);                                \
 		const unsigned him = (unsigned)_mm_movemask_epi8(hi);                                \
 		__m128i t, lead;                                                                     \
-		unsigned good;                                                                       \
+		unsigned good, m;                                                                    \
                                                                                                     \
-		if (okm == 0xFFFF && !him) {                                                         \
+		if (okm == 0xFFFF && !him) { /* sixteen ASCII bytes (never the tail: its zeros) */  \
 			_mm_storeu_si128((__m128i *)(void *)o, v);                                   \
 			o += 16;                                                                     \
 			p += 16;                                                                     \
 			continue;                                                                    \
 		}                                                                                    \
-		/* good: the bytes of the block before the first the run leaves (all 16, or fewer). */ \
+		/* good: the bytes before the first the block cannot take (all 16, or fewer). */    \
 		good = okm == 0xFFFF ? 16 : (unsigned)__builtin_ctz(~okm);                           \
-		if (!good)                                                                           \
-			break;                                                                       \
-		t = _mm_add_epi8(_mm_and_si128(v, low6), tbase);                                     \
-		lead = _mm_sub_epi8(lead0, _mm_cmpgt_epi8(t, low6));                                 \
-		lead = _mm_or_si128(_mm_and_si128(hi, lead), _mm_andnot_si128(hi, v));               \
-		t = _mm_or_si128(_mm_and_si128(t, low6), cont);                                      \
-		_mm_storeu_si128((__m128i *)(void *)o,                                               \
-				 _mm_shuffle_epi8(_mm_unpacklo_epi8(lead, t),                        \
-						  _mm_loadu_si128((const __m128i *)(const void *)sh->shuf[him & 0xFF]))); \
-		if (good < 8) { /* the letters of the good bytes only: a lane past them counts 1 */  \
-			o += sh->len[him & ((1u << good) - 1)] - (8 - good);                     \
+		if (good) {                                                                          \
+			t = _mm_add_epi8(_mm_and_si128(v, low6), tbase);                             \
+			lead = _mm_sub_epi8(lead0, _mm_cmpgt_epi8(t, low6));                         \
+			lead = _mm_or_si128(_mm_and_si128(hi, lead), _mm_andnot_si128(hi, v));       \
+			t = _mm_or_si128(_mm_and_si128(t, low6), cont);                              \
+			/* Both halves written whole; the output moves by the good bytes' letters. */ \
+			_mm_storeu_si128((__m128i *)(void *)o,                                       \
+					 _mm_shuffle_epi8(_mm_unpacklo_epi8(lead, t),                \
+							  VEC(sh->shuf[him & 0xFF])));               \
+			_mm_storeu_si128((__m128i *)(void *)(o + sh->len[him & 0xFF]),               \
+					 _mm_shuffle_epi8(_mm_unpackhi_epi8(lead, t),                \
+							  VEC(sh->shuf[him >> 8])));                 \
+			m = him & ((1u << good) - 1);                                                \
+			o += sh->len[m & 0xFF] + sh->len[m >> 8] - (16 - good);                      \
 			p += good;                                                                   \
-			break;                                                                       \
+			if (good == 16 || p >= end)                                                  \
+				continue;                                                            \
 		}                                                                                    \
-		o += sh->len[him & 0xFF];                                                        \
-		p += 8;                                                                              \
-		if (good == 8)                                                                       \
-			break;                                                                       \
-		_mm_storeu_si128((__m128i *)(void *)o,                                               \
-				 _mm_shuffle_epi8(_mm_unpackhi_epi8(lead, t),                        \
-						  _mm_loadu_si128((const __m128i *)(const void *)sh->shuf[him >> 8]))); \
-		if (good < 16) {                                                                     \
-			o += sh->len[(him >> 8) & ((1u << (good - 8)) - 1)] - (16 - good);       \
-			p += good - 8;                                                               \
-			break;                                                                       \
-		}                                                                                    \
-		o += sh->len[him >> 8];                                                          \
-		p += 8;                                                                              \
+		o = table_letter(o, &p, end, L, &st, lost);                                          \
 	}                                                                                          \
-	*out = o;                                                                                  \
-	return (size_t)(p - in)
+	*out = o;                                                                                   \
+	return st
 
-__attribute__((target("ssse3"))) static size_t run_ssse3(const struct gamedb__text_runs *r,
-							const unsigned char *in, size_t len, char **out)
+__attribute__((target("ssse3"))) static int32_t text_ssse3(const struct gamedb__text_letters *L,
+							  const unsigned char *in, size_t len,
+							  char **out, size_t *lost)
 {
 	TEXT_RUN_BODY;
 }
 
-__attribute__((target("avx2"))) static size_t run_avx2(const struct gamedb__text_runs *r,
-						       const unsigned char *in, size_t len, char **out)
+__attribute__((target("avx2"))) static int32_t text_avx2(const struct gamedb__text_letters *L,
+							 const unsigned char *in, size_t len,
+							 char **out, size_t *lost)
 {
 	TEXT_RUN_BODY;
 }
@@ -600,6 +633,9 @@ static const struct gamedb__text_shuffles *shuffles(void)
 	}
 	/* Loaded through sh, where the compiler cannot fold them into three-instruction
 	 * broadcasts at every call. */
+	for (m = 0; m < 16; m++)
+		for (j = 0; j < 16; j++)
+			sh->tail[m][j] = j < m ? (unsigned char)(16 - m + j) : 0x80;
 	memset(sh->k[RUN_CR], '\r', 16);
 	memset(sh->k[RUN_BELOW_HI], 0xBF, 16); /* -65 */
 	memset(sh->k[RUN_LOW6], 0x3F, 16);
@@ -612,7 +648,7 @@ static const struct gamedb__text_shuffles *shuffles(void)
 }
 
 /*
- * Sets up tab's runs (gamedb__text_run()) once its letters are known: whether 0xC0-0xFF are
+ * Sets up tab's runs (gamedb__text_runs.text) once its letters are known: whether 0xC0-0xFF are
  * one range of two-byte letters, and the shuffles that close up eight letters.
  */
 static void table_runs(struct gamedb__text_letters *tab)
@@ -620,7 +656,7 @@ static void table_runs(struct gamedb__text_letters *tab)
 	struct gamedb__text_runs *r = &tab->runs;
 	unsigned b;
 
-	r->run = NULL;
+	r->text = NULL;
 	r->sh = NULL;
 	r->hi_k = -1;
 	if (!tab->ascii)
@@ -654,16 +690,16 @@ static void table_runs(struct gamedb__text_letters *tab)
 
 int gamedb__text_runs_pick(struct gamedb__text_runs *r, int level)
 {
-	r->run = NULL;
+	r->text = NULL;
 	if (!r->sh)
 		return 0;
 #ifdef TEXT_RUN_X86
 	if (level >= 2 && __builtin_cpu_supports("avx2")) {
-		r->run = run_avx2;
+		r->text = text_avx2;
 		return 2;
 	}
 	if (level >= 1 && __builtin_cpu_supports("ssse3")) {
-		r->run = run_ssse3;
+		r->text = text_ssse3;
 		return 1;
 	}
 #else
