@@ -249,12 +249,9 @@ static HOT_INLINE void clocks(struct gamedb__pos *pos, unsigned us, int reset)
 {
 	pos->ep = GAMEDB__NO_SQ;
 	pos->stm = (uint8_t)(us ^ 1);
-	if (reset)
-		pos->halfmove = 0;
-	else
-		pos->halfmove += pos->halfmove != UINT16_MAX;
-	if (us && pos->fullmove < GAMEDB__MOVENO_MAX)
-		pos->fullmove++;
+	/* Without a branch: which way they go changes from move to move. */
+	pos->halfmove = (uint16_t)((pos->halfmove + (pos->halfmove != UINT16_MAX)) & (reset ? 0u : 0xFFFFu));
+	pos->fullmove += us & (pos->fullmove < GAMEDB__MOVENO_MAX);
 }
 
 /*
@@ -274,9 +271,11 @@ static HOT_INLINE void make_usual(struct gamedb__pos *pos, unsigned us, unsigned
 
 	/* type is TYPE(pc), passed in: the fast path knows it as a constant or a range. */
 	clocks(pos, us, type == GAMEDB__PAWN || cap != GAMEDB__EMPTY);
-	if (cap != GAMEDB__EMPTY) {
-		pos->by_colour[them] ^= tb;
-		pos->by_type[TYPE(cap)] ^= tb;
+	{
+		/* The man taken, if any, without a branch (by_type[0] of GAMEDB__EMPTY is 0). */
+		const uint64_t taken = tb & (0 - (uint64_t)(cap != GAMEDB__EMPTY));
+		pos->by_colour[them] ^= taken;
+		pos->by_type[TYPE(cap)] ^= taken;
 	}
 	pos->by_colour[us] ^= fb | tb;
 	if (put == pc) {
@@ -973,11 +972,13 @@ static HOT_INLINE int gives_check(const struct gamedb__pos *pos, unsigned us, un
 	if (k >= 64)
 		return 0;
 	occ = occupied(pos);
-	if ((man_bb[put][to] & BIT(k)) && !(between_tab[to][k] & occ))
+	/* Each a single test, seldom passed (see pin_safe()). */
+	if (((man_bb[put][to] & BIT(k)) != 0) & !(between_tab[to][k] & occ))
 		return 1;
 	line = line_tab[k][from];
-	return line && !(line & BIT(to)) && !(between_tab[k][from] & occ) &&
-	       slider_on_line(pos, k, line, us, occ);
+	if (!((line != 0) & !(line & BIT(to)) & !(between_tab[k][from] & occ)))
+		return 0;
+	return slider_on_line(pos, k, line, us, occ);
 }
 
 /*
@@ -1167,11 +1168,13 @@ static HOT_INLINE int play_san_fast(struct gamedb__pos *pos, struct gamedb__move
 	if (mode == FAST_FULL && type == GAMEDB__KING &&
 	    (pos->castle_rook[us][0] != GAMEDB__NO_SQ || pos->castle_rook[us][1] != GAMEDB__NO_SQ))
 		return play_san_general(pos, m, want_san ? san : NULL, len, checked);
-	/* The man taken, if any: theirs, not the king. */
-	if (target != GAMEDB__EMPTY) {
-		if ((target ^ ((us ^ 1) << 3)) - 1 > GAMEDB__QUEEN - 1)
+	/* The man taken, if any: theirs, not the king (one test, seldom passed: whether a move
+	 * takes goes either way from move to move). */
+	{
+		const unsigned takes = target != GAMEDB__EMPTY;
+		if (takes & ((target ^ ((us ^ 1) << 3)) - 1 > GAMEDB__QUEEN - 1))
 			return -1;
-		flags = GAMEDB__MF_CAPTURE;
+		flags = takes ? GAMEDB__MF_CAPTURE : 0;
 	}
 
 	/* Geometry and occupancy: a pawn's steps by hand, the other men's from the tables. */
