@@ -560,32 +560,29 @@ static inline char *table_letter(char *o, const unsigned char **pp, const unsign
 		__m128i t, lead;                                                                     \
 		unsigned good, m;                                                                    \
                                                                                                     \
-		if (okm == 0xFFFF && !him) { /* sixteen ASCII bytes (never the tail: its zeros) */  \
-			_mm_storeu_si128((__m128i *)(void *)o, v);                                   \
-			o += 16;                                                                     \
+		/* The letters of all sixteen, written whole (ASCII bytes stay themselves: no test   \
+		 * for a block of ASCII, which would go either way in a text that mixes them). */    \
+		t = _mm_add_epi8(_mm_and_si128(v, low6), tbase);                                     \
+		lead = _mm_sub_epi8(lead0, _mm_cmpgt_epi8(t, low6));                                 \
+		lead = _mm_or_si128(_mm_and_si128(hi, lead), _mm_andnot_si128(hi, v));               \
+		t = _mm_or_si128(_mm_and_si128(t, low6), cont);                                      \
+		_mm_storeu_si128((__m128i *)(void *)o,                                               \
+				 _mm_shuffle_epi8(_mm_unpacklo_epi8(lead, t), VEC(sh->shuf[him & 0xFF]))); \
+		_mm_storeu_si128((__m128i *)(void *)(o + sh->len[him & 0xFF]),                       \
+				 _mm_shuffle_epi8(_mm_unpackhi_epi8(lead, t), VEC(sh->shuf[him >> 8]))); \
+		if (okm == 0xFFFF) {                                                                 \
+			/* All sixteen taken: the next block sixteen bytes on. */                     \
+			o += sh->len[him & 0xFF] + sh->len[him >> 8];                                \
 			p += 16;                                                                     \
 			continue;                                                                    \
 		}                                                                                    \
-		/* good: the bytes before the first the block cannot take (all 16, or fewer). */    \
-		good = okm == 0xFFFF ? 16 : (unsigned)__builtin_ctz(~okm);                           \
-		if (good) {                                                                          \
-			t = _mm_add_epi8(_mm_and_si128(v, low6), tbase);                             \
-			lead = _mm_sub_epi8(lead0, _mm_cmpgt_epi8(t, low6));                         \
-			lead = _mm_or_si128(_mm_and_si128(hi, lead), _mm_andnot_si128(hi, v));       \
-			t = _mm_or_si128(_mm_and_si128(t, low6), cont);                              \
-			/* Both halves written whole; the output moves by the good bytes' letters. */ \
-			_mm_storeu_si128((__m128i *)(void *)o,                                       \
-					 _mm_shuffle_epi8(_mm_unpacklo_epi8(lead, t),                \
-							  VEC(sh->shuf[him & 0xFF])));               \
-			_mm_storeu_si128((__m128i *)(void *)(o + sh->len[him & 0xFF]),               \
-					 _mm_shuffle_epi8(_mm_unpackhi_epi8(lead, t),                \
-							  VEC(sh->shuf[him >> 8])));                 \
-			m = him & ((1u << good) - 1);                                                \
-			o += sh->len[m & 0xFF] + sh->len[m >> 8] - (16 - good);                      \
-			p += good;                                                                   \
-			if (good == 16 || p >= end)                                                  \
-				continue;                                                            \
-		}                                                                                    \
+		/* good: the bytes before the first the block cannot take. */                        \
+		good = (unsigned)__builtin_ctz(~okm);                                                \
+		m = him & ((1u << good) - 1);                                                        \
+		o += sh->len[m & 0xFF] + sh->len[m >> 8] - (16 - good);                              \
+		p += good;                                                                           \
+		if (p >= end)                                                                        \
+			break;                                                                       \
 		o = table_letter(o, &p, end, L, &st, lost);                                          \
 	}                                                                                          \
 	*out = o;                                                                                   \
