@@ -789,6 +789,92 @@ static int iconv_letters(const char *cs, char letter[256][8], size_t len[256], s
 	return 0;
 }
 
+/*
+ * A pseudo-random text of up to 299 bytes into in, in runs of one class: ASCII, 0xC0-0xFF, or
+ * now and then a byte of another: 0x80-0xBF, and CR and NUL; with formats (a format's own
+ * bytes), CR, LF, NUL and the figurine 0xA2. Its length.
+ */
+static size_t random_text(unsigned char in[300], int formats)
+{
+	const size_t n = rnd(300);
+	size_t i = 0;
+
+	while (i < n) {
+		const unsigned cls = rnd(20);
+		unsigned run = 1 + rnd(40);
+		for (; run && i < n; run--, i++) {
+			if (!formats)
+				in[i] = cls < 9 ? (unsigned char)(0x20 + rnd(0x5F))
+					: cls < 18 ? (unsigned char)(0xC0 + rnd(0x40))
+					: cls == 18 ? (unsigned char)(rnd(2) ? '\r' : 0)
+						    : (unsigned char)(0x80 + rnd(0x40));
+			else
+				in[i] = cls < 8 ? (unsigned char)(0x20 + rnd(0x5F))
+					: cls < 16 ? (unsigned char)(0xC0 + rnd(0x40))
+					: cls == 16 ? (unsigned char)(rnd(3) ? '\r' : '\n')
+					: cls == 17 ? (unsigned char)(rnd(2) ? 0 : 0xA2)
+						    : (unsigned char)(0x80 + rnd(0x40));
+		}
+	}
+	return n;
+}
+
+/*
+ * What the description says n bytes at in become, each byte's letter from letter and
+ * letter_len (lost_letter: whether it is lost), into want: with newlines, CR LF and a lone CR
+ * one "\n". Its length; *wlost the bytes lost.
+ */
+static size_t want_letters(const unsigned char *in, size_t n, char letter[256][8],
+			   const size_t letter_len[256], const size_t lost_letter[256], int newlines,
+			   char *want, size_t *wlost)
+{
+	size_t i, wlen = 0;
+
+	*wlost = 0;
+	for (i = 0; i < n; i++) {
+		if (newlines && in[i] == '\r') {
+			want[wlen++] = '\n';
+			if (i + 1 < n && in[i + 1] == '\n')
+				i++;
+			continue;
+		}
+		memcpy(want + wlen, letter[in[i]], letter_len[in[i]]);
+		wlen += letter_len[in[i]];
+		*wlost += lost_letter[in[i]];
+	}
+	return wlen;
+}
+
+/*
+ * The n bytes at in through L (gamedb__text_letters_run()) against what is wanted: the wlen
+ * bytes at want, wlost bytes lost (a warning then); a failed check names the charset, the
+ * level and the try. 1 when they agree.
+ */
+static int letters_as_wanted(const struct gamedb__text_letters *L, const char *cs, int level,
+			     int tries, const unsigned char *in, size_t n, const char *want,
+			     size_t wlen, size_t wlost)
+{
+	struct gamedb__buf out = { 0 };
+	size_t lost = 0;
+	int32_t rc;
+	int ok;
+
+	if (gamedb__buf_room(&out, GAMEDB__LETTERS_ROOM(n) + 1) != 0) {
+		CHECK_MSG(0, "out of memory");
+		return 0;
+	}
+	rc = gamedb__text_letters_run(L, in, n, &out, &lost);
+	ok = out.len == wlen && memcmp(out.p, want, wlen) == 0 && out.p[out.len] == 0 &&
+	     lost == wlost && rc == (wlost ? GAMEDB_WARN : GAMEDB_OK);
+	if (ok)
+		testlib_passed++;
+	else
+		CHECK_MSG(0, "%s, level %d, try %d: %zu bytes: %zu out (want %zu), %zu lost (want %zu)",
+			  cs, level, tries, n, out.len, wlen, lost, wlost);
+	gamedb__buf_free(&out);
+	return ok;
+}
+
 static void test_runs(void)
 {
 	static const char *const charsets[] = { "CP1251", "CP1252", "ISO-8859-1", "KOI8-R",
@@ -814,6 +900,10 @@ static void test_runs(void)
 			CHECK_MSG(tab->runs.hi_k >= 0, "%s: 0xC0-0xFF not seen as a range", cs);
 		if (!strcmp(cs, "KOI8-R") || !strcmp(cs, "CP866"))
 			CHECK_MSG(tab->runs.hi_k < 0, "%s: 0xC0-0xFF taken for a range", cs);
+		/* A NUL is '?' and lost, as gamedb__text_to_utf8() has it. */
+		memcpy(letter[0], "?", 1);
+		letter_len[0] = 1;
+		lost_letter[0] = 1;
 		L = *tab;
 		top = gamedb__text_runs_pick(&L.runs, 2);
 		for (level = top; level >= 0; level--) {
@@ -823,42 +913,11 @@ static void test_runs(void)
 				unsigned char in[300];
 				char want[300 * 8 + 16];
 				struct gamedb__buf out = { 0 };
-				size_t n = rnd(300), i = 0, wlen = 0, wlost = 0, lost = 0;
-				int32_t rc;
-				/* Runs of one class: ASCII, 0xC0-0xFF, or now and then a byte of another. */
-				while (i < n) {
-					unsigned cls = rnd(20), run = 1 + rnd(40);
-					for (; run && i < n; run--, i++)
-						in[i] = cls < 9 ? (unsigned char)(0x20 + rnd(0x5F))
-							: cls < 18 ? (unsigned char)(0xC0 + rnd(0x40))
-							: cls == 18 ? (unsigned char)(rnd(2) ? '\r' : 0)
-								    : (unsigned char)(0x80 + rnd(0x40));
-				}
-				/* A NUL is '?' and lost, as gamedb__text_to_utf8() has it. */
-				for (i = 0; i < n; i++) {
-					if (!in[i]) {
-						want[wlen++] = '?';
-						wlost++;
-						continue;
-					}
-					memcpy(want + wlen, letter[in[i]], letter_len[in[i]]);
-					wlen += letter_len[in[i]];
-					wlost += lost_letter[in[i]];
-				}
-				if (gamedb__buf_room(&out, GAMEDB__LETTERS_ROOM(n) + 1) != 0) {
-					CHECK_MSG(0, "out of memory");
+				const size_t n = random_text(in, 0);
+				size_t wlen, wlost;
+				wlen = want_letters(in, n, letter, letter_len, lost_letter, 0, want, &wlost);
+				if (!letters_as_wanted(&L, cs, level, tries, in, n, want, wlen, wlost))
 					break;
-				}
-				rc = gamedb__text_letters_run(&L, in, n, &out, &lost);
-				if (out.len != wlen || memcmp(out.p, want, wlen) != 0 || out.p[out.len] != 0 ||
-				    lost != wlost || rc != (wlost ? GAMEDB_WARN : GAMEDB_OK)) {
-					CHECK_MSG(0, "%s, level %d, try %d: %zu bytes: %zu out (want %zu), %zu lost (want %zu)",
-						  cs, level, tries, n, out.len, wlen, lost, wlost);
-					gamedb__buf_free(&out);
-					break;
-				}
-				testlib_passed++;
-				gamedb__buf_free(&out);
 				/* The whole conversion: the same letters, a NUL for a NUL. */
 				if (level == top && !memchr(in, 0, n)) {
 					int32_t rc2 = gamedb__text_to_utf8(&T, cs, NULL, (const char *)in, n, &out);
@@ -925,43 +984,11 @@ static void test_letters(void)
 			for (tries = 0; tries < 3000; tries++) {
 				unsigned char in[300];
 				char want[300 * 8 + 16];
-				struct gamedb__buf out = { 0 };
-				size_t n = rnd(300), i = 0, wlen = 0, wlost = 0, lost = 0;
-				int32_t rc;
-				while (i < n) {
-					unsigned cls = rnd(20), run = 1 + rnd(40);
-					for (; run && i < n; run--, i++)
-						in[i] = cls < 8 ? (unsigned char)(0x20 + rnd(0x5F))
-							: cls < 16 ? (unsigned char)(0xC0 + rnd(0x40))
-							: cls == 16 ? (unsigned char)(rnd(3) ? '\r' : '\n')
-							: cls == 17 ? (unsigned char)(rnd(2) ? 0 : 0xA2)
-								    : (unsigned char)(0x80 + rnd(0x40));
-				}
-				for (i = 0; i < n; i++) {
-					if (in[i] == '\r') {
-						want[wlen++] = '\n';
-						if (i + 1 < n && in[i + 1] == '\n')
-							i++;
-						continue;
-					}
-					memcpy(want + wlen, letter[in[i]], letter_len[in[i]]);
-					wlen += letter_len[in[i]];
-					wlost += lost_letter[in[i]];
-				}
-				if (gamedb__buf_room(&out, GAMEDB__LETTERS_ROOM(n) + 1) != 0) {
-					CHECK_MSG(0, "out of memory");
+				const size_t n = random_text(in, 1);
+				size_t wlen, wlost;
+				wlen = want_letters(in, n, letter, letter_len, lost_letter, 1, want, &wlost);
+				if (!letters_as_wanted(&L, cs, level, tries, in, n, want, wlen, wlost))
 					break;
-				}
-				rc = gamedb__text_letters_run(&L, in, n, &out, &lost);
-				if (out.len != wlen || memcmp(out.p, want, wlen) != 0 || out.p[out.len] != 0 ||
-				    lost != wlost || rc != (wlost ? GAMEDB_WARN : GAMEDB_OK)) {
-					CHECK_MSG(0, "%s, level %d, try %d: %zu bytes: %zu out (want %zu), %zu lost (want %zu)",
-						  cs, level, tries, n, out.len, wlen, lost, wlost);
-					gamedb__buf_free(&out);
-					break;
-				}
-				testlib_passed++;
-				gamedb__buf_free(&out);
 			}
 		}
 	}
