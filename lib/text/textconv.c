@@ -501,7 +501,9 @@ enum { RUN_CR, RUN_BELOW_HI, RUN_LOW6, RUN_CONT };
 /*
  * Byte *p of a text through L's table at o (room as gamedb__text_letters_run() makes it):
  * CR LF or a lone CR one "\n" when CR is flagged a line break, a flagged lost byte counted
- * in *lost with *st WARN. The output's new end; *pp past the byte (and the LF).
+ * in *lost with *st WARN. The output's new end; *pp past the byte (and the LF). The one step
+ * of every byte the table converts: the sixteen-byte loop's stop bytes and short texts, and
+ * gamedb__text_letters_slow().
  */
 static inline char *table_letter(char *o, const unsigned char **pp, const unsigned char *end,
 				 const struct gamedb__text_letters *L, int32_t *st, size_t *lost)
@@ -628,11 +630,11 @@ static const struct gamedb__text_shuffles *shuffles(void)
 		}
 		sh->len[m] = (unsigned char)n;
 	}
-	/* Loaded through sh, where the compiler cannot fold them into three-instruction
-	 * broadcasts at every call. */
 	for (m = 0; m < 16; m++)
 		for (j = 0; j < 16; j++)
 			sh->tail[m][j] = j < m ? (unsigned char)(16 - m + j) : 0x80;
+	/* Loaded through sh, where the compiler cannot fold them into three-instruction
+	 * broadcasts at every call. */
 	memset(sh->k[RUN_CR], '\r', 16);
 	memset(sh->k[RUN_BELOW_HI], 0xBF, 16); /* -65 */
 	memset(sh->k[RUN_LOW6], 0x3F, 16);
@@ -889,20 +891,10 @@ char *gamedb__text_letters_slow(char *o, const uint8_t **pp, const uint8_t *stop
 {
 	const uint8_t *p = *pp;
 
-	do {
-		const size_t e = L->step[*p];
-		memcpy(o, &L->e[*p++], 4);
-		o += e & GAMEDB__LETTER_LEN;
-		if (e & GAMEDB__LETTER_FLAG) {
-			if ((e & ~(size_t)GAMEDB__LETTER_LEN) == GAMEDB__LETTER_CR) {
-				if (p < end && *p == '\n' && ++p > stop)
-					stop = p;
-			} else {
-				*st = GAMEDB_WARN;
-				(*lost)++;
-			}
-		}
-	} while (p < stop);
+	/* (an LF after a CR at stop - 1 is taken too: the loop ends past it) */
+	do
+		o = table_letter(o, &p, end, L, st, lost);
+	while (p < stop);
 	*pp = p;
 	return o;
 }
