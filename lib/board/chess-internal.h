@@ -224,6 +224,19 @@ static HOT_INLINE int slider_on_line(const struct gamedb__pos *pos, unsigned k, 
 }
 
 /*
+ * 1 if a man moving from -> to leaves line (line_tab[k][from], the line through king square
+ * k and from; 0 when there is none) with no other man of occ between k and from: the opening
+ * a pin (pin_safe()) or a discovered check (gives_check()) needs, the slider behind still to
+ * be found. One test, seldom passed, made of three that would each go either way from move
+ * to move (the man on a line with a king, leaving it, nothing between).
+ */
+static HOT_INLINE int leaves_king_line(uint64_t line, unsigned k, unsigned from, unsigned to,
+				       uint64_t occ)
+{
+	return (line != 0) & !(line & BIT(to)) & !(between_tab[k][from] & occ);
+}
+
+/*
  * 1 if the usual move from -> to (not the king's, not en passant) leaves the king safe, in a
  * position where the side to move is not in check: it does unless the man on `from` is pinned
  * and leaves its pin line. No attack test, only the one line from the king through `from`
@@ -237,12 +250,9 @@ static HOT_INLINE int pin_safe(const struct gamedb__pos *pos, unsigned from, uns
 	if (k >= 64)
 		return 1;
 	line = line_tab[k][from];
-	/*
-	 * Safe unless on a line with the king, leaving it, with nothing else between: one test,
-	 * seldom passed (three would each go either way, move by move). Along the line it still
-	 * stands between (or takes the pinner); another man between shields the king.
-	 */
-	if (!((line != 0) & !(line & BIT(to)) & !(between_tab[k][from] & occupied(pos))))
+	/* Safe unless it leaves the king's line with nothing else between: along the line it
+	 * still stands between (or takes the pinner); another man between shields the king. */
+	if (!leaves_king_line(line, k, from, to, occupied(pos)))
 		return 1;
 	return !slider_on_line(pos, k, line, us ^ 1, occupied(pos) & ~BIT(from));
 }

@@ -972,11 +972,11 @@ static HOT_INLINE int gives_check(const struct gamedb__pos *pos, unsigned us, un
 	if (k >= 64)
 		return 0;
 	occ = occupied(pos);
-	/* Each a single test, seldom passed (see pin_safe()). */
+	/* Each a single test, seldom passed (see leaves_king_line()). */
 	if (((man_bb[put][to] & BIT(k)) != 0) & !(between_tab[to][k] & occ))
 		return 1;
 	line = line_tab[k][from];
-	if (!((line != 0) & !(line & BIT(to)) & !(between_tab[k][from] & occ)))
+	if (!leaves_king_line(line, k, from, to, occ))
 		return 0;
 	return slider_on_line(pos, k, line, us, occ);
 }
